@@ -1,0 +1,19 @@
+import { defineEndpoint } from '../endpoint.ts';
+import { imageField, textField } from '../fields.ts';
+import { limits } from '../limits.ts';
+
+export default defineEndpoint({
+  slug: 'ai-colored-contacts',
+  path: '/api/portrait/editing/ai-colored-contacts',
+  method: 'POST',
+  mode: 'async',
+  group: 'portrait-editing',
+  title: 'Coloured contacts',
+  summary: 'Recolours the irises from a lens name or description; natural light brown when neither is given.',
+  fields: {
+    image: imageField(limits.fallback, 'Image', 'Portrait with open eyes.'),
+    name: textField(200, 'Lens name', 'For example "Ocean Blue".'),
+    desc: textField(1000, 'Description', 'For example "subtle hazel with a dark limbal ring".'),
+  },
+  result: 'task',
+});

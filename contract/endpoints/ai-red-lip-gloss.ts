@@ -1,0 +1,17 @@
+import { defineEndpoint } from '../endpoint.ts';
+import { imageField } from '../fields.ts';
+import { limits } from '../limits.ts';
+
+export default defineEndpoint({
+  slug: 'ai-red-lip-gloss',
+  path: '/api/portrait/effects/ai-red-lip-gloss',
+  method: 'POST',
+  mode: 'async',
+  group: 'portrait-effects',
+  title: 'Red lip gloss',
+  summary: 'Adds glossy red lips.',
+  fields: {
+    image: imageField(limits.portraitAsyncSmall, 'Image', 'Portrait.'),
+  },
+  result: 'task',
+});

@@ -1,0 +1,25 @@
+import { defineEndpoint } from '../endpoint.ts';
+import { csvSetField, flagField, imageField, intField } from '../fields.ts';
+import { limits } from '../limits.ts';
+
+export const faceAttributeTypes = [
+  'None', 'Age', 'Beauty', 'Emotion', 'Eye', 'Eyebrow', 'Gender', 'Hair', 'Hat', 'Headpose', 'Mask', 'Mouth',
+  'Moustache', 'Nose', 'Shape', 'Skin', 'Smile',
+] as const;
+
+export default defineEndpoint({
+  slug: 'face-analyzer',
+  path: '/api/portrait/analysis/face-analyzer',
+  method: 'POST',
+  mode: 'sync',
+  group: 'portrait-analysis',
+  title: 'Face analyzer',
+  summary: 'Finds faces and reports age, gender, emotion, head pose and other attributes for the 5 largest.',
+  fields: {
+    image: imageField(limits.faceAnalyzer, 'Image', 'Photo with faces.'),
+    max_face_num: intField(1, 120, 'Max faces', 'How many faces to report, largest first.', { default: 1 }),
+    face_attributes_type: csvSetField(faceAttributeTypes, 'Attributes', 'Attributes to compute.', { default: ['None'] }),
+    need_rotate_detection: flagField('Rotation search', 'Also look for faces rotated 90/180/270 degrees.'),
+  },
+  result: 'analysis',
+});

@@ -1,0 +1,27 @@
+import { defineEndpoint } from '../endpoint.ts';
+import { imageField } from '../fields.ts';
+import type { LipColorsField } from '../fields.ts';
+import { limits } from '../limits.ts';
+
+const lipColorInfos: LipColorsField = {
+  kind: 'lip-colors',
+  label: 'Lip colours',
+  description: 'Up to 3 colours, each {rgba:{r,g,b,a}, face_rect?}; a is opacity in percent.',
+  required: true,
+  maxItems: 3,
+};
+
+export default defineEndpoint({
+  slug: 'lips-color-changer',
+  path: '/api/portrait/effects/lips-color-changer',
+  method: 'POST',
+  mode: 'sync',
+  group: 'portrait-effects',
+  title: 'Lip colour',
+  summary: 'Colours the lips of one or more faces.',
+  fields: {
+    image: imageField(limits.lipsColor, 'Image', 'Portrait.'),
+    lip_color_infos: lipColorInfos,
+  },
+  result: 'result_image',
+});

@@ -1,0 +1,25 @@
+import { defineEndpoint } from '../endpoint.ts';
+import { csvSetField, flagField, imageField } from '../fields.ts';
+import { limits } from '../limits.ts';
+
+export const skinMaps = [
+  'red_area', 'brown_area', 'texture_enhanced_pores', 'texture_enhanced_blackheads',
+  'texture_enhanced_oily_area', 'texture_enhanced_lines',
+] as const;
+
+export default defineEndpoint({
+  slug: 'skin-analysis-advanced',
+  path: '/api/portrait/analysis/skin-analysis-advanced',
+  method: 'POST',
+  mode: 'sync',
+  group: 'portrait-analysis',
+  title: 'Skin analysis',
+  summary: 'Measures skin type, colour, wrinkles, pores, spots and more on the main face.',
+  fields: {
+    image: imageField(limits.fallback, 'Image', 'Frontal portrait.'),
+    face_quality_control: flagField('Face quality check', 'Refuse faces that are too small or blurred.'),
+    return_rect_confidence: flagField('Region confidence', 'Return confidence for acne, blemish and mole regions.'),
+    return_maps: csvSetField(skinMaps, 'Skin maps', 'Maps returned as base64 images in face_maps.'),
+  },
+  result: 'analysis',
+});

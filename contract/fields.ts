@@ -1,0 +1,52 @@
+/**
+ * Field kinds of the contract. Every endpoint field is one of these plain objects, so the engine's
+ * validation, the OpenAPI document and the studio's controls all read the same description.
+ */
+import type { ImageLimits } from './limits.ts';
+
+interface FieldBase {
+  /** Human label for the studio. */
+  label: string;
+  /** One sentence on what the field does. */
+  description: string;
+  /** Absent → MISSING_PARAMETERS. `oneOf` names a group where at least one member must be present. */
+  required: boolean;
+  oneOf?: string;
+  /** Other multipart part names read as this field (e.g. `0.image`). */
+  aliases?: readonly string[];
+}
+
+export interface ImageField extends FieldBase { kind: 'image'; limits: ImageLimits }
+export interface EnumField extends FieldBase { kind: 'enum'; values: readonly string[]; default?: string }
+export interface IntField extends FieldBase { kind: 'int'; min: number; max: number; default?: number }
+export interface NumberField extends FieldBase { kind: 'number'; min: number; max: number; default?: number }
+export interface CsvSetField extends FieldBase { kind: 'csv-set'; values: readonly string[]; default?: readonly string[] }
+/** lips-color-changer: JSON array of {rgba, face_rect?}. */
+export interface LipColorsField extends FieldBase { kind: 'lip-colors'; maxItems: number }
+export interface TextField extends FieldBase { kind: 'text'; maxLength: number }
+
+export type Field = ImageField | EnumField | IntField | NumberField | CsvSetField | LipColorsField | TextField;
+export type FieldKind = Field['kind'];
+
+type Opts = { required?: boolean; oneOf?: string; aliases?: readonly string[] };
+
+export const imageField = (limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: Opts = {}): ImageField =>
+  ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases });
+
+export const enumField = (values: readonly string[], label: string, description: string, o: Opts & { default?: string } = {}): EnumField =>
+  ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf });
+
+export const intField = (min: number, max: number, label: string, description: string, o: Opts & { default?: number } = {}): IntField =>
+  ({ kind: 'int', label, description, min, max, required: o.required ?? false, default: o.default });
+
+/** A 0/1 switch, given as a number or a string. */
+export const flagField = (label: string, description: string): IntField => intField(0, 1, label, description, { default: 0 });
+
+export const numberField = (min: number, max: number, label: string, description: string, o: Opts & { default?: number } = {}): NumberField =>
+  ({ kind: 'number', label, description, min, max, required: o.required ?? false, default: o.default });
+
+export const csvSetField = (values: readonly string[], label: string, description: string, o: Opts & { default?: readonly string[] } = {}): CsvSetField =>
+  ({ kind: 'csv-set', label, description, values, required: o.required ?? false, default: o.default });
+
+export const textField = (maxLength: number, label: string, description: string, o: Opts = {}): TextField =>
+  ({ kind: 'text', label, description, maxLength, required: o.required ?? false });

@@ -1,0 +1,112 @@
+/**
+ * Validation of the non-image fields of a request against the contract. Pure: the engine uses it at the
+ * edge, the studio can use it before sending. Messages say which field, what was given and what is allowed.
+ */
+import type { Endpoint, LipColorInfo } from './endpoint.ts';
+import type { Field } from './fields.ts';
+import type { ErrorCode } from './errors.ts';
+
+export class ContractError extends Error {
+  constructor(readonly code: ErrorCode, message: string) { super(message); }
+}
+
+const invalid = (name: string, got: string, allowed: string) =>
+  new ContractError('ERROR_INVALID_PARAMETER', `${name}: expected ${allowed}, got ${JSON.stringify(got.length > 80 ? got.slice(0, 80) + '…' : got)}`);
+
+export function describeField(f: Field): string {
+  switch (f.kind) {
+    case 'image': return 'an image file';
+    case 'enum': return `one of ${f.values.join(', ')}`;
+    case 'int': return f.min === 0 && f.max === 1 ? '0 or 1' : `an integer from ${f.min} to ${f.max}`;
+    case 'number': return `a number from ${f.min} to ${f.max}`;
+    case 'csv-set': return `a comma-separated list of ${f.values.join(', ')}`;
+    case 'lip-colors': return `a JSON array of at most ${f.maxItems} objects {"rgba":{"r":0-255,"g":0-255,"b":0-255,"a":0-100},"face_rect"?:{"x","y","width","height"}}`;
+    case 'text': return `text of at most ${f.maxLength} characters`;
+  }
+}
+
+function parseValue(name: string, f: Field, raw: string): unknown {
+  const s = raw.trim();
+  switch (f.kind) {
+    case 'enum':
+      if (!f.values.includes(s)) throw invalid(name, raw, describeField(f));
+      return s;
+    case 'int': {
+      if (!/^[+-]?\d+$/.test(s)) throw invalid(name, raw, describeField(f));
+      const n = Number(s);
+      if (n < f.min || n > f.max) throw invalid(name, raw, describeField(f));
+      return n;
+    }
+    case 'number': {
+      const n = s === '' ? NaN : Number(s);
+      if (!Number.isFinite(n) || n < f.min || n > f.max) throw invalid(name, raw, describeField(f));
+      return n;
+    }
+    case 'csv-set': {
+      const items = s.split(',').map((x) => x.trim()).filter(Boolean);
+      if (items.length === 0 || items.some((x) => !f.values.includes(x))) throw invalid(name, raw, describeField(f));
+      return [...new Set(items)];
+    }
+    case 'lip-colors': return parseLipColors(name, f.maxItems, raw);
+    case 'text':
+      if (s.length > f.maxLength) throw invalid(name, raw, describeField(f));
+      return s;
+    case 'image':
+      throw invalid(name, raw, 'a file upload');
+  }
+}
+
+function parseLipColors(name: string, maxItems: number, raw: string): LipColorInfo[] {
+  const allowed = `a JSON array of 1..${maxItems} objects {"rgba":{"r":0-255,"g":0-255,"b":0-255,"a":0-100},"face_rect"?:{"x","y","width","height"}}`;
+  let v: unknown;
+  try { v = JSON.parse(raw); } catch { throw invalid(name, raw, allowed); }
+  if (!Array.isArray(v) || v.length === 0 || v.length > maxItems) throw invalid(name, raw, allowed);
+  const inRange = (x: unknown, lo: number, hi: number) => typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi;
+  return v.map((item, i) => {
+    const rgba = (item as LipColorInfo)?.rgba;
+    if (!rgba || !inRange(rgba.r, 0, 255) || !inRange(rgba.g, 0, 255) || !inRange(rgba.b, 0, 255) || !inRange(rgba.a, 0, 100)) {
+      throw new ContractError('ERROR_INVALID_PARAMETER', `${name}[${i}].rgba: expected {"r":0-255,"g":0-255,"b":0-255,"a":0-100}, got ${JSON.stringify(rgba ?? null)}`);
+    }
+    const out: LipColorInfo = { rgba: { r: rgba.r, g: rgba.g, b: rgba.b, a: rgba.a } };
+    const fr = (item as LipColorInfo).face_rect;
+    if (fr !== undefined) {
+      const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+      if (!num(fr?.x) || !num(fr?.y) || !(fr.width > 0) || !(fr.height > 0)) {
+        throw new ContractError('ERROR_INVALID_PARAMETER', `${name}[${i}].face_rect: expected {"x","y","width">0,"height">0} numbers, got ${JSON.stringify(fr)}`);
+      }
+      out.face_rect = { x: fr.x, y: fr.y, width: fr.width, height: fr.height };
+    }
+    return out;
+  });
+}
+
+/**
+ * Checks presence and values. `raw` maps field names to their text values; `images` names the image
+ * fields that were uploaded. Returns the parsed params with defaults applied.
+ */
+export function validateFields(endpoint: Endpoint, raw: Record<string, string | undefined>, images: ReadonlySet<string>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  const present = (name: string, f: Field) => (f.kind === 'image' ? images.has(name) : raw[name] !== undefined && raw[name] !== '');
+  const oneOfGroups = new Map<string, string[]>();
+  for (const [name, f] of Object.entries(endpoint.fields)) {
+    if (f.oneOf) oneOfGroups.set(f.oneOf, [...(oneOfGroups.get(f.oneOf) ?? []), name]);
+    if (f.required && !present(name, f)) {
+      throw new ContractError('MISSING_PARAMETERS', `${name} is required (${describeField(f)})`);
+    }
+  }
+  for (const names of oneOfGroups.values()) {
+    if (!names.some((n) => present(n, endpoint.fields[n]))) {
+      throw new ContractError('MISSING_PARAMETERS', `one of ${names.join(' or ')} is required`);
+    }
+  }
+  for (const [name, f] of Object.entries(endpoint.fields)) {
+    if (f.kind === 'image') continue;
+    const v = raw[name];
+    if (v === undefined || v === '') {
+      if ('default' in f && f.default !== undefined) params[name] = f.default;
+      continue;
+    }
+    params[name] = parseValue(name, f, v);
+  }
+  return params;
+}

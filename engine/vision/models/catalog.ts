@@ -1,0 +1,13 @@
+/**
+ * Every model as data: where its weights come from and how to load it. Weights load from node_modules
+ * only; nothing downloads at run time.
+ */
+export interface CatalogEntry {
+  id: string;
+  description: string;
+  load: () => Promise<unknown>;
+}
+
+export const catalog: Record<string, CatalogEntry> = {};
+
+export type ModelId = string;
