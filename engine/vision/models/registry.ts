@@ -4,7 +4,14 @@
  */
 import { catalog, type ModelId } from './catalog.ts';
 
+export interface ModelOptions {
+  /** Threads one model run may use (onnxruntime intra-op threads); the pool divides the cores among workers. */
+  threads: number;
+}
+
 export class ModelRegistry {
+  constructor(readonly options: ModelOptions = { threads: 1 }) {}
+
   private readonly loading = new Map<string, Promise<unknown>>();
   private readonly loaded = new Set<string>();
 
@@ -14,7 +21,7 @@ export class ModelRegistry {
     if (!p) {
       const entry = catalog[id];
       if (!entry) throw new Error(`unknown model ${id}`);
-      p = entry.load().then((m) => { this.loaded.add(id); return m; });
+      p = entry.load(this.options).then((m) => { this.loaded.add(id); return m; });
       p.catch(() => this.loading.delete(id));
       this.loading.set(id, p);
     }

@@ -1,0 +1,16 @@
+/** Runs an effect's steps in order, checking the abort signal between steps (imgproxy style). */
+import type { Ctx, Effect, EffectOutput, Kit, RasterImage } from '../effects/effect.ts';
+import { EffectError } from '../effects/effect.ts';
+
+export async function runEffect<P>(
+  effect: Effect<P>,
+  input: { image: RasterImage; images?: Record<string, RasterImage>; params: P },
+  kit: Kit,
+): Promise<EffectOutput> {
+  const ctx: Ctx<P> = { image: input.image, images: input.images ?? {}, params: input.params, values: {}, output: { images: {} } };
+  for (const step of effect.steps) {
+    if (kit.signal.aborted) throw new EffectError('AI_SERVICE_TIMEOUT', `${effect.slug} was stopped: it ran past its time budget`);
+    await step(ctx, kit);
+  }
+  return ctx.output;
+}
