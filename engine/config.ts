@@ -1,0 +1,47 @@
+/** Engine settings from the environment, read once at start. */
+import os from 'node:os';
+import path from 'node:path';
+
+export interface EngineConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Keys from ATELIER_API_KEYS; empty means "use (or create) the key kept in the data folder". */
+  apiKeys: string[];
+  workers: number;
+  modelThreads: number;
+  /** Queued + running async tasks allowed before submit answers 429. */
+  maxQueuedTasks: number;
+  /** Sync requests allowed to wait for a worker before answering 429. */
+  maxWaitingJobs: number;
+  syncTimeoutMs: number;
+  asyncTimeoutMs: number;
+  /** How long results and tasks are kept. */
+  retentionMs: number;
+  sweepIntervalMs: number;
+  /** Extra effect modules by slug (tests register their own processors this way). */
+  extraEffects: Record<string, string>;
+  logLevel: string;
+}
+
+const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
+
+export function configFromEnv(env = process.env): EngineConfig {
+  const cores = os.availableParallelism();
+  return {
+    port: int(env.ATELIER_ENGINE_PORT, 8787),
+    host: env.ATELIER_ENGINE_HOST ?? '127.0.0.1',
+    dataDir: path.resolve(env.ATELIER_DATA_DIR ?? './data'),
+    apiKeys: (env.ATELIER_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    workers: int(env.ATELIER_WORKERS, Math.min(2, cores)),
+    modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
+    maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
+    maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
+    syncTimeoutMs: int(env.ATELIER_SYNC_TIMEOUT_MS, 120_000),
+    asyncTimeoutMs: int(env.ATELIER_ASYNC_TIMEOUT_MS, 600_000),
+    retentionMs: int(env.ATELIER_RETENTION_MS, 24 * 3600_000),
+    sweepIntervalMs: int(env.ATELIER_SWEEP_INTERVAL_MS, 10 * 60_000),
+    extraEffects: {},
+    logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
+  };
+}

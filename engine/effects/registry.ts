@@ -1,0 +1,7 @@
+/**
+ * Endpoint slug → effect module. An endpoint absent here answers 501 ERROR_AI_NOT_AVAILABLE.
+ * Paths are resolved inside the worker, which imports the module once and keeps it.
+ */
+export const effectModules: Record<string, string> = {
+  'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
+};

@@ -1,0 +1,99 @@
+/**
+ * Reads a multipart request against an endpoint's contract: sizes are enforced while streaming (busboy
+ * stops at the limit), the format is decided from the bytes, and width and height come from the header
+ * before anything is decoded. Text fields are validated by the contract's own rules.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Endpoint } from '../../contract/endpoint.ts';
+import type { ImageField } from '../../contract/fields.ts';
+import { describeLimits, formatLabel, type ImageFormat } from '../../contract/limits.ts';
+import { validateFields } from '../../contract/validate.ts';
+import { readHeader, sniffFormat } from '../image/sniff.ts';
+import { ApiError } from './api-error.ts';
+import type { JobImage } from '../workers/protocol.ts';
+
+export interface Upload {
+  params: Record<string, unknown>;
+  images: Record<string, JobImage>;
+}
+
+const MB = 1024 * 1024;
+const fmtMb = (n: number) => `${+(n / MB).toFixed(2)} MB`;
+
+export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promise<Upload> {
+  const imageFields = Object.entries(endpoint.fields).filter((e): e is [string, ImageField] => e[1].kind === 'image');
+  const canonical = new Map<string, string>();
+  for (const [name, f] of Object.entries(endpoint.fields)) {
+    canonical.set(name, name);
+    for (const a of f.aliases ?? []) canonical.set(a, name);
+  }
+  const maxBytes = Math.max(...imageFields.map(([, f]) => f.limits.maxBytes));
+
+  if (!req.isMultipart()) {
+    throw new ApiError('ERROR_INVALID_PARAMETER', `send multipart/form-data with the image in a file part named "image" (got ${req.headers['content-type'] ?? 'no content type'})`);
+  }
+
+  const raw: Record<string, string> = {};
+  const files: Record<string, Buffer> = {};
+  const parts = req.parts({ limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: 64 * 1024, parts: 60 } });
+  for await (const part of parts) {
+    const name = canonical.get(part.fieldname);
+    if (part.type === 'file') {
+      const field = name ? endpoint.fields[name] : undefined;
+      if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+        }
+        throw err;
+      }
+      if (bytes.length > field.limits.maxBytes) {
+        throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
+      }
+      if (bytes.length > 0) files[name] = bytes;
+    } else if (name) {
+      if (endpoint.fields[name].kind === 'image') {
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
+      }
+      raw[name] = String(part.value);
+    }
+  }
+
+  const params = validateFields(endpoint, raw, new Set(Object.keys(files)));
+  const images: Record<string, JobImage> = {};
+  for (const [name, field] of imageFields) {
+    const bytes = files[name];
+    if (bytes) images[name] = checkImage(name, bytes, field);
+  }
+  return { params, images };
+}
+
+function checkImage(name: string, bytes: Buffer, field: ImageField): JobImage {
+  const { limits } = field;
+  const allowed = limits.formats.map((f) => formatLabel[f]).join(', ');
+  const sniffed = sniffFormat(bytes);
+  if (!sniffed || !limits.formats.includes(sniffed as ImageFormat)) {
+    const what = sniffed ? sniffed.toUpperCase() : 'not an image format we recognise';
+    throw new ApiError('UNSUPPORTED_FILE_TYPES', `${name}: the file is ${what}; allowed formats are ${allowed}`);
+  }
+  const format = sniffed as ImageFormat;
+  let header;
+  try {
+    header = readHeader(bytes, format);
+  } catch {
+    throw new ApiError('FILE_DECODING_FAILURE', `${name}: the bytes start like ${formatLabel[format]} but the header cannot be read`);
+  }
+  const { width, height } = header;
+  if (width < limits.minSide || height < limits.minSide || width > limits.maxSide || height > limits.maxSide) {
+    throw new ApiError('FILE_RESOLUTION_EXCEEDS_LIMITS',
+      `${name} is ${width}x${height} px; each side must be from ${limits.minSide} to ${limits.maxSide} px (${describeLimits(limits)})`);
+  }
+  if (format === 'png' && header.bitsPerPixel && limits.pngRejectBitsPerPixel?.includes(header.bitsPerPixel)) {
+    throw new ApiError('UNSUPPORTED_FILE_TYPES',
+      `${name}: ${header.bitsPerPixel}-bit PNG is not supported here; use 24-bit RGB or 32-bit RGBA PNG, or JPEG or BMP`);
+  }
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), format, maxPixels: limits.maxSide * limits.maxSide };
+}

@@ -1,0 +1,30 @@
+/** GET query-async-task-result: status, then the result URLs or the failure once task_status is 2. */
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../../contract/index.ts';
+import { validateFields } from '../../contract/validate.ts';
+import { baseUrl } from '../http/base-url.ts';
+import { resultUrl } from '../results/store.ts';
+import { errorCodes, isErrorCode } from '../../contract/errors.ts';
+import type { Services } from '../app.ts';
+
+export default async function taskResultRoute(app: FastifyInstance, { services }: { services: Services }) {
+  const endpoint = endpoints.queryAsyncTaskResult;
+  app.get(endpoint.path, async (req, reply) => {
+    const query = req.query as Record<string, string | undefined>;
+    const { task_id } = validateFields(endpoint, { task_id: query.task_id }, new Set()) as { task_id: string };
+    const task = /^[a-f0-9]{32}$/.test(task_id) ? services.tasks.get(task_id) : undefined;
+    if (!task) return reply.fail('ERROR_TASK_NOT_EXISTS', `no task ${task_id}; tasks are kept 24 hours after submission`);
+    if (task.status < 2) return reply.envelope({ task_status: task.status });
+    if (task.error) {
+      const code = isErrorCode(task.error.code) ? task.error.code : 'PROCESSING_FAILURE';
+      // Failed tasks are completed too (task_status 2), so a client polling "until 2" stops.
+      const req2 = req as typeof req & { requestId: string };
+      return reply.code(errorCodes[code].status).type('application/json').send({
+        request_id: req2.requestId, log_id: req.id, task_id: task.id, task_status: 2,
+        error_detail: { code, code_message: errorCodes[code].summary, message: task.error.message },
+      });
+    }
+    const base = baseUrl(req);
+    return reply.envelope({ task_id: task.id, task_status: 2, data: { result_urls: (task.results ?? []).map((n) => resultUrl(base, n)) } });
+  });
+}

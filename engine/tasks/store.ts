@@ -1,0 +1,121 @@
+/**
+ * Async tasks in SQLite. A task row and its input files are written before its id is returned, so
+ * accepted work survives a crash or restart; `requeueInterrupted` puts running tasks back in the queue.
+ */
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ImageFormat } from '../../contract/limits.ts';
+
+export type TaskStatus = 0 | 1 | 2;
+
+export interface StoredImage { file: string; format: ImageFormat; maxPixels: number }
+
+export interface TaskRow {
+  id: string;
+  slug: string;
+  status: TaskStatus;
+  params: Record<string, unknown>;
+  images: Record<string, StoredImage>;
+  createdAt: number;
+  /** Result file names, when completed successfully. */
+  results?: string[];
+  error?: { status: number; code: string; message: string };
+  attempts: number;
+}
+
+interface Raw {
+  id: string; slug: string; status: number; params: string; images: string; created_at: number;
+  results: string | null; error: string | null; attempts: number;
+}
+
+const fromRaw = (r: Raw): TaskRow => ({
+  id: r.id, slug: r.slug, status: r.status as TaskStatus, params: JSON.parse(r.params), images: JSON.parse(r.images),
+  createdAt: r.created_at, results: r.results ? JSON.parse(r.results) : undefined,
+  error: r.error ? JSON.parse(r.error) : undefined, attempts: r.attempts,
+});
+
+export class TaskStore {
+  private readonly db: Database.Database;
+  readonly inputDir: string;
+
+  constructor(dataDir: string) {
+    this.inputDir = path.join(dataDir, 'task-inputs');
+    fs.mkdirSync(this.inputDir, { recursive: true });
+    this.db = new Database(path.join(dataDir, 'tasks.sqlite'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS tasks (
+      id TEXT PRIMARY KEY, slug TEXT NOT NULL, status INTEGER NOT NULL, params TEXT NOT NULL, images TEXT NOT NULL,
+      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, results TEXT, error TEXT, attempts INTEGER NOT NULL DEFAULT 0)`);
+    this.db.exec('CREATE INDEX IF NOT EXISTS tasks_status ON tasks(status, created_at)');
+  }
+
+  /** Saves the inputs durably and inserts the task as queued. */
+  create(slug: string, params: Record<string, unknown>, images: Record<string, { bytes: Uint8Array; format: ImageFormat; maxPixels: number }>): TaskRow {
+    const id = randomUUID().replace(/-/g, '');
+    const dir = path.join(this.inputDir, id);
+    fs.mkdirSync(dir);
+    const stored: Record<string, StoredImage> = {};
+    for (const [field, img] of Object.entries(images)) {
+      const file = path.join(dir, field.replace(/[^a-z_]/gi, '_'));
+      const fd = fs.openSync(file, 'w');
+      fs.writeSync(fd, img.bytes);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      stored[field] = { file, format: img.format, maxPixels: img.maxPixels };
+    }
+    const now = Date.now();
+    this.db.prepare('INSERT INTO tasks (id, slug, status, params, images, created_at, updated_at) VALUES (?, ?, 0, ?, ?, ?, ?)')
+      .run(id, slug, JSON.stringify(params), JSON.stringify(stored), now, now);
+    return this.get(id)!;
+  }
+
+  get(id: string): TaskRow | undefined {
+    const r = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as Raw | undefined;
+    return r && fromRaw(r);
+  }
+
+  /** Queued tasks, oldest first. */
+  queued(limit: number): TaskRow[] {
+    return (this.db.prepare('SELECT * FROM tasks WHERE status = 0 ORDER BY created_at LIMIT ?').all(limit) as Raw[]).map(fromRaw);
+  }
+
+  /** Queued plus processing. */
+  pendingCount(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE status < 2').get() as { n: number }).n;
+  }
+
+  markProcessing(id: string) {
+    this.db.prepare('UPDATE tasks SET status = 1, attempts = attempts + 1, updated_at = ? WHERE id = ?').run(Date.now(), id);
+  }
+
+  complete(id: string, results: string[]) {
+    this.db.prepare('UPDATE tasks SET status = 2, results = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(results), Date.now(), id);
+    this.removeInputs(id);
+  }
+
+  fail(id: string, error: { status: number; code: string; message: string }) {
+    this.db.prepare('UPDATE tasks SET status = 2, error = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(error), Date.now(), id);
+    this.removeInputs(id);
+  }
+
+  /** Tasks cut off by a stop go back to the queue; returns how many. */
+  requeueInterrupted(): number {
+    return this.db.prepare('UPDATE tasks SET status = 0, updated_at = ? WHERE status = 1').run(Date.now()).changes;
+  }
+
+  /** Deletes tasks (and leftover inputs) older than `maxAgeMs`. */
+  sweep(maxAgeMs: number, now = Date.now()): number {
+    const old = this.db.prepare('SELECT id FROM tasks WHERE created_at < ?').all(now - maxAgeMs) as { id: string }[];
+    for (const { id } of old) this.removeInputs(id);
+    return this.db.prepare('DELETE FROM tasks WHERE created_at < ?').run(now - maxAgeMs).changes;
+  }
+
+  close() { this.db.close(); }
+
+  private removeInputs(id: string) {
+    fs.rmSync(path.join(this.inputDir, id), { recursive: true, force: true });
+  }
+}

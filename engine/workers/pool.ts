@@ -1,0 +1,120 @@
+/**
+ * A fixed pool of worker threads. Image work never runs on the HTTP event loop: sync routes and the
+ * task queue both submit jobs here. A job that overruns its budget gets its worker replaced.
+ */
+import { Worker } from 'node:worker_threads';
+import { EffectError, type EffectOutput } from '../effects/effect.ts';
+import type { ErrorCode } from '../../contract/errors.ts';
+import type { JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+
+interface Pending {
+  job: JobRequest;
+  resolve: (o: EffectOutput) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: string[] }
+
+/** Grace on top of the job's own budget before the worker is presumed stuck and replaced. */
+const HARD_TIMEOUT_GRACE_MS = 5_000;
+
+const workerUrl = new URL('./worker-entry.mjs', import.meta.url);
+/** A worker that dies before it is ready is restarted after this pause, not in a tight loop. */
+const RESPAWN_DELAY_MS = 2_000;
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly init: WorkerInit, size: number, private readonly maxWaiting: number) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** All workers have loaded their models. */
+  get modelsLoaded(): boolean { return this.slots.every((s) => s.ready); }
+  get loadedModels(): string[] { return [...new Set(this.slots.flatMap((s) => s.models))]; }
+  get size(): number { return this.slots.length; }
+  get idle(): number { return this.slots.filter((s) => !s.busy).length; }
+  get queued(): number { return this.waiting.length; }
+
+  /** Whether a sync request may wait for a worker now. */
+  canAccept(): boolean { return !this.closed && this.waiting.length < this.maxWaiting; }
+
+  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number): Promise<EffectOutput> {
+    if (this.closed) return Promise.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    return new Promise((resolve, reject) => {
+      const job: JobRequest = { type: 'job', id: this.nextId++, slug, images, params, timeoutMs };
+      this.waiting.push({ job, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(workerUrl, { workerData: this.init });
+    const slot: Slot = { worker, ready: false, models: [] };
+    worker.on('message', (m: WorkerMessage) => this.onMessage(slot, m));
+    worker.on('error', (err) => console.error('[pool] worker error:', err));
+    worker.on('exit', (code) => this.onExit(slot, code));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, m: WorkerMessage) {
+    if (m.type === 'ready') {
+      slot.ready = true;
+      slot.models = m.models;
+      return this.dispatch();
+    }
+    const busy = slot.busy;
+    if (!busy || busy.job.id !== m.id) return;
+    clearTimeout(busy.timer);
+    slot.busy = undefined;
+    if (m.type === 'done') busy.resolve(reviveOutput(m.output));
+    else busy.reject(new EffectError(m.code as ErrorCode, m.message));
+    this.dispatch();
+  }
+
+  private onExit(slot: Slot, code: number) {
+    const i = this.slots.indexOf(slot);
+    if (slot.busy) {
+      clearTimeout(slot.busy.timer);
+      slot.busy.reject(new EffectError('PROCESSING_FAILURE', `the worker stopped while processing ${slot.busy.job.slug}`));
+      slot.busy = undefined;
+    }
+    if (this.closed || i < 0) return;
+    console.error(`[pool] worker exited (code ${code}); starting a new one`);
+    const respawn = () => { if (!this.closed) { this.slots[i] = this.spawn(); this.dispatch(); } };
+    if (slot.ready) respawn();
+    else setTimeout(respawn, RESPAWN_DELAY_MS).unref();
+  }
+
+  private dispatch() {
+    for (const slot of this.slots) {
+      if (slot.busy || !slot.ready) continue;
+      const next = this.waiting.shift();
+      if (!next) return;
+      const timer = setTimeout(() => {
+        next.reject(new EffectError('AI_SERVICE_TIMEOUT', `${next.job.slug} took longer than ${next.job.timeoutMs} ms`));
+        slot.busy = undefined;
+        slot.ready = false;
+        // A stuck worker cannot be interrupted; replace it (onExit spawns the successor).
+        void slot.worker.terminate();
+      }, next.job.timeoutMs + HARD_TIMEOUT_GRACE_MS);
+      slot.busy = { ...next, timer };
+      slot.worker.postMessage(next.job);
+    }
+  }
+}
+
+/** Buffers arrive as Uint8Arrays after structured cloning; give effects' consumers Buffers back. */
+function reviveOutput(o: EffectOutput): EffectOutput {
+  const images = Object.fromEntries(Object.entries(o.images).map(([k, v]) => [k, { ...v, data: Buffer.from(v.data.buffer, v.data.byteOffset, v.data.byteLength) }]));
+  return { ...o, images };
+}

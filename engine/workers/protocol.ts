@@ -1,0 +1,22 @@
+/** Messages between the pool (HTTP side) and its worker threads. */
+import type { ImageFormat } from '../../contract/limits.ts';
+import type { EffectOutput } from '../effects/effect.ts';
+
+export interface JobImage { bytes: Uint8Array; format: ImageFormat; maxPixels: number }
+
+export interface JobRequest {
+  type: 'job';
+  id: number;
+  slug: string;
+  /** The main image under `image`, others by field name. */
+  images: Record<string, JobImage>;
+  params: Record<string, unknown>;
+  timeoutMs: number;
+}
+
+export type WorkerMessage =
+  | { type: 'ready'; models: string[] }
+  | { type: 'done'; id: number; output: EffectOutput }
+  | { type: 'failed'; id: number; code: string; message: string };
+
+export interface WorkerInit { effects: Record<string, string>; threads: number }
