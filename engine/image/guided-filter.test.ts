@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { applyCoefficients, boxMean, guidedCoefficients, guidedFilter } from './guided-filter.ts';
+
+const plane = (w: number, h: number, f: (x: number, y: number) => number) => {
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[y * w + x] = f(x, y);
+  return out;
+};
+
+/** A vertical step at x = edge in the guide, and the same step blurred over ±blur px in the alpha. */
+const step = (edge: number) => (x: number) => (x < edge ? 0 : 1);
+const ramp = (edge: number, blur: number) => (x: number) => Math.min(1, Math.max(0, (x - edge + blur) / (2 * blur)));
+
+describe('boxMean', () => {
+  it('matches a brute-force clipped window mean', () => {
+    const w = 7, h = 5, r = 2;
+    const src = plane(w, h, (x, y) => (x * 13 + y * 7) % 5);
+    const got = boxMean(src, w, h, r);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      let s = 0, n = 0;
+      for (let j = Math.max(0, y - r); j <= Math.min(h - 1, y + r); j++)
+        for (let i = Math.max(0, x - r); i <= Math.min(w - 1, x + r); i++) { s += src[j * w + i]; n++; }
+      expect(got[y * w + x]).toBeCloseTo(s / n, 5);
+    }
+  });
+
+  it('handles a radius larger than the image and a 1x1 image', () => {
+    expect([...boxMean(new Float32Array([1, 3]), 2, 1, 10)]).toEqual([2, 2]);
+    expect([...boxMean(new Float32Array([0.5]), 1, 1, 4)]).toEqual([0.5]);
+  });
+});
+
+describe('guidedFilter', () => {
+  it('sharpens a blurred alpha towards the step edge of the guide', () => {
+    const w = 64, h = 16, row = 8 * w;
+    const guide = plane(w, h, step(32));
+    const blurred = plane(w, h, ramp(32, 6));
+    const q = guidedFilter(guide, blurred, w, h, 4, 1e-4);
+    // The blur spreads the edge over 12 px in steps of 0.08; the filter puts a jump of over half the
+    // range back where the guide has its edge (the rest stays as a faint tail, as the method does).
+    expect(blurred[row + 32] - blurred[row + 31]).toBeLessThan(0.1);
+    expect(q[row + 32] - q[row + 31]).toBeGreaterThan(0.35);
+    expect(q[row + 31]).toBeLessThan(0.3);
+    expect(q[row + 32]).toBeGreaterThan(0.6);
+    // Squared error to the true step: the L1 error does not move (the filter keeps local means, so the
+    // mass it takes from the ramp reappears in the tails), but the edge itself is much closer.
+    const sq = (a: Float32Array) => a.reduce((s, v, i) => s + (v - guide[i]) ** 2, 0);
+    expect(sq(q)).toBeLessThan(sq(blurred) * 0.7);
+  });
+
+  it('leaves a flat alpha flat, whatever the guide', () => {
+    const w = 20, h = 20;
+    const guide = plane(w, h, (x, y) => ((x * 7 + y * 3) % 11) / 10);
+    const q = guidedFilter(guide, new Float32Array(w * h).fill(0.7), w, h, 3, 1e-3);
+    for (const v of q) expect(v).toBeCloseTo(0.7, 5);
+  });
+
+  it('reduces to a box blur of the alpha where the guide is flat', () => {
+    const w = 40, h = 4;
+    const p = plane(w, h, step(20));
+    const q = guidedFilter(new Float32Array(w * h).fill(0.5), p, w, h, 2, 1e-3);
+    // Mean of means: the step spreads over 2r = 4 px either side instead of staying sharp.
+    expect(q[w + 18]).toBeGreaterThan(0.05);
+    expect(q[w + 21]).toBeLessThan(0.95);
+    expect(q[w + 10]).toBeCloseTo(0, 5);
+    expect(q[w + 30]).toBeCloseTo(1, 5);
+  });
+});
+
+describe('applyCoefficients (fast guided filter)', () => {
+  it('puts a low-resolution alpha edge where the full-resolution guide has it', () => {
+    // Low grid: 32 px wide, step at 16 blurred. Full image: 128 px wide, the true edge at 67 (not a
+    // multiple of the 4x scale, so a plain upscale would put the soft edge around 64).
+    const cw = 32, ch = 8, W = 128, H = 32, edge = 67;
+    const lowGuide = plane(cw, ch, step(edge / 4));
+    const lowAlpha = plane(cw, ch, ramp(16, 3));
+    const coef = guidedCoefficients(lowGuide, lowAlpha, cw, ch, 3, 1e-4);
+    const out = applyCoefficients(coef, plane(W, H, step(edge)), W, H);
+    const row = 16 * W;
+    // The alpha crosses one half exactly at the guide's edge (a bilinear upscale would cross near 64)
+    // and jumps there by far more than the ramp's ~20 per pixel.
+    expect(out[row + edge - 1]).toBeLessThan(100);
+    expect(out[row + edge]).toBeGreaterThan(170);
+    expect(out[row + 64]).toBeLessThan(100);
+    expect(out[row + 10]).toBe(0);
+    expect(out[row + 120]).toBe(255);
+  });
+
+  it('reproduces a constant field exactly and copes with a 1x1 grid', () => {
+    const coef = { a: new Float32Array([0]), b: new Float32Array([0.5]), width: 1, height: 1 };
+    const out = applyCoefficients(coef, new Float32Array(6).fill(0.3), 3, 2);
+    expect([...out]).toEqual([128, 128, 128, 128, 128, 128]);
+  });
+});
