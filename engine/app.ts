@@ -61,6 +61,8 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
   app.addHook('onRequest', async (req, reply) => {
     if (services.closing && req.url !== '/healthz') return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down; retry shortly', 10);
   });
+  // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
+  app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
   await app.register(auth, { keys });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });

@@ -1,0 +1,69 @@
+/** Starts a real engine on a free loopback port with a temporary data folder, for tests over HTTP. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { buildApp } from '../app.ts';
+import { configFromEnv, type EngineConfig } from '../config.ts';
+import type { FastifyInstance } from 'fastify';
+
+export const TEST_KEY = 'test-key-0123456789';
+export const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
+export const testInvertEffect = new URL('./effects/test-invert.ts', import.meta.url).href;
+
+export interface TestEngine { app: FastifyInstance; url: string; dataDir: string; close: () => Promise<void> }
+
+export async function startTestEngine(overrides: Partial<EngineConfig> = {}): Promise<TestEngine> {
+  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+  const config: EngineConfig = { ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], ...overrides };
+  const app = await buildApp(config, config.apiKeys);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: address, dataDir, close: () => app.close() };
+}
+
+/** Waits until every worker has loaded its models (first requests would otherwise wait on them). */
+export async function waitReady(e: TestEngine, timeoutMs = 120_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const h = await (await fetch(`${e.url}/healthz`)).json();
+    if (h.models_loaded) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('engine did not become ready');
+}
+
+export function form(fields: Record<string, string | Buffer>, filename = 'upload.bin'): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    if (typeof v === 'string') f.append(k, v);
+    else f.append(k, new Blob([new Uint8Array(v)]), filename);
+  }
+  return f;
+}
+
+export async function post(e: TestEngine, path: string, body: FormData | string | undefined, headers: Record<string, string> = {}) {
+  const res = await fetch(`${e.url}${path}`, { method: 'POST', body, headers: { 'service-api-key': TEST_KEY, ...headers } });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+export async function get(e: TestEngine, path: string, headers: Record<string, string> = { 'service-api-key': TEST_KEY }) {
+  const res = await fetch(`${e.url}${path}`, { headers });
+  const type = res.headers.get('content-type') ?? '';
+  return { status: res.status, headers: res.headers, body: type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
+}
+
+/** A plain test picture: a dark square on a light background. */
+export async function solidPng(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 230, g: 230, b: 230 } } })
+    .composite([{ input: { create: { width: Math.max(1, width >> 1), height: Math.max(1, height >> 1), channels: 3, background: { r: 20, g: 40, b: 200 } } }, gravity: 'centre' }])
+    .png().toBuffer();
+}
+
+export async function pollTask(e: TestEngine, taskId: string, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await get(e, `/api/common/query-async-task-result?task_id=${taskId}`);
+    if (r.body.task_status === 2 || r.status !== 200 || Date.now() > until) return r;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
