@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+
+// One studio + embedded engine for the browser tests, on ports of their own and a fresh data folder.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-e2e-'));
+const studioPort = 4199;
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 120_000,
+  expect: { timeout: 60_000 },
+  workers: 1,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${studioPort}`,
+    viewport: { width: 1400, height: 900 },
+    launchOptions: {
+      // Debian's Chromium, never a browser downloaded by Playwright.
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  webServer: {
+    command: 'npx vite build && npx tsx scripts/start.ts',
+    url: `http://127.0.0.1:${studioPort}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      ATELIER_DATA_DIR: dataDir,
+      ATELIER_ENGINE_PORT: '8799',
+      ATELIER_STUDIO_PORT: String(studioPort),
+      ATELIER_WORKERS: '1',
+    },
+  },
+});
