@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { cropWindow, placeMass, windowSize, type Box, type Size, type SubjectFace } from './crop-window.ts';
+
+const inside = (b: Box, w: Box) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
+const faces = (...boxes: Box[]) => ({ kind: 'faces' as const, faces: boxes.map((box): SubjectFace => ({ box })) });
+const box = (x: number, y: number, width: number, height = width): Box => ({ x, y, width, height });
+
+describe('windowSize', () => {
+  it('is the largest window of the target aspect inside the image', () => {
+    expect(windowSize({ width: 1000, height: 500 }, { width: 300, height: 300 })).toEqual({ width: 500, height: 500 });
+    expect(windowSize({ width: 1000, height: 500 }, { width: 1600, height: 900 })).toEqual({ width: 889, height: 500 });
+    expect(windowSize({ width: 500, height: 1000 }, { width: 90, height: 160 })).toEqual({ width: 500, height: 889 });
+    expect(windowSize({ width: 640, height: 480 }, { width: 4, height: 3 })).toEqual({ width: 640, height: 480 });
+  });
+
+  it('stays inside the image and on the target aspect for any sizes', () => {
+    let seed = 7;
+    const rnd = (n: number) => 1 + ((seed = (seed * 16807) % 2147483647) % n);
+    for (let i = 0; i < 2000; i++) {
+      const image: Size = { width: rnd(2000), height: rnd(2000) }, target: Size = { width: rnd(4096), height: rnd(4096) };
+      const w = cropWindow(image, target, faces(box(rnd(image.width) - 1, rnd(image.height) - 1, rnd(200))));
+      expect(w.x).toBeGreaterThanOrEqual(0);
+      expect(w.y).toBeGreaterThanOrEqual(0);
+      expect(w.x + w.width).toBeLessThanOrEqual(image.width);
+      expect(w.y + w.height).toBeLessThanOrEqual(image.height);
+      // Within rounding: the short side is off by at most half a pixel (or pinned to 1 pixel).
+      const aspect = target.width / target.height;
+      if (image.width / image.height > aspect) {
+        expect(w.height).toBe(image.height);
+        if (w.width > 1) expect(Math.abs(w.width - w.height * aspect)).toBeLessThanOrEqual(0.5 + 1e-9);
+      } else {
+        expect(w.width).toBe(image.width);
+        if (w.height > 1) expect(Math.abs(w.height - w.width / aspect)).toBeLessThanOrEqual(0.5 + 1e-9);
+      }
+    }
+  });
+});
+
+describe('cropWindow with faces', () => {
+  const wide: Size = { width: 1000, height: 500 };
+  const tall: Size = { width: 500, height: 1000 };
+  const square: Size = { width: 1, height: 1 };
+
+  it('centres a face across the frame', () => {
+    const w = cropWindow(wide, square, faces(box(600, 100, 100)));
+    expect(w).toEqual({ x: 400, y: 0, width: 500, height: 500 });
+  });
+
+  it('keeps a face at the image edge whole', () => {
+    const f = box(940, 300, 60);
+    const w = cropWindow(wide, square, faces(f));
+    expect(inside(f, w)).toBe(true);
+    expect(w.x).toBe(500);
+  });
+
+  it('puts the eyes on the upper third, with room above the head', () => {
+    const f = box(200, 400, 100);
+    const w = cropWindow(tall, { width: 16, height: 9 }, faces(f));
+    expect(inside(f, w)).toBe(true);
+    const eye = f.y + 0.4 * f.height;
+    expect(Math.abs((eye - w.y) / w.height - 1 / 3)).toBeLessThan(0.01);
+    expect(f.y - w.y).toBeGreaterThan(0.3 * f.height);
+  });
+
+  it('does not leave a sky of headroom above a small, full-length figure', () => {
+    const f = box(470, 1500, 60);
+    const w = cropWindow({ width: 1000, height: 3000 }, square, faces(f));
+    expect(inside(f, w)).toBe(true);
+    // Hair allowance (half a face) plus at most a fifth of the window.
+    expect(f.y - 0.5 * f.height - w.y).toBeLessThanOrEqual(0.2 * w.height + 1);
+    expect((f.y + 0.4 * f.height - w.y) / w.height).toBeLessThan(1 / 3);
+  });
+
+  it('keeps every face of a group that fits, centred on the group', () => {
+    const group = [box(100, 200, 80), box(300, 180, 90), box(480, 210, 70)];
+    const w = cropWindow({ width: 1600, height: 600 }, square, faces(...group));
+    for (const f of group) expect(inside(f, w)).toBe(true);
+    const mid = (100 + 550) / 2;
+    expect(Math.abs(w.x + w.width / 2 - mid)).toBeLessThan(20);
+  });
+
+  it('keeps the larger face when a wide group cannot fit a narrow frame', () => {
+    const big = box(1500, 150, 120);
+    const small = [box(200, 200, 50), box(280, 200, 50), box(360, 200, 50)];
+    const w = cropWindow({ width: 2000, height: 500 }, { width: 9, height: 16 }, faces(...small, big));
+    expect(inside(big, w)).toBe(true);
+  });
+
+  it('keeps the heavier cluster when no single face dominates', () => {
+    const left = [box(100, 200, 60), box(180, 200, 60), box(260, 200, 60)];
+    const right = box(1700, 200, 70);
+    const w = cropWindow({ width: 2000, height: 600 }, { width: 9, height: 16 }, faces(right, ...left));
+    for (const f of left) expect(inside(f, w)).toBe(true);
+  });
+
+  it('moves off a face it cannot keep rather than cutting through it', () => {
+    const main = box(300, 200, 100);
+    const other = box(850, 200, 100);
+    // Window 500 wide: it cannot hold both (300..950) and should not slice the second face.
+    const w = cropWindow({ width: 1200, height: 500 }, square, faces(main, other));
+    expect(inside(main, w)).toBe(true);
+    const cuts = other.x < w.x + w.width && other.x + other.width > w.x + w.width;
+    expect(cuts).toBe(false);
+  });
+
+  it('centres a face too large for the window', () => {
+    const f = box(300, 0, 400, 500);
+    const w = cropWindow(wide, { width: 1, height: 2 }, faces(f));
+    expect(w.width).toBe(250);
+    expect(w.x + w.width / 2).toBeCloseTo(500, 0);
+  });
+
+  it('follows the head when the photo is turned (head up to the left)', () => {
+    const f: SubjectFace = { box: box(400, 200, 100), up: 'left' };
+    const w = cropWindow({ width: 1000, height: 300 }, { width: 16, height: 9 }, { kind: 'faces', faces: [f] });
+    expect(inside(f.box, w)).toBe(true);
+    expect(Math.abs((f.box.x + 40 - w.x) / w.width - 1 / 3)).toBeLessThan(0.01);
+  });
+
+  it('returns the whole image when it already has the target aspect', () => {
+    expect(cropWindow(wide, { width: 200, height: 100 }, faces(box(0, 0, 10)))).toEqual({ x: 0, y: 0, width: 1000, height: 500 });
+  });
+});
+
+describe('cropWindow with a subject mass', () => {
+  const profile = (len: number, from: number, to: number) => Array.from({ length: len }, (_, i) => (i >= from && i < to ? 10 : 0));
+
+  it('centres a subject that fits', () => {
+    const w = cropWindow({ width: 1000, height: 400 }, { width: 1, height: 1 }, { kind: 'mass', columns: profile(1000, 700, 900), rows: profile(400, 0, 400) });
+    expect(w).toEqual({ x: 600, y: 0, width: 400, height: 400 });
+  });
+
+  it('keeps the most mass when the subject is wider than the window', () => {
+    const p = profile(1000, 100, 900);
+    for (let i = 700; i < 900; i++) p[i] = 30;
+    expect(placeMass(p, 300)).toBeGreaterThanOrEqual(600);
+    expect(placeMass(p, 300)).toBeLessThanOrEqual(700);
+  });
+
+  it('ignores specks at the far ends', () => {
+    const p = profile(1000, 400, 600);
+    p[5] = 1;
+    expect(placeMass(p, 400)).toBe(300);
+  });
+
+  it('centres the window when there is no subject', () => {
+    expect(cropWindow({ width: 900, height: 300 }, { width: 1, height: 1 }, { kind: 'none' })).toEqual({ x: 300, y: 0, width: 300, height: 300 });
+    expect(placeMass(new Array(900).fill(0), 300)).toBe(300);
+  });
+});
