@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -15,10 +16,13 @@ export default defineConfig({
       },
       {
         // The studio's component tests (owned by the studio; adjust plugins/setup here as needed).
+        plugins: [react()],
         test: {
           name: 'studio',
-          include: ['src/**/*.test.{ts,tsx}'],
+          // proxy.config.test.ts runs in Node (its own @vitest-environment line); the rest in jsdom.
+          include: ['src/**/*.test.{ts,tsx}', 'proxy.config.test.ts'],
           environment: 'jsdom',
+          setupFiles: ['src/testing/setup.ts'],
         },
       },
     ],

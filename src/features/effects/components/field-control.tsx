@@ -1,0 +1,111 @@
+/** One contract field → one control, chosen by the field's kind. No panel is written by hand. */
+import type { ComponentType } from 'react';
+import type { Endpoint } from '../../../../contract/endpoint.ts';
+import type { Field } from '../../../../contract/fields.ts';
+import { FieldFrame } from '../../../components/ui/field-frame.tsx';
+import { Switch } from '../../../components/ui/switch.tsx';
+import type { ImageInputProps } from '../types.ts';
+import { asLipColors, asStrings, isFlag } from '../utils/form-values.ts';
+import type { FieldValue } from '../utils/form-values.ts';
+import { ClassToggles } from './fields/class-toggles.tsx';
+import { EnumField } from './fields/enum-field.tsx';
+import { RangeField } from './fields/range-field.tsx';
+import { RgbaField } from './fields/rgba-field.tsx';
+import { TextField } from './fields/text-field.tsx';
+
+export interface FieldControlProps {
+  endpoint: Endpoint;
+  name: string;
+  field: Field;
+  value: FieldValue;
+  onChange: (value: FieldValue) => void;
+  onImageCheck: (problems: string[]) => void;
+  ImageInput: ComponentType<ImageInputProps>;
+}
+
+/** "One of: Beard preset, Reference image" for fields of a oneOf group. */
+function requirementOf(endpoint: Endpoint, field: Field): string | undefined {
+  if (!field.oneOf) return undefined;
+  const peers = Object.values(endpoint.fields).filter((f) => f.oneOf === field.oneOf);
+  return peers.length > 1 ? `One of ${peers.length}` : undefined;
+}
+
+export function FieldControl({ endpoint, name, field, value, onChange, onImageCheck, ImageInput }: FieldControlProps) {
+  const id = `${endpoint.slug}-${name}`;
+  const descriptionId = `${id}-description`;
+  const frame = {
+    htmlFor: id,
+    label: field.label,
+    name,
+    required: field.required,
+    requirement: requirementOf(endpoint, field),
+    description: field.description,
+    descriptionId,
+  };
+
+  switch (field.kind) {
+    case 'image':
+      return (
+        <FieldFrame {...frame} asGroup>
+          <ImageInput
+            id={id}
+            label={field.label}
+            effectTitle={endpoint.title}
+            limits={field.limits}
+            required={field.required}
+            file={value instanceof File ? value : undefined}
+            onFile={onChange}
+            onCheck={onImageCheck}
+            describedBy={descriptionId}
+          />
+        </FieldFrame>
+      );
+    case 'enum':
+      return (
+        <FieldFrame {...frame}>
+          <EnumField id={id} field={field} value={typeof value === 'string' ? value : undefined} onChange={onChange} describedBy={descriptionId} />
+        </FieldFrame>
+      );
+    case 'int':
+    case 'number':
+      if (isFlag(field)) {
+        return (
+          <div className="flex items-start justify-between gap-4" data-field={name}>
+            <div className="min-w-0">
+              <label htmlFor={id} className="text-[13px] font-semibold text-stone-800">
+                {field.label}
+              </label>
+              <code className="ml-2 font-mono text-[11px] text-stone-400">{name}</code>
+              <p id={descriptionId} className="mt-0.5 text-xs leading-5 text-stone-500">
+                {field.description}
+              </p>
+            </div>
+            <Switch id={id} label={field.label} checked={value === true} onChange={onChange} describedBy={descriptionId} />
+          </div>
+        );
+      }
+      return (
+        <FieldFrame {...frame}>
+          <RangeField id={id} field={field} value={typeof value === 'number' ? value : undefined} onChange={onChange} describedBy={descriptionId} />
+        </FieldFrame>
+      );
+    case 'csv-set':
+      return (
+        <FieldFrame {...frame} asGroup>
+          <ClassToggles field={field} value={asStrings(value)} onChange={onChange} />
+        </FieldFrame>
+      );
+    case 'lip-colors':
+      return (
+        <FieldFrame {...frame} asGroup>
+          <RgbaField field={field} value={asLipColors(value)} onChange={onChange} />
+        </FieldFrame>
+      );
+    case 'text':
+      return (
+        <FieldFrame {...frame}>
+          <TextField id={id} field={field} value={typeof value === 'string' ? value : ''} onChange={onChange} describedBy={descriptionId} />
+        </FieldFrame>
+      );
+  }
+}

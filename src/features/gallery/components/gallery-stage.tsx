@@ -1,0 +1,198 @@
+/**
+ * The selected gallery item: before/after comparison (or the photo and the analysis table), the parameters
+ * that were sent, download, the raw JSON answer on demand, and delete.
+ */
+import { useState } from 'react';
+import type { ReactNode } from 'react';
+import { endpointBySlug } from '../../../../contract/index.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { ErrorNotice } from '../../../components/ui/error-notice.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { formatTime } from '../../../lib/format.ts';
+import { useStoredImageUrl } from '../hooks/use-stored-blob.ts';
+import { useGalleryStore } from '../stores/gallery-store.ts';
+import type { GalleryItem, StoredImage } from '../stores/gallery-store.ts';
+import { AnalysisView } from './analysis-view.tsx';
+import { BeforeAfter } from './before-after.tsx';
+import { itemTitle } from './gallery-grid.tsx';
+import { ResponseView, useStoredJson } from './response-view.tsx';
+
+const extension = (type: string) => ({ 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/bmp': 'bmp' })[type] ?? 'bin';
+
+const downloadName = (item: GalleryItem, image: StoredImage) =>
+  `${item.slug}-${image.label.replace(/\s+/g, '-').toLowerCase()}-${new Date(item.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '')}.${extension(image.type)}`;
+
+/** Smart crop answers where the kept window lies in the original; worth a glance without opening the JSON. */
+function retainLocation(body: unknown): { x: number; y: number; width: number; height: number } | undefined {
+  const loc = (body as { data?: { retain_location?: Record<string, unknown> } } | undefined)?.data?.retain_location;
+  const ok = loc && ['x', 'y', 'width', 'height'].every((k) => typeof loc[k] === 'number');
+  return ok ? (loc as { x: number; y: number; width: number; height: number }) : undefined;
+}
+
+function PhotoOnly({ url, overlay }: { url: string | undefined; overlay?: ReactNode }) {
+  return (
+    <div className="grid size-full place-items-center">
+      <div className="relative max-h-full max-w-full overflow-hidden rounded-lg shadow-lift">
+        {url && <img src={url} alt="Before" className="block max-h-[min(60vh,640px)] max-w-full object-contain" />}
+        {overlay}
+      </div>
+    </div>
+  );
+}
+
+function PendingOverlay({ item }: { item: GalleryItem }) {
+  return (
+    <div className="absolute inset-0 grid place-items-center bg-white/60 backdrop-blur-[2px]" role="status">
+      <span className="flex items-center gap-2 rounded-full bg-white px-3.5 py-2 text-[13px] font-medium text-stone-800 shadow-lift">
+        <Spinner className="text-accent-600" />
+        {item.taskStatus === 1 ? 'Processing…' : 'Queued…'}
+      </span>
+    </div>
+  );
+}
+
+function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean }) {
+  const [tab, setTab] = useState<'analysis' | 'json'>(analysis ? 'analysis' : 'json');
+  const loaded = useStoredJson(tab === 'analysis' ? item.responseKey : undefined);
+  return (
+    <aside
+      aria-label="Response details"
+      className={cn(
+        'flex max-h-[45%] min-h-0 w-full flex-col gap-3',
+        analysis ? '@2xl:max-h-none @2xl:w-[min(400px,48%)]' : '@4xl:max-h-none @4xl:w-[min(400px,45%)]',
+      )}
+    >
+      {analysis && (
+        <div className="flex gap-1" role="tablist" aria-label="Response view">
+          {(['analysis', 'json'] as const).map((t) => (
+            <button
+              key={t}
+              role="tab"
+              aria-selected={tab === t}
+              onClick={() => setTab(t)}
+              className={cn('rounded-md px-2.5 py-1 text-[13px] font-medium', tab === t ? 'bg-stone-900 text-white' : 'text-stone-600 hover:bg-stone-100')}
+            >
+              {t === 'analysis' ? 'Analysis' : 'JSON'}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-400">Loading…</p> : <ResponseView responseKey={item.responseKey} />}
+      </div>
+    </aside>
+  );
+}
+
+function ItemView({ item }: { item: GalleryItem }) {
+  const [resultIndex, setResultIndex] = useState(0);
+  const [showResponse, setShowResponse] = useState(false);
+  const removeItem = useGalleryStore((s) => s.removeItem);
+  const after = item.afters[Math.min(resultIndex, item.afters.length - 1)];
+  const beforeUrl = useStoredImageUrl(item.before.key);
+  const afterUrl = useStoredImageUrl(after?.key);
+  const result = endpointBySlug(item.slug)?.result;
+  const analysis = result === 'analysis';
+  const params = Object.entries(item.params);
+  const kept = retainLocation(useStoredJson(result === 'crop' ? item.responseKey : undefined)?.value);
+
+  return (
+    <section aria-label="Selected result" className="flex h-full min-h-0 flex-col gap-4">
+      <header className="flex items-start justify-between gap-4">
+        <div className="min-w-0 flex-1 space-y-1.5">
+          <div className="flex items-center gap-2">
+            <h2 className="truncate text-base font-semibold text-stone-900">{itemTitle(item)}</h2>
+            {item.status === 'pending' && <Badge tone="accent">{item.taskStatus === 1 ? 'Processing' : 'Queued'}</Badge>}
+            {item.status === 'failed' && <Badge tone="danger">Failed</Badge>}
+            <span className="whitespace-nowrap text-[13px] text-stone-500">{formatTime(item.createdAt)}</span>
+          </div>
+          <div className="flex flex-wrap gap-1.5">
+            {item.before.name && <span className="max-w-56 truncate rounded-md bg-stone-100 px-1.5 py-0.5 text-[11px] text-stone-600">{item.before.name}</span>}
+            {kept && (
+              <span className="rounded-md bg-accent-50 px-1.5 py-0.5 text-[11px] text-accent-700">
+                kept {kept.width}×{kept.height} px at ({kept.x}, {kept.y}) of the original
+              </span>
+            )}
+            {params.map(([k, v]) => (
+              <code key={k} className="max-w-64 truncate rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-600" title={`${k}=${v}`}>
+                {k}={v}
+              </code>
+            ))}
+          </div>
+        </div>
+        <div className="flex shrink-0 items-center gap-1.5">
+          {after && afterUrl && (
+            <a
+              href={afterUrl}
+              download={downloadName(item, after)}
+              className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
+            >
+              <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
+              </svg>
+              Download
+            </a>
+          )}
+          {!analysis && (
+            <Button size="sm" aria-pressed={showResponse} onClick={() => setShowResponse((v) => !v)}>
+              {showResponse ? 'Hide response' : 'Response'}
+            </Button>
+          )}
+          <Button size="sm" variant="danger" onClick={() => void removeItem(item.id)}>
+            Delete
+          </Button>
+        </div>
+      </header>
+
+      {item.afters.length > 1 && (
+        <div role="tablist" aria-label="Results" className="flex flex-wrap gap-1">
+          {item.afters.map((a, i) => (
+            <button
+              key={a.key}
+              role="tab"
+              aria-selected={a === after}
+              onClick={() => setResultIndex(i)}
+              className={cn('rounded-full px-3 py-1 text-[12.5px] font-medium capitalize ring-1 ring-inset', a === after ? 'bg-stone-900 text-white ring-stone-900' : 'bg-white text-stone-600 ring-stone-200 hover:ring-stone-300')}
+            >
+              {a.label}
+            </button>
+          ))}
+        </div>
+      )}
+
+      {item.error && <ErrorNotice error={item.error} />}
+
+      {/* Side by side only where the stage is wide enough; otherwise the details go under the image. */}
+      <div className="@container flex min-h-0 flex-1 flex-col">
+        <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
+        <div className="min-h-[240px] min-w-0 flex-1">
+          {item.status === 'done' && after ? (
+            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? after.label : 'After'} />
+          ) : (
+            <PhotoOnly url={beforeUrl} overlay={item.status === 'pending' ? <PendingOverlay item={item} /> : undefined} />
+          )}
+        </div>
+        {(analysis || showResponse) && <Inspector item={item} analysis={analysis} />}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function GalleryStage() {
+  const item = useGalleryStore((s) => s.items.find((it) => it.id === s.selectedId));
+  if (!item) {
+    return (
+      <div className="grid h-full place-items-center">
+        <div className="max-w-sm text-center">
+          <div className="bg-checker mx-auto mb-4 h-24 w-32 rounded-xl ring-1 ring-stone-200" aria-hidden="true" />
+          <p className="text-[15px] font-medium text-stone-800">Results appear here</p>
+          <p className="mt-1 text-[13px] leading-5 text-stone-500">Pick an effect, add a photo and press Run. You can compare the result with the original, download it, and find it again after a reload.</p>
+        </div>
+      </div>
+    );
+  }
+  return <ItemView key={item.id} item={item} />;
+}
