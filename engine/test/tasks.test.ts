@@ -107,6 +107,27 @@ describe('async tasks', () => {
   });
 });
 
+describe('overload and time budget', () => {
+  it('completes a task that overruns its time budget with 504 AI_SERVICE_TIMEOUT', async () => {
+    const e = await start({ asyncTimeoutMs: 100 });
+    const { body } = await post(e, BEARD_REMOVAL, form({ image: await solidPng(40, 30) }));
+    const done = await pollTask(e, body.task_id);
+    expect(done.status).toBe(504);
+    expect(done.body.task_status).toBe(2);
+    expect(done.body.error_detail.code).toBe('AI_SERVICE_TIMEOUT');
+  });
+
+  it('answers 503 with Retry-After while shutting down', async () => {
+    const e = await start();
+    e.app.services.closing = true;
+    const r = await post(e, BEARD_REMOVAL, form({ image: await solidPng(40, 30) }));
+    expect(r.status).toBe(503);
+    expect(r.body.error_detail.code).toBe('ERROR_INSUFFICIENT_RESOURCES');
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    e.app.services.closing = false;
+  });
+});
+
 describe('task store', () => {
   it('deletes tasks and their inputs after the retention time', async () => {
     const e = await start();
