@@ -6,24 +6,33 @@
  * Planes are Float32Array, row-major, values in [0, 1].
  */
 
+/** 1 / (pixels of a (2r+1) window centred at i that fall inside [0, n)), for every i. */
+function inverseCounts(n: number, r: number): Float32Array {
+  const inv = new Float32Array(n);
+  for (let i = 0; i < n; i++) inv[i] = 1 / (Math.min(i + r, n - 1) - Math.max(i - r, 0) + 1);
+  return inv;
+}
+
 /** Mean over the (2r+1)^2 window, clipped at the borders (divided by the pixels actually inside). O(N). */
 export function boxMean(src: Float32Array, w: number, h: number, r: number, out: Float32Array = new Float32Array(w * h)): Float32Array {
   const tmp = new Float32Array(w * h);
+  const invX = inverseCounts(w, r);
   for (let y = 0; y < h; y++) {
     const row = y * w;
     let s = 0;
     for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[row + x];
     for (let x = 0; x < w; x++) {
-      tmp[row + x] = s / (Math.min(x + r, w - 1) - Math.max(x - r, 0) + 1);
+      tmp[row + x] = s * invX[x];
       if (x + r + 1 < w) s += src[row + x + r + 1];
       if (x - r >= 0) s -= src[row + x - r];
     }
   }
   // Vertical pass over whole rows at a time, so memory is read in order.
+  const invY = inverseCounts(h, r);
   const col = new Float64Array(w);
   for (let y = 0; y <= Math.min(r, h - 1); y++) for (let x = 0, o = y * w; x < w; x++) col[x] += tmp[o + x];
   for (let y = 0; y < h; y++) {
-    const inv = 1 / (Math.min(y + r, h - 1) - Math.max(y - r, 0) + 1);
+    const inv = invY[y];
     for (let x = 0, o = y * w; x < w; x++) out[o + x] = col[x] * inv;
     if (y + r + 1 < h) for (let x = 0, o = (y + r + 1) * w; x < w; x++) col[x] += tmp[o + x];
     if (y - r >= 0) for (let x = 0, o = (y - r) * w; x < w; x++) col[x] -= tmp[o + x];

@@ -10,6 +10,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RasterImage } from '../../effects/effect.ts';
 import type { ModelOptions } from '../models/registry.ts';
+import { extractBox } from '../../image/alpha.ts';
 
 export type IsnetVariant = 'small' | 'medium';
 
@@ -50,12 +51,22 @@ export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): P
 /**
  * The model's view of the image: RGB stretched to size x size. Transparent inputs are flattened on white,
  * since what lies under alpha 0 is arbitrary (often black) and would otherwise look like an object.
+ * `context` > 0 first extends every side by that fraction of the image, repeating the edge pixels.
  */
-export async function modelInput(image: RasterImage, size = SIZE): Promise<Buffer> {
+export async function modelInput(image: RasterImage, size = SIZE, context = 0): Promise<Buffer> {
   let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
+  if (context > 0) {
+    const { x, y } = margins(image, context);
+    // sharp applies extend() after resize() within one pipeline, so the extended frame is made first.
+    const { data, info } = await s.extend({ top: y, bottom: y, left: x, right: x, extendWith: 'copy' }).raw().toBuffer({ resolveWithObject: true });
+    s = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  }
   return s.resize(size, size, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
 }
+
+const margins = (image: RasterImage, context: number) =>
+  ({ x: Math.round(image.width * context), y: Math.round(image.height * context) });
 
 /** Runs the network on modelInput()'s RGB; returns the alpha at model resolution. */
 export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Promise<Matte> {
@@ -72,11 +83,27 @@ export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Prom
   const y = out.output.data as Float32Array;
   const data = new Uint8Array(n);
   for (let j = 0; j < n; j++) data[j] = Math.round(Math.min(1, Math.max(0, y[j])) * 255);
-  input.dispose();
-  out.output.dispose();
   return { data, width: model.size, height: model.size };
 }
 
-export async function predictMatte(model: IsnetModel, image: RasterImage): Promise<Matte> {
-  return predictFromInput(model, await modelInput(image, model.size));
+/** A matte and the RGB the network saw, on one grid that covers exactly the image. */
+export interface Prediction { matte: Matte; rgb: Buffer }
+
+/** Predicts, then (with context) cuts the image's own area out of the extended frame. */
+export async function predict(model: IsnetModel, image: RasterImage, context = 0): Promise<Prediction> {
+  const rgb = await modelInput(image, model.size, context);
+  const matte = await predictFromInput(model, rgb);
+  if (context <= 0) return { matte, rgb };
+  const { x, y } = margins(image, context);
+  const sx = model.size / (image.width + 2 * x), sy = model.size / (image.height + 2 * y);
+  const left = Math.round(x * sx), top = Math.round(y * sy);
+  const box = { left, top, width: Math.max(1, model.size - 2 * left), height: Math.max(1, model.size - 2 * top) };
+  return {
+    matte: { data: extractBox(matte.data, model.size, 1, box), width: box.width, height: box.height },
+    rgb: extractBox(rgb, model.size, 3, box),
+  };
+}
+
+export async function predictMatte(model: IsnetModel, image: RasterImage, context = 0): Promise<Matte> {
+  return (await predict(model, image, context)).matte;
 }
