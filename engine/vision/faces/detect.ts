@@ -1,14 +1,18 @@
 /**
- * Faces in a still image: boxes and scores for every face (up to 120), the 478-point mesh (468 + 10 iris)
- * and head pose for the largest few. Runs human's blazeface + facemesh + iris on a square, size-capped
- * view of the image (blazeface sees a 256x256 stretch of its input, so a non-square photo would squash
- * faces), then maps everything back to input-image pixels and applies thresholds tuned on real photos
- * (scripts/quality-faces.ts).
+ * Faces in a still image: box, score and head pose for every face (up to 120), and the 478-point mesh
+ * (468 + 10 iris) for the largest few. Uses the blazeface, facemesh and iris graph models that the
+ * registry's Human instance has loaded, in MediaPipe's arrangement: detector on square tiles, mesh on an
+ * upright crop around each detection (again around the mesh when it moved), iris on full-resolution eye
+ * crops. Every face must pass both the detector and the mesh's own "face present" score; thresholds are
+ * tuned on real photos (scripts/quality-faces.ts).
  */
 import type { RasterImage } from '../../effects/effect.ts';
-import type { HumanFace, HumanLike } from '../models/human.ts';
-import { detectorView, rotateImage, type View } from './view.ts';
-import { depthScale, poseFromMesh } from './pose.ts';
+import type { HumanLike } from '../models/human.ts';
+import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
+import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';
+import type { Roi } from './crop.ts';
+import { halfTiles, rotateImage, tilePixels, wholeImage, type Tile } from './view.ts';
+import { poseFromMesh } from './pose.ts';
 
 /** A rectangle in input-image pixels. */
 export interface Box { x: number; y: number; width: number; height: number }
@@ -16,50 +20,62 @@ export interface Box { x: number; y: number; width: number; height: number }
 export interface Face {
   box: Box;
   score: number;
-  /** 478 points (468 mesh + 5 per iris, centre first) in input-image pixels; z in the same scale, relative. */
+  /** 478 points in input-image pixels (z: same scale, negative toward the camera). See landmarks.ts for names. */
   mesh?: [number, number, number][];
-  /** Degrees. yaw < 0: the face turns toward the image's left; pitch > 0: looks down; roll: in-plane, clockwise > 0. */
+  /** Degrees. yaw > 0: the face turns toward the image's right; pitch > 0: it looks down; roll > 0: it leans clockwise. */
   pose?: { yaw: number; pitch: number; roll: number };
-  /** Clockwise rotation of the face in the image, in quarter turns: 90 means it lies on its side, top to the right. */
+  /** The face's orientation in the image in quarter turns, clockwise: 90 means it lies on its side, top to the right. */
   rotation: 0 | 90 | 180 | 270;
 }
 
 export interface DetectOptions {
   /** Default 120. */
   maxFaces?: number;
-  /** How many of the largest faces get a mesh and pose. Default 5. */
+  /** How many of the largest faces get the full mesh (with iris). Default 5. */
   meshFaces?: number;
-  /** When no upright face is found, also look for faces turned 90, 180 and 270 degrees (images without EXIF). */
+  /** When nothing is found upright, also search the image turned 90, 180 and 270 degrees. */
   searchRotations?: boolean;
 }
 
-/** Tuned on the shared test photos (scripts/quality-faces.ts): no false faces, every real face found. */
+/** Tuned on the shared test photos (scripts/quality-faces.ts). */
 export const thresholds = {
-  /** blazeface box confidence, for faces whose mesh confirms a face. */
-  box: 0.5,
-  /** facemesh "face present" confidence. */
+  /** Detector score below which a box is not even looked at. */
+  candidate: 0.3,
+  /** Detector score a face needs... */
+  box: 0.45,
+  /** ...and the mesh model's "face present" score. */
   mesh: 0.5,
-  /** A box alone (no mesh, beyond meshFaces) must be this sure. */
-  boxOnly: 0.7,
+  /** Beyond this roll (degrees) a face needs a surer detector score. */
+  tiltedRoll: 35,
+  boxTilted: 0.75,
   /** Faces smaller than this (pixels, box side) are ignored. */
   minSize: 12,
-  /** Two results overlapping more than this (IoU, or intersection over the smaller box) are one face. */
-  overlap: 0.45,
-  /** Longest side of the detector view; larger images are scaled down for detection. */
-  maxView: 1024,
+  /** Two faces overlapping more than this (IoU or intersection over the smaller box) are one. */
+  overlap: 0.4,
+  /** Margin (fraction of the longer side) around the image for the second look when nothing was found. */
+  margin: 0.25,
+  /** Tile the image when a face smaller than this fraction of the longer side was found. */
+  tileBelow: 1 / 8,
 };
 
-export async function detectFaces(human: unknown, image: RasterImage, opts: DetectOptions = {}): Promise<Face[]> {
+interface FaceModels { tf: HumanLike['tf']; blazeface: GraphModelLike; facemesh: GraphModelLike; iris: GraphModelLike }
+
+function faceModels(human: unknown): FaceModels {
   const h = human as HumanLike;
-  const maxFaces = opts.maxFaces ?? 120;
-  const meshFaces = opts.meshFaces ?? 5;
-  const upright = await findUpright(h, image, maxFaces, meshFaces, 0);
+  const m = h?.models?.models ?? {};
+  if (!m.blazeface || !m.facemesh || !m.iris) throw new Error('detectFaces: pass the Human instance from models.get("human")');
+  return { tf: h.tf, blazeface: m.blazeface, facemesh: m.facemesh, iris: m.iris };
+}
+
+export async function detectFaces(human: unknown, image: RasterImage, opts: DetectOptions = {}): Promise<Face[]> {
+  const models = faceModels(human);
+  const o = { maxFaces: opts.maxFaces ?? 120, meshFaces: opts.meshFaces ?? 5 };
+  const upright = await findFaces(models, image, o);
   if (upright.length > 0 || !opts.searchRotations) return upright;
   let best: Face[] = [];
   for (const turn of [90, 270, 180] as const) {
     // Turning the image back by `turn` makes a face that lies at `turn` upright.
-    const turned = await rotateImage(image, 360 - turn);
-    const faces = await findUpright(h, turned, maxFaces, meshFaces, turn);
+    const faces = await findFaces(models, await rotateImage(image, 360 - turn), o);
     if (total(faces) > total(best)) best = faces.map((f) => unturn(f, turn, image));
   }
   return best;
@@ -67,48 +83,95 @@ export async function detectFaces(human: unknown, image: RasterImage, opts: Dete
 
 const total = (faces: Face[]) => faces.reduce((s, f) => s + f.score, 0);
 
-async function findUpright(h: HumanLike, image: RasterImage, maxFaces: number, meshFaces: number, rotation: Face['rotation']): Promise<Face[]> {
-  const view = await detectorView(image, thresholds.maxView);
-  const raw = await runHuman(h, view, maxFaces);
-  const faces = dedupe(raw.map((f) => toFace(f, view, rotation)).filter((f) => f !== null))
-    .sort((a, b) => area(b.box) - area(a.box))
-    .slice(0, maxFaces);
-  return faces
-    .filter((f, i) => (i < meshFaces ? true : f.score >= thresholds.boxOnly))
-    .map((f, i) => (i < meshFaces ? f : { box: f.box, score: f.score, rotation: f.rotation }));
+async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
+  const faces: Face[] = [];
+  const state = { meshed: 0 };
+  await accept(m, image, await detect(m, image, [wholeImage(image)]), faces, state, o);
+  const side = Math.max(image.width, image.height);
+  if (faces.length === 0) {
+    // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
+    const pad = Math.round(side * thresholds.margin);
+    const framed = { left: -pad, top: -pad, side: side + 2 * pad };
+    await accept(m, image, await detect(m, image, [framed]), faces, state, o);
+  }
+  const small = faces.some((f) => Math.max(f.box.width, f.box.height) < side * thresholds.tileBelow);
+  if (small && faces.length < o.maxFaces && side >= INPUT * 1.5) {
+    await accept(m, image, await detect(m, image, halfTiles(image)), faces, state, o);
+  }
+  return faces.sort((a, b) => area(b.box) - area(a.box));
 }
 
-async function runHuman(h: HumanLike, view: View, maxFaces: number): Promise<HumanFace[]> {
-  const input = h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32');
-  try {
-    // Over-ask: duplicates and sub-threshold boxes are removed afterwards.
-    const result = await h.detect(input, { face: { detector: { maxDetected: Math.min(2 * maxFaces, 240) } } });
-    if (result.error) throw new Error(`face detection failed: ${result.error}`);
-    return result.face;
-  } finally {
-    input.dispose();
+/** Detections from a set of tiles, in image pixels, merged across tiles. */
+async function detect(m: FaceModels, image: RasterImage, tiles: Tile[]): Promise<Detection[]> {
+  const pixels = Buffer.concat(await Promise.all(tiles.map((t) => tilePixels(image, t, INPUT))));
+  const perTile = await detectTiles(m.tf, m.blazeface, pixels, tiles.length, thresholds.candidate);
+  const all = perTile.flatMap((dets, i) => dets.map((d) => toImage(d, tiles[i])));
+  return weightedNms(all, 0.3);
+}
+
+function toImage(d: Detection, t: Tile): Detection {
+  const k = t.side / INPUT;
+  return {
+    x: t.left + d.x * k, y: t.top + d.y * k, width: d.width * k, height: d.height * k, score: d.score,
+    keypoints: d.keypoints.map(([x, y]) => [t.left + x * k, t.top + y * k] as [number, number]),
+  };
+}
+
+/** Validates detections with the mesh, largest first, and adds the faces that pass and are new. */
+async function accept(m: FaceModels, image: RasterImage, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
+  const byArea = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
+    .sort((a, b) => b.width * b.height - a.width * a.height);
+  for (const d of byArea) {
+    if (faces.length >= o.maxFaces) return;
+    if (faces.some((f) => overlap(f.box, d) > thresholds.overlap)) continue;
+    let res = await runMesh(m.tf, m.facemesh, image, roiFromDetection(d));
+    if (res.score < thresholds.mesh) {
+      // Turned heads: the detector's box is centred between ear and nose, where the mesh model does not
+      // recognise the face; the centre of the eyes, nose and mouth works.
+      const alt = await runMesh(m.tf, m.facemesh, image, roiFromDetection(d, true));
+      if (alt.score > res.score) res = alt;
+    }
+    const again = roiFromMesh(res.mesh);
+    // A second pass on the crop the mesh implies: aligned to the eyes, which the detector only approximates.
+    if (res.score >= thresholds.mesh * 0.5 && moved(res.roi, again)) {
+      const second = await runMesh(m.tf, m.facemesh, image, again);
+      if (second.score >= res.score - 0.05) res = second;
+    }
+    if (res.score < thresholds.mesh) continue;
+    const pose = poseFromMesh(res.mesh);
+    // The detector learnt upright faces: a strongly tilted "face" it is unsure of is usually something
+    // round with a face-like pattern (wheel hubs, logos), which the mesh model happily fits.
+    if (Math.abs(pose.roll) > thresholds.tiltedRoll && d.score < thresholds.boxTilted) continue;
+    const box = clip(meshBox(res.mesh), image.width, image.height);
+    if (box.width < thresholds.minSize || box.height < thresholds.minSize) continue;
+    if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) continue;
+    const full = state.meshed < o.meshFaces;
+    const mesh = full ? await addIris(m.tf as never, m.iris, image, res.mesh) : undefined;
+    if (full) state.meshed++;
+    faces.push({ box, score: round2(Math.sqrt(d.score * res.score)), ...(mesh ? { mesh } : {}), pose, rotation: quarter(pose.roll) });
   }
 }
 
-/** Scores, thresholds and maps one human result from view to image pixels; null when it is not a face. */
-function toFace(f: HumanFace, view: View, rotation: Face['rotation']): (Face & { score: number }) | null {
-  const hasMesh = f.mesh.length >= 468;
-  if (f.boxScore < thresholds.box || !hasMesh || f.faceScore < thresholds.mesh) return null;
-  const k = 1 / view.scale;
-  const pose = poseFromMesh(f.mesh);
-  const kz = k * depthScale(f.mesh);
-  const mesh = f.mesh.map(([x, y, z]) => [x * k, y * k, (z ?? 0) * kz] as [number, number, number]);
-  const box = clip(meshBox(mesh), view.width, view.height);
-  if (box.width < thresholds.minSize || box.height < thresholds.minSize) return null;
-  const score = round2(Math.sqrt(f.boxScore * f.faceScore));
-  return { box, score, mesh, pose, rotation };
+/** MediaPipe's ROI for a detection: square around the box (or its eyes, nose and mouth), 1.5x, upright along the eyes. */
+function roiFromDetection(d: Detection, onFeatures = false): Roi {
+  const [re, le, nose, mouth] = d.keypoints;
+  const mean = (k: 0 | 1) => (re[k] + le[k] + nose[k] + mouth[k]) / 4;
+  return {
+    cx: onFeatures ? mean(0) : d.x + d.width / 2,
+    cy: onFeatures ? mean(1) : d.y + d.height / 2,
+    size: Math.max(d.width, d.height) * ROI_SCALE,
+    angle: Math.atan2(le[1] - re[1], le[0] - re[0]),
+  };
 }
 
-function meshBox(mesh: [number, number, number][]): Box {
+function moved(a: Roi, b: Roi): boolean {
+  const turn = Math.abs(Math.atan2(Math.sin(a.angle - b.angle), Math.cos(a.angle - b.angle)));
+  return turn > (3 * Math.PI) / 180 || Math.hypot(a.cx - b.cx, a.cy - b.cy) > 0.03 * a.size || Math.abs(a.size - b.size) > 0.06 * a.size;
+}
+
+function meshBox(mesh: P3[]): Box {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  // The 468 face points (the iris points lie inside them).
-  for (let i = 0; i < 468; i++) {
-    const [x, y] = mesh[i];
+  for (const [x, y] of mesh.slice(0, 468)) {
     if (x < x0) x0 = x; if (x > x1) x1 = x;
     if (y < y0) y0 = y; if (y > y1) y1 = y;
   }
@@ -123,7 +186,9 @@ function clip(b: Box, w: number, h: number): Box {
 
 const area = (b: Box) => b.width * b.height;
 const round2 = (v: number) => Math.round(v * 100) / 100;
+const quarter = (roll: number) => ((((Math.round(roll / 90) % 4) + 4) % 4) * 90) as Face['rotation'];
 
+/** Overlap of two boxes: the larger of IoU and intersection over the smaller box. */
 export function overlap(a: Box, b: Box): number {
   const ix = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
   const iy = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
@@ -132,29 +197,16 @@ export function overlap(a: Box, b: Box): number {
   return Math.max(inter / (area(a) + area(b) - inter), inter / Math.min(area(a), area(b)));
 }
 
-/** Human's NMS runs on detector boxes; after the mesh redraws them, the same face can appear twice. */
-function dedupe<F extends Face>(faces: F[]): F[] {
-  const kept: F[] = [];
-  for (const f of [...faces].sort((a, b) => b.score - a.score)) {
-    if (!kept.some((k) => overlap(k.box, f.box) > thresholds.overlap)) kept.push(f);
-  }
-  return kept;
-}
-
 /** Maps a face found in the image turned back by `turn` degrees to the original image's pixels. */
 function unturn(f: Face, turn: 90 | 180 | 270, image: { width: number; height: number }): Face {
   const { width: W, height: H } = image;
   // The turned image is the original rotated clockwise by 360 - turn.
-  const back = (x: number, y: number): [number, number] =>
-    turn === 90 ? [W - y, x] : turn === 270 ? [y, H - x] : [W - x, H - y];
-  const corners = [back(f.box.x, f.box.y), back(f.box.x + f.box.width, f.box.y + f.box.height)];
-  const box = {
-    x: Math.min(corners[0][0], corners[1][0]), y: Math.min(corners[0][1], corners[1][1]),
-    width: Math.abs(corners[0][0] - corners[1][0]), height: Math.abs(corners[0][1] - corners[1][1]),
-  };
+  const back = (x: number, y: number): [number, number] => (turn === 90 ? [W - y, x] : turn === 270 ? [y, H - x] : [W - x, H - y]);
+  const [a, b] = [back(f.box.x, f.box.y), back(f.box.x + f.box.width, f.box.y + f.box.height)];
+  const box = { x: Math.min(a[0], b[0]), y: Math.min(a[1], b[1]), width: Math.abs(a[0] - b[0]), height: Math.abs(a[1] - b[1]) };
   const mesh = f.mesh?.map(([x, y, z]) => [...back(x, y), z] as [number, number, number]);
   const pose = f.pose && { ...f.pose, roll: normDeg(f.pose.roll + turn) };
-  return { ...f, box, mesh, pose, rotation: turn };
+  return { ...f, box, ...(mesh ? { mesh } : {}), ...(pose ? { pose } : {}), rotation: quarter(pose?.roll ?? turn) };
 }
 
-const normDeg = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
+const normDeg = (d: number) => Math.round((((((d + 180) % 360) + 360) % 360) - 180) * 10) / 10;

@@ -1,38 +1,66 @@
 /**
- * The pixels the face detector sees: RGB, square (padded right and bottom, so blazeface's 256x256 input
- * keeps faces' proportions), scaled down when the image is larger than `maxSide`. Coordinates in the view
- * are image coordinates times `scale`.
+ * What the face detector sees: square tiles of the image scaled to the detector's input, padded with black
+ * past the image's right and bottom edges, so faces keep their proportions. A tile covers image pixels
+ * [left, left + side) x [top, top + side); tile pixel p is image pixel left + p * side / out.
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../effects/effect.ts';
 
+export interface Tile { left: number; top: number; side: number }
+
+const raw = (image: RasterImage) => sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
+
+/** One tile as out x out RGB. */
+export async function tilePixels(image: RasterImage, tile: Tile, out: number): Promise<Buffer> {
+  const k = out / tile.side;
+  const x0 = Math.max(0, tile.left), y0 = Math.max(0, tile.top);
+  const x1 = Math.min(image.width, tile.left + tile.side), y1 = Math.min(image.height, tile.top + tile.side);
+  const w = Math.max(1, Math.min(out, Math.round((x1 - x0) * k))), h = Math.max(1, Math.min(out, Math.round((y1 - y0) * k)));
+  let s = raw(image);
+  if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
+  const scaled = await s.extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+    .resize(w, h, { fit: 'fill', kernel: k < 1 ? 'lanczos3' : 'cubic' }).removeAlpha().raw().toBuffer();
+  if (w === out && h === out) return scaled;
+  const left = Math.round((x0 - tile.left) * k), top = Math.round((y0 - tile.top) * k);
+  return sharp(scaled, { raw: { width: w, height: h, channels: 3 } })
+    .extend({ left, top, right: Math.max(0, out - w - left), bottom: Math.max(0, out - h - top), background: '#000000' })
+    .raw().toBuffer();
+}
+
+/** The whole image as one tile. */
+export const wholeImage = (image: { width: number; height: number }): Tile =>
+  ({ left: 0, top: 0, side: Math.max(image.width, image.height) });
+
+/**
+ * Overlapping tiles of about half the image's longer side, to find faces too small for the whole-image
+ * pass: a grid over the image with at least `overlap` of a tile shared between neighbours.
+ */
+export function halfTiles(image: { width: number; height: number }, overlap = 0.25): Tile[] {
+  const side = Math.ceil(Math.max(image.width, image.height) / (2 - overlap));
+  const starts = (len: number) => {
+    if (len <= side) return [0];
+    const n = Math.ceil((len - side) / (side * (1 - overlap))) + 1;
+    return Array.from({ length: n }, (_, i) => Math.round((i * (len - side)) / (n - 1)));
+  };
+  return starts(image.height).flatMap((top) => starts(image.width).map((left) => ({ left, top, side })));
+}
+
+/** A square RGB view of the whole image (padded right and bottom), at most maxSide wide. */
 export interface View {
-  /** RGB, size x size. */
   data: Uint8Array;
   size: number;
   /** View pixels per image pixel. */
   scale: number;
-  /** The image's own size (the part of the view that is not padding, divided by scale). */
   width: number;
   height: number;
 }
 
-const raw = (image: RasterImage) => sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
-
+/** The whole image as a square view for square-input models; coordinates in it are image coordinates times `scale`. */
 export async function detectorView(image: RasterImage, maxSide: number): Promise<View> {
   const side = Math.max(image.width, image.height);
-  const scale = Math.min(1, maxSide / side);
-  const w = Math.max(1, Math.round(image.width * scale)), h = Math.max(1, Math.round(image.height * scale));
-  const size = Math.max(w, h);
-  let s = raw(image);
-  if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
-  if (scale < 1) {
-    // resize() and extend() in one pipeline would extend first, so the scaled copy is made on its own.
-    const scaled = await s.resize(w, h, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
-    s = sharp(scaled, { raw: { width: w, height: h, channels: 3 } });
-  }
-  const data = await s.extend({ right: size - w, bottom: size - h, background: '#000000' }).removeAlpha().raw().toBuffer();
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), size, scale: size / Math.max(image.width, image.height), width: image.width, height: image.height };
+  const size = Math.min(side, maxSide);
+  const data = await tilePixels(image, wholeImage(image), size);
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), size, scale: size / side, width: image.width, height: image.height };
 }
 
 /** The image turned clockwise by a multiple of 90 degrees. */

@@ -34,6 +34,8 @@ const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
 export interface HumanLike {
   config: Record<string, unknown>;
   tf: TfLike;
+  /** The graph models Human has loaded, by family name (blazeface, facemesh, iris, movenet, selfie, ...). */
+  models: { models: Record<string, { execute(x: TensorLike): TensorLike | TensorLike[] } | null | undefined> };
   load(config?: Record<string, unknown>): Promise<void>;
   detect(input: unknown, config?: Record<string, unknown>): Promise<HumanResult>;
   segmentation(input: unknown, config?: Record<string, unknown>): Promise<TensorLike | null>;

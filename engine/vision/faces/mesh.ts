@@ -1,0 +1,117 @@
+/**
+ * Face mesh (468 points + "face present" score) on an upright crop, and the iris model on full-resolution
+ * eye crops, which refines the eye contours and adds 10 iris points. All coordinates in image pixels;
+ * z in the same pixel scale (the mesh model's z uses its x units), negative toward the camera.
+ */
+import type { RasterImage } from '../../effects/effect.ts';
+import type { TensorLike, TfLike } from '../models/human.ts';
+import type { GraphModelLike } from './blazeface.ts';
+import { cropRoi, roiPoint, type Roi } from './crop.ts';
+import { IRIS_REFINES, LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS } from './landmarks.ts';
+
+export type P3 = [number, number, number];
+
+const MESH_INPUT = 192;
+const IRIS_INPUT = 64;
+/** Crop side over the face size (MediaPipe's face-landmark ROI scale). */
+export const ROI_SCALE = 1.5;
+/** Eye crop side over the corner-to-corner distance (MediaPipe iris ROI). */
+const EYE_SCALE = 2.3;
+
+export interface MeshResult { mesh: P3[]; score: number; roi: Roi }
+
+/** Runs the mesh model on one ROI. */
+export async function runMesh(tf: TfLike, model: GraphModelLike, image: RasterImage, roi: Roi): Promise<MeshResult> {
+  const input = await cropRoi(tf, image, roi, MESH_INPUT);
+  let outs: TensorLike[] = [];
+  try {
+    const y = model.execute(input);
+    outs = Array.isArray(y) ? y : [y];
+    const coords = await outs.find((t) => t.shape[1] === 1404)!.data();
+    const flag = (await outs.find((t) => t.shape[1] === 1)!.data())[0];
+    const zs = roi.size / MESH_INPUT;
+    const mesh: P3[] = [];
+    for (let i = 0; i < 468; i++) {
+      const [x, y2] = roiPoint(roi, MESH_INPUT, coords[3 * i], coords[3 * i + 1]);
+      mesh.push([x, y2, coords[3 * i + 2] * zs]);
+    }
+    return { mesh, score: flag, roi };
+  } finally {
+    tf.dispose([input, ...outs]);
+  }
+}
+
+/** The ROI the mesh itself implies: upright along the eye corners, around the mesh's extent, scaled. */
+export function roiFromMesh(mesh: P3[]): Roi {
+  const a = mesh[RIGHT_EYE_CORNERS[0]], b = mesh[LEFT_EYE_CORNERS[0]];
+  const angle = Math.atan2(b[1] - a[1], b[0] - a[0]);
+  const c = Math.cos(angle), s = Math.sin(angle);
+  let u0 = Infinity, u1 = -Infinity, v0 = Infinity, v1 = -Infinity;
+  for (let i = 0; i < 468; i++) {
+    const [x, y] = mesh[i];
+    const u = c * x + s * y, v = -s * x + c * y;
+    if (u < u0) u0 = u; if (u > u1) u1 = u;
+    if (v < v0) v0 = v; if (v > v1) v1 = v;
+  }
+  const cu = (u0 + u1) / 2, cv = (v0 + v1) / 2;
+  return { cx: c * cu - s * cv, cy: s * cu + c * cv, size: Math.max(u1 - u0, v1 - v0) * ROI_SCALE, angle };
+}
+
+/**
+ * Refines the eyes with the iris model and appends the iris points (468-472 right, 473-477 left).
+ * The model was trained on left eyes, so the right eye's crop is mirrored.
+ */
+export async function addIris(tf: TfLike & { concat(t: TensorLike[], axis: number): TensorLike }, model: GraphModelLike, image: RasterImage, mesh: P3[]): Promise<P3[]> {
+  const eyeRoi = (outer: number, inner: number): Roi => {
+    const a = mesh[outer], b = mesh[inner];
+    const dist = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    // The face's own roll (corner to corner across the face), not the eye's slant.
+    const angle = Math.atan2(mesh[LEFT_EYE_CORNERS[0]][1] - mesh[RIGHT_EYE_CORNERS[0]][1], mesh[LEFT_EYE_CORNERS[0]][0] - mesh[RIGHT_EYE_CORNERS[0]][0]);
+    return { cx: (a[0] + b[0]) / 2, cy: (a[1] + b[1]) / 2, size: Math.max(1, dist * EYE_SCALE), angle };
+  };
+  const rRoi = eyeRoi(...RIGHT_EYE_CORNERS), lRoi = eyeRoi(...LEFT_EYE_CORNERS);
+  const t: Record<string, TensorLike> = {};
+  let data: ArrayLike<number>;
+  try {
+    t.right = await cropRoi(tf, image, rRoi, IRIS_INPUT, true);
+    t.left = await cropRoi(tf, image, lRoi, IRIS_INPUT, false);
+    t.batch = tf.concat([t.right, t.left], 0);
+    t.out = model.execute(t.batch) as TensorLike;
+    data = await t.out.data();
+  } finally {
+    tf.dispose(t);
+  }
+  const per = 76 * 3;
+  const eye = (offset: number, roi: Roi, flip: boolean): P3[] => {
+    const pts: P3[] = [];
+    for (let i = 0; i < 76; i++) {
+      const [x, y] = roiPoint(roi, IRIS_INPUT, data[offset + 3 * i], data[offset + 3 * i + 1], flip);
+      pts.push([x, y, data[offset + 3 * i + 2] * (roi.size / IRIS_INPUT)]);
+    }
+    return pts;
+  };
+  const right = eye(0, rRoi, true), left = eye(per, lRoi, false);
+  const out = mesh.map((p) => [...p] as P3);
+  // Merge the eye contours as MediaPipe does: all of them when the face is frontal, only the lid margins
+  // of the nearer eye when it turns (the far eye's contours drift from the mesh).
+  const ro = mesh[RIGHT_EYE_CORNERS[0]], lo = mesh[LEFT_EYE_CORNERS[0]];
+  const depthDiff = (ro[2] - lo[2]) / Math.max(1, Math.hypot(lo[0] - ro[0], lo[1] - ro[1]));
+  const frontal = Math.abs(depthDiff) < 0.33;
+  const merge = (side: 'right' | 'left', pts: P3[], keys: (keyof typeof IRIS_REFINES.model)[]) => {
+    for (const key of keys) {
+      const idx = IRIS_REFINES[side][key], model = IRIS_REFINES.model[key];
+      idx.forEach((m, j) => { out[m] = [pts[model[j]][0], pts[model[j]][1], (out[m][2] + pts[model[j]][2]) / 2]; });
+    }
+  };
+  const all = Object.keys(IRIS_REFINES.model) as (keyof typeof IRIS_REFINES.model)[];
+  if (frontal) { merge('right', right, all); merge('left', left, all); }
+  else if (depthDiff < 0) merge('right', right, ['upper0', 'lower0']);
+  else merge('left', left, ['upper0', 'lower0']);
+  // Iris z: the model's is unreliable, so use the lids' (MediaPipe does the same).
+  const irisZ = (side: 'right' | 'left') => (out[IRIS_REFINES[side].upper0[3]][2] + out[IRIS_REFINES[side].lower0[4]][2]) / 2;
+  for (const [side, pts] of [['right', right], ['left', left]] as const) {
+    const z = irisZ(side);
+    for (let i = 71; i < 76; i++) out.push([pts[i][0], pts[i][1], z]);
+  }
+  return out;
+}
