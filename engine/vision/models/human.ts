@@ -131,3 +131,19 @@ export async function loadHuman(_options: ModelOptions): Promise<HumanLike> {
   await human.load();
   return human;
 }
+
+let tables: { uv: [number, number][]; triangles: number[] } | undefined;
+
+/**
+ * Constant geometry of the 468-point face mesh that Human ships: each point's position on the canonical
+ * (unwrapped) face, u across from the subject's right, v down; and the mesh's triangles as index triples.
+ * Read from an uninitialised Human (its constructor loads no model and touches no backend).
+ */
+export function faceMeshTables(): { uv: [number, number][]; triangles: number[] } {
+  if (!tables) {
+    const { Human } = require(humanDist) as { Human: new (config: unknown) => { faceUVMap: [number, number][]; faceTriangulation: number[] } };
+    const h = new Human({ backend: 'wasm', warmup: 'none' });
+    tables = { uv: h.faceUVMap.map(([u, v]) => [u, v] as [number, number]), triangles: [...h.faceTriangulation] };
+  }
+  return tables;
+}

@@ -1,0 +1,64 @@
+/**
+ * Soft-mask kernels over float planes (0..1) on a window of the image: Gaussian feathering, growing, the
+ * set operations, and the final full-resolution 8-bit Mask. faceRegions() is synchronous (the agreed API),
+ * so the blur is three running box means in JS (O(pixels) at any radius; the shared boxMean) rather than
+ * sharp's asynchronous one.
+ */
+import { boxMean } from '../../image/guided-filter.ts';
+import type { Win } from './polygon.ts';
+
+/** 0..255 coverage at full image resolution. */
+export interface Mask { data: Uint8Array; width: number; height: number }
+
+/**
+ * Gaussian-like blur with standard deviation about `sigma` pixels: three box means of radius r, whose
+ * variance is r(r + 1), clipped at the window's edges.
+ */
+export function feather(plane: Float32Array, win: Win, sigma: number): Float32Array {
+  const r = Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5);
+  if (r < 1) return plane;
+  let p = boxMean(plane, win.w, win.h, r);
+  p = boxMean(p, win.w, win.h, r);
+  return boxMean(p, win.w, win.h, r);
+}
+
+/** Grows a mask softly: full coverage out to about px / 2 beyond its edge, fading to nothing by px. */
+export function grow(plane: Float32Array, win: Win, px: number): Float32Array {
+  // Blur with sigma px/3: one and a half sigmas out the blurred edge is at 0.067 of full, three sigmas out ~0.
+  const b = Float32Array.from(feather(plane, win, Math.max(1, px / 3)));
+  for (let i = 0; i < b.length; i++) b[i] = Math.min(1, b[i] / 0.067);
+  return b;
+}
+
+/** a without b: a * (1 - b). */
+export function minus(a: Float32Array, ...bs: Float32Array[]): Float32Array {
+  const out = Float32Array.from(a);
+  for (const b of bs) for (let i = 0; i < out.length; i++) out[i] *= 1 - b[i];
+  return out;
+}
+
+export function union(...planes: Float32Array[]): Float32Array {
+  const out = Float32Array.from(planes[0]);
+  for (const p of planes.slice(1)) for (let i = 0; i < out.length; i++) if (p[i] > out[i]) out[i] = p[i];
+  return out;
+}
+
+export function times(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < out.length; i++) out[i] = a[i] * b[i];
+  return out;
+}
+
+/** The window's plane placed into a zero mask the size of the image. */
+export function toMask(plane: Float32Array, win: Win, size: { width: number; height: number }): Mask {
+  const data = new Uint8Array(size.width * size.height);
+  const xa = Math.max(0, win.x0), xb = Math.min(size.width, win.x0 + win.w);
+  for (let y = Math.max(0, win.y0); y < Math.min(size.height, win.y0 + win.h); y++) {
+    const src = (y - win.y0) * win.w - win.x0, dst = y * size.width;
+    for (let x = xa; x < xb; x++) {
+      const v = plane[src + x];
+      data[dst + x] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * 255);
+    }
+  }
+  return { data, width: size.width, height: size.height };
+}

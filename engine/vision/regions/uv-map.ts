@@ -1,0 +1,105 @@
+/**
+ * Where each pixel of a face lies on the canonical face. The mesh's triangles (plus a skirt of triangles
+ * around the face outline, so regions may reach past it: beard, jaw) are rasterised with their canonical
+ * (u, v) coordinates, nearest surface first; a region drawn once on the canonical face ("atlas") then
+ * follows any face's shape, pose and expression by sampling it through this field.
+ */
+import { faceMeshTables } from '../models/human.ts';
+import { FACE_OVAL } from '../faces/landmarks.ts';
+import type { Win } from './polygon.ts';
+
+export type P3 = readonly [number, number, number];
+
+/** Atlas resolution and the canonical area it covers: u and v in [LO, LO + SPAN]. */
+export const ATLAS = 384;
+export const LO = -0.25;
+export const SPAN = 1.5;
+/** How far the skirt reaches past the outline, as a fraction of the outline's distance from the face centre. */
+const SKIRT = 0.35;
+
+export interface UvField { u: Float32Array; v: Float32Array; win: Win }
+
+/** Canonical coordinates of the 468 mesh points, then the skirt points (one per outline point). */
+function surface(mesh: readonly P3[]) {
+  const { uv, triangles } = faceMeshTables();
+  const xy: P3[] = mesh.slice(0, 468);
+  const q: [number, number][] = uv.slice();
+  const tri = triangles.slice();
+  const cx = avg(FACE_OVAL.map((i) => mesh[i][0])), cy = avg(FACE_OVAL.map((i) => mesh[i][1]));
+  const cu = avg(FACE_OVAL.map((i) => uv[i][0])), cv = avg(FACE_OVAL.map((i) => uv[i][1]));
+  const base = xy.length;
+  FACE_OVAL.forEach((i) => {
+    const [x, y, z] = mesh[i];
+    xy.push([x + (x - cx) * SKIRT, y + (y - cy) * SKIRT, z]);
+    q.push([uv[i][0] + (uv[i][0] - cu) * SKIRT, uv[i][1] + (uv[i][1] - cv) * SKIRT]);
+  });
+  const n = FACE_OVAL.length;
+  for (let k = 0; k < n; k++) {
+    const a = FACE_OVAL[k], b = FACE_OVAL[(k + 1) % n], a2 = base + k, b2 = base + ((k + 1) % n);
+    tri.push(a, b, a2, b, b2, a2);
+  }
+  return { xy, q, tri };
+}
+
+const avg = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
+
+/** The window around the face and its skirt, clipped to the image. */
+export function faceWindow(mesh: readonly P3[], size: { width: number; height: number }): Win {
+  const { xy } = surface(mesh);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of xy) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  const pad = 0.05 * Math.max(x1 - x0, y1 - y0);
+  const X0 = Math.max(0, Math.floor(x0 - pad)), Y0 = Math.max(0, Math.floor(y0 - pad));
+  const X1 = Math.min(size.width, Math.ceil(x1 + pad)), Y1 = Math.min(size.height, Math.ceil(y1 + pad));
+  return { x0: X0, y0: Y0, w: Math.max(1, X1 - X0), h: Math.max(1, Y1 - Y0) };
+}
+
+/** Canonical (u, v) of every window pixel covered by the face or its skirt; NaN elsewhere. */
+export function uvField(mesh: readonly P3[], win: Win): UvField {
+  const { xy, q, tri } = surface(mesh);
+  const u = new Float32Array(win.w * win.h).fill(NaN), v = new Float32Array(win.w * win.h).fill(NaN);
+  const depth = new Float32Array(win.w * win.h).fill(Infinity);
+  for (let t = 0; t < tri.length; t += 3) {
+    const [A, B, C] = [xy[tri[t]], xy[tri[t + 1]], xy[tri[t + 2]]];
+    const ax = A[0] - win.x0, ay = A[1] - win.y0, bx = B[0] - win.x0, by = B[1] - win.y0, cx = C[0] - win.x0, cy = C[1] - win.y0;
+    const det = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (Math.abs(det) < 1e-9) continue;
+    const xa = Math.max(0, Math.floor(Math.min(ax, bx, cx))), xb = Math.min(win.w - 1, Math.ceil(Math.max(ax, bx, cx)));
+    const ya = Math.max(0, Math.floor(Math.min(ay, by, cy))), yb = Math.min(win.h - 1, Math.ceil(Math.max(ay, by, cy)));
+    const [qa, qb, qc] = [q[tri[t]], q[tri[t + 1]], q[tri[t + 2]]];
+    for (let y = ya; y <= yb; y++) {
+      const py = y + 0.5;
+      for (let x = xa; x <= xb; x++) {
+        const px = x + 0.5;
+        const l1 = ((px - ax) * (cy - ay) - (cx - ax) * (py - ay)) / det;
+        const l2 = ((bx - ax) * (py - ay) - (px - ax) * (by - ay)) / det;
+        const l0 = 1 - l1 - l2;
+        if (l0 < -1e-6 || l1 < -1e-6 || l2 < -1e-6) continue;
+        const o = y * win.w + x;
+        const z = l0 * A[2] + l1 * B[2] + l2 * C[2];
+        if (z >= depth[o]) continue;
+        depth[o] = z;
+        u[o] = l0 * qa[0] + l1 * qb[0] + l2 * qc[0];
+        v[o] = l0 * qa[1] + l1 * qb[1] + l2 * qc[1];
+      }
+    }
+  }
+  return { u, v, win };
+}
+
+/** Samples an atlas (ATLAS x ATLAS, 0..1) through the field, bilinearly; 0 off the face. */
+export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
+  const out = new Float32Array(f.u.length);
+  const k = ATLAS / SPAN;
+  for (let i = 0; i < out.length; i++) {
+    const uu = f.u[i];
+    if (uu !== uu) continue;
+    const x = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)), y = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5));
+    const x0 = x | 0, y0 = y | 0, fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
+    out[i] = (atlas[o] * (1 - fx) + atlas[o + 1] * fx) * (1 - fy) + (atlas[o + ATLAS] * (1 - fx) + atlas[o + ATLAS + 1] * fx) * fy;
+  }
+  return out;
+}
+
+/** Atlas pixel coordinates of a canonical point. */
+export const atlasPoint = (u: number, v: number): [number, number] => [((u - LO) / SPAN) * ATLAS, ((v - LO) / SPAN) * ATLAS];
