@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../effects/effect.ts';
 import { decodeImage } from '../../image/decode.ts';
@@ -11,7 +11,7 @@ import { detectFaces, type Face } from './detect.ts';
 import { LEFT_EYE, LEFT_IRIS, RIGHT_EYE, RIGHT_IRIS } from './landmarks.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
-const load = async (name: string, op: (s: sharp.Sharp) => sharp.Sharp = (s) => s): Promise<RasterImage> => {
+const load = async (name: string, op: (s: Sharp) => Sharp = (s) => s): Promise<RasterImage> => {
   const { data, info } = await op(sharp(path.join(fixtures, name)).rotate()).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
 };
