@@ -3,5 +3,6 @@
  * Paths are resolved inside the worker, which imports the module once and keeps it.
  */
 export const effectModules: Record<string, string> = {
+  'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
 };

@@ -1,0 +1,16 @@
+/**
+ * Apparel background removal: the subject's matte (ISNet) → face, body keypoints and bags (human) →
+ * a garment parse built from them (engine/vision/garments) → one cutout for all the clothing or the
+ * requested classes, and one per requested class, in the requested form.
+ */
+import { defineEffect } from '../effect.ts';
+import { buildMasks, encodeOutputs, findPerson, parse, predictMatte, type P } from './steps.ts';
+
+// The same ISNet as product background removal, so a worker serving both loads it once.
+export const MATTE_MODEL = 'isnet-medium';
+
+export default defineEffect<P>({
+  slug: 'apparel-background-removal',
+  models: [MATTE_MODEL, 'human'],
+  steps: [predictMatte(MATTE_MODEL), findPerson, parse, buildMasks, encodeOutputs],
+});

@@ -1,0 +1,106 @@
+/**
+ * Steps of apparel background removal: the subject's matte (ISNet), the person's face, keypoints and
+ * bags, a garment parse at work size, then one alpha per requested output at input size, each in the
+ * requested form.
+ */
+import sharp from 'sharp';
+import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
+import type { Params } from '../../../contract/endpoint.ts';
+import type { Ctx, Step } from '../effect.ts';
+import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { detectFaces, type Face } from '../../vision/faces/detect.ts';
+import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
+import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
+import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
+import { overWhite } from '../../image/composite.ts';
+import { encodePngFast } from '../../image/encode.ts';
+import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './garment-classes.ts';
+
+export type P = Params<typeof endpoint>;
+
+interface Values {
+  matte?: Matte;
+  /** Subject alpha at input size. */
+  alpha?: Uint8Array;
+  faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];
+  parse?: GarmentParse;
+  /** Output name (`result`, `class:<name>`) → alpha at input size. */
+  masks?: Record<string, Uint8Array>;
+}
+const values = (c: Ctx<P>) => c.values as Values;
+
+/** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */
+export const WORK_SIDE = 512;
+
+const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
+const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
+
+export const predictMatte = (modelId: string): Step<P> => async (c, kit) => {
+  const v = values(c);
+  v.matte = (await predict(await kit.models.get<IsnetModel>(modelId), c.image)).matte;
+  const { width, height, channels, data } = c.image;
+  v.alpha = await grey(raw(v.matte.data, v.matte.width, v.matte.height, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
+  if (channels === 4) multiplyByInputAlpha(v.alpha, data);
+};
+
+export const findPerson: Step<P> = async (c, kit) => {
+  const v = values(c);
+  const human = await kit.models.get('human');
+  v.faces = await detectFaces(human, c.image, { meshFaces: 3 });
+  v.points = await bodyPoints(human, c.image);
+  v.objects = await detectObjects(human, c.image, 0.15);
+};
+
+export const parse: Step<P> = async (c) => {
+  const v = values(c);
+  const { width: W, height: H, channels, data } = c.image;
+  const k = Math.min(1, WORK_SIDE / Math.max(W, H));
+  const width = Math.max(1, Math.round(W * k)), height = Math.max(1, Math.round(H * k));
+  let s = raw(data, W, H, channels);
+  if (channels === 4) s = s.flatten({ background: '#ffffff' });
+  const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'linear' }).removeAlpha().raw().toBuffer();
+  const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
+  const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
+  v.parse = parseGarments({
+    rgb, channels: 3, width, height, matte,
+    faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),
+    points: v.points!.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
+    objects: v.objects!.map((o) => ({ ...o, box: box(o.box) })),
+  });
+};
+
+/** The work-size label selection upscaled to input size (soft seams between garments) times the subject alpha. */
+async function alphaFor(c: Ctx<P>, labels: readonly number[]): Promise<Uint8Array> {
+  const v = values(c);
+  const { labels: map, width, height } = v.parse!;
+  const sel = selectLabels(map, labels);
+  for (let i = 0; i < sel.length; i++) sel[i] *= 255;
+  const up = await grey(raw(sel, width, height, 1).resize(c.image.width, c.image.height, { fit: 'fill', kernel: 'linear' }));
+  const alpha = v.alpha!;
+  for (let i = 0; i < up.length; i++) up[i] = (up[i] * alpha[i] + 127) / 255;
+  return up;
+}
+
+export const buildMasks: Step<P> = async (c) => {
+  const v = values(c);
+  const requested = (c.params.cloth_class ?? ['tops']) as GarmentClass[];
+  const union = c.params.out_mode === 1 ? requested.map((k) => classLabel[k]) : clothingLabels;
+  v.masks = { result: await alphaFor(c, union) };
+  for (const k of requested) v.masks[`class:${k}`] = await alphaFor(c, [classLabel[k]]);
+};
+
+export const encodeOutputs: Step<P> = async (c) => {
+  const { width, height, channels, data } = c.image;
+  for (const [name, alpha] of Object.entries(values(c).masks!)) {
+    switch (c.params.return_form) {
+      case 'mask':
+        c.output.images[name] = await encodePngFast({ data: alpha, width, height, channels: 1 });
+        break;
+      case 'whiteBK':
+        c.output.images[name] = await encodePngFast({ data: overWhite(data, channels, alpha), width, height, channels: 3 });
+        break;
+      default:
+        c.output.images[name] = await encodePngFast({ data: withAlpha(data, channels, alpha), width, height, channels: 4 });
+    }
+  }
+};
