@@ -66,9 +66,31 @@ describe('cropWindow with faces', () => {
     const f = box(470, 1500, 60);
     const w = cropWindow({ width: 1000, height: 3000 }, square, faces(f));
     expect(inside(f, w)).toBe(true);
-    // Hair allowance (half a face) plus at most a fifth of the window.
-    expect(f.y - 0.5 * f.height - w.y).toBeLessThanOrEqual(0.2 * w.height + 1);
-    expect((f.y + 0.4 * f.height - w.y) / w.height).toBeLessThan(1 / 3);
+    // Hair allowance (half a face) plus at most a twentieth of the window.
+    expect(f.y - 0.5 * f.height - w.y).toBeLessThanOrEqual(0.05 * w.height + 1);
+    expect(f.y - 0.5 * f.height - w.y).toBeGreaterThanOrEqual(0.05 * w.height - 1);
+  });
+
+  it('keeps the chin and cuts into the hair when a face nearly fills the frame', () => {
+    const f = box(100, 300, 240, 300);
+    const w = cropWindow({ width: 500, height: 1000 }, square, { kind: 'faces', faces: [{ box: f, eye: { x: 220, y: 420 } }] });
+    expect(inside(f, w)).toBe(true);
+    // Window 500 tall: face 300 + chin allowance 60 fits, the hair allowance of 150 does not.
+    expect(w.y + w.height).toBe(f.y + f.height + 60);
+  });
+
+  it('leaves even margins when two faces barely fit side by side', () => {
+    const a = box(234, 212, 61, 73), b = box(358, 156, 83, 94);
+    const w = cropWindow({ width: 500, height: 375 }, { width: 9, height: 16 }, faces(a, b));
+    expect(w.width).toBe(211);
+    expect(inside(a, w) && inside(b, w)).toBe(true);
+    expect(Math.abs(a.x - w.x - (w.x + w.width - b.x - b.width))).toBeLessThanOrEqual(1);
+  });
+
+  it('uses the eye position when it is known', () => {
+    const f = box(200, 400, 100);
+    const w = cropWindow({ width: 500, height: 1000 }, { width: 16, height: 9 }, { kind: 'faces', faces: [{ box: f, eye: { x: 250, y: 430 } }] });
+    expect(Math.abs((430 - w.y) / w.height - 1 / 3)).toBeLessThan(0.01);
   });
 
   it('keeps every face of a group that fits, centred on the group', () => {
@@ -111,10 +133,14 @@ describe('cropWindow with faces', () => {
   });
 
   it('follows the head when the photo is turned (head up to the left)', () => {
-    const f: SubjectFace = { box: box(400, 200, 100), up: 'left' };
+    const f: SubjectFace = { box: box(400, 50, 200), up: 'left' };
     const w = cropWindow({ width: 1000, height: 300 }, { width: 16, height: 9 }, { kind: 'faces', faces: [f] });
     expect(inside(f.box, w)).toBe(true);
-    expect(Math.abs((f.box.x + 40 - w.x) / w.width - 1 / 3)).toBeLessThan(0.01);
+    expect(Math.abs((f.box.x + 80 - w.x) / w.width - 1 / 3)).toBeLessThan(0.01);
+    // Turned the other way, the eyes go to the right-hand third.
+    const g: SubjectFace = { box: box(400, 50, 200), up: 'right' };
+    const v = cropWindow({ width: 1000, height: 300 }, { width: 16, height: 9 }, { kind: 'faces', faces: [g] });
+    expect(Math.abs((g.box.x + 120 - v.x) / v.width - 2 / 3)).toBeLessThan(0.01);
   });
 
   it('returns the whole image when it already has the target aspect', () => {
@@ -123,7 +149,7 @@ describe('cropWindow with faces', () => {
 });
 
 describe('cropWindow with a subject mass', () => {
-  const profile = (len: number, from: number, to: number) => Array.from({ length: len }, (_, i) => (i >= from && i < to ? 10 : 0));
+  const profile = (len: number, from: number, to: number): number[] => Array.from({ length: len }, (_, i) => (i >= from && i < to ? 10 : 0));
 
   it('centres a subject that fits', () => {
     const w = cropWindow({ width: 1000, height: 400 }, { width: 1, height: 1 }, { kind: 'mass', columns: profile(1000, 700, 900), rows: profile(400, 0, 400) });
@@ -135,6 +161,17 @@ describe('cropWindow with a subject mass', () => {
     for (let i = 700; i < 900; i++) p[i] = 30;
     expect(placeMass(p, 300)).toBeGreaterThanOrEqual(600);
     expect(placeMass(p, 300)).toBeLessThanOrEqual(700);
+  });
+
+  it('keeps the top of a subject too tall for the window', () => {
+    // A standing figure from 100 to 900, its head (100..200) narrower than its body.
+    const p = profile(1000, 100, 900);
+    for (let i = 100; i < 200; i++) p[i] = 6;
+    const s = placeMass(p, 400, 'top');
+    expect(s).toBeLessThanOrEqual(100);
+    expect(s).toBeGreaterThanOrEqual(100 - 0.05 * 400);
+    // Side to side, the fullest window wins.
+    expect(placeMass(p, 400, 'centre')).toBeGreaterThanOrEqual(200);
   });
 
   it('ignores specks at the far ends', () => {

@@ -9,7 +9,8 @@ export interface Size { width: number; height: number }
 
 /** Which side of the picture the top of a head points to (a face turned by 90 or 180 degrees). */
 export type Up = 'top' | 'right' | 'bottom' | 'left';
-export interface SubjectFace { box: Box; up?: Up }
+/** A face box; `eye` is the midpoint between the eyes when known (else it is guessed from the box). */
+export interface SubjectFace { box: Box; up?: Up; eye?: { x: number; y: number } }
 
 export type Subject =
   | { kind: 'faces'; faces: SubjectFace[] }
@@ -27,12 +28,16 @@ interface Span {
 // Face proportions, as fractions of the face box: hair and a little air above it, chin and some neck below,
 // ears beside it. The eye line sits a little under 0.4 of the box from its top.
 const HAIR = 0.5, CHIN = 0.2, SIDE = 0.25, EYES = 0.4;
-// Most room above the head, as a share of the window, before the eye-on-a-third rule gives way.
-const MAX_HEADROOM = 0.2;
+// Most room above the hair allowance, as a share of the window. A face small in the window (a full-length
+// figure) would sit far down with its eyes on the third; it goes up to leave about a tenth of air instead.
+const MAX_HEADROOM = 0.05;
 // Faces smaller than this share of the largest kept face's area hold the window but do not steer it.
 const PRINCIPAL = 0.25;
 // Mass below this share at either end of the subject counts as stray specks, not as part of it.
 const TAIL = 0.002;
+// A subject more than TALL times the window's height keeps its top, if that costs at most a tenth of the
+// mass the fullest window would hold; a little air (a share of the window) is left above it.
+const TALL = 1.25, NEAR_MOST = 0.9, TOP_AIR = 0.03;
 
 export function windowSize(image: Size, target: Size): Size {
   const aspect = target.width / target.height;
@@ -50,7 +55,7 @@ export function cropWindow(image: Size, target: Size, subject: Subject): Box {
   let start = (len - win) / 2;
   if (win < len) {
     if (subject.kind === 'faces' && subject.faces.length) start = placeFaces(subject.faces, horizontal, len, win);
-    else if (subject.kind === 'mass') start = placeMass(horizontal ? subject.columns : subject.rows, win);
+    else if (subject.kind === 'mass') start = placeMass(horizontal ? subject.columns : subject.rows, win, horizontal ? 'centre' : 'top');
   }
   const s = clamp(Math.round(start), 0, len - win);
   return horizontal ? { x: s, y: 0, ...size } : { x: 0, y: s, ...size };
@@ -65,10 +70,11 @@ export function faceSpan(face: SubjectFace, horizontal: boolean): Span {
   const weight = width * height;
   const alongUp = (up === 'top' || up === 'bottom') !== horizontal;
   if (!alongUp) return { lo, hi, padLo: lo - SIDE * size, padHi: hi + SIDE * size, weight };
+  const eye = face.eye && (horizontal ? face.eye.x : face.eye.y);
   // The head's top is at lo for 'top'/'left', at hi for 'bottom'/'right'.
   return up === 'top' || up === 'left'
-    ? { lo, hi, padLo: lo - HAIR * size, padHi: hi + CHIN * size, weight, eye: lo + EYES * size, headFirst: true }
-    : { lo, hi, padLo: lo - CHIN * size, padHi: hi + HAIR * size, weight, eye: hi - EYES * size, headFirst: false };
+    ? { lo, hi, padLo: lo - HAIR * size, padHi: hi + CHIN * size, weight, eye: eye ?? lo + EYES * size, headFirst: true }
+    : { lo, hi, padLo: lo - CHIN * size, padHi: hi + HAIR * size, weight, eye: eye ?? hi - EYES * size, headFirst: false };
 }
 
 function placeFaces(faces: SubjectFace[], horizontal: boolean, len: number, win: number): number {
@@ -80,20 +86,20 @@ function placeFaces(faces: SubjectFace[], horizontal: boolean, len: number, win:
     return (big.lo + big.hi - win) / 2;
   }
   const hard = range(kept.map((s) => [s.lo, s.hi]), len, win)!;
-  const soft = intersect(range(kept.map((s) => [s.padLo, s.padHi]), len, win), hard) ?? hard;
-  const ideal = compose(kept, win);
+  const soft = intersect(range(kept.map((s) => [s.padLo, s.padHi]), len, win), hard);
+  const ideal = soft ? clamp(compose(kept, win), soft[0], soft[1]) : tight(kept, win, hard);
   // Among positions as good for the kept faces, prefer one that does not cut through the others.
   const others = spans.filter((s) => !kept.includes(s));
-  const candidates = [clamp(ideal, soft[0], soft[1]), ...others.flatMap((o) => [o.hi, o.lo - win])]
-    .filter((s) => s >= soft[0] && s <= soft[1]);
+  const [from, to] = soft ?? hard;
+  const candidates = [ideal, ...others.flatMap((o) => [o.hi, o.lo - win])].filter((s) => s >= from && s <= to);
   const cut = (s: number) => others.reduce((sum, o) => sum + (o.lo < s + win && o.hi > s && (o.lo < s || o.hi > s + win) ? o.weight : 0), 0);
   const best = candidates.reduce((best, s) => {
     const d = cut(s) - cut(best);
     return d < 0 || (d === 0 && Math.abs(s - ideal) < Math.abs(best - ideal)) ? s : best;
   });
   // Round inside the range, so a fractional face edge does not end up a pixel outside.
-  const [from, to] = [Math.ceil(hard[0]), Math.floor(hard[1])];
-  return from <= to ? clamp(Math.round(best), from, to) : best;
+  const [lo, hi] = [Math.ceil(hard[0]), Math.floor(hard[1])];
+  return lo <= hi ? clamp(Math.round(best), lo, hi) : best;
 }
 
 /** The set of faces a window can keep whole with the most total weight (area); larger faces win ties. */
@@ -124,8 +130,21 @@ function compose(kept: Span[], win: number): number {
     : Math.min(eye - (2 * win) / 3, hi + MAX_HEADROOM * win - win);
 }
 
-/** Mass along the free axis: keep all of it, centred, when it fits; otherwise the most of it. */
-export function placeMass(profile: ArrayLike<number>, win: number): number {
+/**
+ * When the kept faces fit but their hair, chin and ear allowances do not: keep the chins and cut into the
+ * hair (as a close-up does), or, side to side, leave the same margin at both ends.
+ */
+function tight(kept: Span[], win: number, [from, to]: [number, number]): number {
+  const up = kept.filter((s) => s.eye !== undefined).reduce<Span | undefined>((a, b) => (!a || b.weight > a.weight ? b : a), undefined);
+  if (!up) return (from + to) / 2;
+  return clamp(up.headFirst ? Math.max(...kept.map((s) => s.padHi)) - win : Math.min(...kept.map((s) => s.padLo)), from, to);
+}
+
+/**
+ * Mass along the free axis: keep all of it, centred, when it fits. Otherwise the most of it; and upright
+ * subjects much taller than the window keep their top (a head, a label), if that costs little.
+ */
+export function placeMass(profile: ArrayLike<number>, win: number, prefer: 'centre' | 'top' = 'centre'): number {
   const len = profile.length;
   const prefix = new Float64Array(len + 1);
   for (let i = 0; i < len; i++) prefix[i + 1] = prefix[i] + Math.max(0, profile[i]);
@@ -139,10 +158,11 @@ export function placeMass(profile: ArrayLike<number>, win: number): number {
   const mass = (s: number) => prefix[s + win] - prefix[s];
   let most = 0;
   for (let s = 0; s <= len - win; s++) most = Math.max(most, mass(s));
-  // Of the windows holding (nearly) the most, the one nearest the subject's centre.
+  // Of the windows holding (nearly) the most, the one nearest the subject's centre, or its top.
+  const [floor, aim] = prefer === 'top' && hi - lo > TALL * win ? [NEAR_MOST * most, lo - TOP_AIR * win] : [0.999 * most, centred];
   let best = -1;
   for (let s = 0; s <= len - win; s++) {
-    if (mass(s) >= most * 0.999 && (best < 0 || Math.abs(s - centred) < Math.abs(best - centred))) best = s;
+    if (mass(s) >= floor && (best < 0 || Math.abs(s - aim) < Math.abs(best - aim))) best = s;
   }
   return best;
 }
