@@ -1,0 +1,18 @@
+/**
+ * Smart crop: the subject (every face, larger ones weighing more; else the salient object) → the largest
+ * window of the target aspect that keeps it → that window scaled to exactly width x height.
+ */
+import { defineEffect } from '../effect.ts';
+import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P } from './steps.ts';
+
+// The same ISNet as product background removal, so a worker serving both holds one copy.
+const SALIENCY = 'isnet-medium';
+
+/** The steps that find the subject; the rest depend on the target size (scripts/compare-cropping.ts reuses them). */
+export const findSubject = [findFaces, findSalientObject(SALIENCY)];
+
+export default defineEffect<P>({
+  slug: 'image-cropping',
+  models: ['human', SALIENCY],
+  steps: [...findSubject, chooseWindow, cropAndScale],
+});

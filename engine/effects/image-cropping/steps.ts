@@ -1,0 +1,94 @@
+/** Steps of smart cropping: the subject (faces, else the salient object) → the window → crop and scale. */
+import sharp from 'sharp';
+import type endpoint from '../../../contract/endpoints/image-cropping.ts';
+import type { Params } from '../../../contract/endpoint.ts';
+import type { Ctx, RasterImage, Step } from '../effect.ts';
+import { predictMatte, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { detectFaces, type Face } from '../../vision/faces/detect.ts';
+import { cropWindow, type Box, type Subject, type SubjectFace, type Up } from './crop-window.ts';
+
+export type P = Params<typeof endpoint>;
+
+interface Values { faces?: SubjectFace[]; subject?: Subject; window?: Box }
+const values = (c: Ctx<P>) => c.values as Values;
+
+const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom', 270: 'left' };
+
+/**
+ * Every face, with where its eyes are (the iris centres, when the mesh is there) and which way is up.
+ * Photos turned on their side without EXIF are searched too: a sideways portrait still has a subject.
+ */
+export const findFaces: Step<P> = async (c, kit) => {
+  const faces = await detectFaces(await kit.models.get('human'), c.image, { searchRotations: true });
+  values(c).faces = faces.map((f) => ({ box: f.box, up: UP[f.rotation], eye: f.mesh && irisMidpoint(f.mesh) }));
+};
+
+// Mesh indices of the two iris centres (468 + 5 per iris, centre first).
+const IRIS = [468, 473];
+const irisMidpoint = (mesh: [number, number, number][]) =>
+  mesh.length > IRIS[1] ? { x: (mesh[IRIS[0]][0] + mesh[IRIS[1]][0]) / 2, y: (mesh[IRIS[0]][1] + mesh[IRIS[1]][1]) / 2 } : undefined;
+
+// Below this share of confident foreground, ISNet's first look counts as "found nothing".
+const MIN_COVERAGE = 0.01;
+// How far each side is extended for a second look, as in commodity-background-removal: ISNet often misses
+// a subject that fills the frame and is cut by its borders.
+const CONTEXT = 1 / 3;
+// Matte values at or below this are haze, not subject.
+const FLOOR = 32;
+
+/** The salient object's mass per image column and row, when no face was found. */
+export const findSalientObject = (modelId: string): Step<P> => async (c, kit) => {
+  const v = values(c);
+  if (v.faces?.length) return;
+  const model = await kit.models.get<IsnetModel>(modelId);
+  let matte = await predictMatte(model, c.image);
+  if (coverage(matte) < MIN_COVERAGE) {
+    const again = await predictMatte(model, c.image, CONTEXT);
+    if (coverage(again) > coverage(matte)) matte = again;
+  }
+  v.subject = coverage(matte) > 0 ? { kind: 'mass', ...projections(matte, c.image) } : { kind: 'none' };
+};
+
+const coverage = (m: Matte) => {
+  let n = 0;
+  for (let i = 0; i < m.data.length; i++) if (m.data[i] >= 128) n++;
+  return n / m.data.length;
+};
+
+/** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
+export function projections(m: Matte, image: { width: number; height: number }) {
+  const columns = new Float64Array(image.width), rows = new Float64Array(image.height);
+  const cx = Array.from({ length: m.width }, (_, j) => Math.min(image.width - 1, Math.floor(((j + 0.5) * image.width) / m.width)));
+  for (let i = 0; i < m.height; i++) {
+    const y = Math.min(image.height - 1, Math.floor(((i + 0.5) * image.height) / m.height));
+    for (let j = 0; j < m.width; j++) {
+      const a = m.data[i * m.width + j];
+      if (a <= FLOOR) continue;
+      columns[cx[j]] += a;
+      rows[y] += a;
+    }
+  }
+  return { columns, rows };
+}
+
+// Both are required by the contract, so validation has already refused a request without them.
+const target = (c: Ctx<P>) => ({ width: c.params.width!, height: c.params.height! });
+
+export const chooseWindow: Step<P> = (c) => {
+  const v = values(c);
+  const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces } : v.subject ?? { kind: 'none' };
+  v.window = cropWindow(c.image, target(c), subject);
+  c.output.data = { retain_location: v.window };
+};
+
+/** The window scaled to exactly width x height; JPEG for opaque photos, PNG where there is transparency. */
+export const cropAndScale: Step<P> = async (c) => {
+  const { x, y, width, height } = values(c).window!;
+  const img: RasterImage = c.image;
+  const s = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .extract({ left: x, top: y, width, height })
+    .resize({ ...target(c), fit: 'fill' });
+  c.output.images.result = img.channels === 4
+    ? { data: await s.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer(), format: 'png' }
+    : { data: await s.jpeg({ quality: 92, chromaSubsampling: '4:4:4' }).toBuffer(), format: 'jpeg' };
+};
