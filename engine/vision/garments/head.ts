@@ -6,6 +6,7 @@
 import type { Face } from '../faces/detect.ts';
 import { convexHull, fillPolygon } from './geometry.ts';
 import { deltaE } from './lab.ts';
+import { groups } from './regions.ts';
 import { areaOf, L, medianLab, regionShare, type Scene } from './scene.ts';
 
 export interface SkinModel { mean: [number, number, number]; /** inverse covariance of (a, b) */ inv: [number, number, number]; lRange: [number, number] }
@@ -57,6 +58,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     const share = regionShare(s, faceMask(f, s.width, s.height));
     for (let r = 0; r < s.regions.length; r++) if (fg[r] && share[r] >= 0.5) s.label[r] = L.face;
   }
+  // (Growing skin from these into similar neighbours was tried: it ate beige and khaki garments.)
   if (skin) for (let r = 0; r < s.regions.length; r++) {
     if (fg[r] && s.label[r] === L.background && skinDistance(skin, s.regions[r].lab) < SKIN_D2) s.label[r] = L.skin;
   }
@@ -85,10 +87,13 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     hat.push(r);
   }
   let isHat = false;
-  if (hat.length && areaOf(s, hat) > w * h * 0.25) {
+  // Only the largest connected piece, and at least half the face's box: stray highlights and buns are not hats.
+  hat.splice(0, hat.length, ...(groups(s, hat)[0] ?? []));
+  if (hat.length && areaOf(s, hat) > w * h * 0.5) {
     const rise = y - Math.min(...hat.map((r) => s.regions[r].y0));
     const wide = Math.max(...hat.map((r) => s.regions[r].x1)) - Math.min(...hat.map((r) => s.regions[r].x0));
-    isHat = sideHair && topColour ? deltaE(topColour, sideHair) > HAIR_DE : rise > h * 0.55 || wide > w * 1.3;
+    // Beside-face hair was left out of the candidates, so with it known the rest only has to sit high enough.
+    isHat = sideHair ? rise > h * 0.45 : rise > h * 0.6 && wide > w * 1.2;
   }
   if (isHat) for (const r of hat) s.label[r] = L.hat;
   const colours = [sideHair, isHat ? null : topColour].filter((c) => c !== null);

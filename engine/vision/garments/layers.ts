@@ -7,6 +7,7 @@
 import { segmentDistance } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import { deltaE } from './lab.ts';
+import { flood } from './regions.ts';
 import { areaOf, medianLab, type Scene } from './scene.ts';
 
 const LAYER_DE = 14;
@@ -32,12 +33,72 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
     if (share > 0.04 && share < 0.6 && outerOnSides > 0.5) return { coat: outer, tops: inner };
   }
   // One garment: a coat when a good part of it hangs below the hips.
-  const below = areaOf(s, upper.filter((r) => R(r).y > g.yh + 0.4 * g.thigh));
-  return below / total > 0.1 ? { coat: upper, tops: [] } : { coat: [], tops: upper };
+  const below = areaOf(s, upper.filter((r) => R(r).y > g.yh + 0.25 * g.thigh));
+  return below / total > 0.08 ? { coat: upper, tops: [] } : { coat: [], tops: upper };
 }
 
-/** 'pants' or 'skirt' for the lower garment's pixels (mask at scene size). */
-export function lowerKind(mask: Uint8Array, width: number, height: number, g: Geometry): 'pants' | 'skirt' {
+/**
+ * An upper garment that goes on below the hips in the same colour (a coat, a long jacket) took the lower
+ * part's place there: those regions go back to the upper garment, when a different lower garment (or
+ * the legs) shows below or between them. Without anything different below it is one piece (a dress, a
+ * jumpsuit, a suit of one colour) and the hips stay the seam.
+ */
+export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[] } {
+  const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2);
+  const u = medianLab(s, torso.length ? torso : upper);
+  if (!u || lower.length === 0) return { upper, lower };
+  const isLower = new Set(lower);
+  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? deltaE(s.regions[r].lab, u) < LAYER_DE : upper.includes(r));
+  const moved = lower.filter((r) => same.has(r));
+  const rest = lower.filter((r) => !same.has(r));
+  if (areaOf(s, rest) < areaOf(s, lower) * 0.15) return { upper, lower };
+  return { upper: [...upper, ...moved], lower: rest };
+}
+
+/**
+ * The lower garment: what covers the hips, grown down through its own colour. Ending above mid-shin it is
+ * a skirt or shorts (shorts part into two tubes at the hem); reaching lower it is trousers unless the hem
+ * stays one wide piece (a long skirt). What covers the legs below it in another colour (leggings, tights)
+ * is counted with trousers; `legs` lists those regions (not part of the garment at the hips).
+ */
+export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: number[]; pants: number[]; legs: number[] } {
+  const hipSeeds = lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh);
+  const c = medianLab(s, hipSeeds);
+  if (!c) return { skirt: [], pants: lower, legs: lower };
+  const isLower = new Set(lower);
+  const main = flood(s, hipSeeds, (r) => isLower.has(r) && deltaE(s.regions[r].lab, c) < LAYER_DE);
+  const garment = [...main], legs = lower.filter((r) => !main.has(r));
+  const mask = new Uint8Array(s.width * s.height);
+  for (let i = 0; i < mask.length; i++) mask[i] = main.has(s.sp[i]) ? 1 : 0;
+  const kind = hemKind(mask, s.width, s.height, g);
+  if (kind === 'skirt') return { skirt: garment, pants: legs, legs };
+  // Trousers part at the crotch. A garment that stays one piece well below it and only then parts is a
+  // skirt over legs in a similar colour (tights, leggings, dark boots).
+  const parts = splitRow(mask, s.width, s.height, g);
+  if (parts > g.yh + 0.5 * g.thigh) {
+    const skirt = garment.filter((r) => s.regions[r].y < parts);
+    return { skirt, pants: lower.filter((r) => !skirt.includes(r)), legs };
+  }
+  return { skirt: [], pants: lower, legs };
+}
+
+/** The first row below the crotch where the mask is two sizeable runs; Infinity when it never parts. */
+function splitRow(mask: Uint8Array, width: number, height: number, g: Geometry): number {
+  const minRun = g.sw * 0.08;
+  for (let y = Math.max(0, Math.round(g.yh + 0.2 * g.thigh)); y < height; y++) {
+    let runs = 0, start = -1;
+    for (let x = 0; x <= width; x++) {
+      const on = x < width && mask[y * width + x] === 1;
+      if (on && start < 0) start = x;
+      if (!on && start >= 0) { if (x - start >= minRun) runs++; start = -1; }
+    }
+    if (runs >= 2) return y;
+  }
+  return Infinity;
+}
+
+/** 'pants' or 'skirt' from the garment's hem: two tubes (or reaching the ankles) or one piece. */
+export function hemKind(mask: Uint8Array, width: number, height: number, g: Geometry): 'pants' | 'skirt' {
   let top = -1, bottom = -1;
   for (let y = 0; y < height; y++) {
     let any = false;
@@ -66,5 +127,5 @@ export function lowerKind(mask: Uint8Array, width: number, height: number, g: Ge
   if (rows === 0) return 'pants';
   const reachesAnkles = bottom > g.ya - 0.35 * g.shin;
   const ratio = split / rows;
-  return ratio > 0.4 || (reachesAnkles && ratio > 0.15) ? 'pants' : 'skirt';
+  return ratio > 0.4 || (reachesAnkles && ratio > 0.25) ? 'pants' : 'skirt';
 }

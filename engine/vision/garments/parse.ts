@@ -10,9 +10,12 @@ import { assignParts, geometry } from './body-garments.ts';
 import { components } from './geometry.ts';
 import { faceMask, labelHead, skinModel } from './head.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
-import { lowerKind, splitUpper } from './layers.ts';
-import { buildScene, L, labelMap, regionShare, type Scene } from './scene.ts';
+import { extendUpper, splitLower, splitUpper } from './layers.ts';
+import { buildScene, L, labelMap, medianLab, regionShare, type Scene } from './scene.ts';
+import { flood } from './regions.ts';
+import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
+import { detectedBags } from './bags.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -47,21 +50,17 @@ export function parseGarments(input: ParseInput): GarmentParse {
   for (let r = 0; r < clothing.length; r++) clothing[r] = fg[r] && s.label[r] === L.background ? 1 : 0;
   const { part } = assignParts(s, clothing, frame, input.objects);
   const g = geometry(frame);
-  const upper = [...part.keys()].filter((r) => part[r] === 0);
-  const { coat, tops } = splitUpper(s, upper, g);
-  for (const r of coat) s.label[r] = L.coat;
-  for (const r of tops) s.label[r] = L.tops;
-  const lower = [...part.keys()].filter((r) => part[r] === 1);
-  const lowerMask = new Uint8Array(width * height);
-  const isLower = new Uint8Array(s.regions.length);
-  for (const r of lower) isLower[r] = 1;
-  for (let i = 0; i < lowerMask.length; i++) lowerMask[i] = isLower[s.sp[i]];
-  const kind = lowerKind(lowerMask, width, height, g);
-  for (const r of lower) s.label[r] = kind === 'pants' ? L.pants : L.skirt;
+  const split = extendUpper(s, indices(part, 0), indices(part, 1), g);
+  const { coat, tops } = splitUpper(s, split.upper, g);
+  const { skirt, pants, legs } = splitLower(s, split.lower, g);
+  for (const [rs, l] of [[coat, L.coat], [tops, L.tops], [skirt, L.skirt], [pants, L.pants]] as const) for (const r of rs) s.label[r] = l;
   for (let r = 0; r < part.length; r++) {
     if (part[r] === 2) s.label[r] = L.shoes;
     if (part[r] === 3) s.label[r] = L.bag;
   }
+  for (const r of bootLegs(s, legs, indices(part, 2), g)) s.label[r] = L.shoes;
+  const garments = new Set([...part.keys()].filter((r) => part[r] >= 0));
+  for (const r of detectedBags(s, garments, input.objects, g)) s.label[r] = L.bag;
   return { labels: labelMap(s), width, height, person: true, frame };
 }
 
@@ -86,16 +85,32 @@ function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
   return all ? on / all : 0;
 }
 
-/** Shoulders and hips seen with confidence, on the foreground: a person even without a visible face. */
+/** Both shoulders seen, on the foreground: a person even without a visible face (a back, a blurred face). */
 function personKeypoints(points: BodyPoint[], s: Scene, fg: Uint8Array): boolean {
-  const names = ['leftShoulder', 'rightShoulder', 'leftHip', 'rightHip'];
-  const seen = points.filter((p) => names.includes(p.name) && p.score >= 0.4);
-  if (seen.length < 4) return false;
-  const onFg = seen.filter((p) => {
+  const seen = points.filter((p) => (p.name === 'leftShoulder' || p.name === 'rightShoulder') && p.score >= 0.3);
+  if (seen.length < 2) return false;
+  return seen.every((p) => {
     const x = Math.round(p.x), y = Math.round(p.y);
-    return x >= 0 && y >= 0 && x < s.width && y < s.height && fg[s.sp[y * s.width + x]];
+    return x >= 0 && y >= 0 && x < s.width && y < s.height && fg[s.sp[y * s.width + x]] === 1;
   });
-  return onFg.length >= 3;
 }
+
+/**
+ * Boots: leg coverings below the knee that are not the garment at the hips and carry on from the shoes
+ * in the shoes' colour.
+ */
+function bootLegs(s: Scene, legs: number[], shoes: number[], g: ReturnType<typeof geometry>): number[] {
+  const c = medianLab(s, shoes);
+  if (!c) return [];
+  const low = new Set(legs.filter((r) => s.regions[r].y > g.yk - 0.1 * g.shin));
+  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && deltaE(s.regions[r].lab, c) < 14))].filter((r) => low.has(r));
+  if (boots.length === 0) return [];
+  // A boot's top meets bare leg; trousers of the shoes' colour carry on upwards instead.
+  const top = Math.min(...boots.map((r) => s.regions[r].y0)), span = Math.max(...boots.map((r) => s.regions[r].y1)) - top;
+  const rim = boots.filter((r) => s.regions[r].y0 < top + span * 0.2);
+  return rim.some((r) => s.neighbours[r].some((q) => s.label[q] === L.skin)) ? boots : [];
+}
+
+const indices = (part: Int8Array, k: number) => [...part.keys()].filter((r) => part[r] === k);
 
 export { regionShare };
