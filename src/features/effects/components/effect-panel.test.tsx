@@ -48,8 +48,12 @@ describe('EffectPanel is generated from the contract', () => {
   });
 
   it('shows 0/1 flags as switches, csv-sets as toggles and an optional enum with a Default choice', () => {
+    const { unmount } = renderPanel(endpoints.faceAnalyzer);
+    expect(screen.getByRole('switch', { name: 'Rotation search' }).getAttribute('aria-checked')).toBe('false');
+    unmount();
     renderPanel(endpoints.apparelBackgroundRemoval);
-    expect(screen.getByRole('switch', { name: 'Output mode' }).getAttribute('aria-checked')).toBe('false');
+    // out_mode is drawn by the apparel extra as two explained choices (extras/apparel-options.tsx).
+    expect(screen.getByRole('radio', { name: /All clothing/, checked: true })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'tops', pressed: true })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'bag', pressed: false })).toBeTruthy();
     const form = screen.getByRole('radiogroup', { name: 'Output form' });

@@ -4,6 +4,7 @@ import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { Field } from '../../../../contract/fields.ts';
 import { FieldFrame } from '../../../components/ui/field-frame.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
+import { fieldOverrides } from '../extras/index.ts';
 import type { ImageInputProps } from '../types.ts';
 import { asLipColors, asStrings, isFlag } from '../utils/form-values.ts';
 import type { FieldValue } from '../utils/form-values.ts';
@@ -42,6 +43,15 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
     description: field.description,
     descriptionId,
   };
+
+  const Override = fieldOverrides[endpoint.slug]?.[name];
+  if (Override) {
+    return (
+      <FieldFrame {...frame} asGroup>
+        <Override id={id} field={field} value={value} onChange={onChange} describedBy={descriptionId} />
+      </FieldFrame>
+    );
+  }
 
   switch (field.kind) {
     case 'image':
