@@ -18,7 +18,7 @@ function Thumb({ item, selected, onSelect }: { item: GalleryItem; selected: bool
     <button
       type="button"
       onClick={onSelect}
-      aria-label={`${title}, ${when}${state ? `, ${state}` : ''}`}
+      aria-label={`${title}, ${when}${item.afters.length > 1 ? `, ${item.afters.length} results` : ''}${state ? `, ${state}` : ''}`}
       aria-pressed={selected}
       className={cn(
         'group block w-36 shrink-0 rounded-xl p-1.5 text-left transition',
@@ -33,6 +33,11 @@ function Thumb({ item, selected, onSelect }: { item: GalleryItem; selected: bool
             <span className="rounded-full bg-white p-1.5 shadow-card">
               <Spinner className="text-accent-600" />
             </span>
+          </span>
+        )}
+        {item.afters.length > 1 && (
+          <span className="absolute right-1 top-1 rounded-full bg-stone-900/75 px-1.5 text-[10px] font-semibold leading-4 text-white" title={`${item.afters.length} results`}>
+            {item.afters.length}
           </span>
         )}
         {item.status === 'failed' && <span className="absolute bottom-1 left-1 rounded bg-red-600 px-1.5 text-[10px] font-semibold text-white">Failed</span>}

@@ -14,22 +14,31 @@ import { formatTime } from '../../../lib/format.ts';
 import { useStoredImageUrl } from '../hooks/use-stored-blob.ts';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import type { GalleryItem, StoredImage } from '../stores/gallery-store.ts';
+import { Notice } from '../../../components/ui/notice.tsx';
+import { useBlankCheck } from '../hooks/use-blank-check.ts';
+import { resultForm } from '../utils/blank-image.ts';
+import { isRect } from '../utils/crop-overlay.ts';
+import type { Rect } from '../utils/crop-overlay.ts';
+import { isApparel, isClassResult, resultLabel } from '../utils/result-labels.ts';
 import { AnalysisView } from './analysis-view.tsx';
 import { BeforeAfter } from './before-after.tsx';
+import { CropView } from './crop-view.tsx';
 import { itemTitle } from './gallery-grid.tsx';
 import { ResponseView, useStoredJson } from './response-view.tsx';
+import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
 
 const extension = (type: string) => ({ 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/bmp': 'bmp' })[type] ?? 'bin';
 
 const downloadName = (item: GalleryItem, image: StoredImage) =>
   `${item.slug}-${image.label.replace(/\s+/g, '-').toLowerCase()}-${new Date(item.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '')}.${extension(image.type)}`;
 
-/** Smart crop answers where the kept window lies in the original; worth a glance without opening the JSON. */
-function retainLocation(body: unknown): { x: number; y: number; width: number; height: number } | undefined {
-  const loc = (body as { data?: { retain_location?: Record<string, unknown> } } | undefined)?.data?.retain_location;
-  const ok = loc && ['x', 'y', 'width', 'height'].every((k) => typeof loc[k] === 'number');
-  return ok ? (loc as { x: number; y: number; width: number; height: number }) : undefined;
+/** Smart crop answers where the kept window lies in the original (input pixels). */
+function retainLocation(body: unknown): Rect | undefined {
+  const loc = (body as { data?: { retain_location?: unknown } } | undefined)?.data?.retain_location;
+  return isRect(loc) ? loc : undefined;
 }
+
+const formLabel = { transparent: 'fully transparent', mask: 'an all-black mask', whiteBK: 'plain white' } as const;
 
 function PhotoOnly({ url, overlay }: { url: string | undefined; overlay?: ReactNode }) {
   return (
@@ -97,6 +106,10 @@ function ItemView({ item }: { item: GalleryItem }) {
   const analysis = result === 'analysis';
   const params = Object.entries(item.params);
   const kept = retainLocation(useStoredJson(result === 'crop' ? item.responseKey : undefined)?.value);
+  const form = resultForm(item.params.return_form);
+  const blank = useBlankCheck(after?.key, form, isApparel(item))?.blank === true;
+  const label = after ? resultLabel(item, after) : undefined;
+  const target = Number(item.params.width) > 0 && Number(item.params.height) > 0 ? { width: Number(item.params.width), height: Number(item.params.height) } : undefined;
 
   return (
     <section aria-label="Selected result" className="flex h-full min-h-0 flex-col gap-4">
@@ -127,12 +140,14 @@ function ItemView({ item }: { item: GalleryItem }) {
             <a
               href={afterUrl}
               download={downloadName(item, after)}
+              aria-label={item.afters.length > 1 ? `Download ${label}` : 'Download'}
               className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
             >
               <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
                 <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
               </svg>
               Download
+              {item.afters.length > 1 && <span className="max-w-28 truncate text-stone-500">{label}</span>}
             </a>
           )}
           {!analysis && (
@@ -146,20 +161,12 @@ function ItemView({ item }: { item: GalleryItem }) {
         </div>
       </header>
 
-      {item.afters.length > 1 && (
-        <div role="tablist" aria-label="Results" className="flex flex-wrap gap-1">
-          {item.afters.map((a, i) => (
-            <button
-              key={a.key}
-              role="tab"
-              aria-selected={a === after}
-              onClick={() => setResultIndex(i)}
-              className={cn('rounded-full px-3 py-1 text-[12.5px] font-medium capitalize ring-1 ring-inset', a === after ? 'bg-stone-900 text-white ring-stone-900' : 'bg-white text-stone-600 ring-stone-200 hover:ring-stone-300')}
-            >
-              {a.label}
-            </button>
-          ))}
-        </div>
+      {item.afters.length > 1 && <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} />}
+
+      {blank && after && (
+        <Notice tone="warning" role="status" title={`${label}: ${NOT_FOUND}`}>
+          The engine returned {formLabel[form]} image for this {isClassResult(item, after) ? 'class' : 'cutout'}: nothing of it was found in the photo. The empty image is kept and can still be downloaded.
+        </Notice>
       )}
 
       {item.error && <ErrorNotice error={item.error} />}
@@ -168,8 +175,10 @@ function ItemView({ item }: { item: GalleryItem }) {
       <div className="@container flex min-h-0 flex-1 flex-col">
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">
-          {item.status === 'done' && after ? (
-            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? after.label : 'After'} />
+          {item.status === 'done' && after && kept ? (
+            <CropView beforeUrl={beforeUrl} afterUrl={afterUrl} retain={kept} target={target} />
+          ) : item.status === 'done' && after ? (
+            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} />
           ) : (
             <PhotoOnly url={beforeUrl} overlay={item.status === 'pending' ? <PendingOverlay item={item} /> : undefined} />
           )}
