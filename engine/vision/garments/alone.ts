@@ -30,14 +30,41 @@ export function classify(mask: Uint8Array, width: number, height: number): Alone
   };
   const top = row(0.1), upper = row(0.3), middle = row(0.5), low = row(0.85);
   const aspect = h / w;
-  // Two legs all the way down the lower half: trousers.
-  if (low.runs >= 2 && row(0.7).runs >= 2 && aspect > 0.9) return 'pants';
+  const runsBelow = [0.6, 0.7, 0.8, 0.9].map((f) => row(f).runs);
+  // Sleeves: three pieces side by side somewhere (arm, body, arm), or shoulders much wider than the body.
+  const sleeves = [0.3, 0.4, 0.5, 0.6, 0.7].some((f) => row(f).runs >= 3) || (upper.filled > 0.8 && middle.filled < 0.65);
+  // A handle: background enclosed by the shape.
+  if (!sleeves && hasHole(mask, width, height, x0, y0, x1, y1) && aspect < 1.6) return 'bag';
+  // Two legs all the way down the lower half, one piece at the waist: trousers.
+  if (!sleeves && runsBelow.filter((n) => n === 2).length >= 3 && top.runs === 1 && aspect > 0.9) return 'pants';
   if (aspect < 0.75 && low.runs >= 2) return 'shoes';
   if (aspect < 0.8 && top.filled < 0.7 && low.filled > 0.8) return 'hat';
-  // Sleeves: the upper part is much wider than the middle body.
-  const sleeves = upper.runs >= 3 || (upper.filled > 0.8 && middle.filled < 0.65);
   if (!sleeves && low.filled > middle.filled * 1.05 && top.filled < 0.8 && aspect > 0.7) return 'skirt';
-  if (!sleeves && top.runs <= 1 && top.filled < 0.5 && aspect < 1.3 && middle.filled > 0.7) return 'bag';
-  if (aspect > 1.25) return 'coat';
-  return 'tops';
+  if (aspect < 0.75) return 'shoes';
+  return aspect > 1.35 ? 'coat' : 'tops';
+}
+
+/** Whether the background inside the shape's box has a piece that does not reach the box's edge. */
+function hasHole(mask: Uint8Array, width: number, _height: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  for (let s = 0; s < w * h; s++) {
+    if (seen[s] || mask[(y0 + Math.floor(s / w)) * width + x0 + (s % w)]) continue;
+    let size = 0, edge = false;
+    seen[s] = 1; stack.push(s);
+    while (stack.length) {
+      const i = stack.pop()!;
+      size++;
+      const x = i % w, y = Math.floor(i / w);
+      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) edge = true;
+      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const j = ny * w + nx;
+        if (!seen[j] && !mask[(y0 + ny) * width + x0 + nx]) { seen[j] = 1; stack.push(j); }
+      }
+    }
+    if (!edge && size > w * h * 0.01) return true;
+  }
+  return false;
 }

@@ -43,7 +43,9 @@ function prior(g: Geometry, f: BodyFrame, p: Pt, bags: DetectedObject[]): number
   const dArm = nearest(p, g.arms), dLeg = nearest(p, g.legs);
   const onArm = dArm < g.t * 0.16 && dArm < dLeg ? 1 : 0;
   const upper = !f.hipsSeen ? 1 : Math.max(p.y <= g.yh ? 1 : 1 - 0.85 * ramp(p.y, g.yh, g.yh + 0.6 * g.thigh), onArm * 0.9);
-  const lower = !f.hipsSeen ? 0 : (p.y < g.ya + g.shin * 0.3 ? ramp(p.y, g.yh - 0.35 * g.t, g.yh + 0.05 * g.t) : 0.3) * (1 - 0.7 * onArm);
+  // Below the ankles the feet (shoes) take over from the lower garment.
+  const feet = f.anklesSeen ? ramp(p.y, g.ya - 0.1 * g.shin, g.ya + 0.1 * g.shin) : 0;
+  const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - 0.35 * g.t, g.yh + 0.05 * g.t) * (1 - 0.8 * feet) * (1 - 0.7 * onArm);
   const dAnkle = Math.min(...f.ankles.map((a) => dist(p, a)));
   const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - 0.3 * g.shin, g.ya) * (dAnkle < 0.8 * g.shin ? 1 : 0.2);
   const inBag = bags.some((b) => p.x >= b.box.x && p.x <= b.box.x + b.box.width && p.y >= b.box.y && p.y <= b.box.y + b.box.height);

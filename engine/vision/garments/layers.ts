@@ -47,12 +47,19 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
   const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2);
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
-  const isLower = new Set(lower);
-  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? deltaE(s.regions[r].lab, u) < LAYER_DE : upper.includes(r));
+  const isLower = new Set(lower), isUpper = new Set(upper);
+  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? deltaE(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
   const moved = lower.filter((r) => same.has(r));
   const rest = lower.filter((r) => !same.has(r));
-  if (areaOf(s, rest) < areaOf(s, lower) * 0.15) return { upper, lower };
-  return { upper: [...upper, ...moved], lower: rest };
+  if (areaOf(s, rest) >= areaOf(s, lower) * 0.15) return { upper: [...upper, ...moved], lower: rest };
+  // Legs in a colour close to the coat's (dark tights under a dark coat): the coat is the part that stays
+  // one piece well below the crotch, above the row where the legs part.
+  const mask = new Uint8Array(s.width * s.height);
+  for (let i = 0; i < mask.length; i++) mask[i] = isLower.has(s.sp[i]) || isUpper.has(s.sp[i]) ? 1 : 0;
+  const parts = splitRow(mask, s.width, s.height, g);
+  if (!(parts > g.yh + 0.5 * g.thigh) || parts === Infinity) return { upper, lower };
+  const coatSkirt = moved.filter((r) => s.regions[r].y < parts);
+  return { upper: [...upper, ...coatSkirt], lower: lower.filter((r) => !coatSkirt.includes(r)) };
 }
 
 /**
@@ -83,16 +90,18 @@ export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: num
 }
 
 /** The first row below the crotch where the mask is two sizeable runs; Infinity when it never parts. */
-function splitRow(mask: Uint8Array, width: number, height: number, g: Geometry): number {
-  const minRun = g.sw * 0.08;
+export function splitRow(mask: Uint8Array, width: number, height: number, g: Geometry): number {
+  const minRun = g.sw * 0.1;
   for (let y = Math.max(0, Math.round(g.yh + 0.2 * g.thigh)); y < height; y++) {
-    let runs = 0, start = -1;
+    const runs: [number, number][] = [];
+    let start = -1;
     for (let x = 0; x <= width; x++) {
       const on = x < width && mask[y * width + x] === 1;
       if (on && start < 0) start = x;
-      if (!on && start >= 0) { if (x - start >= minRun) runs++; start = -1; }
+      if (!on && start >= 0) { if (x - start >= minRun) runs.push([start, x]); start = -1; }
     }
-    if (runs >= 2) return y;
+    // Legs: two runs with the gap between them near the body's midline (not an arm or a bag beside it).
+    for (let k = 0; k + 1 < runs.length; k++) if (Math.abs((runs[k][1] + runs[k + 1][0]) / 2 - g.cx) < g.sw * 0.3) return y;
   }
   return Infinity;
 }

@@ -40,6 +40,12 @@ export function parseGarments(input: ParseInput): GarmentParse {
   const face = input.faces.find((f) => fgShare(s, fg, f) > 0.5);
   const frame = bodyFrame(input.points, face?.box);
   const person = !!face || (frame !== null && personKeypoints(input.points, s, fg));
+  if (!person && personBox(input.objects, s, fg)) {
+    // People the detector sees but whose face and shoulders were not found (backs, profiles, crowds):
+    // their clothing is taken as tops, the one garment such photos nearly always show.
+    for (let r = 0; r < fg.length; r++) if (fg[r]) s.label[r] = L.tops;
+    return { labels: labelMap(s), width, height, person: true, frame: null };
+  }
   if (!person || !frame) {
     garmentAlone(s, fg);
     return { labels: labelMap(s), width, height, person: false, frame: null };
@@ -51,8 +57,8 @@ export function parseGarments(input: ParseInput): GarmentParse {
   const { part } = assignParts(s, clothing, frame, input.objects);
   const g = geometry(frame);
   const split = extendUpper(s, indices(part, 0), indices(part, 1), g);
-  const { coat, tops } = splitUpper(s, split.upper, g);
   const { skirt, pants, legs } = splitLower(s, split.lower, g);
+  const { coat, tops } = splitUpper(s, split.upper, g);
   for (const [rs, l] of [[coat, L.coat], [tops, L.tops], [skirt, L.skirt], [pants, L.pants]] as const) for (const r of rs) s.label[r] = l;
   for (let r = 0; r < part.length; r++) {
     if (part[r] === 2) s.label[r] = L.shoes;
@@ -83,6 +89,21 @@ function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
     all++; if (fg[s.sp[yy * s.width + xx]]) on++;
   }
   return all ? on / all : 0;
+}
+
+/** A confident person box over most of the foreground. */
+function personBox(objects: DetectedObject[], s: Scene, fg: Uint8Array): boolean {
+  let total = 0;
+  for (let r = 0; r < fg.length; r++) if (fg[r]) total += s.regions[r].n;
+  return objects.some((o) => {
+    if (o.label !== 'person' || o.score < 0.45) return false;
+    let inside = 0;
+    for (let r = 0; r < fg.length; r++) {
+      const g = s.regions[r];
+      if (fg[r] && g.x >= o.box.x && g.x <= o.box.x + o.box.width && g.y >= o.box.y && g.y <= o.box.y + o.box.height) inside += g.n;
+    }
+    return inside > total * 0.5;
+  });
 }
 
 /** Both shoulders seen, on the foreground: a person even without a visible face (a back, a blurred face). */
