@@ -39,7 +39,7 @@ describe('Smart crop presets', () => {
     expect(screen.getByRole('button', { name: /^4:5 Portrait/, pressed: true })).toBeTruthy();
     expect(screen.getByText('1080×1350 px').parentElement!.textContent).toContain('4:5');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Full HD landscape, 1920×1080' }));
+    fireEvent.click(screen.getByRole('button', { name: 'HD landscape, 1920×1080' }));
     expect([box('Width'), box('Height')]).toEqual(['1920', '1080']);
     fireEvent.click(screen.getByRole('button', { name: 'Swap' }));
     expect([box('Width'), box('Height')]).toEqual(['1080', '1920']);

@@ -18,7 +18,7 @@ export const aspectPresets: readonly AspectPreset[] = [
 export const socialPresets: readonly SizePreset[] = [
   { label: 'Square post', width: 1080, height: 1080 },
   { label: 'Portrait post', width: 1080, height: 1350 },
-  { label: 'Full HD landscape', width: 1920, height: 1080 },
+  { label: 'HD landscape', width: 1920, height: 1080 },
   { label: 'Story / reel', width: 1080, height: 1920 },
 ];
 

@@ -35,7 +35,7 @@ function useElementSize<T extends HTMLElement>() {
 
 function Pane({ title, caption, children }: { title: string; caption: ReactNode; children: ReactNode }) {
   return (
-    <figure className="flex min-h-[220px] min-w-0 flex-1 flex-col gap-2">
+    <figure className="flex min-h-[180px] min-w-0 flex-1 flex-col gap-2 @md:min-h-0">
       <div className="relative min-h-0 flex-1">{children}</div>
       <figcaption className="text-[12.5px] leading-5 text-stone-600">
         <span className="font-semibold text-stone-800">{title}</span> · {caption}
@@ -68,10 +68,11 @@ export function OriginalWithWindow({ url, retain }: { url: string | undefined; r
           {/* The photo minus the window, dimmed; the letterbox bands stay as they are. */}
           <path
             fillRule="evenodd"
-            fill="rgb(12 10 9 / 0.55)"
+            fill="#0c0a09"
+            fillOpacity={0.65}
             d={`M${img.x} ${img.y}h${img.width}v${img.height}h${-img.width}Z M${box.x} ${box.y}v${box.height}h${box.width}v${-box.height}Z`}
           />
-          <rect x={box.x} y={box.y} width={box.width} height={box.height} fill="none" stroke="rgb(0 0 0 / 0.35)" strokeWidth={4} />
+          <rect x={box.x} y={box.y} width={box.width} height={box.height} fill="none" stroke="#000" strokeOpacity={0.35} strokeWidth={4} />
           <rect
             data-testid="retain-rect"
             x={box.x}
@@ -88,7 +89,7 @@ export function OriginalWithWindow({ url, retain }: { url: string | undefined; r
           />
           {/* Thirds, faintly, as a framing aid inside the window. */}
           {[1, 2].map((k) => (
-            <g key={k} stroke="rgb(255 255 255 / 0.35)" strokeWidth={1}>
+            <g key={k} stroke="#fff" strokeOpacity={0.35} strokeWidth={1}>
               <line x1={box.x + (box.width * k) / 3} y1={box.y} x2={box.x + (box.width * k) / 3} y2={box.y + box.height} />
               <line x1={box.x} y1={box.y + (box.height * k) / 3} x2={box.x + box.width} y2={box.y + (box.height * k) / 3} />
             </g>
@@ -117,7 +118,7 @@ export function CropView({ beforeUrl, afterUrl, retain, target }: CropViewProps)
   const [natural, setNatural] = useState<Size>();
   const share = natural ? keptShare(retain, natural) : undefined;
   return (
-    <div className="flex size-full min-h-0 flex-col gap-5 @3xl:flex-row" data-testid="crop-view">
+    <div className="flex size-full min-h-0 flex-col gap-4 overflow-y-auto @md:flex-row @md:gap-5 @md:overflow-visible" data-testid="crop-view">
       <Pane
         title="Original"
         caption={

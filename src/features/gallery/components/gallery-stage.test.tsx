@@ -73,7 +73,7 @@ describe('Apparel results', () => {
     fireEvent.click(screen.getByRole('tab', { name: /^Hat/ }));
     const notice = await screen.findByRole('status');
     expect(notice.textContent).toContain('Hat: not found in this photo');
-    expect(notice.textContent).toContain('The engine returned fully transparent image for this class');
+    expect(notice.textContent).toContain('The engine returned a fully transparent image for this class');
     expect(vi.mocked(readPixels)).toHaveBeenCalled();
   });
 

@@ -38,7 +38,7 @@ function retainLocation(body: unknown): Rect | undefined {
   return isRect(loc) ? loc : undefined;
 }
 
-const formLabel = { transparent: 'fully transparent', mask: 'an all-black mask', whiteBK: 'plain white' } as const;
+const formLabel = { transparent: 'a fully transparent image', mask: 'an all-black mask', whiteBK: 'a plain white image' } as const;
 
 function PhotoOnly({ url, overlay }: { url: string | undefined; overlay?: ReactNode }) {
   return (
@@ -113,8 +113,9 @@ function ItemView({ item }: { item: GalleryItem }) {
 
   return (
     <section aria-label="Selected result" className="flex h-full min-h-0 flex-col gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div className="min-w-0 flex-1 space-y-1.5">
+      {/* The actions wrap under the title on a narrow stage rather than squeeze it. */}
+      <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <div className="min-w-[min(100%,18rem)] flex-1 space-y-1.5">
           <div className="flex items-center gap-2">
             <h2 className="truncate text-base font-semibold text-stone-900">{itemTitle(item)}</h2>
             {item.status === 'pending' && <Badge tone="accent">{item.taskStatus === 1 ? 'Processing' : 'Queued'}</Badge>}
@@ -123,11 +124,6 @@ function ItemView({ item }: { item: GalleryItem }) {
           </div>
           <div className="flex flex-wrap gap-1.5">
             {item.before.name && <span className="max-w-56 truncate rounded-md bg-stone-100 px-1.5 py-0.5 text-[11px] text-stone-600">{item.before.name}</span>}
-            {kept && (
-              <span className="rounded-md bg-accent-50 px-1.5 py-0.5 text-[11px] text-accent-700">
-                kept {kept.width}×{kept.height} px at ({kept.x}, {kept.y}) of the original
-              </span>
-            )}
             {params.map(([k, v]) => (
               <code key={k} className="max-w-64 truncate rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-600" title={`${k}=${v}`}>
                 {k}={v}
@@ -141,13 +137,13 @@ function ItemView({ item }: { item: GalleryItem }) {
               href={afterUrl}
               download={downloadName(item, after)}
               aria-label={item.afters.length > 1 ? `Download ${label}` : 'Download'}
+              title={`Download ${label?.toLowerCase() ?? 'the result'} as ${downloadName(item, after)}`}
               className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
             >
               <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
                 <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
               </svg>
               Download
-              {item.afters.length > 1 && <span className="max-w-28 truncate text-stone-500">{label}</span>}
             </a>
           )}
           {!analysis && (
@@ -165,7 +161,7 @@ function ItemView({ item }: { item: GalleryItem }) {
 
       {blank && after && (
         <Notice tone="warning" role="status" title={`${label}: ${NOT_FOUND}`}>
-          The engine returned {formLabel[form]} image for this {isClassResult(item, after) ? 'class' : 'cutout'}: nothing of it was found in the photo. The empty image is kept and can still be downloaded.
+          The engine returned {formLabel[form]} for this {isClassResult(item, after) ? 'class' : 'cutout'}: nothing of it was found in the photo. The empty image is kept and can still be downloaded.
         </Notice>
       )}
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { containRect, isRect, keptShare, retainToDisplay } from './crop-overlay.ts';
 
-const round = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+const round = (r: object) => Object.fromEntries(Object.entries(r as Record<string, number>).map(([k, v]) => [k, Math.round(v * 100) / 100]));
 
 describe('containRect', () => {
   it('letterboxes a portrait photo in a landscape frame: bands left and right', () => {
