@@ -50,6 +50,30 @@ describe('gallery store', () => {
     expect(await getJson(restored.items[0].responseKey)).toEqual({ request_id: 'r-1', data: { image_url: 'http://studio/results/x.png' } });
   });
 
+  it('keeps every result of a multi-result run (apparel: the cutout and one image per class) across a reload', async () => {
+    const name = `gallery-test-${Math.random()}`;
+    const first = createGalleryStore({ name });
+    await first.persist.rehydrate();
+    const labels = ['All garments', 'tops', 'coat', 'pants'];
+    const item = await first.getState().addItem({
+      slug: 'apparel-background-removal',
+      params: { cloth_class: 'tops,coat,pants' },
+      before: blob([1], 'image/jpeg'),
+      afters: labels.map((label, i) => ({ label, blob: blob([i, i, i], 'image/png') })),
+      response: { data: { elements: [] } },
+      status: 'done',
+    });
+    await persisted(name);
+    const second = createGalleryStore({ name });
+    await second.persist.rehydrate();
+    const afters = second.getState().items[0].afters;
+    expect(afters.map((a) => a.label)).toEqual(labels);
+    expect(new Set(afters.map((a) => a.key)).size).toBe(4);
+    for (const [i, a] of afters.entries()) expect(await bytesOf(await getBlob(a.key))).toEqual([i, i, i]);
+    await second.getState().removeItem(item.id);
+    for (const a of afters) expect(await getBlob(a.key)).toBeUndefined();
+  });
+
   it('completes a pending task and deletes an item with its blobs', async () => {
     const store = createGalleryStore({ name: `gallery-test-${Math.random()}` });
     await store.persist.rehydrate();
