@@ -58,7 +58,8 @@ export const parse: Step<P> = async (c) => {
   const width = Math.max(1, Math.round(W * k)), height = Math.max(1, Math.round(H * k));
   let s = raw(data, W, H, channels);
   if (channels === 4) s = s.flatten({ background: '#ffffff' });
-  const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'linear' }).removeAlpha().raw().toBuffer();
+  // Lanczos, not linear: a sharper small image gives superpixels that follow garment edges (measured).
+  const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
   v.parse = parseGarments({

@@ -50,6 +50,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
     garmentAlone(s, fg);
     return { labels: labelMap(s), width, height, person: false, frame: null };
   }
+  keepPeople(s, fg, input, frame);
   const own = face ? faceMask(face, width, height) : null;
   labelHead(s, fg, face ? [face, ...input.faces.filter((f) => f !== face)] : input.faces, own, own ? skinModel(s, own) : null);
   const clothing = new Uint8Array(s.regions.length);
@@ -80,6 +81,35 @@ function mainForeground(s: Scene): Uint8Array {
   const fg = new Uint8Array(s.regions.length);
   for (let i = 0; i < n; i++) if (labels[i] && sizes[labels[i]] >= largest * 0.2) fg[s.sp[i]] = 1;
   return fg;
+}
+
+/**
+ * With a person found, foreground pieces with nothing of a person in them (a tablet on the table, a
+ * sign) are dropped: a piece stays when it holds a face, a seen keypoint or a detected bag, or lies
+ * within reach of a hand.
+ */
+function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFrame) {
+  const mask = new Uint8Array(s.width * s.height);
+  for (let i = 0; i < mask.length; i++) mask[i] = fg[s.sp[i]];
+  const { labels } = components(mask, s.width, s.height);
+  const keep = new Set<number>();
+  const at = (x: number, y: number) => {
+    const xi = Math.round(x), yi = Math.round(y);
+    if (xi >= 0 && yi >= 0 && xi < s.width && yi < s.height && labels[yi * s.width + xi]) keep.add(labels[yi * s.width + xi]);
+  };
+  for (const f of input.faces) at(f.box.x + f.box.width / 2, f.box.y + f.box.height / 2);
+  for (const p of input.points) if (p.score >= 0.3) at(p.x, p.y);
+  for (const o of input.objects) if (o.label === 'handbag' || o.label === 'backpack' || o.label === 'suitcase') at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
+  const reach = frame.torso * 0.3;
+  for (let i = 0; i < labels.length; i++) {
+    if (!labels[i] || keep.has(labels[i])) continue;
+    const x = i % s.width, y = (i / s.width) | 0;
+    if (frame.wrists.some((w) => Math.hypot(w.x - x, w.y - y) < reach)) keep.add(labels[i]);
+  }
+  if (keep.size === 0) return;
+  const drop = new Uint8Array(s.regions.length);
+  for (let i = 0; i < labels.length; i++) if (labels[i] && !keep.has(labels[i])) drop[s.sp[i]] = 1;
+  for (let r = 0; r < fg.length; r++) if (drop[r]) fg[r] = 0;
 }
 
 function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
