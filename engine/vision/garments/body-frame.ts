@@ -36,7 +36,7 @@ export function bodyFrame(points: BodyPoint[], face?: FaceHint): BodyFrame | nul
   let [ls, rs] = pair('Shoulder');
   let [lh, rh] = pair('Hip');
   const hipsSeen = !!(lh || rh);
-  // A face alone gives the shoulders and the torso by the usual proportions (head ≈ 1/3 torso width...).
+  // A face alone places the shoulders (about two face widths apart, half a face below the chin).
   const fw = face ? face.width : 0;
   if (!ls && !rs) {
     if (!face) return null;
@@ -53,16 +53,16 @@ export function bodyFrame(points: BodyPoint[], face?: FaceHint): BodyFrame | nul
   lh ??= { x: rh!.x + sw * 0.7, y: rh!.y };
   rh ??= { x: lh.x - sw * 0.7, y: lh.y };
   const torso = Math.max(dist(mid(ls, rs), mid(lh, rh)), sw * 0.8);
-  let legsSeen = 0;
-  const limb = (name: string, from: [Pt, Pt], length: number, down = true): [Pt, Pt] => {
+  // A missing point of a pair copies its partner's offset from the joint above; a missing pair hangs
+  // straight down from that joint by the usual proportion of the torso.
+  const limb = (name: string, from: [Pt, Pt], length: number): [Pt, Pt] => {
     const [l, r] = pair(name);
-    if (l) legsSeen++; if (r) legsSeen++;
-    const guess = (p: Pt) => ({ x: p.x, y: p.y + (down ? length : length) });
-    return [l ?? (r ? { x: from[0].x + (r.x - from[1].x), y: r.y } : guess(from[0])), r ?? (l ? { x: from[1].x + (l.x - from[0].x), y: l.y } : guess(from[1]))];
+    const down = (p: Pt) => ({ x: p.x, y: p.y + length });
+    return [l ?? (r ? { x: from[0].x + (r.x - from[1].x), y: r.y } : down(from[0])), r ?? (l ? { x: from[1].x + (l.x - from[0].x), y: l.y } : down(from[1]))];
   };
   const knees = limb('Knee', [lh, rh], torso * 0.85);
   const ankles = limb('Ankle', knees, torso * 0.85);
-  legsSeen = ['leftKnee', 'rightKnee', 'leftAnkle', 'rightAnkle'].filter((n) => get(n)).length;
+  const legsSeen = ['leftKnee', 'rightKnee', 'leftAnkle', 'rightAnkle'].filter((n) => get(n)).length;
   const elbows = limb('Elbow', [ls, rs], torso * 0.55);
   const wrists = limb('Wrist', elbows, torso * 0.5);
   return { shoulders: [ls, rs], hips: [lh, rh], knees, ankles, elbows, wrists, torso, shoulderWidth: Math.max(sw, torso * 0.5), legsSeen, hipsSeen, anklesSeen: !!(get('leftAnkle') || get('rightAnkle')) };
