@@ -1,8 +1,9 @@
 /**
- * Rotated square crops of the full-resolution image, the input of the mesh and iris models. sharp cuts
- * and scales the axis-aligned region around the square (good filtering when shrinking), then one tfjs
- * projective transform turns it upright at the exact sub-pixel position. `roiPoint` maps crop pixels
- * back to image pixels.
+ * Rotated square crops of the full-resolution image, the input of the mesh and iris models: one tfjs
+ * projective transform (bilinear) samples the square upright at its exact sub-pixel position. Straight
+ * from a tensor of the whole image when the crop shrinks the image little (the usual case, and the fast
+ * one); when it shrinks a lot, sharp first cuts and scales the region with proper filtering. `roiPoint`
+ * maps crop pixels back to image pixels.
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../effects/effect.ts';
@@ -26,9 +27,31 @@ type Tf = TfLike & {
   reverse(a: TensorLike, axis: number): TensorLike;
 };
 
+/** The image to crop from, with (up to MAX_TENSOR pixels) a float tensor of it made once for many crops. */
+export interface CropSource { image: RasterImage; tensor?: TensorLike }
+
+const MAX_TENSOR = 4_200_000;
+/** Beyond this shrink factor, bilinear sampling would alias: sharp filters first. */
+const MAX_DIRECT_SHRINK = 2.5;
+
+export function cropSource(tf: TfLike, image: RasterImage): CropSource {
+  if (image.width * image.height > MAX_TENSOR) return { image };
+  const n = image.width * image.height, c = image.channels;
+  const f = new Float32Array(n * 3);
+  for (let i = 0, j = 0; i < n; i++, j += c) {
+    // Transparent pixels over white, as everywhere else.
+    const a = c === 4 ? image.data[j + 3] / 255 : 1;
+    f[3 * i] = image.data[j] * a + 255 * (1 - a); f[3 * i + 1] = image.data[j + 1] * a + 255 * (1 - a); f[3 * i + 2] = image.data[j + 2] * a + 255 * (1 - a);
+  }
+  return { image, tensor: tf.tensor4d(f, [1, image.height, image.width, 3], 'float32') };
+}
+
 /** The square as a [1, out, out, 3] float32 tensor in 0..1 (the caller disposes it). */
-export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false): Promise<TensorLike> {
+export async function cropRoi(tfl: TfLike, source: CropSource | RasterImage, roi: Roi, out: number, flip = false): Promise<TensorLike> {
   const tf = tfl as Tf;
+  const src: CropSource = 'image' in source ? source : { image: source };
+  if (src.tensor && roi.size / out <= MAX_DIRECT_SHRINK) return direct(tf, src.tensor, roi, out, flip);
+  const image = src.image;
   const scale = out / roi.size;
   // Axis-aligned region that holds the rotated square, plus a pixel for the bilinear taps.
   const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle))) + 2 / scale + 1;
@@ -54,6 +77,21 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
     t.img = tf.tensor4d(new Float32Array(Uint8Array.from(small)), [1, rs, rs, 3], 'float32');
     t.m = tf.tensor2d([[a0, a1, a2, b0, b1, b2, 0, 0]]);
     t.warped = tf.image.transform(t.img, t.m, 'bilinear', 'constant', 0, [out, out]);
+    return tf.div(t.warped, 255);
+  } finally {
+    tf.dispose(t);
+  }
+}
+
+/** The transform straight from the whole-image tensor: output pixel centre -> image pixel index. */
+function direct(tf: Tf, img: TensorLike, roi: Roi, out: number, flip: boolean): TensorLike {
+  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), s = roi.size / out, fx = flip ? -1 : 1;
+  const u0 = flip ? out - 0.5 - out / 2 : 0.5 - out / 2, v0 = 0.5 - out / 2;
+  const a = [s * c * fx, -s * n, roi.cx + s * (c * u0 - n * v0) - 0.5, s * n * fx, s * c, roi.cy + s * (n * u0 + c * v0) - 0.5];
+  const t: Record<string, TensorLike> = {};
+  try {
+    t.m = tf.tensor2d([[...a, 0, 0]]);
+    t.warped = tf.image.transform(img, t.m, 'bilinear', 'constant', 0, [out, out]);
     return tf.div(t.warped, 255);
   } finally {
     tf.dispose(t);

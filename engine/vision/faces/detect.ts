@@ -10,7 +10,7 @@ import type { RasterImage } from '../../effects/effect.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
 import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';
-import type { Roi } from './crop.ts';
+import { cropSource, type CropSource, type Roi } from './crop.ts';
 import { halfTiles, rotateImage, tilePixels, wholeImage, type Tile } from './view.ts';
 import { poseFromMesh } from './pose.ts';
 
@@ -51,11 +51,14 @@ export const thresholds = {
   /** Faces smaller than this (pixels, box side) are ignored. */
   minSize: 12,
   /** Two faces overlapping more than this (IoU or intersection over the smaller box) are one. */
-  overlap: 0.4,
+  overlap: 0.3,
   /** Margin (fraction of the longer side) around the image for the second look when nothing was found. */
   margin: 0.25,
-  /** Tile the image when a face smaller than this fraction of the longer side was found. */
-  tileBelow: 1 / 8,
+  /**
+   * Tile the image when a face smaller than this fraction of the longer side was found: such a face is
+   * about 20 px in the detector's 256 px view, near the least it finds, so others may have been missed.
+   */
+  tileBelow: 1 / 12,
 };
 
 interface FaceModels { tf: HumanLike['tf']; blazeface: GraphModelLike; facemesh: GraphModelLike; iris: GraphModelLike }
@@ -84,19 +87,32 @@ export async function detectFaces(human: unknown, image: RasterImage, opts: Dete
 const total = (faces: Face[]) => faces.reduce((s, f) => s + f.score, 0);
 
 async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
+  if (o.maxFaces <= 0) return [];
+  const src = cropSource(m.tf, image);
+  try {
+    return await findIn(m, src, o);
+  } finally {
+    src.tensor?.dispose();
+  }
+}
+
+async function findIn(m: FaceModels, src: CropSource, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
+  const image = src.image;
   const faces: Face[] = [];
   const state = { meshed: 0 };
-  await accept(m, image, await detect(m, image, [wholeImage(image)]), faces, state, o);
+  await accept(m, src, await detect(m, image, [wholeImage(image)]), faces, state, o);
   const side = Math.max(image.width, image.height);
   if (faces.length === 0) {
     // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
     const pad = Math.round(side * thresholds.margin);
     const framed = { left: -pad, top: -pad, side: side + 2 * pad };
-    await accept(m, image, await detect(m, image, [framed]), faces, state, o);
+    await accept(m, src, await detect(m, image, [framed]), faces, state, o);
   }
-  const small = faces.some((f) => Math.max(f.box.width, f.box.height) < side * thresholds.tileBelow);
+  // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
+  const sizes = faces.map((f) => Math.max(f.box.width, f.box.height) / side);
+  const small = (faces.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
   if (small && faces.length < o.maxFaces && side >= INPUT * 1.5) {
-    await accept(m, image, await detect(m, image, halfTiles(image)), faces, state, o);
+    await accept(m, src, await detect(m, image, halfTiles(image)), faces, state, o);
   }
   return faces.sort((a, b) => area(b.box) - area(a.box));
 }
@@ -118,23 +134,24 @@ function toImage(d: Detection, t: Tile): Detection {
 }
 
 /** Validates detections with the mesh, largest first, and adds the faces that pass and are new. */
-async function accept(m: FaceModels, image: RasterImage, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
+async function accept(m: FaceModels, src: CropSource, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
+  const image = src.image;
   const byArea = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
     .sort((a, b) => b.width * b.height - a.width * a.height);
   for (const d of byArea) {
     if (faces.length >= o.maxFaces) return;
     if (faces.some((f) => overlap(f.box, d) > thresholds.overlap)) continue;
-    let res = await runMesh(m.tf, m.facemesh, image, roiFromDetection(d));
+    let res = await runMesh(m.tf, m.facemesh, src, roiFromDetection(d));
     if (res.score < thresholds.mesh) {
       // Turned heads: the detector's box is centred between ear and nose, where the mesh model does not
       // recognise the face; the centre of the eyes, nose and mouth works.
-      const alt = await runMesh(m.tf, m.facemesh, image, roiFromDetection(d, true));
+      const alt = await runMesh(m.tf, m.facemesh, src, roiFromDetection(d, true));
       if (alt.score > res.score) res = alt;
     }
     const again = roiFromMesh(res.mesh);
     // A second pass on the crop the mesh implies: aligned to the eyes, which the detector only approximates.
     if (res.score >= thresholds.mesh * 0.5 && moved(res.roi, again)) {
-      const second = await runMesh(m.tf, m.facemesh, image, again);
+      const second = await runMesh(m.tf, m.facemesh, src, again);
       if (second.score >= res.score - 0.05) res = second;
     }
     if (res.score < thresholds.mesh) continue;
@@ -146,7 +163,7 @@ async function accept(m: FaceModels, image: RasterImage, dets: Detection[], face
     if (box.width < thresholds.minSize || box.height < thresholds.minSize) continue;
     if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) continue;
     const full = state.meshed < o.meshFaces;
-    const mesh = full ? await addIris(m.tf as never, m.iris, image, res.mesh) : undefined;
+    const mesh = full ? await addIris(m.tf as never, m.iris, src, res.mesh) : undefined;
     if (full) state.meshed++;
     faces.push({ box, score: round2(Math.sqrt(d.score * res.score)), ...(mesh ? { mesh } : {}), pose, rotation: quarter(pose.roll) });
   }
@@ -166,7 +183,7 @@ function roiFromDetection(d: Detection, onFeatures = false): Roi {
 
 function moved(a: Roi, b: Roi): boolean {
   const turn = Math.abs(Math.atan2(Math.sin(a.angle - b.angle), Math.cos(a.angle - b.angle)));
-  return turn > (3 * Math.PI) / 180 || Math.hypot(a.cx - b.cx, a.cy - b.cy) > 0.03 * a.size || Math.abs(a.size - b.size) > 0.06 * a.size;
+  return turn > (7 * Math.PI) / 180 || Math.hypot(a.cx - b.cx, a.cy - b.cy) > 0.06 * a.size || Math.abs(a.size - b.size) > 0.12 * a.size;
 }
 
 function meshBox(mesh: P3[]): Box {

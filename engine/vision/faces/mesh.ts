@@ -6,7 +6,7 @@
 import type { RasterImage } from '../../effects/effect.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 import type { GraphModelLike } from './blazeface.ts';
-import { cropRoi, roiPoint, type Roi } from './crop.ts';
+import { cropRoi, roiPoint, type CropSource, type Roi } from './crop.ts';
 import { IRIS_REFINES, LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS } from './landmarks.ts';
 
 export type P3 = [number, number, number];
@@ -21,7 +21,7 @@ const EYE_SCALE = 2.3;
 export interface MeshResult { mesh: P3[]; score: number; roi: Roi }
 
 /** Runs the mesh model on one ROI. */
-export async function runMesh(tf: TfLike, model: GraphModelLike, image: RasterImage, roi: Roi): Promise<MeshResult> {
+export async function runMesh(tf: TfLike, model: GraphModelLike, image: CropSource | RasterImage, roi: Roi): Promise<MeshResult> {
   const input = await cropRoi(tf, image, roi, MESH_INPUT);
   let outs: TensorLike[] = [];
   try {
@@ -63,7 +63,7 @@ export function roiFromMesh(mesh: P3[]): Roi {
  * (Mirroring the other one instead scrambles the contour order: 230 of the mesh's 880 triangles fold
  * over on a frontal portrait, against 30 at the lips and outline this way.)
  */
-export async function addIris(tf: TfLike & { concat(t: TensorLike[], axis: number): TensorLike }, model: GraphModelLike, image: RasterImage, mesh: P3[]): Promise<P3[]> {
+export async function addIris(tf: TfLike & { concat(t: TensorLike[], axis: number): TensorLike }, model: GraphModelLike, image: CropSource | RasterImage, mesh: P3[]): Promise<P3[]> {
   const eyeRoi = (outer: number, inner: number): Roi => {
     const a = mesh[outer], b = mesh[inner];
     const dist = Math.hypot(b[0] - a[0], b[1] - a[1]);
