@@ -22,7 +22,7 @@ const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shar
 const args = process.argv.slice(2);
 const renderIdx = args.indexOf('--render');
 const renderDir = renderIdx >= 0 ? args[renderIdx + 1] : undefined;
-const filters = args.filter((a, i) => a !== '--render' && i !== renderIdx + 1);
+const filters = args.filter((a, i) => a !== '--render' && (renderIdx < 0 || i !== renderIdx + 1));
 
 if (!existsSync(path.join(testdata, 'labels.json')) || !existsSync(path.join(testdata, 'apparel-classes.json'))) {
   console.log(`No apparel ground truth at ${testdata} (labels.json, apparel-classes.json; set ATELIER_TESTDATA); nothing measured.`);

@@ -10,6 +10,7 @@ import type { Ctx, Step } from '../effect.ts';
 import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import { detectFaces, type Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
+import { hairMask } from '../../vision/matting/person.ts';
 import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
@@ -23,6 +24,8 @@ interface Values {
   /** Subject alpha at input size. */
   alpha?: Uint8Array;
   faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];
+  /** Hair of the people (vision core), 0..255 at input size. */
+  hair?: Uint8Array;
   parse?: GarmentParse;
   /** Output name (`result`, `class:<name>`) → alpha at input size. */
   masks?: Record<string, Uint8Array>;
@@ -49,6 +52,7 @@ export const findPerson: Step<P> = async (c, kit) => {
   v.faces = await detectFaces(human, c.image, { meshFaces: 3 });
   v.points = await bodyPoints(human, c.image);
   v.objects = await detectObjects(human, c.image, 0.15);
+  v.hair = v.faces.length ? (await hairMask(kit.models, c.image, v.faces)).data : undefined;
 };
 
 export const parse: Step<P> = async (c) => {
@@ -61,12 +65,14 @@ export const parse: Step<P> = async (c) => {
   // Lanczos, not linear: a sharper small image gives superpixels that follow garment edges (measured).
   const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
+  const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
   const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
   v.parse = parseGarments({
     rgb, channels: 3, width, height, matte,
     faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),
     points: v.points!.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
     objects: v.objects!.map((o) => ({ ...o, box: box(o.box) })),
+    hair,
   });
 };
 

@@ -96,6 +96,12 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     isHat = sideHair ? rise > h * 0.45 : rise > h * 0.6 && wide > w * 1.2;
   }
   if (isHat) for (const r of hat) s.label[r] = L.hat;
+  // Nothing worn but a hat sits above the chin beside or over the head: what is left there is hair
+  // (the rim of a hairline, an ear, a strand against the background).
+  for (let r = 0; r < s.regions.length; r++) {
+    const g = s.regions[r];
+    if (free(r) && g.y < y + h * 0.9 && g.y > y - h * 1.5 && Math.abs(g.x - cx) < w * 1.2) s.label[r] = L.hair;
+  }
   const colours = [sideHair, isHat ? null : topColour].filter((c) => c !== null);
   if (colours.length === 0) return;
   const hairLike = (r: number) => Math.min(...colours.map((c) => deltaE(s.regions[r].lab, c))) < HAIR_DE;

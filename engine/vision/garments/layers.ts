@@ -16,7 +16,10 @@ const LAYER_DE = 14;
 export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: number[]; tops: number[] } {
   if (upper.length === 0) return { coat: [], tops: [] };
   const R = (r: number) => s.regions[r];
-  const centre = upper.filter((r) => Math.abs(R(r).x - g.cx) < g.sw * 0.16 && R(r).y > g.ys - 0.05 * g.t && R(r).y < g.ys + 0.5 * g.t);
+  // The inner garment is sampled at the neckline (the upper third of the torso's middle), where a jacket
+  // or coat opens; lower down an outer layer is often closed or buttoned (measured: 0.5 of the torso
+  // mixed the coat into the sample and sent suits and buttoned coats to tops).
+  const centre = upper.filter((r) => Math.abs(R(r).x - g.cx) < g.sw * 0.16 && R(r).y > g.ys - 0.05 * g.t && R(r).y < g.ys + 0.35 * g.t);
   const arms = upper.filter((r) => Math.min(...g.arms.map(([a, b]) => segmentDistance(R(r), a, b).d)) < g.t * 0.12 && Math.abs(R(r).x - g.cx) > g.sw * 0.45);
   const sides = upper.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * 0.3 && Math.abs(R(r).x - g.cx) < g.sw * 0.6 && R(r).y > g.ys + 0.2 * g.t && R(r).y < g.yh);
   const cin = medianLab(s, centre);

@@ -23,6 +23,8 @@ export interface ParseInput {
   /** Person / salient-object matte at work size, 0..255. */
   matte: Uint8Array;
   faces: Face[]; points: BodyPoint[]; objects: DetectedObject[];
+  /** Hair of the people at work size, 0..255 (the vision core's hair mask), when known. */
+  hair?: Uint8Array;
 }
 
 export interface GarmentParse {
@@ -53,6 +55,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
   keepPeople(s, fg, input, frame);
   const own = face ? faceMask(face, width, height) : null;
   labelHead(s, fg, face ? [face, ...input.faces.filter((f) => f !== face)] : input.faces, own, own ? skinModel(s, own) : null);
+  if (input.hair) labelHair(s, fg, input.hair);
   const clothing = new Uint8Array(s.regions.length);
   for (let r = 0; r < clothing.length; r++) clothing[r] = fg[r] && s.label[r] === L.background ? 1 : 0;
   const { part } = assignParts(s, clothing, frame, input.objects);
@@ -69,6 +72,14 @@ export function parseGarments(input: ParseInput): GarmentParse {
   const garments = new Set([...part.keys()].filter((r) => part[r] >= 0));
   for (const r of detectedBags(s, garments, input.objects, g)) s.label[r] = L.bag;
   return { labels: labelMap(s), width, height, person: true, frame };
+}
+
+/** Regions mostly inside the hair mask and not yet decided (hats and faces stay) are hair. */
+export function labelHair(s: Scene, fg: Uint8Array, hair: Uint8Array) {
+  const on = new Uint8Array(hair.length);
+  for (let i = 0; i < on.length; i++) on[i] = hair[i] >= 128 ? 1 : 0;
+  const share = regionShare(s, on);
+  for (let r = 0; r < s.regions.length; r++) if (fg[r] && s.label[r] === L.background && share[r] >= 0.5) s.label[r] = L.hair;
 }
 
 /** Foreground regions of the main subject: the largest matte component and any at least a fifth its size. */
