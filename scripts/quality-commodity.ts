@@ -1,7 +1,7 @@
 /**
  * Mask quality of commodity-background-removal against ground truth: mean IoU (alpha >= 128) and MAE
- * (alpha in [0, 1]) per model size, with and without the guided-filter edge refinement.
- *   npx tsx scripts/quality-commodity.ts [--render DIR]
+ * (alpha in [0, 1]) of the effect's model (--all-models: both sizes), with and without the guided-filter edge refinement.
+ *   npx tsx scripts/quality-commodity.ts [--render DIR] [--all-models] [--context F]
  * Columns: `plain` = matte resized bilinearly (what the effect does for these images, all smaller than the
  * 1024 grid); `gf` = guided filter forced on; `/2`, `/4` = the same with the matte first coarsened to a half
  * or a quarter of its grid, standing in for photos larger than the grid, which is where the effect refines.
@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Ctx, RasterImage, Step } from '../engine/effects/effect.ts';
-import { applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, retryWithContext, type P } from '../engine/effects/commodity-background-removal/steps.ts';
+import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P } from '../engine/effects/commodity-background-removal/steps.ts';
+import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +33,12 @@ if (!pairs.length) {
   process.exit(0);
 }
 
-const models = ['isnet-small', 'isnet-medium'];
+// The effect's model only, unless --all-models (isnet-small beside it, for comparison).
+const models = process.argv.includes('--all-models') ? ['isnet-small', 'isnet-medium'] : [MODEL];
+// --context F overrides the effect's margin (a fraction of each side, edge pixels repeated), for comparing.
+const contextIdx = process.argv.indexOf('--context');
+const context = contextIdx > 0 ? Number(process.argv[contextIdx + 1]) : CONTEXT;
+console.log(`models: ${models.join(', ')}; context ${context.toFixed(3)} per side, edge pixels repeated`);
 
 /** Shrinks the matte and its guide by `f` (sharp, linear), as if the model's grid were coarser. */
 const coarsen = (f: number): Step<P> => async (c) => {
@@ -98,8 +104,7 @@ for (const pair of pairs) {
   for (const model of models) {
     // The network runs once per model; both tails start from copies of its values.
     const base: Ctx<P> = { image, images: {}, params: { return_form: 'mask' }, values: {}, output: { images: {} } };
-    await predictMatte(model)(base, kit);
-    await retryWithContext(model)(base, kit);
+    await predictMatte(model, context)(base, kit);
     for (const [tail, steps] of Object.entries(tails)) {
       const c: Ctx<P> = { ...base, values: { ...base.values }, output: { images: {} } };
       for (const s of [...steps, applyReturnForm, encodeResult]) await s(c, kit);
@@ -122,11 +127,13 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 console.log('\nmean over', pairs.length, 'images (target IoU >= 0.92):');
 for (const [k, v] of Object.entries(rows)) console.log(`  ${k.padEnd(22)} IoU ${mean(v.map((r) => r.iou)).toFixed(4)}  MAE ${mean(v.map((r) => r.mae)).toFixed(4)}`);
 // The GrabCut photos alone: whole objects inside the frame, the usual product-photo case.
-const isGrabcut = pairs.map((p) => p.name.startsWith('grabcut_'));
-if (isGrabcut.some(Boolean) && !isGrabcut.every(Boolean)) {
-  console.log('\nmean over the', isGrabcut.filter(Boolean).length, 'GrabCut images (whole objects):');
+// The DIM crops alone: tight close-ups with the subject cut by the borders.
+for (const [prefix, what] of [['grabcut_', 'GrabCut images (whole objects)'], ['dim_crop_', 'DIM crops (subject cut by the borders)']]) {
+  const sel = pairs.map((p) => p.name.startsWith(prefix));
+  if (!sel.some(Boolean) || sel.every(Boolean)) continue;
+  console.log('\nmean over the', sel.filter(Boolean).length, `${what}:`);
   for (const [k, v] of Object.entries(rows)) {
-    const g = v.filter((_, i) => isGrabcut[i]);
+    const g = v.filter((_, i) => sel[i]);
     console.log(`  ${k.padEnd(22)} IoU ${mean(g.map((r) => r.iou)).toFixed(4)}  MAE ${mean(g.map((r) => r.mae)).toFixed(4)}`);
   }
 }

@@ -22,37 +22,22 @@ interface Values {
 }
 const values = (c: Ctx<P>) => c.values as Values;
 
-/** ISNet alpha at model resolution (1024x1024, the image stretched). */
-export const predictMatte = (modelId: string): Step<P> => async (c, kit) => {
-  const model = await kit.models.get<IsnetModel>(modelId);
-  const v = values(c);
-  ({ matte: v.matte, rgb: v.modelRgb } = await predict(model, c.image));
-};
-
-// Below this share of confident foreground the first look counts as "found nothing".
-const MIN_COVERAGE = 0.01;
-// How far each side is extended for the second look (a fraction of that side).
-const CONTEXT = 1 / 3;
-
-const coverage = (m: Matte) => {
-  let n = 0;
-  for (let i = 0; i < m.data.length; i++) if (m.data[i] >= 128) n++;
-  return n / m.data.length;
-};
+// How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
+// Chosen with scripts/quality-commodity.ts; effect.ts has the numbers.
+export const CONTEXT = 1 / 8;
 
 /**
- * ISNet looks for an object with background around it; when the subject fills the frame and is cut by
- * its borders (close-ups, tight crops) it often finds nothing. A second look with the borders extended
- * (edge pixels repeated, so no artificial frame appears) gives it that context. Costs a second model run,
- * but only on photos where the first one found (almost) nothing.
+ * ISNet alpha for the image, from one look at the image with its borders extended (edge pixels repeated).
+ * ISNet looks for an object with background around it; when the subject fills the frame and is cut by its
+ * borders (close-ups, tight crops) it finds nothing in the bare frame. The repeated edges read as a
+ * margin around the subject, without the artificial frame a flat colour would draw. The network's input is
+ * always 1024x1024, so the margin costs no model time; the matte covering the image itself is smaller
+ * (1024 / (1 + 2 * CONTEXT) per side), which the guided upscale in refineEdges makes up for.
  */
-export const retryWithContext = (modelId: string): Step<P> => async (c, kit) => {
-  const v = values(c);
-  const first = coverage(v.matte!);
-  if (first >= MIN_COVERAGE) return;
+export const predictMatte = (modelId: string, context = CONTEXT): Step<P> => async (c, kit) => {
   const model = await kit.models.get<IsnetModel>(modelId);
-  const again = await predict(model, c.image, CONTEXT);
-  if (coverage(again.matte) > first) ({ matte: v.matte, rgb: v.modelRgb } = again);
+  const v = values(c);
+  ({ matte: v.matte, rgb: v.modelRgb } = await predict(model, c.image, context, 'copy'));
 };
 
 // Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality-commodity.ts

@@ -21,6 +21,9 @@ export interface Matte { data: Uint8Array; width: number; height: number }
 
 const SIZE = 1024;
 
+/** How modelInput() fills the context margin (sharp's extendWith). */
+export type Pad = 'copy' | 'mirror';
+
 interface ResourceEntry { size: number; chunks: { hash: string; offsets: [number, number] }[] }
 
 function distDir(): string {
@@ -51,15 +54,16 @@ export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): P
 /**
  * The model's view of the image: RGB stretched to size x size. Transparent inputs are flattened on white,
  * since what lies under alpha 0 is arbitrary (often black) and would otherwise look like an object.
- * `context` > 0 first extends every side by that fraction of the image, repeating the edge pixels.
+ * `context` > 0 first extends every side by that fraction of the image: `pad` 'copy' repeats the edge pixels,
+ * 'mirror' reflects the image across its borders.
  */
-export async function modelInput(image: RasterImage, size = SIZE, context = 0): Promise<Buffer> {
+export async function modelInput(image: RasterImage, size = SIZE, context = 0, pad: Pad = 'copy'): Promise<Buffer> {
   let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
   if (context > 0) {
     const { x, y } = margins(image, context);
     // sharp applies extend() after resize() within one pipeline, so the extended frame is made first.
-    const { data, info } = await s.extend({ top: y, bottom: y, left: x, right: x, extendWith: 'copy' }).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await s.extend({ top: y, bottom: y, left: x, right: x, extendWith: pad }).raw().toBuffer({ resolveWithObject: true });
     s = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   }
   return s.resize(size, size, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
@@ -90,8 +94,8 @@ export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Prom
 export interface Prediction { matte: Matte; rgb: Buffer }
 
 /** Predicts, then (with context) cuts the image's own area out of the extended frame. */
-export async function predict(model: IsnetModel, image: RasterImage, context = 0): Promise<Prediction> {
-  const rgb = await modelInput(image, model.size, context);
+export async function predict(model: IsnetModel, image: RasterImage, context = 0, pad: Pad = 'copy'): Promise<Prediction> {
+  const rgb = await modelInput(image, model.size, context, pad);
   const matte = await predictFromInput(model, rgb);
   if (context <= 0) return { matte, rgb };
   const { x, y } = margins(image, context);
@@ -104,6 +108,6 @@ export async function predict(model: IsnetModel, image: RasterImage, context = 0
   };
 }
 
-export async function predictMatte(model: IsnetModel, image: RasterImage, context = 0): Promise<Matte> {
-  return (await predict(model, image, context)).matte;
+export async function predictMatte(model: IsnetModel, image: RasterImage, context = 0, pad: Pad = 'copy'): Promise<Matte> {
+  return (await predict(model, image, context, pad)).matte;
 }
