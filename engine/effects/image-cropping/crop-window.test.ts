@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cropWindow, placeMass, windowSize, type Box, type Size, type SubjectFace } from './crop-window.ts';
+import { cropWindow, crownOf, massMatters, placeMass, windowSize, type Box, type Grey, type Size, type SubjectFace } from './crop-window.ts';
 
 const inside = (b: Box, w: Box) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
 const faces = (...boxes: Box[]) => ({ kind: 'faces' as const, faces: boxes.map((box): SubjectFace => ({ box })) });
@@ -183,5 +183,130 @@ describe('cropWindow with a subject mass', () => {
   it('centres the window when there is no subject', () => {
     expect(cropWindow({ width: 900, height: 300 }, { width: 1, height: 1 }, { kind: 'none' })).toEqual({ x: 300, y: 0, width: 300, height: 300 });
     expect(placeMass(new Array(900).fill(0), 300)).toBe(300);
+  });
+});
+
+describe('cropWindow with faces and the subject mass', () => {
+  /** A standing figure's mass per row: the head (its hair from `top`) narrower than the body, down to `feet`. */
+  const figure = (len: number, top: number, neck: number, feet: number) =>
+    Array.from({ length: len }, (_, i) => (i < top || i >= feet ? 0 : i < neck ? 60 : 150));
+  const flat = (len: number) => new Array(len).fill(1);
+  const kept = (rows: number[], w: Box) => rows.slice(w.y, w.y + w.height).reduce((a, b) => a + b, 0) / rows.reduce((a, b) => a + b, 0);
+  const wideTarget: Size = { width: 16, height: 9 };
+  const image: Size = { width: 600, height: 1000 };
+  // Hair from 70, face 100..170, body down to the feet at 950: far taller than a 16:9 window (338).
+  const face = box(270, 100, 60, 70);
+  const rows = figure(1000, 70, 175, 950);
+
+  it('keeps the face whole and more of a full-length figure than eyes on the third would', () => {
+    const before = cropWindow(image, wideTarget, faces(face));
+    const w = cropWindow(image, wideTarget, { ...faces(face), mass: { rows, columns: flat(600) } });
+    expect(w.height).toBe(338);
+    expect(inside(face, w)).toBe(true);
+    // The hair allowance (half the face) is all the room left above the face (less a row or two that
+    // weigh under SLACK, where the eyes' third still pulls).
+    expect(w.y).toBeLessThanOrEqual(100 - 35);
+    expect(w.y).toBeGreaterThanOrEqual(100 - 35 - 2);
+    expect(kept(rows, w)).toBeGreaterThan(kept(rows, before) + 0.015);
+  });
+
+  it('keeps the hair the matte shows, up to a face height above the face', () => {
+    // A tall hat: the head reaches 60 pixels above the face box; room for it and a little air.
+    const hat = cropWindow(image, wideTarget, { kind: 'faces', faces: [{ box: face, crown: 60 }], mass: { rows: figure(1000, 40, 175, 950), columns: flat(600) } });
+    expect(hat.y).toBeLessThanOrEqual(40);
+    expect(hat.y).toBeGreaterThanOrEqual(40 - 0.1 * 70);
+    // Capped: a matte reaching far above the head (a raised arm, a pole) does not lift the window past a face height.
+    const far = cropWindow(image, wideTarget, { kind: 'faces', faces: [{ box: face, crown: 500 }], mass: { rows, columns: flat(600) } });
+    expect(far.y).toBeLessThanOrEqual(100 - 70);
+    expect(far.y).toBeGreaterThanOrEqual(100 - 70 - 2);
+    // Short hair shown by the matte: less room than the guess, never less than a skull above the brow.
+    const short = cropWindow(image, wideTarget, { kind: 'faces', faces: [{ box: face, crown: 0 }], mass: { rows, columns: flat(600) } });
+    expect(short.y).toBeLessThanOrEqual(100 - 21);
+    expect(short.y).toBeGreaterThanOrEqual(100 - 21 - 2);
+  });
+
+  it('puts the eyes on the upper third when the whole subject fits either way', () => {
+    // Head and shoulders, hair from 240 to the chest at 700: 460 rows in a 600-row window.
+    const f = box(200, 300, 200, 220);
+    const w = cropWindow(image, { width: 1, height: 1 }, { ...faces(f), mass: { rows: figure(1000, 240, 520, 700), columns: flat(600) } });
+    expect(kept(figure(1000, 240, 520, 700), w)).toBe(1);
+    expect(Math.abs((f.y + 0.4 * f.height - w.y) / w.height - 1 / 3)).toBeLessThan(0.01);
+  });
+
+  it('keeps every face whole, however the mass pulls', () => {
+    const pair = [box(100, 100, 80), box(300, 100, 80)];
+    // Heavy mass from x = 450 on, which a window holding both faces reaches only in part.
+    const columns = Array.from({ length: 2000 }, (_, i) => (i >= 450 ? 100 : 1));
+    const w = cropWindow({ width: 2000, height: 500 }, { width: 1, height: 1 }, { ...faces(...pair), mass: { columns, rows: flat(500) } });
+    for (const f of pair) expect(inside(f, w)).toBe(true);
+    // As far toward the mass as the side allowance (a quarter face) of the left face permits, within SLACK.
+    expect(w.x).toBeLessThanOrEqual(80);
+    expect(w.x).toBeGreaterThanOrEqual(76);
+  });
+
+  it('does not cut through a face it cannot keep to hold more mass', () => {
+    // A 500 window holds the main face (with its ears) from x = 0 to 270, the other whole never.
+    const main = box(300, 200, 120), other = box(750, 200, 100);
+    const columns = Array.from({ length: 1200 }, (_, i) => (i >= 600 && i < 800 ? 100 : 1));
+    const w = cropWindow({ width: 1200, height: 500 }, { width: 1, height: 1 }, { ...faces(main, other), mass: { columns, rows: flat(500) } });
+    expect(inside(main, w)).toBe(true);
+    expect(w.x + w.width).toBeLessThanOrEqual(other.x);
+  });
+});
+
+describe('massMatters', () => {
+  const full = [{ box: box(270, 100, 60, 70) }];
+  it('says when a matte can move the window', () => {
+    expect(massMatters({ width: 600, height: 1000 }, { width: 16, height: 9 }, full)).toBe(true);
+    // The target has the image's aspect: there is nothing to place.
+    expect(massMatters({ width: 600, height: 1000 }, { width: 300, height: 500 }, full)).toBe(false);
+    // A face that fills the window with its hair and chin leaves it no room to move.
+    expect(massMatters({ width: 500, height: 1000 }, { width: 1, height: 1 }, [{ box: box(50, 300, 380, 400) }])).toBe(false);
+    // No face: the mass is the subject.
+    expect(massMatters({ width: 600, height: 1000 }, { width: 16, height: 9 }, [])).toBe(true);
+  });
+
+  it('agrees with cropWindow: where it says no, the mass changes nothing', () => {
+    let seed = 11;
+    const rnd = (n: number) => 1 + ((seed = (seed * 16807) % 2147483647) % n);
+    for (let i = 0; i < 300; i++) {
+      const image: Size = { width: 100 + rnd(900), height: 100 + rnd(900) }, target: Size = { width: rnd(20), height: rnd(20) };
+      const s = 20 + rnd(Math.min(image.width, image.height) - 20);
+      const f: SubjectFace = { box: box(rnd(image.width - s) - 1, rnd(image.height - s) - 1, s) };
+      if (massMatters(image, target, [f])) continue;
+      const mass = { columns: Array.from({ length: image.width }, () => rnd(100)), rows: Array.from({ length: image.height }, () => rnd(100)) };
+      expect(cropWindow(image, target, { kind: 'faces', faces: [{ ...f, crown: rnd(s) }], mass })).toEqual(cropWindow(image, target, faces(f.box)));
+    }
+  });
+});
+
+describe('crownOf', () => {
+  // A 1000 x 1000 photo, its matte at 100 x 100: the head from y = 250 (hair) over a face box 300..420.
+  const matte = (on: (x: number, y: number) => boolean): Grey => {
+    const data = new Uint8Array(100 * 100);
+    for (let y = 0; y < 100; y++) for (let x = 0; x < 100; x++) data[y * 100 + x] = on(x, y) ? 255 : 0;
+    return { data, width: 100, height: 100 };
+  };
+  const image = { width: 1000, height: 1000 };
+  const face: SubjectFace = { box: box(450, 300, 100, 120) };
+
+  it('measures how far the hair reaches above the face, to a matte cell', () => {
+    const m = matte((x, y) => x >= 44 && x < 56 && y >= 25 && y < 90);
+    expect(Math.abs(crownOf(m, image, face)! - 50)).toBeLessThanOrEqual(10);
+    // A bun narrower than the face still counts.
+    const bun = matte((x, y) => (x >= 44 && x < 56 && y >= 25 && y < 90) || (x >= 48 && x < 51 && y >= 20 && y < 25));
+    expect(Math.abs(crownOf(bun, image, face)! - 100)).toBeLessThanOrEqual(10);
+    // It looks no further than a face height (120) out.
+    expect(crownOf(matte((x, y) => x >= 44 && x < 56 && y < 90), image, face)).toBeLessThanOrEqual(130);
+  });
+
+  it('follows a head turned on its side', () => {
+    // The same head turned so its top points left: hair from x = 250 beside a face box 300..420 across.
+    const m = matte((x, y) => y >= 44 && y < 56 && x >= 25 && x < 90);
+    expect(Math.abs(crownOf(m, image, { box: box(300, 450, 120, 100), up: 'left' })! - 50)).toBeLessThanOrEqual(10);
+  });
+
+  it('says nothing when the matte missed the face', () => {
+    expect(crownOf(matte(() => false), image, face)).toBeUndefined();
   });
 });

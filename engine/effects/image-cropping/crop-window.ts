@@ -2,6 +2,11 @@
  * Crop geometry, pure: the largest window of the target aspect ratio that fits in the image, placed so that
  * it keeps the subject. The window's size follows from the image and the target alone, so placing it is a
  * one-dimensional problem along the one axis where the image is longer than the window.
+ *
+ * The subject is the faces and the salient object (a person's whole figure, a product) together. Faces
+ * decide what must stay whole: the window keeps the heaviest set of faces it can, with room for hair and
+ * chin. Among the positions that do, it keeps the most subject mass; only where that leaves a choice (the
+ * whole subject fits either way) does composition decide, eyes on the upper third.
  */
 
 export interface Box { x: number; y: number; width: number; height: number }
@@ -9,13 +14,22 @@ export interface Size { width: number; height: number }
 
 /** Which side of the picture the top of a head points to (a face turned by 90 or 180 degrees). */
 export type Up = 'top' | 'right' | 'bottom' | 'left';
-/** A face box; `eye` is the midpoint between the eyes when known (else it is guessed from the box). */
-export interface SubjectFace { box: Box; up?: Up; eye?: { x: number; y: number } }
+/**
+ * A face box; `eye` is the midpoint between the eyes when known (else it is guessed from the box); `crown`:
+ * how far the head (hair, hat) reaches beyond the box's top edge, in pixels, when a matte has shown it.
+ */
+export interface SubjectFace { box: Box; up?: Up; eye?: { x: number; y: number }; crown?: number }
+
+/** A single-channel 8-bit matte over the whole image (at its own resolution), 255 = subject. */
+export interface Grey { data: ArrayLike<number>; width: number; height: number }
+
+/** Subject mass (e.g. a salient-object matte) summed per column and per row of the image. */
+export interface Mass { columns: ArrayLike<number>; rows: ArrayLike<number> }
 
 export type Subject =
-  | { kind: 'faces'; faces: SubjectFace[] }
-  /** Subject mass (e.g. a salient-object matte) summed per column and per row of the image. */
-  | { kind: 'mass'; columns: ArrayLike<number>; rows: ArrayLike<number> }
+  /** Faces, with the mass of the subject they belong to when it is known. */
+  | { kind: 'faces'; faces: SubjectFace[]; mass?: Mass }
+  | ({ kind: 'mass' } & Mass)
   | { kind: 'none' };
 
 /** An interval that should be kept, with a wider one that would be nicer to keep (hair, ears, air). */
@@ -25,9 +39,13 @@ interface Span {
   eye?: number; headFirst?: boolean;
 }
 
-// Face proportions, as fractions of the face box: hair and a little air above it, chin and some neck below,
-// ears beside it. The eye line sits a little under 0.4 of the box from its top.
+// Face proportions, as fractions of the face box: hair and a little air above it (a guess, where no matte
+// has shown the crown), chin and some neck below, ears beside it. The eye line sits a little under 0.4 of
+// the box from its top.
 const HAIR = 0.5, CHIN = 0.2, SIDE = 0.25, EYES = 0.4;
+// Where a matte shows the head's top (the crown), the room kept above the box is the crown plus a little
+// air, but at least a skull's height above the brow and at most a face's height (a tall hat, an updo).
+const CROWN = { air: 0.08, min: 0.3, max: 1 };
 // Most room above the hair allowance, as a share of the window. A face small in the window (a full-length
 // figure) would sit far down with its eyes on the third; it goes up to leave about a tenth of air instead.
 const MAX_HEADROOM = 0.05;
@@ -38,6 +56,9 @@ const TAIL = 0.002;
 // A subject more than TALL times the window's height keeps its top, if that costs at most a tenth of the
 // mass the fullest window would hold; a little air (a share of the window) is left above it.
 const TALL = 1.25, NEAR_MOST = 0.9, TOP_AIR = 0.03;
+// With faces, windows within this share of the subject's mass of the fullest one count as equally full,
+// and composition chooses among them (a matte's soft edge should not decide where the eyes go).
+const SLACK = 0.002;
 
 export function windowSize(image: Size, target: Size): Size {
   const aspect = target.width / target.height;
@@ -54,7 +75,13 @@ export function cropWindow(image: Size, target: Size, subject: Subject): Box {
   const win = horizontal ? size.width : size.height;
   let start = (len - win) / 2;
   if (win < len) {
-    if (subject.kind === 'faces' && subject.faces.length) start = placeFaces(subject.faces, horizontal, len, win);
+    if (subject.kind === 'faces' && subject.faces.length) {
+      // The mass and the crowns come from a matte, which is only worth computing where massMatters; they
+      // are left out elsewhere here too, so the window is the same whether it was computed or not.
+      const matte = subject.mass && massMatters(image, target, subject.faces) ? subject.mass : undefined;
+      const faces = matte ? subject.faces : subject.faces.map(({ crown: _, ...f }) => f);
+      start = placeFaces(faces, horizontal, len, win, matte && (horizontal ? matte.columns : matte.rows));
+    }
     else if (subject.kind === 'mass') start = placeMass(horizontal ? subject.columns : subject.rows, win, horizontal ? 'centre' : 'top');
   }
   const s = clamp(Math.round(start), 0, len - win);
@@ -71,35 +98,133 @@ export function faceSpan(face: SubjectFace, horizontal: boolean): Span {
   const alongUp = (up === 'top' || up === 'bottom') !== horizontal;
   if (!alongUp) return { lo, hi, padLo: lo - SIDE * size, padHi: hi + SIDE * size, weight };
   const eye = face.eye && (horizontal ? face.eye.x : face.eye.y);
+  const hair = hairRoom(face.crown, size);
   // The head's top is at lo for 'top'/'left', at hi for 'bottom'/'right'.
   return up === 'top' || up === 'left'
-    ? { lo, hi, padLo: lo - HAIR * size, padHi: hi + CHIN * size, weight, eye: eye ?? lo + EYES * size, headFirst: true }
-    : { lo, hi, padLo: lo - CHIN * size, padHi: hi + HAIR * size, weight, eye: eye ?? hi - EYES * size, headFirst: false };
+    ? { lo, hi, padLo: lo - hair, padHi: hi + CHIN * size, weight, eye: eye ?? lo + EYES * size, headFirst: true }
+    : { lo, hi, padLo: lo - CHIN * size, padHi: hi + hair, weight, eye: eye ?? hi - EYES * size, headFirst: false };
 }
 
-function placeFaces(faces: SubjectFace[], horizontal: boolean, len: number, win: number): number {
+/** Room for the hair beyond a face box of this size (along the up direction): the crown when known, else a guess. */
+const hairRoom = (crown: number | undefined, size: number) =>
+  crown === undefined ? HAIR * size : clamp(crown + CROWN.air * size, CROWN.min * size, CROWN.max * size);
+
+/** Where faces allow the window to start: the hard range keeps the kept faces whole, the soft one their hair and chins too. */
+interface FacePlan { spans: Span[]; kept: Span[]; hard: [number, number]; soft: [number, number] | null }
+
+function planFaces(faces: SubjectFace[], horizontal: boolean, len: number, win: number): FacePlan {
   const spans = faces.map((f) => faceSpan(f, horizontal)).map((s) => ({ ...s, lo: Math.max(0, s.lo), hi: Math.min(len, s.hi) }));
   const kept = keptSpans(spans, len, win);
+  if (!kept.length) return { spans, kept, hard: [0, len - win], soft: null };
+  const hard = range(kept.map((s) => [s.lo, s.hi]), len, win)!;
+  const soft = intersect(range(kept.map((s) => [s.padLo, s.padHi]), len, win), hard);
+  return { spans, kept, hard, soft };
+}
+
+/**
+ * Whether the subject's mass can change where the window goes for these faces: only when the window is
+ * shorter than the image along the free axis and the faces, with their hair and chins, leave it room to
+ * move, even with the least room for hair that a matte could show. Elsewhere the matte need not be computed
+ * (cropWindow leaves it out there).
+ */
+export function massMatters(image: Size, target: Size, faces: SubjectFace[]): boolean {
+  if (!faces.length) return true;
+  const size = windowSize(image, target);
+  const horizontal = size.width < image.width;
+  const [len, win] = horizontal ? [image.width, size.width] : [image.height, size.height];
+  if (win >= len) return false;
+  // The crown can only narrow the hair allowance down to CROWN.min, which leaves the window the most room.
+  const least = faces.map((f) => ({ ...f, crown: 0 }));
+  const { soft } = planFaces(least, horizontal, len, win);
+  return !!soft && soft[1] - soft[0] >= 1;
+}
+
+function placeFaces(faces: SubjectFace[], horizontal: boolean, len: number, win: number, mass?: ArrayLike<number>): number {
+  const { spans, kept, hard, soft } = planFaces(faces, horizontal, len, win);
   if (!kept.length) {
     // Not even one face fits whole (a close-up into a narrow frame): centre the largest.
     const big = spans.reduce((a, b) => (b.weight > a.weight ? b : a));
     return (big.lo + big.hi - win) / 2;
   }
-  const hard = range(kept.map((s) => [s.lo, s.hi]), len, win)!;
-  const soft = intersect(range(kept.map((s) => [s.padLo, s.padHi]), len, win), hard);
   const ideal = soft ? clamp(compose(kept, win), soft[0], soft[1]) : tight(kept, win, hard);
   // Among positions as good for the kept faces, prefer one that does not cut through the others.
   const others = spans.filter((s) => !kept.includes(s));
+  const cut = (s: number) => others.reduce((sum, o) => sum + (o.lo < s + win && o.hi > s && (o.lo < s || o.hi > s + win) ? o.weight : 0), 0);
+  // Round inside the range, so a fractional face edge does not end up a pixel outside.
+  const [lo, hi] = [Math.ceil(hard[0]), Math.floor(hard[1])];
+  const inRange = (s: number) => (lo <= hi ? clamp(Math.round(s), lo, hi) : s);
+  if (mass && soft && soft[1] - soft[0] >= 1) {
+    const best = fullest(mass, win, [Math.ceil(soft[0]), Math.floor(soft[1])], cut, ideal);
+    if (best !== undefined) return inRange(best);
+  }
   const [from, to] = soft ?? hard;
   const candidates = [ideal, ...others.flatMap((o) => [o.hi, o.lo - win])].filter((s) => s >= from && s <= to);
-  const cut = (s: number) => others.reduce((sum, o) => sum + (o.lo < s + win && o.hi > s && (o.lo < s || o.hi > s + win) ? o.weight : 0), 0);
   const best = candidates.reduce((best, s) => {
     const d = cut(s) - cut(best);
     return d < 0 || (d === 0 && Math.abs(s - ideal) < Math.abs(best - ideal)) ? s : best;
   });
-  // Round inside the range, so a fractional face edge does not end up a pixel outside.
-  const [lo, hi] = [Math.ceil(hard[0]), Math.floor(hard[1])];
-  return lo <= hi ? clamp(Math.round(best), lo, hi) : best;
+  return inRange(best);
+}
+
+/**
+ * Of the whole-pixel starts in [from, to], those cutting the least weight of other faces; of those, the
+ * ones holding (within SLACK) the most mass; of those, the one nearest `ideal`. Undefined without mass.
+ */
+function fullest(profile: ArrayLike<number>, win: number, [from, to]: [number, number], cut: (s: number) => number, ideal: number): number | undefined {
+  const len = profile.length;
+  const prefix = new Float64Array(len + 1);
+  for (let i = 0; i < len; i++) prefix[i + 1] = prefix[i] + Math.max(0, profile[i]);
+  const total = prefix[len];
+  if (total <= 0) return undefined;
+  const starts: { s: number; cut: number; mass: number }[] = [];
+  for (let s = Math.max(0, from); s <= Math.min(to, len - win); s++) starts.push({ s, cut: cut(s), mass: prefix[s + win] - prefix[s] });
+  if (!starts.length) return undefined;
+  const least = Math.min(...starts.map((c) => c.cut));
+  const fair = starts.filter((c) => c.cut === least);
+  const most = Math.max(...fair.map((c) => c.mass));
+  return fair.filter((c) => c.mass >= most - SLACK * total)
+    .reduce((a, b) => (Math.abs(b.s - ideal) < Math.abs(a.s - ideal) ? b : a)).s;
+}
+
+// The head, seen in the matte beyond a face's top edge: rows (across the middle of the face) where at least
+// this share is subject; gaps up to GAP of the face's size are bridged (a hair clip, a bright streak).
+const HEAD_ROW = 0.15, GAP = 0.05, CORE = 0.6;
+
+/**
+ * How far the subject reaches beyond the face box's top edge (the side its `up` points to), in image
+ * pixels, looking at most CROWN.max face sizes out; undefined when the matte does not hold the face itself
+ * (it missed the person, so it says nothing about their hair).
+ */
+export function crownOf(m: Grey, image: Size, face: SubjectFace): number | undefined {
+  const { x, y, width, height } = face.box;
+  const up = face.up ?? 'top';
+  const vertical = up === 'top' || up === 'bottom';
+  const size = vertical ? height : width;
+  const sx = m.width / image.width, sy = m.height / image.height;
+  // Across: the middle CORE of the face; along: outward from the top edge, one matte cell at a time.
+  const [a0, a1] = vertical ? [x + ((1 - CORE) / 2) * width, x + ((1 + CORE) / 2) * width] : [y + ((1 - CORE) / 2) * height, y + ((1 + CORE) / 2) * height];
+  const [across, alongScale, alongCells] = vertical ? [sx, sy, m.height] : [sy, sx, m.width];
+  const i0 = Math.max(0, Math.floor(a0 * across)), i1 = Math.min(vertical ? m.width : m.height, Math.ceil(a1 * across));
+  const step = 1 / alongScale;
+  const edge = up === 'top' ? y : up === 'bottom' ? y + height : up === 'left' ? x : x + width;
+  const sign = up === 'top' || up === 'left' ? -1 : 1;
+  /** The share of subject in the matte's line at distance d from the edge (negative d: inside the face); -1 past the image. */
+  const share = (d: number) => {
+    const k = Math.floor((edge + sign * (d + step / 2)) * alongScale);
+    if (k < 0 || k >= alongCells) return -1;
+    let on = 0;
+    for (let i = i0; i < i1; i++) if (m.data[vertical ? k * m.width + i : i * m.width + k] >= 128) on++;
+    return i1 > i0 ? on / (i1 - i0) : 0;
+  };
+  // The face's own upper half must be subject for the matte to speak for its hair.
+  if (share(-0.25 * size) < 0.5) return undefined;
+  let reach = 0, gap = 0;
+  for (let d = 0; d <= CROWN.max * size; d += step) {
+    const s = share(d);
+    if (s < 0) break;
+    if (s >= HEAD_ROW) { reach = d + step; gap = 0; } else if ((gap += step) > GAP * size) break;
+  }
+  return reach;
 }
 
 /** The set of faces a window can keep whole with the most total weight (area); larger faces win ties. */

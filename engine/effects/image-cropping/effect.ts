@@ -1,6 +1,7 @@
 /**
- * Smart crop: the subject (every face, larger ones weighing more; else the salient object) → the largest
- * window of the target aspect that keeps it → that window scaled to exactly width x height.
+ * Smart crop: the subject (every face, larger ones weighing more, with the salient object or figure they
+ * belong to; else the salient object alone) → the largest window of the target aspect that keeps it → that
+ * window scaled to exactly width x height.
  */
 import { defineEffect } from '../effect.ts';
 import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P } from './steps.ts';

@@ -1,15 +1,16 @@
-/** Steps of smart cropping: the subject (faces, else the salient object) → the window → crop and scale. */
+/** Steps of smart cropping: the subject (faces and the salient object) → the window → crop and scale. */
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Ctx, RasterImage, Step } from '../effect.ts';
-import { predictMatte, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import type { IsnetModel, Matte } from '../../vision/matting/isnet.ts';
+import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import { detectFaces, type Face } from '../../vision/faces/detect.ts';
-import { cropWindow, type Box, type Subject, type SubjectFace, type Up } from './crop-window.ts';
+import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
 
 export type P = Params<typeof endpoint>;
 
-interface Values { faces?: SubjectFace[]; subject?: Subject; window?: Box }
+interface Values { faces?: SubjectFace[]; mass?: Mass; window?: Box }
 const values = (c: Ctx<P>) => c.values as Values;
 
 const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom', 270: 'left' };
@@ -28,31 +29,22 @@ const IRIS = [468, 473];
 const irisMidpoint = (mesh: [number, number, number][]) =>
   mesh.length > IRIS[1] ? { x: (mesh[IRIS[0]][0] + mesh[IRIS[1]][0]) / 2, y: (mesh[IRIS[0]][1] + mesh[IRIS[1]][1]) / 2 } : undefined;
 
-// Below this share of confident foreground, ISNet's first look counts as "found nothing".
-const MIN_COVERAGE = 0.01;
-// How far each side is extended for a second look, as in commodity-background-removal: ISNet often misses
-// a subject that fills the frame and is cut by its borders.
-const CONTEXT = 1 / 3;
 // Matte values at or below this are haze, not subject.
 const FLOOR = 32;
 
-/** The salient object's mass per image column and row, when no face was found. */
+/**
+ * The salient object's mass per image column and row: the subject when no face was found, and the figure
+ * the faces belong to otherwise. With faces, only when it can move the window (massMatters): ISNet costs
+ * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
+ * several), always.
+ */
 export const findSalientObject = (modelId: string): Step<P> => async (c, kit) => {
   const v = values(c);
-  if (v.faces?.length) return;
-  const model = await kit.models.get<IsnetModel>(modelId);
-  let matte = await predictMatte(model, c.image);
-  if (coverage(matte) < MIN_COVERAGE) {
-    const again = await predictMatte(model, c.image, CONTEXT);
-    if (coverage(again) > coverage(matte)) matte = again;
-  }
-  v.subject = coverage(matte) > 0 ? { kind: 'mass', ...projections(matte, c.image) } : { kind: 'none' };
-};
-
-const coverage = (m: Matte) => {
-  let n = 0;
-  for (let i = 0; i < m.data.length; i++) if (m.data[i] >= 128) n++;
-  return n / m.data.length;
+  if (v.faces?.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return;
+  const { matte } = await salientMatte(await kit.models.get<IsnetModel>(modelId), c.image);
+  if (coverage(matte) <= 0) return;
+  v.mass = projections(matte, c.image);
+  v.faces = v.faces?.map((f) => ({ ...f, crown: crownOf(matte, c.image, f) }));
 };
 
 /** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
@@ -76,7 +68,8 @@ const target = (c: Ctx<P>) => ({ width: c.params.width!, height: c.params.height
 
 export const chooseWindow: Step<P> = (c) => {
   const v = values(c);
-  const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces } : v.subject ?? { kind: 'none' };
+  const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces, mass: v.mass }
+    : v.mass ? { kind: 'mass', ...v.mass } : { kind: 'none' };
   v.window = cropWindow(c.image, target(c), subject);
   c.output.data = { retain_location: v.window };
 };
