@@ -12,21 +12,12 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { useObjectUrl } from '../../../lib/use-object-url.ts';
+import type { ImageInputProps } from '../../../lib/image-input.ts';
 import { limitProblems, limitsHint } from '../utils/check-limits.ts';
 import type { Measured } from '../utils/check-limits.ts';
 import { measureImage } from '../utils/measure-image.ts';
 
-export interface ImageDropzoneProps {
-  id: string;
-  label: string;
-  effectTitle: string;
-  limits: ImageLimits;
-  required: boolean;
-  file: File | undefined;
-  onFile: (file: File | undefined) => void;
-  onCheck: (problems: string[]) => void;
-  describedBy?: string;
-}
+export type ImageDropzoneProps = ImageInputProps;
 
 interface Check {
   file: File;
