@@ -1,11 +1,11 @@
 /**
- * Rotated square crops of the full-resolution image, the input of the mesh and iris models: one tfjs
- * projective transform (bilinear) samples the square upright at its exact sub-pixel position. Straight
- * from a tensor of the whole image when the crop shrinks the image little (the usual case, and the fast
- * one); when it shrinks a lot, sharp first cuts and scales the region with proper filtering. `roiPoint`
- * maps crop pixels back to image pixels.
+ * Rotated square crops of the full-resolution image, the input of the mesh and iris models. Each crop reads
+ * only the image pixels under its square: they are copied into a small float tensor (box-averaged by an
+ * integer factor first when the crop shrinks them a lot, so the samples do not alias), and one tfjs
+ * projective transform (bilinear) samples the square upright at its exact sub-pixel position. No tensor of
+ * the whole image is made: on a large photo that cost more than the models. `roiPoint` maps crop pixels
+ * back to image pixels.
  */
-import sharp from 'sharp';
 import type { RasterImage } from '../../effects/effect.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 
@@ -24,58 +24,43 @@ type Tf = TfLike & {
   image: { transform(img: TensorLike, t: TensorLike, interp: string, fill: string, value: number, shape: [number, number]): TensorLike };
   tensor2d(v: number[][] | Float32Array, shape?: [number, number]): TensorLike;
   div(a: TensorLike, b: number): TensorLike;
-  reverse(a: TensorLike, axis: number): TensorLike;
 };
 
-/** The image to crop from, with (up to MAX_TENSOR pixels) a float tensor of it made once for many crops. */
-export interface CropSource { image: RasterImage; tensor?: TensorLike }
+/** The image crops are taken from (kept as a type so callers can pass prepared sources later). */
+export interface CropSource { image: RasterImage }
 
-const MAX_TENSOR = 4_200_000;
-/** Beyond this shrink factor, bilinear sampling would alias: sharp filters first. */
+export const cropSource = (_tf: TfLike, image: RasterImage): CropSource => ({ image });
+
+/** Bilinear sampling alone is fine up to this shrink; beyond it the pixels are box-averaged first. */
 const MAX_DIRECT_SHRINK = 2.5;
+/** Shrink left for the bilinear step after box averaging. */
+const RESIDUAL_SHRINK = 1.25;
 
-export function cropSource(tf: TfLike, image: RasterImage): CropSource {
-  if (image.width * image.height > MAX_TENSOR) return { image };
-  const n = image.width * image.height, c = image.channels;
-  const f = new Float32Array(n * 3);
-  for (let i = 0, j = 0; i < n; i++, j += c) {
-    // Transparent pixels over white, as everywhere else.
-    const a = c === 4 ? image.data[j + 3] / 255 : 1;
-    f[3 * i] = image.data[j] * a + 255 * (1 - a); f[3 * i + 1] = image.data[j + 1] * a + 255 * (1 - a); f[3 * i + 2] = image.data[j + 2] * a + 255 * (1 - a);
-  }
-  return { image, tensor: tf.tensor4d(f, [1, image.height, image.width, 3], 'float32') };
-}
-
-/** The square as a [1, out, out, 3] float32 tensor in 0..1 (the caller disposes it). */
+/** The square as a [1, out, out, 3] float32 tensor in 0..1, black outside the image (the caller disposes it). */
 export async function cropRoi(tfl: TfLike, source: CropSource | RasterImage, roi: Roi, out: number, flip = false): Promise<TensorLike> {
   const tf = tfl as Tf;
-  const src: CropSource = 'image' in source ? source : { image: source };
-  if (src.tensor && roi.size / out <= MAX_DIRECT_SHRINK) return direct(tf, src.tensor, roi, out, flip);
-  const image = src.image;
-  const scale = out / roi.size;
-  // Axis-aligned region that holds the rotated square, plus a pixel for the bilinear taps.
-  const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle))) + 2 / scale + 1;
-  const left = Math.floor(roi.cx - half), top = Math.floor(roi.cy - half);
-  const side = Math.ceil(roi.cx + half) - left;
-  const region = await extractPadded(image, left, top, side);
-  const rs = Math.max(2, Math.round(side * scale));
-  const small = await sharp(region, { raw: { width: side, height: side, channels: 3 } })
-    .resize(rs, rs, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' }).raw().toBuffer();
-  const k = rs / side; // region pixels -> small pixels
-  // Output pixel (i, j) has its centre at crop coordinates (i + .5, j + .5); find that in `small` pixel indices.
-  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), s = roi.size / out;
-  const ox = (roi.cx - left) * k, oy = (roi.cy - top) * k;
-  // x_small = ox + k*s*(c*(u - out/2) - n*(v - out/2)) - .5 with u = i + .5 (and u = out - (i + .5) when flipped)
-  const fx = flip ? -1 : 1;
-  const a0 = k * s * c * fx, a1 = -k * s * n;
-  const b0 = k * s * n * fx, b1 = k * s * c;
+  const image = 'image' in source ? source.image : source;
+  const shrink = roi.size / out;
+  const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
+  // Axis-aligned region under the rotated square, plus the bilinear taps, clipped to the image.
+  const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle))) + 2 * f + 1;
+  const left = clampTo(Math.floor(roi.cx - half), image.width), top = clampTo(Math.floor(roi.cy - half), image.height);
+  const right = clampTo(Math.ceil(roi.cx + half), image.width), bottom = clampTo(Math.ceil(roi.cy + half), image.height);
+  const w = Math.max(1, Math.ceil((right - left) / f)), h = Math.max(1, Math.ceil((bottom - top) / f));
+  const pixels = right > left && bottom > top ? boxAverage(image, left, top, right, bottom, f, w, h) : new Float32Array(w * h * 3);
+  // Output pixel (i, j) has its centre at crop coordinates (i + .5, j + .5); the image point there, in
+  // region pixel indices, is (x - left) / f - .5 (region pixel k covers image [left + k f, left + (k + 1) f)).
+  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), fx = flip ? -1 : 1;
   const u0 = flip ? out - 0.5 - out / 2 : 0.5 - out / 2, v0 = 0.5 - out / 2;
-  const a2 = ox + k * s * (c * u0 - n * v0) - 0.5;
-  const b2 = oy + k * s * (n * u0 + c * v0) - 0.5;
+  const k = shrink / f;
+  const a = [
+    k * c * fx, -k * n, (roi.cx + shrink * (c * u0 - n * v0) - left) / f - 0.5,
+    k * n * fx, k * c, (roi.cy + shrink * (n * u0 + c * v0) - top) / f - 0.5,
+  ];
   const t: Record<string, TensorLike> = {};
   try {
-    t.img = tf.tensor4d(new Float32Array(Uint8Array.from(small)), [1, rs, rs, 3], 'float32');
-    t.m = tf.tensor2d([[a0, a1, a2, b0, b1, b2, 0, 0]]);
+    t.img = tf.tensor4d(pixels, [1, h, w, 3], 'float32');
+    t.m = tf.tensor2d([[...a, 0, 0]]);
     t.warped = tf.image.transform(t.img, t.m, 'bilinear', 'constant', 0, [out, out]);
     return tf.div(t.warped, 255);
   } finally {
@@ -83,33 +68,35 @@ export async function cropRoi(tfl: TfLike, source: CropSource | RasterImage, roi
   }
 }
 
-/** The transform straight from the whole-image tensor: output pixel centre -> image pixel index. */
-function direct(tf: Tf, img: TensorLike, roi: Roi, out: number, flip: boolean): TensorLike {
-  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), s = roi.size / out, fx = flip ? -1 : 1;
-  const u0 = flip ? out - 0.5 - out / 2 : 0.5 - out / 2, v0 = 0.5 - out / 2;
-  const a = [s * c * fx, -s * n, roi.cx + s * (c * u0 - n * v0) - 0.5, s * n * fx, s * c, roi.cy + s * (n * u0 + c * v0) - 0.5];
-  const t: Record<string, TensorLike> = {};
-  try {
-    t.m = tf.tensor2d([[...a, 0, 0]]);
-    t.warped = tf.image.transform(img, t.m, 'bilinear', 'constant', 0, [out, out]);
-    return tf.div(t.warped, 255);
-  } finally {
-    tf.dispose(t);
-  }
-}
+const clampTo = (v: number, max: number) => Math.max(0, Math.min(max, v));
 
-/** side x side RGB from (left, top), black outside the image. */
-async function extractPadded(image: RasterImage, left: number, top: number, side: number): Promise<Buffer> {
-  const x0 = Math.max(0, left), y0 = Math.max(0, top);
-  const x1 = Math.min(image.width, left + side), y1 = Math.min(image.height, top + side);
-  let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
-  if (x1 <= x0 || y1 <= y0) return Buffer.alloc(side * side * 3);
-  if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
-  s = s.extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
-  if (x0 - left || y0 - top || left + side - x1 || top + side - y1) {
-    const cut = await s.raw().toBuffer();
-    s = sharp(cut, { raw: { width: x1 - x0, height: y1 - y0, channels: 3 } })
-      .extend({ left: x0 - left, top: y0 - top, right: left + side - x1, bottom: top + side - y1, background: '#000000' });
+/**
+ * Image pixels [left, right) x [top, bottom) as w x h RGB floats (0..255), each the mean of an f x f block
+ * (partial blocks at the edge average what they have). Transparent pixels are shown over white.
+ */
+export function boxAverage(image: RasterImage, left: number, top: number, right: number, bottom: number, f: number, w: number, h: number): Float32Array {
+  const { data, width, channels: ch } = image;
+  const out = new Float32Array(w * h * 3);
+  if (f === 1 && ch === 3) {
+    for (let y = top, o = 0; y < bottom; y++) {
+      const row = (y * width + left) * 3;
+      for (let i = 0, n = (right - left) * 3; i < n; i++) out[o++] = data[row + i];
+    }
+    return out;
   }
-  return s.removeAlpha().raw().toBuffer();
+  const count = new Float32Array(w * h);
+  for (let y = top; y < bottom; y++) {
+    const oy = ((y - top) / f) | 0;
+    for (let x = left; x < right; x++) {
+      const j = (y * width + x) * ch, o = oy * w + (((x - left) / f) | 0);
+      const al = ch === 4 ? data[j + 3] / 255 : 1, white = 255 * (1 - al);
+      out[3 * o] += data[j] * al + white; out[3 * o + 1] += data[j + 1] * al + white; out[3 * o + 2] += data[j + 2] * al + white;
+      count[o]++;
+    }
+  }
+  for (let o = 0; o < w * h; o++) {
+    const k = count[o] > 0 ? 1 / count[o] : 0;
+    out[3 * o] *= k; out[3 * o + 1] *= k; out[3 * o + 2] *= k;
+  }
+  return out;
 }

@@ -61,6 +61,14 @@ export const thresholds = {
    * about 20 px in the detector's 256 px view, near the least it finds, so others may have been missed.
    */
   tileBelow: 1 / 12,
+  /** About the smallest face (box side, detector pixels) the detector finds in one view. */
+  detectorFloor: 16,
+  /**
+   * The tile pass can only add faces below the whole-image view's floor (floor x side / INPUT image
+   * pixels). It costs four more detector runs, so it runs only when such faces could be this large: on a
+   * small photo it would find only faces too small for any effect to use.
+   */
+  tileUseful: 36,
 };
 
 interface FaceModels { tf: HumanLike['tf']; blazeface: GraphModelLike; facemesh: GraphModelLike; iris: GraphModelLike }
@@ -91,12 +99,7 @@ const total = (faces: Face[]) => faces.reduce((s, f) => s + f.score, 0);
 
 async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
   if (o.maxFaces <= 0) return [];
-  const src = cropSource(m.tf, image);
-  try {
-    return await findIn(m, src, o);
-  } finally {
-    src.tensor?.dispose();
-  }
+  return findIn(m, cropSource(m.tf, image), o);
 }
 
 async function findIn(m: FaceModels, src: CropSource, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
@@ -114,7 +117,7 @@ async function findIn(m: FaceModels, src: CropSource, o: { maxFaces: number; mes
   // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
   const sizes = faces.map((f) => Math.max(f.box.width, f.box.height) / side);
   const small = (faces.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
-  if (small && faces.length < o.maxFaces && side >= INPUT * 1.5) {
+  if (small && faces.length < o.maxFaces && (side * thresholds.detectorFloor) / INPUT >= thresholds.tileUseful) {
     await accept(m, src, await detect(m, image, halfTiles(image)), faces, state, o);
   }
   return faces.sort((a, b) => area(b.box) - area(a.box));
@@ -136,40 +139,51 @@ function toImage(d: Detection, t: Tile): Detection {
   };
 }
 
-/** Validates detections with the mesh, largest first, and adds the faces that pass and are new. */
+/**
+ * Validates detections with the mesh, largest first, and adds the faces that pass and are new. The mesh
+ * and iris models run batched over all candidates (one call per step, not per face).
+ */
 async function accept(m: FaceModels, src: CropSource, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
   const image = src.image;
-  const byArea = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
-    .sort((a, b) => b.width * b.height - a.width * a.height);
-  for (const d of byArea) {
-    if (faces.length >= o.maxFaces) return;
-    if (faces.some((f) => overlap(f.box, d) > thresholds.overlap)) continue;
-    let res = await runMesh(m.tf, m.facemesh, src, roiFromDetection(d));
-    if (res.score < thresholds.mesh) {
-      // Turned heads: the detector's box is centred between ear and nose, where the mesh model does not
-      // recognise the face; the centre of the eyes, nose and mouth works.
-      const alt = await runMesh(m.tf, m.facemesh, src, roiFromDetection(d, true));
-      if (alt.score > res.score) res = alt;
-    }
-    const again = roiFromMesh(res.mesh);
-    // A second pass on the crop the mesh implies: aligned to the eyes, which the detector only approximates.
-    if (res.score >= thresholds.mesh * 0.5 && moved(res.roi, again)) {
-      const second = await runMesh(m.tf, m.facemesh, src, again);
-      if (second.score >= res.score - 0.05) res = second;
-    }
-    if (res.score < thresholds.mesh) continue;
+  const candidates = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
+    .filter((d) => !faces.some((f) => overlap(f.box, d) > thresholds.overlap))
+    .sort((a, b) => b.width * b.height - a.width * a.height)
+    .slice(0, Math.max(0, o.maxFaces - faces.length));
+  if (candidates.length === 0) return;
+  const results = await runMesh(m.tf, m.facemesh, src, candidates.map((d) => roiFromDetection(d)));
+  // Turned heads: the detector's box is centred between ear and nose, where the mesh model does not
+  // recognise the face; the centre of the eyes, nose and mouth works.
+  const weak = candidates.flatMap((d, i) => (results[i].score < thresholds.mesh ? [i] : []));
+  (await runMesh(m.tf, m.facemesh, src, weak.map((i) => roiFromDetection(candidates[i], true))))
+    .forEach((alt, k) => { if (alt.score > results[weak[k]].score) results[weak[k]] = alt; });
+  // A second pass on the crop the mesh implies: aligned to the eyes, which the detector only approximates.
+  // It matters for the faces that keep their mesh and for those the first crop left unsure.
+  let fullLeft = o.meshFaces - state.meshed;
+  const again = results.flatMap((res, i) => {
+    const worth = res.score >= thresholds.mesh * 0.5 && (fullLeft-- > 0 || res.score < thresholds.mesh);
+    return worth && moved(res.roi, roiFromMesh(res.mesh)) ? [i] : [];
+  });
+  (await runMesh(m.tf, m.facemesh, src, again.map((i) => roiFromMesh(results[i].mesh))))
+    .forEach((second, k) => { if (second.score >= results[again[k]].score - 0.05) results[again[k]] = second; });
+  const added: { face: Face; mesh: P3[] }[] = [];
+  candidates.forEach((d, i) => {
+    const res = results[i];
+    if (res.score < thresholds.mesh) return;
     const pose = poseFromMesh(res.mesh);
     // The detector learnt upright faces: a strongly tilted "face" it is unsure of is usually something
     // round with a face-like pattern (wheel hubs, logos), which the mesh model happily fits.
-    if (Math.abs(pose.roll) > thresholds.tiltedRoll && d.score < thresholds.boxTilted) continue;
+    if (Math.abs(pose.roll) > thresholds.tiltedRoll && d.score < thresholds.boxTilted) return;
     const box = clip(meshBox(res.mesh), image.width, image.height);
-    if (box.width < thresholds.minSize || box.height < thresholds.minSize) continue;
-    if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) continue;
-    const full = state.meshed < o.meshFaces;
-    const mesh = full ? await addIris(m.tf as never, m.iris, src, res.mesh) : undefined;
-    if (full) state.meshed++;
-    faces.push({ box, score: round2(Math.sqrt(d.score * res.score)), ...(mesh ? { mesh } : {}), pose, rotation: quarter(pose.roll) });
-  }
+    if (box.width < thresholds.minSize || box.height < thresholds.minSize) return;
+    if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) return;
+    const face: Face = { box, score: round2(Math.sqrt(d.score * res.score)), pose, rotation: quarter(pose.roll) };
+    faces.push(face);
+    added.push({ face, mesh: res.mesh });
+  });
+  const full = added.slice(0, Math.max(0, o.meshFaces - state.meshed));
+  state.meshed += full.length;
+  const meshes = await addIris(m.tf as never, m.iris, src, full.map((a) => a.mesh));
+  full.forEach((a, k) => { a.face.mesh = meshes[k]; });
 }
 
 /** MediaPipe's ROI for a detection: square around the box (or its eyes, nose and mouth), 1.5x, upright along the eyes. */

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RasterImage } from '../../effects/effect.ts';
+import { ModelRegistry } from '../models/registry.ts';
+import type { HumanLike } from '../models/human.ts';
+import { boxAverage, cropRoi } from './crop.ts';
+
+/** A w x h RGB image whose red channel is x * step, green y * step, blue 7. */
+const ramp = (w: number, h: number, step = 10): RasterImage => {
+  const data = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set([x * step, y * step, 7], (y * w + x) * 3);
+  return { data, width: w, height: h, channels: 3 };
+};
+
+describe('boxAverage', () => {
+  it('copies the region when f is 1', () => {
+    const out = boxAverage(ramp(5, 4), 1, 2, 4, 4, 1, 3, 2);
+    expect([...out.slice(0, 3)]).toEqual([10, 20, 7]);
+    expect([...out.slice(15, 18)]).toEqual([30, 30, 7]);
+  });
+
+  it('averages f x f blocks, partial blocks at the edge over what they hold', () => {
+    const out = boxAverage(ramp(5, 4), 0, 0, 5, 4, 2, 3, 2);
+    expect([...out.slice(0, 3)]).toEqual([5, 5, 7]); // x 0..1, y 0..1
+    expect([...out.slice(6, 9)]).toEqual([40, 5, 7]); // the last column holds x = 4 only
+    expect([...out.slice(9, 12)]).toEqual([5, 25, 7]);
+  });
+
+  it('shows transparent pixels over white', () => {
+    const image: RasterImage = { data: Buffer.from([0, 0, 0, 0, 200, 100, 0, 255]), width: 2, height: 1, channels: 4 };
+    expect([...boxAverage(image, 0, 0, 2, 1, 1, 2, 1)]).toEqual([255, 255, 255, 200, 100, 0]);
+  });
+});
+
+describe('cropRoi', () => {
+  let tf: HumanLike['tf'];
+  beforeAll(async () => { tf = (await new ModelRegistry().get<HumanLike>('human')).tf; });
+
+  const read = async (t: { data(): Promise<ArrayLike<number>>; dispose(): void }) => { const v = Array.from(await t.data()); t.dispose(); return v; };
+
+  it('samples an upright square exactly at pixel centres', async () => {
+    const image = ramp(20, 20);
+    // Side 4 at 4 output pixels: output pixel (i, j) is image pixel (8 + i, 6 + j).
+    const v = await read(await cropRoi(tf, image, { cx: 10, cy: 8, size: 4, angle: 0 }, 4));
+    expect(v[0] * 255).toBeCloseTo(80, 3);
+    expect(v[1] * 255).toBeCloseTo(60, 3);
+    expect(v[(3 * 4 + 2) * 3] * 255).toBeCloseTo(100, 3); // row 3, column 2
+  });
+
+  it('keeps the mean level and position when it shrinks a lot (box-averaged first)', async () => {
+    const image = ramp(200, 200, 1);
+    // 160 px into 16: shrink 10. Output pixel (i, j) centres on image x = 20 + 10 i + 5, pixel index 24.5 + 10 i:
+    // on a linear ramp, block means and bilinear taps give exactly that.
+    const v = await read(await cropRoi(tf, image, { cx: 100, cy: 100, size: 160, angle: 0 }, 16));
+    for (const i of [0, 7, 15]) expect(v[i * 3] * 255).toBeCloseTo(24.5 + 10 * i, 1);
+  });
+
+  it('is black outside the image and follows the angle', async () => {
+    const image = ramp(20, 20);
+    const v = await read(await cropRoi(tf, image, { cx: 0, cy: 0, size: 4, angle: 0 }, 4));
+    expect(v.slice(0, 3)).toEqual([0, 0, 0]);
+    // A quarter turn: the crop's x axis runs down the image.
+    const t = await read(await cropRoi(tf, image, { cx: 10, cy: 10, size: 4, angle: Math.PI / 2 }, 4));
+    const first = t.slice(0, 3).map((c) => c * 255), next = t.slice(3, 6).map((c) => c * 255);
+    expect(next[1] - first[1]).toBeCloseTo(10, 3);
+    expect(next[0] - first[0]).toBeCloseTo(0, 3);
+  });
+});
