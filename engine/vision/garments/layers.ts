@@ -8,7 +8,7 @@ import { segmentDistance } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import { deltaE } from './lab.ts';
 import { flood } from './regions.ts';
-import { areaOf, medianLab, type Scene } from './scene.ts';
+import { areaOf, L, medianLab, type Scene } from './scene.ts';
 
 const LAYER_DE = 14;
 
@@ -80,7 +80,11 @@ export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: num
   const garment = [...main], legs = lower.filter((r) => !main.has(r));
   const mask = new Uint8Array(s.width * s.height);
   for (let i = 0; i < mask.length; i++) mask[i] = main.has(s.sp[i]) ? 1 : 0;
-  const kind = hemKind(mask, s.width, s.height, g);
+  // Between trouser legs the background or the skin shows; a gap of clothing inside one outline (a
+  // panel, a fold, a print in another colour) does not part a skirt.
+  const open = new Uint8Array(mask.length);
+  for (let i = 0; i < open.length; i++) open[i] = s.alpha[s.sp[i]] < 0.5 || s.label[s.sp[i]] === L.skin ? 1 : 0;
+  const kind = hemKind(mask, s.width, s.height, g, open);
   if (kind === 'skirt') return { skirt: garment, pants: legs, legs };
   // Trousers part at the crotch. A garment that stays one piece well below it and only then parts is a
   // skirt over legs in a similar colour (tights, leggings, dark boots).
@@ -110,7 +114,7 @@ export function splitRow(mask: Uint8Array, width: number, height: number, g: Geo
 }
 
 /** 'pants' or 'skirt' from the garment's hem: two tubes (or reaching the ankles) or one piece. */
-export function hemKind(mask: Uint8Array, width: number, height: number, g: Geometry): 'pants' | 'skirt' {
+export function hemKind(mask: Uint8Array, width: number, height: number, g: Geometry, open?: Uint8Array): 'pants' | 'skirt' {
   let top = -1, bottom = -1;
   for (let y = 0; y < height; y++) {
     let any = false;
@@ -134,10 +138,17 @@ export function hemKind(mask: Uint8Array, width: number, height: number, g: Geom
     rows++;
     // Two tubes: two sizeable runs with a real gap between them near the body's middle.
     const big = runs.filter(([a, b]) => b - a >= g.sw * 0.08);
-    if (big.length >= 2) split++;
+    if (big.length >= 2 && (!open || big.some((run, k) => k + 1 < big.length && openShare(open, y * width, run[1], big[k + 1][0]) >= 0.5))) split++;
   }
   if (rows === 0) return 'pants';
   const reachesAnkles = bottom > g.ya - 0.35 * g.shin;
   const ratio = split / rows;
   return ratio > 0.4 || (reachesAnkles && ratio > 0.25) ? 'pants' : 'skirt';
+}
+
+/** Share of the pixels of row `offset` from x0 (inclusive) to x1 (exclusive) that are on in `open`. */
+function openShare(open: Uint8Array, offset: number, x0: number, x1: number): number {
+  let on = 0;
+  for (let x = x0; x < x1; x++) on += open[offset + x];
+  return x1 > x0 ? on / (x1 - x0) : 0;
 }
