@@ -12,7 +12,8 @@ import { faceMask, labelHead, skinModel } from './head.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
 import { extendUpper, splitLower, splitUpper } from './layers.ts';
 import { buildScene, L, labelMap, medianLab, regionShare, type Scene } from './scene.ts';
-import { flood } from './regions.ts';
+import { flood, groups } from './regions.ts';
+import { segmentDistance } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
 import { detectedBags } from './bags.ts';
@@ -56,6 +57,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
   const own = face ? faceMask(face, width, height) : null;
   labelHead(s, fg, face ? [face, ...input.faces.filter((f) => f !== face)] : input.faces, own, own ? skinModel(s, own) : null);
   if (input.hair) labelHair(s, fg, input.hair);
+  clothedIslands(s, fg, frame);
   const clothing = new Uint8Array(s.regions.length);
   for (let r = 0; r < clothing.length; r++) clothing[r] = fg[r] && s.label[r] === L.background ? 1 : 0;
   const { part } = assignParts(s, clothing, frame, input.objects);
@@ -80,6 +82,25 @@ export function labelHair(s: Scene, fg: Uint8Array, hair: Uint8Array) {
   for (let i = 0; i < on.length; i++) on[i] = hair[i] >= 128 ? 1 : 0;
   const share = regionShare(s, on);
   for (let r = 0; r < s.regions.length; r++) if (fg[r] && s.label[r] === L.background && share[r] >= 0.5) s.label[r] = L.hair;
+}
+
+/**
+ * Skin-coloured islands inside clothing are the clothing (beige, camel, khaki, blush fabric in the face's
+ * colour range): skin shows where the body leaves the clothing, so a piece of skin meets the face, the
+ * hair, the background or other skin. A piece whose every neighbour is undecided foreground (clothing)
+ * goes back to the clothing, unless it lies on a forearm (a bare arm crossing in front of the body).
+ */
+export function clothedIslands(s: Scene, fg: Uint8Array, frame: BodyFrame) {
+  const skin = [...s.label.keys()].filter((r) => fg[r] && s.label[r] === L.skin);
+  const forearms = [0, 1].map((i) => [frame.elbows[i], frame.wrists[i]] as const);
+  const reach = frame.torso * 0.12;
+  for (const piece of groups(s, skin)) {
+    const inPiece = new Set(piece);
+    const enclosed = piece.every((r) => s.neighbours[r].every((q) => inPiece.has(q) || (fg[q] === 1 && s.label[q] === L.background)));
+    if (!enclosed) continue;
+    if (piece.some((r) => forearms.some(([a, b]) => segmentDistance(s.regions[r], a, b).d < reach))) continue;
+    for (const r of piece) s.label[r] = L.background;
+  }
 }
 
 /** Foreground regions of the main subject: the largest matte component and any at least a fifth its size. */
