@@ -33,7 +33,11 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
     }
     const share = areaOf(s, inner) / total;
     const outerOnSides = areaOf(s, outer.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * 0.3)) / Math.max(1, areaOf(s, outer));
-    if (share > 0.04 && share < 0.6 && outerOnSides > 0.5) return { coat: outer, tops: inner };
+    if (share > 0.04 && share < 0.6 && outerOnSides > 0.5) {
+      const shape = layerShape(s, inner, outer, g);
+      if (shape === 'coat') return { coat: outer, tops: inner };
+      if (shape === 'vest') return { coat: [], tops: upper };
+    }
   }
   // One garment: a coat when a good part of it hangs below the hips.
   const below = areaOf(s, upper.filter((r) => R(r).y > g.yh + 0.25 * g.thigh));
@@ -47,7 +51,8 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
  * jumpsuit, a suit of one colour) and the hips stay the seam.
  */
 export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[] } {
-  const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2);
+  const offArms = (r: number) => Math.min(...g.arms.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.t * 0.1;
+  const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2 && offArms(r));
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
   const isLower = new Set(lower), isUpper = new Set(upper);
@@ -151,4 +156,27 @@ function openShare(open: Uint8Array, offset: number, x0: number, x1: number): nu
   let on = 0;
   for (let x = x0; x < x1; x++) on += open[offset + x];
   return x1 > x0 ? on / (x1 - x0) : 0;
+}
+
+/**
+ * Whether a colour split of the upper garment has the shape of an outer layer. A coat or jacket covers
+ * the torso's sides and the upper arms; one over the torso but not the upper arms (their colour is the
+ * inner garment's, or skin) is a vest, which counts as a top. An "outer" colour that covers the arms but
+ * not the torso (bare arms the skin model missed, sleeves of another colour on a t-shirt) is no layer.
+ */
+export function layerShape(s: Scene, inner: number[], outer: number[], g: Geometry): 'coat' | 'vest' | 'none' {
+  const R = (r: number) => s.regions[r];
+  const inTorso = (r: number) => Math.abs(R(r).x - g.cx) < g.sw * 0.45 && R(r).y > g.ys + 0.1 * g.t && R(r).y < g.yh;
+  const torsoOuter = areaOf(s, outer.filter(inTorso)), torsoInner = areaOf(s, inner.filter(inTorso));
+  // Around the elbows (the lower upper arm, the upper forearm): a vest's armhole ends above them.
+  const nearElbow = (r: number) => g.arms.some(([a, b], k) => {
+    const { d, t } = segmentDistance(R(r), a, b);
+    return d < g.t * 0.12 && (k % 2 === 0 ? t > 0.5 : t < 0.5);
+  }) && Math.abs(R(r).x - g.cx) > g.sw * 0.4;
+  const armOuter = areaOf(s, outer.filter(nearElbow)), armInner = areaOf(s, inner.filter(nearElbow));
+  const torsoShare = torsoOuter / Math.max(1, torsoOuter + torsoInner);
+  const armShare = armOuter / Math.max(1, armOuter + armInner);
+  if (torsoShare < 0.4) return 'none';
+  if (armOuter + armInner > 0 && armShare < 0.35) return 'vest';
+  return 'coat';
 }
