@@ -1,7 +1,7 @@
-/** layerShape on hand-placed regions: an outer colour must cover the torso's sides to be a coat, and the elbows too to be more than a vest. */
+/** layerShape on hand-placed regions (an outer colour must cover the torso sides to be a coat, and the elbows too to be more than a vest); shadedDistance on Lab colours. */
 import { describe, expect, it } from 'vitest';
 import type { Geometry } from './body-garments.ts';
-import { layerShape } from './layers.ts';
+import { layerShape, shadedDistance } from './layers.ts';
 import type { Scene } from './scene.ts';
 
 // Shoulders at y 20 (x 30 and 70), elbows at y 50, wrists at y 75, hips at y 80.
@@ -23,5 +23,17 @@ describe('layerShape', () => {
   });
   it('takes an outer colour only on the arms as no layer', () => {
     expect(layerShape(scene, [0, 1, 2, 3], [4, 5], g)).toBe('none');
+  });
+});
+
+describe('shadedDistance', () => {
+  it('forgives sun and shade on a coloured fabric (khaki in sun and shadow)', () => {
+    expect(shadedDistance([73, 3.2, 15.4], [32, 2.9, 17.4])).toBeLessThan(14);
+  });
+  it('keeps lightness for neutral colours (a black skirt over grey tights)', () => {
+    expect(shadedDistance([15, 0.5, -1], [40, 0.5, -1])).toBeGreaterThan(14);
+  });
+  it('keeps chroma differences (khaki against bare skin)', () => {
+    expect(shadedDistance([70, 3, 15], [70, 16, 14])).toBeGreaterThan(10);
   });
 });

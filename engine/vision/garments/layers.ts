@@ -81,7 +81,7 @@ export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: num
   const c = medianLab(s, hipSeeds);
   if (!c) return { skirt: [], pants: lower, legs: lower };
   const isLower = new Set(lower);
-  const main = flood(s, hipSeeds, (r) => isLower.has(r) && deltaE(s.regions[r].lab, c) < LAYER_DE);
+  const main = flood(s, hipSeeds, (r) => isLower.has(r) && shadedDistance(s.regions[r].lab, c) < LAYER_DE);
   const garment = [...main], legs = lower.filter((r) => !main.has(r));
   const mask = new Uint8Array(s.width * s.height);
   for (let i = 0; i < mask.length; i++) mask[i] = main.has(s.sp[i]) ? 1 : 0;
@@ -180,3 +180,15 @@ export function layerShape(s: Scene, inner: number[], outer: number[], g: Geomet
   if (armOuter + armInner > 0 && armShare < 0.35) return 'vest';
   return 'coat';
 }
+
+/**
+ * Colour distance that forgives light and shade on a coloured fabric: sun and shadow on one garment move
+ * its lightness far more than its chroma (a, b), so for a chromatic colour lightness counts a quarter.
+ * Neutral colours (black, grey, white, where chroma says nothing) keep the plain distance.
+ */
+export function shadedDistance(p: ArrayLike<number>, q: ArrayLike<number>): number {
+  const chroma = Math.min(Math.hypot(p[1], p[2]), Math.hypot(q[1], q[2]));
+  const w = chroma >= SHADE_CHROMA ? 0.25 : 1;
+  return Math.hypot((p[0] - q[0]) * w, p[1] - q[1], p[2] - q[2]);
+}
+const SHADE_CHROMA = 10;
