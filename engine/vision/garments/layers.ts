@@ -56,7 +56,7 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
   const isLower = new Set(lower), isUpper = new Set(upper);
-  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? deltaE(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
+  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? shadedDistance(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
   const moved = lower.filter((r) => same.has(r));
   const rest = lower.filter((r) => !same.has(r));
   if (areaOf(s, rest) >= areaOf(s, lower) * 0.15) return { upper: [...upper, ...moved], lower: rest };
