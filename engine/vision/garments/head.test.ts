@@ -6,7 +6,7 @@ import { bodyFrame } from './body-frame.ts';
 import { labelHead } from './head.ts';
 import { splitUpper } from './layers.ts';
 import { labelHair } from './parse.ts';
-import { buildScene, L } from './scene.ts';
+import { buildScene, L, regionShare } from './scene.ts';
 
 const W = 120, H = 160;
 
@@ -38,6 +38,22 @@ describe('garment head rules', () => {
     labelHead(s, new Uint8Array(s.regions.length).fill(1), [face], null, null);
     expect(labelAt(s, 36, 40)).not.toBe(L.background);
     expect(labelAt(s, 60, 110)).toBe(L.background);
+  });
+
+  it('takes the top of the head for hair, not a hat, when it has the colour of the hair hanging below the face', () => {
+    // Grey backdrop (all foreground), skin face, dark hair on the crown and hanging beside the face to y = 120.
+    const face: Face = { box: { x: 45, y: 40, width: 30, height: 36 } } as Face;
+    const crown = (x: number, y: number) => x >= 35 && x < 85 && y >= 12 && y < 40;
+    const hanging = (x: number, y: number) => ((x >= 20 && x < 33) || (x >= 87 && x < 100)) && y >= 40 && y < 120;
+    const scene = (top: [number, number, number]) => buildScene(paint((x, y) => (crown(x, y) ? top : hanging(x, y) ? [30, 25, 20]
+      : x >= 45 && x < 75 && y >= 40 && y < 76 ? [225, 180, 150] : [120, 130, 140])), 3, W, H, allFg());
+    const hairMask = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) hairMask[y * W + x] = crown(x, y) || hanging(x, y) ? 1 : 0;
+    for (const [top, want] of [[[30, 25, 20], L.hair], [[235, 235, 230], L.hat]] as const) {
+      const s = scene([...top]);
+      labelHead(s, new Uint8Array(s.regions.length).fill(1), [face], null, null, regionShare(s, hairMask));
+      expect(labelAt(s, 60, 25)).toBe(want);
+    }
   });
 
   it('reads a jacket over a shirt as a coat from the neckline, even when the jacket closes lower down', () => {

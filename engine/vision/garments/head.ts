@@ -46,9 +46,12 @@ export function skinDistance(m: SkinModel, lab: ArrayLike<number>): number {
 
 const SKIN_D2 = 5;
 const HAIR_DE = 16;
+/** Hair-mask regions below the eyes sampled for the hair's colour: at least this share of the face box. */
+const LOW_MIN = 0.08;
 
 /** Labels face, skin, hair and hat regions among the foreground ones (label !== background means decided). */
-export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: Uint8Array | null, skin: SkinModel | null) {
+/** `hairShare`: each region's share inside the hair mask, when one is known. */
+export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: Uint8Array | null, skin: SkinModel | null, hairShare?: Float32Array) {
   if (ownFaceMask) {
     const share = regionShare(s, ownFaceMask);
     for (let r = 0; r < s.regions.length; r++) if (fg[r] && share[r] >= 0.5) s.label[r] = L.face;
@@ -75,6 +78,15 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     if (g.y > y + h * 0.1 && g.y < y + h * 0.7 && Math.abs(g.x - cx) > w * 0.45 && Math.abs(g.x - cx) < w * 0.9) side.push(r);
     if (g.y < y + h * 0.05 && g.y > y - h * 0.25 && Math.abs(g.x - cx) < w * 0.4) above.push(r);
   }
+  // Hair hanging below the eyes (the hair mask there: a ponytail, a bob, loose hair; hats stop above the
+  // eyes) gives the hair's colour even when the face's sides show ear and neck: buns, tied-back and dark
+  // hair on the crown are that colour, a hat is not.
+  const low: number[] = [];
+  if (hairShare) for (let r = 0; r < s.regions.length; r++) {
+    const g = s.regions[r];
+    if (free(r) && hairShare[r] >= 0.5 && g.y > y + h * 0.6 && g.y < y + h * 2 && Math.abs(g.x - cx) < w * 1.5) low.push(r);
+  }
+  const lowHair = areaOf(s, low) > w * h * LOW_MIN ? medianLab(s, low) : null;
   const sideHair = areaOf(s, side) > w * h * 0.05 ? medianLab(s, side) : null;
   const topColour = medianLab(s, above);
   // Hat: what sits on the head above the brow and is not the hair seen beside the face. With hair beside
@@ -84,6 +96,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     const g = s.regions[r];
     if (!free(r) || g.y > y + h * 0.15 || g.y < y - h * 1.4 || Math.abs(g.x - cx) > w * 1.3) continue;
     if (sideHair && deltaE(g.lab, sideHair) < HAIR_DE) continue;
+    if (lowHair && deltaE(g.lab, lowHair) < HAIR_DE) continue;
     hat.push(r);
   }
   let isHat = false;

@@ -55,7 +55,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
   }
   keepPeople(s, fg, input, frame);
   const own = face ? faceMask(face, width, height) : null;
-  labelHead(s, fg, face ? [face, ...input.faces.filter((f) => f !== face)] : input.faces, own, own ? skinModel(s, own) : null);
+  labelHead(s, fg, face ? [face, ...input.faces.filter((f) => f !== face)] : input.faces, own, own ? skinModel(s, own) : null, input.hair && hairShare(s, input.hair));
   if (input.hair) labelHair(s, fg, input.hair);
   clothedIslands(s, fg, frame);
   const clothing = new Uint8Array(s.regions.length);
@@ -76,11 +76,16 @@ export function parseGarments(input: ParseInput): GarmentParse {
   return { labels: labelMap(s), width, height, person: true, frame };
 }
 
-/** Regions mostly inside the hair mask and not yet decided (hats and faces stay) are hair. */
-export function labelHair(s: Scene, fg: Uint8Array, hair: Uint8Array) {
+/** Share of each region inside the hair mask (>= 128). */
+function hairShare(s: Scene, hair: Uint8Array): Float32Array {
   const on = new Uint8Array(hair.length);
   for (let i = 0; i < on.length; i++) on[i] = hair[i] >= 128 ? 1 : 0;
-  const share = regionShare(s, on);
+  return regionShare(s, on);
+}
+
+/** Regions mostly inside the hair mask and not yet decided (hats and faces stay) are hair. */
+export function labelHair(s: Scene, fg: Uint8Array, hair: Uint8Array) {
+  const share = hairShare(s, hair);
   for (let r = 0; r < s.regions.length; r++) if (fg[r] && s.label[r] === L.background && share[r] >= 0.5) s.label[r] = L.hair;
 }
 
