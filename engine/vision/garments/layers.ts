@@ -48,13 +48,20 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
  * An upper garment that goes on below the hips in the same colour (a coat, a long jacket) took the lower
  * part's place there: those regions go back to the upper garment, when a different lower garment (or
  * the legs) shows below or between them. Without anything different below it is one piece (a dress, a
- * jumpsuit, a suit of one colour) and the hips stay the seam.
+ * jumpsuit, a suit of one colour) and the hips stay the seam. First, a lower garment worn above the hip
+ * keypoints takes back its waistband (waistband()).
  */
 export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[]; bib?: boolean } {
   const offArms = (r: number) => Math.min(...g.arms.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.t * 0.1;
   const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2 && offArms(r));
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
+  const waist = waistband(s, upper, lower, u, g, offArms);
+  if (waist.length) {
+    const inWaist = new Set(waist);
+    upper = upper.filter((r) => !inWaist.has(r));
+    lower = [...lower, ...waist];
+  }
   const isLower = new Set(lower), isUpper = new Set(upper);
   const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? shadedDistance(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
   const moved = lower.filter((r) => same.has(r));
@@ -73,6 +80,35 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
   if (!(parts > g.yh + 0.5 * g.thigh) || parts === Infinity) return { upper, lower };
   const coatSkirt = moved.filter((r) => s.regions[r].y < parts);
   return { upper: [...upper, ...coatSkirt], lower: lower.filter((r) => !coatSkirt.includes(r)) };
+}
+
+/**
+ * A lower garment worn high (high-waisted trousers or skirt) reaches above the hip keypoints, where the
+ * upper part's prior took it: the hips' colour, when it is not the torso's, grows up through the regions
+ * off the arms between the waist and the hips.
+ */
+function waistband(s: Scene, upper: number[], lower: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] {
+  const c = medianLab(s, lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh));
+  if (!c || deltaE(c, u) <= LAYER_DE) return [];
+  const band = new Set(upper.filter((r) => s.regions[r].y > g.yh - 0.35 * g.t && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * 0.6));
+  const isLower = new Set(lower);
+  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && deltaE(s.regions[r].lab, c) < LAYER_DE));
+  // A waistband goes round the body: going up from the hips, it ends at the first row it no longer
+  // spans (a panel or stripe of the trousers' colour up the front of a shirt does not).
+  const torso = new Set([...band, ...lower]);
+  let top = g.yh;
+  for (let y = Math.round(g.yh); y >= Math.max(0, g.yh - 0.35 * g.t); y--) {
+    let on = 0, all = 0;
+    for (let x = Math.max(0, Math.round(g.cx - g.sw * 0.6)); x < Math.min(s.width, g.cx + g.sw * 0.6); x++) {
+      const r = s.sp[y * s.width + x];
+      if (!torso.has(r)) continue;
+      all++;
+      if (grown.has(r)) on++;
+    }
+    if (all && on < all * 0.6) break;
+    top = y;
+  }
+  return [...band].filter((r) => grown.has(r) && s.regions[r].y >= top);
 }
 
 /**
