@@ -48,17 +48,29 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
  * An upper garment that goes on below the hips in the same colour (a coat, a long jacket) took the lower
  * part's place there: those regions go back to the upper garment, when a different lower garment (or
  * the legs) shows below or between them. Without anything different below it is one piece (a dress, a
- * jumpsuit, a suit of one colour) and the hips stay the seam.
+ * jumpsuit, a suit of one colour) and the hips stay the seam. First, a lower garment worn above the hip
+ * keypoints takes back its waistband (waistband()).
  */
-export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[] } {
+export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[]; bib?: boolean } {
   const offArms = (r: number) => Math.min(...g.arms.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.t * 0.1;
   const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2 && offArms(r));
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
+  const waist = waistband(s, upper, lower, u, g, offArms);
+  if (waist.length) {
+    const inWaist = new Set(waist);
+    upper = upper.filter((r) => !inWaist.has(r));
+    lower = [...lower, ...waist];
+  }
   const isLower = new Set(lower), isUpper = new Set(upper);
   const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? shadedDistance(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
   const moved = lower.filter((r) => same.has(r));
   const rest = lower.filter((r) => !same.has(r));
+  const bib = moved.length && reachesAnkles(s, moved, g) ? bibFront(s, upper, u, g, offArms) : null;
+  if (bib) {
+    const inBib = new Set(bib);
+    return { upper: upper.filter((r) => !inBib.has(r)), lower: [...lower, ...bib], bib: true };
+  }
   if (areaOf(s, rest) >= areaOf(s, lower) * 0.15) return { upper: [...upper, ...moved], lower: rest };
   // Legs in a colour close to the coat's (dark tights under a dark coat): the coat is the part that stays
   // one piece well below the crotch, above the row where the legs part.
@@ -71,12 +83,62 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
 }
 
 /**
+ * A lower garment worn high (high-waisted trousers or skirt) reaches above the hip keypoints, where the
+ * upper part's prior took it: the hips' colour, when it is not the torso's, grows up through the regions
+ * off the arms between the waist and the hips.
+ */
+function waistband(s: Scene, upper: number[], lower: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] {
+  const c = medianLab(s, lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh));
+  if (!c || deltaE(c, u) <= LAYER_DE) return [];
+  const band = new Set(upper.filter((r) => s.regions[r].y > g.yh - 0.35 * g.t && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * 0.6));
+  const isLower = new Set(lower);
+  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && deltaE(s.regions[r].lab, c) < LAYER_DE));
+  // A waistband goes round the body: going up from the hips, it ends at the first row it no longer
+  // spans (a panel or stripe of the trousers' colour up the front of a shirt does not).
+  const torso = new Set([...band, ...lower]);
+  let top = g.yh;
+  for (let y = Math.round(g.yh); y >= Math.max(0, g.yh - 0.35 * g.t); y--) {
+    let on = 0, all = 0;
+    for (let x = Math.max(0, Math.round(g.cx - g.sw * 0.6)); x < Math.min(s.width, g.cx + g.sw * 0.6); x++) {
+      const r = s.sp[y * s.width + x];
+      if (!torso.has(r)) continue;
+      all++;
+      if (grown.has(r)) on++;
+    }
+    if (all && on < all * 0.6) break;
+    top = y;
+  }
+  return [...band].filter((r) => grown.has(r) && s.regions[r].y >= top);
+}
+
+/**
+ * The torso's colour goes on down the legs to the ankles. With the arms and the neckline in clearly another
+ * colour (a shirt, a jacket beneath or over it) that is a bib (overalls, dungarees): its front over the
+ * torso is the trousers too; those regions are returned. With the arms in the torso's colour it is a coat,
+ * a suit or one outfit (null); with bare arms it may as well be a one-colour top and trousers (null).
+ */
+function bibFront(s: Scene, upper: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] | null {
+  const like = (r: number) => shadedDistance(s.regions[r].lab, u) < LAYER_DE;
+  const arms = medianLab(s, upper.filter((r) => !offArms(r) && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.45));
+  // A bib leaves the neckline to the garment beneath it (a shirt, a top).
+  const neck = medianLab(s, upper.filter((r) => Math.abs(s.regions[r].x - g.cx) < g.sw * 0.16 && s.regions[r].y > g.ys - 0.05 * g.t && s.regions[r].y < g.ys + 0.15 * g.t));
+  if (!arms || !neck || deltaE(arms, u) <= 2 * LAYER_DE || deltaE(neck, u) <= 2 * LAYER_DE) return null;
+  return upper.filter((r) => like(r) && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * 0.4 && s.regions[r].y > g.ys + 0.1 * g.t);
+}
+
+/** Whether the regions reach down to the ankles. */
+function reachesAnkles(s: Scene, rs: number[], g: Geometry): boolean {
+  return Math.max(...rs.map((r) => s.regions[r].y1)) > g.ya - 0.35 * g.shin;
+}
+
+/**
  * The lower garment: what covers the hips, grown down through its own colour. Ending above mid-shin it is
  * a skirt or shorts (shorts part into two tubes at the hem); reaching lower it is trousers unless the hem
  * stays one wide piece (a long skirt). What covers the legs below it in another colour (leggings, tights)
- * is counted with trousers; `legs` lists those regions (not part of the garment at the hips).
+ * is counted with trousers; `legs` lists those regions (not part of the garment at the hips). `trousers`:
+ * already known to be trousers (a bib down to the ankles, whose legs may overlap as one piece).
  */
-export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: number[]; pants: number[]; legs: number[] } {
+export function splitLower(s: Scene, lower: number[], g: Geometry, trousers = false): { skirt: number[]; pants: number[]; legs: number[] } {
   const hipSeeds = lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh);
   const c = medianLab(s, hipSeeds);
   if (!c) return { skirt: [], pants: lower, legs: lower };
@@ -89,7 +151,7 @@ export function splitLower(s: Scene, lower: number[], g: Geometry): { skirt: num
   // panel, a fold, a print in another colour) does not part a skirt.
   const open = new Uint8Array(mask.length);
   for (let i = 0; i < open.length; i++) open[i] = s.alpha[s.sp[i]] < 0.5 || s.label[s.sp[i]] === L.skin ? 1 : 0;
-  const kind = hemKind(mask, s.width, s.height, g, open);
+  const kind = trousers ? 'pants' : hemKind(mask, s.width, s.height, g, open);
   if (kind === 'skirt') return { skirt: garment, pants: legs, legs };
   // Trousers part at the crotch. A garment that stays one piece well below it and only then parts is a
   // skirt over legs in a similar colour (tights, leggings, dark boots).

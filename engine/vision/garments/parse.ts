@@ -63,7 +63,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
   const { part } = assignParts(s, clothing, frame, input.objects);
   const g = geometry(frame);
   const split = extendUpper(s, indices(part, 0), indices(part, 1), g);
-  const { skirt, pants, legs } = splitLower(s, split.lower, g);
+  const { skirt, pants, legs } = splitLower(s, split.lower, g, split.bib);
   const { coat, tops } = splitUpper(s, split.upper, g);
   for (const [rs, l] of [[coat, L.coat], [tops, L.tops], [skirt, L.skirt], [pants, L.pants]] as const) for (const r of rs) s.label[r] = l;
   for (let r = 0; r < part.length; r++) {
