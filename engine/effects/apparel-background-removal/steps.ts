@@ -12,6 +12,7 @@ import { detectFaces, type Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { hairMask } from '../../vision/matting/person.ts';
 import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
+import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
@@ -51,7 +52,8 @@ export const findPerson: Step<P> = async (c, kit) => {
   const human = await kit.models.get('human');
   v.faces = await detectFaces(human, c.image, { meshFaces: 3 });
   v.points = await bodyPoints(human, c.image);
-  v.objects = await detectObjects(human, c.image, 0.15);
+  // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
+  v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
   v.hair = v.faces.length ? (await hairMask(kit.models, c.image, v.faces)).data : undefined;
 };
 

@@ -1,6 +1,7 @@
 /** Bag rules on drawn scenes: what a bag's outline encloses is the bag, clothing beside it is not. */
 import { describe, expect, it } from 'vitest';
-import { enclosedHoles } from './bags.ts';
+import { bagBoxes, enclosedHoles, hangingBag } from './bags.ts';
+import type { Geometry } from './body-garments.ts';
 import { buildScene } from './scene.ts';
 
 const W = 120, H = 160;
@@ -26,5 +27,28 @@ describe('garment bag rules', () => {
     const holes = new Set(enclosedHoles(s, bag, inBox, candidates));
     expect(holes.has(at(40, 85))).toBe(true);
     expect(holes.has(at(55, 102))).toBe(false);
+  });
+
+  // A standing body: shoulders at y 100, hips at 250 (torso 150), centre x 200, shoulders 120 apart.
+  const g = { ys: 100, yh: 250, yk: 380, ya: 500, cx: 200, thigh: 130, shin: 120, t: 150, sw: 120, arms: [], legs: [] } as Geometry;
+  const box = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+
+  it('takes a faint box for a bag only where one hangs: tall, beside the body, down past the hips', () => {
+    expect(hangingBag(box(270, 260, 80, 220), g)).toBe(true); // tote from the hand, beside the leg
+    expect(hangingBag(box(270, 60, 80, 420), g)).toBe(true); // shoulder bag, strap and all
+    expect(hangingBag(box(275, 230, 40, 60), g)).toBe(false); // a hand
+    expect(hangingBag(box(250, 90, 90, 200), g)).toBe(false); // the arm and the body's side, ending at the hips
+    expect(hangingBag(box(160, 300, 80, 200), g)).toBe(false); // between the legs
+  });
+
+  it('keeps confident bag boxes anywhere, faint ones only hanging and apart from a confident one', () => {
+    const o = (label: string, score: number, b: ReturnType<typeof box>) => ({ label, score, box: b });
+    const sure = o('handbag', 0.3, box(270, 400, 80, 100));
+    const strap = o('handbag', 0.1, box(265, 150, 90, 360)); // the same bag's looser box
+    const other = o('handbag', 0.1, box(60, 260, 70, 220)); // a second bag on the other side
+    const hand = o('handbag', 0.12, box(275, 230, 40, 60));
+    const car = o('car', 0.1, box(60, 260, 70, 220));
+    expect(bagBoxes([sure, strap, other, hand, car], g)).toEqual([sure, other]);
+    expect(bagBoxes([other], null)).toEqual([]);
   });
 });

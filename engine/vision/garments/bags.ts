@@ -1,7 +1,8 @@
 /**
  * Bags from the object detector's boxes (handbag, backpack, suitcase): inside a box, the regions off the
  * body's lines give the bag's colour, and the bag is what has that colour there, grown from them (further
- * off the body's lines), with what its outline encloses.
+ * off the body's lines), with what its outline encloses. A confident box counts anywhere; a faint one
+ * only where a bag hangs (tall, beside the body, reaching well below the hips).
  */
 import { segmentDistance, type Pt } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
@@ -10,8 +11,40 @@ import { deltaE } from './lab.ts';
 import { flood, groups } from './regions.ts';
 import { medianLab, type Scene } from './scene.ts';
 
-const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
-const MIN_SCORE = 0.15;
+export const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
+/** A bag box anywhere. */
+export const MIN_SCORE = 0.15;
+/** A bag box that hangs beside the body ({@link hangingBag}); the detector is asked down to this score. */
+export const HANGING_SCORE = 0.06;
+
+/**
+ * A faint box shaped like a bag hanging from a hand or a shoulder: at least 0.8 torso tall, its centre
+ * beside the body (half a shoulder width off the body's middle) and its bottom half a torso below the
+ * hips. Hands, sleeves and the body's own sides give faint boxes too, but those end at the wrists or lie
+ * over the body.
+ */
+export function hangingBag(box: DetectedObject['box'], g: Geometry): boolean {
+  const { x, y, width: w, height: h } = box;
+  return h >= g.t * 0.8 && Math.abs(x + w / 2 - g.cx) >= g.sw * 0.5 && y + h >= g.yh + g.t * 0.5;
+}
+
+/**
+ * The detections to look for bags in: confident bag boxes, and faint ones hanging beside the body that
+ * do not overlap a confident one (a second, looser box of the same bag: its strap, the coat beside it).
+ */
+export function bagBoxes(objects: DetectedObject[], g: Geometry | null): DetectedObject[] {
+  const bags = objects.filter((o) => BAG_LABELS.has(o.label));
+  const sure = bags.filter((o) => o.score >= MIN_SCORE);
+  const faint = g ? bags.filter((o) => o.score < MIN_SCORE && o.score >= HANGING_SCORE && hangingBag(o.box, g) && sure.every((b) => overlap(o.box, b.box) < 0.25)) : [];
+  return [...sure, ...faint];
+}
+
+/** Intersection of two boxes over the smaller one's area. */
+export function overlap(a: DetectedObject['box'], b: DetectedObject['box']): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x), h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.width * a.height, b.width * b.height)) : 0;
+}
+
 const BAG_DE = 16;
 const BAG_DE_OFF = 32;
 
@@ -19,8 +52,7 @@ const BAG_DE_OFF = 32;
 export function detectedBags(s: Scene, candidates: Set<number>, objects: DetectedObject[], g: Geometry | null): number[] {
   const out = new Set<number>();
   const lines: [Pt, Pt][] = g ? [...g.arms, ...g.legs, [{ x: g.cx, y: g.ys }, { x: g.cx, y: g.yh }]] : [];
-  for (const o of objects) {
-    if (!BAG_LABELS.has(o.label) || o.score < MIN_SCORE) continue;
+  for (const o of bagBoxes(objects, g)) {
     const { x, y, width: w, height: h } = o.box;
     const inBox = (r: number) => { const p = s.regions[r]; return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; };
     const inside = [...candidates].filter(inBox);

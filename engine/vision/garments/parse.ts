@@ -16,7 +16,7 @@ import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
-import { detectedBags } from './bags.ts';
+import { bagBoxes, detectedBags } from './bags.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -136,7 +136,7 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
   };
   for (const f of input.faces) at(f.box.x + f.box.width / 2, f.box.y + f.box.height / 2);
   for (const p of input.points) if (p.score >= 0.3) at(p.x, p.y);
-  for (const o of input.objects) if (o.label === 'handbag' || o.label === 'backpack' || o.label === 'suitcase') at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
+  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
   const reach = frame.torso * 0.3;
   for (let i = 0; i < labels.length; i++) {
     if (!labels[i] || keep.has(labels[i])) continue;
