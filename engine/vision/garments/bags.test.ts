@@ -1,8 +1,8 @@
 /** Bag rules on drawn scenes: what a bag's outline encloses is the bag, clothing beside it is not. */
 import { describe, expect, it } from 'vitest';
-import { bagBoxes, enclosedHoles, hangingBag } from './bags.ts';
+import { bagBoxes, enclosedHoles, hangingBag, looseBags } from './bags.ts';
 import type { Geometry } from './body-garments.ts';
-import { buildScene } from './scene.ts';
+import { buildScene, L } from './scene.ts';
 
 const W = 120, H = 160;
 
@@ -50,5 +50,29 @@ describe('garment bag rules', () => {
     const car = o('car', 0.1, box(60, 260, 70, 220));
     expect(bagBoxes([sure, strap, other, hand, car], g)).toEqual([sure, other]);
     expect(bagBoxes([other], null)).toEqual([]);
+  });
+
+  it('finds a bag the matte left out, not a box over plain backdrop', () => {
+    // Grey backdrop, a person (red, x 60..100) inside the matte, a navy bag (x 20..60, y 60..110) outside it.
+    const rgb = new Uint8Array(W * H * 3), matte = new Uint8Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const person = x >= 60 && x < 100, bag = x >= 20 && x < 60 && y >= 60 && y < 110;
+      rgb.set(person ? [200, 30, 30] : bag ? [20, 25, 60] : [150, 150, 150], (y * W + x) * 3);
+      matte[y * W + x] = person ? 255 : 0;
+    }
+    const s = buildScene(rgb, 3, W, H, matte);
+    const fg = new Uint8Array(s.regions.length).map((_, r) => (s.alpha[r] >= 0.5 ? 1 : 0));
+    const at = (x: number, y: number) => s.sp[y * W + x];
+    const o = (x: number, y: number, width: number, height: number) => ({ label: 'handbag', score: 0.3, box: { x, y, width, height } });
+    const bag = new Set(looseBags(s, fg, [o(16, 56, 60, 58)]));
+    expect(bag.has(at(30, 70))).toBe(true);
+    expect(bag.has(at(55, 100))).toBe(true);
+    expect(bag.has(at(10, 40))).toBe(false);
+    expect(bag.has(at(80, 80))).toBe(false);
+    // A box over the backdrop beside the person: its middle is the backdrop's colour.
+    expect(looseBags(s, fg, [o(30, 115, 36, 30)])).toEqual([]);
+    // A box the matte does not reach: someone else's bag.
+    expect(looseBags(s, fg, [o(5, 60, 50, 50)])).toEqual([]);
+    expect(s.label[at(30, 70)]).toBe(L.background);
   });
 });

@@ -9,7 +9,7 @@ import type { Geometry } from './body-garments.ts';
 import type { DetectedObject } from './human-run.ts';
 import { deltaE } from './lab.ts';
 import { flood, groups } from './regions.ts';
-import { medianLab, type Scene } from './scene.ts';
+import { areaOf, L, medianLab, type Scene } from './scene.ts';
 
 export const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
 /** A bag box anywhere. */
@@ -90,6 +90,43 @@ export function enclosedHoles(s: Scene, bag: Set<number>, within: number[], cand
       else if (candidates.has(q)) clothing++;
     }
     if (onBag > 0 && clothing === 0) out.push(...piece);
+  }
+  return out;
+}
+
+/** A bag box whose middle the matte holds less than this share of is a bag the matte left out. */
+const LEFT_OUT = 0.5;
+/** A box the matte does not reach at all (this share of it) belongs to someone else in the background. */
+const TOUCHES = 0.1;
+
+/**
+ * Bags the subject matte left out (a dark bag against a dark street, a clutch in a hand): in a bag box
+ * the matte touches but whose middle it leaves out, the bag is the colour of that middle, grown through
+ * the box's regions outside the matte, unless that colour is also the backdrop around the box (then
+ * the box's middle is backdrop). Returns regions outside the matte.
+ */
+export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): number[] {
+  const out: number[] = [];
+  for (const o of boxes) {
+    const { x, y, width: w, height: h } = o.box;
+    const inBox = (r: number, m = 0) => { const p = s.regions[r]; return p.x >= x - m * w && p.x <= x + w + m * w && p.y >= y - m * h && p.y <= y + h + m * h; };
+    const box = [...s.regions.keys()].filter((r) => inBox(r));
+    const share = (rs: number[]) => rs.reduce((t, r) => t + s.alpha[r] * s.regions[r].n, 0) / Math.max(1, areaOf(s, rs));
+    const middle = box.filter((r) => Math.abs(s.regions[r].x - (x + w / 2)) < w * 0.25 && Math.abs(s.regions[r].y - (y + h / 2)) < h * 0.25);
+    if (middle.length === 0 || share(middle) >= LEFT_OUT || share(box) < TOUCHES) continue;
+    const free = (r: number) => !fg[r] && s.alpha[r] < 0.5 && s.label[r] === L.background;
+    const seeds = middle.filter(free);
+    const c = medianLab(s, seeds);
+    if (!c) continue;
+    const like = (r: number) => deltaE(s.regions[r].lab, c) < BAG_DE;
+    // The backdrop: what lies around the box (a quarter of its size out) off the matte.
+    const ring = [...s.regions.keys()].filter((r) => free(r) && inBox(r, 0.25) && !inBox(r));
+    if (areaOf(s, ring.filter(like)) > areaOf(s, ring) * 0.2) continue;
+    const core = flood(s, seeds.filter(like), (q) => free(q) && inBox(q) && like(q));
+    if (areaOf(s, [...core]) < w * h * 0.15) continue;
+    // Then on through shading, straps and buckles, as a detected bag beside the body does.
+    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && deltaE(s.regions[q].lab, c) < BAG_DE_OFF));
+    out.push(...bag, ...enclosedHoles(s, bag, box.filter(free), new Set(box.filter((r) => fg[r]))));
   }
   return out;
 }
