@@ -12,6 +12,7 @@ import { detectFaces, type Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { hairMask } from '../../vision/matting/person.ts';
 import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
+import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
@@ -51,7 +52,8 @@ export const findPerson: Step<P> = async (c, kit) => {
   const human = await kit.models.get('human');
   v.faces = await detectFaces(human, c.image, { meshFaces: 3 });
   v.points = await bodyPoints(human, c.image);
-  v.objects = await detectObjects(human, c.image, 0.15);
+  // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
+  v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
   v.hair = v.faces.length ? (await hairMask(kit.models, c.image, v.faces)).data : undefined;
 };
 
@@ -76,16 +78,30 @@ export const parse: Step<P> = async (c) => {
   });
 };
 
-/** The work-size label selection upscaled to input size (soft seams between garments) times the subject alpha. */
+/**
+ * The work-size label selection upscaled to input size (soft seams between garments) times the subject
+ * alpha; where the parse labelled what the matte left out (a bag), the selection alone.
+ */
 async function alphaFor(c: Ctx<P>, labels: readonly number[]): Promise<Uint8Array> {
   const v = values(c);
-  const { labels: map, width, height } = v.parse!;
+  const { labels: map, width, height, offMatte } = v.parse!;
   const sel = selectLabels(map, labels);
-  for (let i = 0; i < sel.length; i++) sel[i] *= 255;
-  const up = await grey(raw(sel, width, height, 1).resize(c.image.width, c.image.height, { fit: 'fill', kernel: 'linear' }));
+  const up = async (m: Uint8Array) => {
+    for (let i = 0; i < m.length; i++) m[i] *= 255;
+    return grey(raw(m, width, height, 1).resize(c.image.width, c.image.height, { fit: 'fill', kernel: 'linear' }));
+  };
+  let off: Uint8Array | null = null;
+  if (offMatte) {
+    const o = new Uint8Array(sel.length);
+    for (let i = 0; i < o.length; i++) o[i] = sel[i] & offMatte[i];
+    if (o.includes(1)) off = await up(o);
+    if (off && c.image.channels === 4) multiplyByInputAlpha(off, c.image.data);
+  }
+  const out = await up(sel);
   const alpha = v.alpha!;
-  for (let i = 0; i < up.length; i++) up[i] = (up[i] * alpha[i] + 127) / 255;
-  return up;
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] * alpha[i] + 127) / 255;
+  if (off) for (let i = 0; i < out.length; i++) out[i] = Math.max(out[i], off[i]);
+  return out;
 }
 
 export const buildMasks: Step<P> = async (c) => {

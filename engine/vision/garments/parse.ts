@@ -11,12 +11,12 @@ import { components } from './geometry.ts';
 import { faceMask, labelHead, skinModel } from './head.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
 import { extendUpper, splitLower, splitUpper } from './layers.ts';
-import { buildScene, L, labelMap, medianLab, regionShare, type Scene } from './scene.ts';
+import { buildScene, L, labelMap, medianLab, regionMask, regionShare, type Scene } from './scene.ts';
 import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
-import { detectedBags } from './bags.ts';
+import { bagBoxes, detectedBags, looseBags } from './bags.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -34,6 +34,8 @@ export interface GarmentParse {
   /** false: no person was found and the foreground was taken as one garment. */
   person: boolean;
   frame: BodyFrame | null;
+  /** 1 where a region outside the matte was labelled (a bag the matte left out), when any was. */
+  offMatte?: Uint8Array;
 }
 
 export function parseGarments(input: ParseInput): GarmentParse {
@@ -73,7 +75,9 @@ export function parseGarments(input: ParseInput): GarmentParse {
   for (const r of bootLegs(s, legs, indices(part, 2), g)) s.label[r] = L.shoes;
   const garments = new Set([...part.keys()].filter((r) => part[r] >= 0));
   for (const r of detectedBags(s, garments, input.objects, g)) s.label[r] = L.bag;
-  return { labels: labelMap(s), width, height, person: true, frame };
+  const loose = looseBags(s, fg, bagBoxes(input.objects, g));
+  for (const r of loose) s.label[r] = L.bag;
+  return { labels: labelMap(s), width, height, person: true, frame, offMatte: loose.length ? regionMask(s, loose) : undefined };
 }
 
 /** Share of each region inside the hair mask (>= 128). */
@@ -136,7 +140,7 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
   };
   for (const f of input.faces) at(f.box.x + f.box.width / 2, f.box.y + f.box.height / 2);
   for (const p of input.points) if (p.score >= 0.3) at(p.x, p.y);
-  for (const o of input.objects) if (o.label === 'handbag' || o.label === 'backpack' || o.label === 'suitcase') at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
+  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
   const reach = frame.torso * 0.3;
   for (let i = 0; i < labels.length; i++) {
     if (!labels[i] || keep.has(labels[i])) continue;

@@ -57,6 +57,15 @@ export function labelMap(s: Scene): Uint8Array {
   return out;
 }
 
+/** 1 on the pixels of the given regions. */
+export function regionMask(s: Scene, rs: number[]): Uint8Array {
+  const on = new Uint8Array(s.regions.length);
+  for (const r of rs) on[r] = 1;
+  const out = new Uint8Array(s.width * s.height);
+  for (let i = 0; i < out.length; i++) out[i] = on[s.sp[i]];
+  return out;
+}
+
 /** Area-weighted median colour of a set of regions (per channel); null when empty. */
 export function medianLab(s: Scene, rs: number[]): [number, number, number] | null {
   if (rs.length === 0) return null;
