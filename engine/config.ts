@@ -34,6 +34,9 @@ export function configFromEnv(env = process.env): EngineConfig {
     dataDir: path.resolve(env.ATELIER_DATA_DIR ?? './data'),
     apiKeys: (env.ATELIER_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     workers: int(env.ATELIER_WORKERS, Math.min(2, cores)),
+    // Every worker may use all cores: one request at a time (the studio's usual load) then runs at full speed.
+    // Measured on 2 cores, product photo: 1.84 s per request with 2 threads against 3.4 s with 1; two
+    // requests at once lose 9% to the oversubscription (8 requests: 15.5 s against 14.1 s).
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),

@@ -5,7 +5,7 @@
 import { catalog, type ModelId } from './catalog.ts';
 
 export interface ModelOptions {
-  /** Threads one model run may use (onnxruntime intra-op threads); the pool divides the cores among workers. */
+  /** Threads one model run may use (onnxruntime intra-op threads); ATELIER_MODEL_THREADS, by default all cores (see config.ts). */
   threads: number;
 }
 

@@ -1,0 +1,18 @@
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { configFromEnv } from './config.ts';
+
+describe('configFromEnv', () => {
+  it('gives every worker all cores for a model run, and at most 2 workers', () => {
+    const cores = os.availableParallelism();
+    const c = configFromEnv({});
+    expect(c.modelThreads).toBe(cores);
+    expect(c.workers).toBe(Math.min(2, cores));
+  });
+
+  it('takes the environment over the defaults, ignoring values that are not whole numbers', () => {
+    const c = configFromEnv({ ATELIER_WORKERS: '3', ATELIER_MODEL_THREADS: '5', ATELIER_ENGINE_PORT: '9000' });
+    expect([c.workers, c.modelThreads, c.port]).toEqual([3, 5, 9000]);
+    expect(configFromEnv({ ATELIER_WORKERS: 'many' }).workers).toBe(Math.min(2, os.availableParallelism()));
+  });
+});
