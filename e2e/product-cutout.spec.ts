@@ -42,8 +42,11 @@ test('product background removal end to end, kept across a reload', async ({ pag
   await page.screenshot({ path: testInfo.outputPath('studio-product-cutout.png') });
   await page.screenshot({ path: 'test-results/studio-product-cutout.png' });
 
+  // Counted before the reload: counting after it races the gallery's load from IndexedDB.
+  const count = await items.count();
+  expect(count).toBeGreaterThan(0);
   await page.reload();
-  await expect(page.getByRole('list', { name: 'Gallery items' }).getByRole('button')).toHaveCount(await items.count());
+  await expect(page.getByRole('list', { name: 'Gallery items' }).getByRole('button')).toHaveCount(count);
   await page.getByRole('list', { name: 'Gallery items' }).getByRole('button').first().click();
   await expect(page.getByRole('slider', { name: 'Before/after divider' })).toBeVisible();
   const after = page.getByRole('img', { name: /after|result/i }).first();
