@@ -163,17 +163,23 @@ export function splitLower(s: Scene, lower: number[], g: Geometry, trousers = fa
   return { skirt: [], pants: lower, legs };
 }
 
+/** The runs [start, end) of mask == 1 along row y that are at least minLength long, left to right. */
+function rowRuns(mask: Uint8Array, width: number, y: number, minLength: number): [number, number][] {
+  const runs: [number, number][] = [];
+  let start = -1;
+  for (let x = 0; x <= width; x++) {
+    const on = x < width && mask[y * width + x] === 1;
+    if (on && start < 0) start = x;
+    if (!on && start >= 0) { if (x - start >= minLength) runs.push([start, x]); start = -1; }
+  }
+  return runs;
+}
+
 /** The first row below the crotch where the mask is two sizeable runs; Infinity when it never parts. */
 export function splitRow(mask: Uint8Array, width: number, height: number, g: Geometry): number {
   const minRun = g.sw * 0.1;
   for (let y = Math.max(0, Math.round(g.yh + 0.2 * g.thigh)); y < height; y++) {
-    const runs: [number, number][] = [];
-    let start = -1;
-    for (let x = 0; x <= width; x++) {
-      const on = x < width && mask[y * width + x] === 1;
-      if (on && start < 0) start = x;
-      if (!on && start >= 0) { if (x - start >= minRun) runs.push([start, x]); start = -1; }
-    }
+    const runs = rowRuns(mask, width, y, minRun);
     // Legs: two runs with the gap between them near the body's midline (not an arm or a bag beside it).
     for (let k = 0; k + 1 < runs.length; k++) if (Math.abs((runs[k][1] + runs[k + 1][0]) / 2 - g.cx) < g.sw * 0.3) return y;
   }
@@ -194,13 +200,7 @@ export function hemKind(mask: Uint8Array, width: number, height: number, g: Geom
   let split = 0, rows = 0;
   const minGap = Math.max(2, Math.round(g.sw * 0.04));
   for (let y = from; y <= bottom; y++) {
-    const runs: [number, number][] = [];
-    let start = -1;
-    for (let x = 0; x <= width; x++) {
-      const on = x < width && mask[y * width + x] === 1;
-      if (on && start < 0) start = x;
-      if (!on && start >= 0) { if (x - start >= minGap) runs.push([start, x]); start = -1; }
-    }
+    const runs = rowRuns(mask, width, y, minGap);
     if (runs.length === 0) continue;
     rows++;
     // Two tubes: two sizeable runs with a real gap between them near the body's middle.
