@@ -26,20 +26,14 @@ type Tf = TfLike & {
   div(a: TensorLike, b: number): TensorLike;
 };
 
-/** The image crops are taken from (kept as a type so callers can pass prepared sources later). */
-export interface CropSource { image: RasterImage }
-
-export const cropSource = (_tf: TfLike, image: RasterImage): CropSource => ({ image });
-
 /** Bilinear sampling alone is fine up to this shrink; beyond it the pixels are box-averaged first. */
 const MAX_DIRECT_SHRINK = 2.5;
 /** Shrink left for the bilinear step after box averaging. */
 const RESIDUAL_SHRINK = 1.25;
 
 /** The square as a [1, out, out, 3] float32 tensor in 0..1, black outside the image (the caller disposes it). */
-export async function cropRoi(tfl: TfLike, source: CropSource | RasterImage, roi: Roi, out: number, flip = false): Promise<TensorLike> {
+export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false): Promise<TensorLike> {
   const tf = tfl as Tf;
-  const image = 'image' in source ? source.image : source;
   const shrink = roi.size / out;
   const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
   // Axis-aligned region under the rotated square, plus the bilinear taps, clipped to the image.

@@ -10,7 +10,7 @@ import type { RasterImage } from '../../effects/effect.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
 import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';
-import { cropSource, type CropSource, type Roi } from './crop.ts';
+import type { Roi } from './crop.ts';
 import { halfTiles, rotateImage, tilePixels, wholeImage, type Tile } from './view.ts';
 import { poseFromMesh } from './pose.ts';
 
@@ -99,26 +99,21 @@ const total = (faces: Face[]) => faces.reduce((s, f) => s + f.score, 0);
 
 async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
   if (o.maxFaces <= 0) return [];
-  return findIn(m, cropSource(m.tf, image), o);
-}
-
-async function findIn(m: FaceModels, src: CropSource, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
-  const image = src.image;
   const faces: Face[] = [];
   const state = { meshed: 0 };
-  await accept(m, src, await detect(m, image, [wholeImage(image)]), faces, state, o);
+  await accept(m, image, await detect(m, image, [wholeImage(image)]), faces, state, o);
   const side = Math.max(image.width, image.height);
   if (faces.length === 0) {
     // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
     const pad = Math.round(side * thresholds.margin);
     const framed = { left: -pad, top: -pad, side: side + 2 * pad };
-    await accept(m, src, await detect(m, image, [framed]), faces, state, o);
+    await accept(m, image, await detect(m, image, [framed]), faces, state, o);
   }
   // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
   const sizes = faces.map((f) => Math.max(f.box.width, f.box.height) / side);
   const small = (faces.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
   if (small && faces.length < o.maxFaces && (side * thresholds.detectorFloor) / INPUT >= thresholds.tileUseful) {
-    await accept(m, src, await detect(m, image, halfTiles(image)), faces, state, o);
+    await accept(m, image, await detect(m, image, halfTiles(image)), faces, state, o);
   }
   return faces.sort((a, b) => area(b.box) - area(a.box));
 }
@@ -143,18 +138,17 @@ function toImage(d: Detection, t: Tile): Detection {
  * Validates detections with the mesh, largest first, and adds the faces that pass and are new. The mesh
  * and iris models run batched over all candidates (one call per step, not per face).
  */
-async function accept(m: FaceModels, src: CropSource, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
-  const image = src.image;
+async function accept(m: FaceModels, image: RasterImage, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
   const candidates = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
     .filter((d) => !faces.some((f) => overlap(f.box, d) > thresholds.overlap))
     .sort((a, b) => b.width * b.height - a.width * a.height)
     .slice(0, Math.max(0, o.maxFaces - faces.length));
   if (candidates.length === 0) return;
-  const results = await runMesh(m.tf, m.facemesh, src, candidates.map((d) => roiFromDetection(d)));
+  const results = await runMesh(m.tf, m.facemesh, image, candidates.map((d) => roiFromDetection(d)));
   // Turned heads: the detector's box is centred between ear and nose, where the mesh model does not
   // recognise the face; the centre of the eyes, nose and mouth works.
   const weak = candidates.flatMap((d, i) => (results[i].score < thresholds.mesh ? [i] : []));
-  (await runMesh(m.tf, m.facemesh, src, weak.map((i) => roiFromDetection(candidates[i], true))))
+  (await runMesh(m.tf, m.facemesh, image, weak.map((i) => roiFromDetection(candidates[i], true))))
     .forEach((alt, k) => { if (alt.score > results[weak[k]].score) results[weak[k]] = alt; });
   // A second pass on the crop the mesh implies: aligned to the eyes, which the detector only approximates.
   // It matters for the faces that keep their mesh and for those the first crop left unsure.
@@ -163,7 +157,7 @@ async function accept(m: FaceModels, src: CropSource, dets: Detection[], faces: 
     const worth = res.score >= thresholds.mesh * 0.5 && (fullLeft-- > 0 || res.score < thresholds.mesh);
     return worth && moved(res.roi, roiFromMesh(res.mesh)) ? [i] : [];
   });
-  (await runMesh(m.tf, m.facemesh, src, again.map((i) => roiFromMesh(results[i].mesh))))
+  (await runMesh(m.tf, m.facemesh, image, again.map((i) => roiFromMesh(results[i].mesh))))
     .forEach((second, k) => { if (second.score >= results[again[k]].score - 0.05) results[again[k]] = second; });
   const added: { face: Face; mesh: P3[] }[] = [];
   candidates.forEach((d, i) => {
@@ -182,7 +176,7 @@ async function accept(m: FaceModels, src: CropSource, dets: Detection[], faces: 
   });
   const full = added.slice(0, Math.max(0, o.meshFaces - state.meshed));
   state.meshed += full.length;
-  const meshes = await addIris(m.tf as never, m.iris, src, full.map((a) => a.mesh));
+  const meshes = await addIris(m.tf as never, m.iris, image, full.map((a) => a.mesh));
   full.forEach((a, k) => { a.face.mesh = meshes[k]; });
 }
 

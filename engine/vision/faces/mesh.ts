@@ -6,7 +6,7 @@
 import type { RasterImage } from '../../effects/effect.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 import type { GraphModelLike } from './blazeface.ts';
-import { cropRoi, roiPoint, type CropSource, type Roi } from './crop.ts';
+import { cropRoi, roiPoint, type Roi } from './crop.ts';
 import { IRIS_REFINES, LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS } from './landmarks.ts';
 
 export type P3 = [number, number, number];
@@ -26,7 +26,7 @@ const BATCH = 8;
 type TfConcat = TfLike & { concat(t: TensorLike[], axis: number): TensorLike };
 
 /** Runs the mesh model on each ROI (batched). */
-export async function runMesh(tf: TfLike, model: GraphModelLike, image: CropSource | RasterImage, rois: Roi[]): Promise<MeshResult[]> {
+export async function runMesh(tf: TfLike, model: GraphModelLike, image: RasterImage, rois: Roi[]): Promise<MeshResult[]> {
   const results: MeshResult[] = [];
   for (let b = 0; b < rois.length; b += BATCH) {
     const batch = rois.slice(b, b + BATCH);
@@ -78,7 +78,7 @@ export function roiFromMesh(mesh: P3[]): Roi {
  * (Mirroring the other one instead scrambles the contour order: 230 of the mesh's 880 triangles fold
  * over on a frontal portrait, against 30 at the lips and outline this way.)
  */
-export async function addIris(tf: TfConcat, model: GraphModelLike, image: CropSource | RasterImage, meshes: P3[][]): Promise<P3[][]> {
+export async function addIris(tf: TfConcat, model: GraphModelLike, image: RasterImage, meshes: P3[][]): Promise<P3[][]> {
   const eyeRoi = (mesh: P3[], outer: number, inner: number): Roi => {
     const a = mesh[outer], b = mesh[inner];
     const dist = Math.hypot(b[0] - a[0], b[1] - a[1]);
