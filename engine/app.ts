@@ -1,7 +1,7 @@
 /**
  * Builds the engine. Order of registration matters and is fixed here:
  *   1. multipart parser   2. envelope (error and not-found handlers, reply.envelope/fail)
- *   3. closing guard      4. auth on /api/*
+ *   3. closing guard      4. auth (bound to every contract route as it is declared)
  *   5. routes: effects, task result, results, health, OpenAPI + docs
  * Services (worker pool, task store and queue, result store) are created here and closed on app.close().
  */
@@ -21,6 +21,7 @@ import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
 import { TaskQueue } from './tasks/queue.ts';
+import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
 import type { EngineConfig } from './config.ts';
 
 export interface Services {
@@ -31,6 +32,7 @@ export interface Services {
   queue: TaskQueue;
   results: ResultStore;
   closing: boolean;
+  baseUrl: BaseUrlOf;
 }
 
 declare module 'fastify' {
@@ -38,13 +40,15 @@ declare module 'fastify' {
 }
 
 export async function buildApp(config: EngineConfig, keys: string[], logger: boolean | object = false): Promise<FastifyInstance> {
+  // First, so that a bad setting stops the start before anything is created.
+  const baseUrl = baseUrlResolver(config);
   const effects = { ...effectModules, ...config.extraEffects };
   const results = new ResultStore(config.dataDir);
   await results.init();
   const tasks = new TaskStore(config.dataDir);
   const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads) }, config.workers, config.maxWaitingJobs);
   const queue = new TaskQueue(tasks, pool, results, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
-  const services: Services = { config, effects, pool, tasks, queue, results, closing: false };
+  const services: Services = { config, effects, pool, tasks, queue, results, closing: false, baseUrl };
 
   const app = Fastify({
     logger,
@@ -63,7 +67,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
   });
   // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
   app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
-  await app.register(auth, { keys });
+  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });

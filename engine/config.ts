@@ -8,6 +8,12 @@ export interface EngineConfig {
   dataDir: string;
   /** Keys from ATELIER_API_KEYS; empty means "use (or create) the key kept in the data folder". */
   apiKeys: string[];
+  /** Accept the AILabTools SDKs' `ailabapi-api-key` header as an alias of `service-api-key` (ATELIER_ACCEPT_SDK_KEY_HEADER, on unless 0). */
+  acceptSdkKeyHeader: boolean;
+  /** ATELIER_PUBLIC_URL: the origin every result URL is built on (behind a reverse proxy). */
+  publicUrl?: string;
+  /** ATELIER_TRUST_PROXY: peers (addresses, CIDRs, `loopback`) whose X-Forwarded-Host/Proto are believed. */
+  trustProxy: string[];
   workers: number;
   modelThreads: number;
   /** Queued + running async tasks allowed before submit answers 429. */
@@ -33,6 +39,9 @@ export function configFromEnv(env = process.env): EngineConfig {
     host: env.ATELIER_ENGINE_HOST ?? '127.0.0.1',
     dataDir: path.resolve(env.ATELIER_DATA_DIR ?? './data'),
     apiKeys: (env.ATELIER_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    acceptSdkKeyHeader: !/^(0|false|no|off)$/i.test(env.ATELIER_ACCEPT_SDK_KEY_HEADER ?? ''),
+    publicUrl: env.ATELIER_PUBLIC_URL || undefined,
+    trustProxy: (env.ATELIER_TRUST_PROXY ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     workers: int(env.ATELIER_WORKERS, Math.min(2, cores)),
     // Every worker may use all cores: one request at a time (the studio's usual load) then runs at full speed.
     // Measured on 2 cores, product photo: 1.84 s per request with 2 threads against 3.4 s with 1; two

@@ -1,14 +1,25 @@
 /**
- * The `service-api-key` header guards everything under /api. Keys come from ATELIER_API_KEYS; with none
- * set, one key is created on first start and kept in the data folder. Keys are compared in constant
- * time (over their SHA-256, so lengths leak nothing either).
+ * The key guards every contract route (the effects, the 405 answers on their paths and the task query). It
+ * is bound to the routes themselves when they are declared, never matched against the request's URL text:
+ * the router decodes paths (`/%61pi/...` is `/api/...`), so a prefix check on the raw URL can be walked
+ * around. Health, results (unguessable names) and the docs stay open.
+ *
+ * Keys come from ATELIER_API_KEYS; with none set, one key is created on first start and kept in the data
+ * folder. Keys are compared in constant time (over their SHA-256, so lengths leak nothing either).
+ * `ailabapi-api-key`, the header the commercial service's SDKs send, is read as an alias unless switched off.
  */
 import fp from 'fastify-plugin';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { endpointList } from '../../contract/index.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export const KEY_HEADER = 'service-api-key';
+/** The header the AILabTools SDKs always send; read when `service-api-key` is absent. */
+export const SDK_KEY_HEADER = 'ailabapi-api-key';
 
 /** The keys to accept, creating the local key if needed. `created` tells the caller to print it. */
 export function resolveApiKeys(configured: string[], dataDir: string): { keys: string[]; keyFile?: string; created: boolean } {
@@ -24,15 +35,28 @@ export function resolveApiKeys(configured: string[], dataDir: string): { keys: s
   return { keys: [key], keyFile, created: true };
 }
 
-export default fp<{ keys: string[] }>(async (app, { keys }) => {
+/** The paths whose routes need the key: every path the contract declares. */
+const guardedPaths = new Set(endpointList.map((e) => e.path));
+
+export interface AuthOptions { keys: string[]; acceptSdkHeader: boolean }
+
+export default fp<AuthOptions>(async (app, { keys, acceptSdkHeader }) => {
   const accepted = keys.map(digest);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/')) return;
-    const given = req.headers['service-api-key'];
-    if (given === undefined || given === '') return reply.fail('ERROR_INVALID_API_KEY', 'the service-api-key header is missing');
+  const headerNames = acceptSdkHeader ? `${KEY_HEADER} (or ${SDK_KEY_HEADER})` : KEY_HEADER;
+
+  const requireKey: onRequestHookHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+    let given = req.headers[KEY_HEADER];
+    if ((given === undefined || given === '') && acceptSdkHeader) given = req.headers[SDK_KEY_HEADER];
+    if (given === undefined || given === '') return reply.fail('ERROR_INVALID_API_KEY', `the ${headerNames} header is missing`);
     const d = digest(Array.isArray(given) ? given[0] : given);
     let ok = false;
     for (const k of accepted) ok = timingSafeEqual(k, d) || ok;
-    if (!ok) return reply.fail('ERROR_INVALID_API_KEY', 'the service-api-key header does not hold a valid key');
+    if (!ok) return reply.fail('ERROR_INVALID_API_KEY', `the ${headerNames} header does not hold a valid key`);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!guardedPaths.has(route.url ?? route.path)) return;
+    const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [requireKey, ...own];
   });
 });
