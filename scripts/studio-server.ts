@@ -13,6 +13,8 @@ export async function startStudio(mode: 'preview' | 'dev') {
     const config = configFromEnv();
     // The studio's console is for people: only warnings from the engine unless asked for more.
     if (!process.env.ATELIER_LOG_LEVEL) config.logLevel = 'warn';
+    // The studio's proxy is on this machine: its forwarded host puts result URLs on the studio's origin.
+    if (config.trustProxy.length === 0) config.trustProxy = ['loopback'];
     await startEngine(config);
   }
   const port = process.env.ATELIER_STUDIO_PORT ? Number(process.env.ATELIER_STUDIO_PORT) : undefined;

@@ -8,7 +8,6 @@ import { endpointList } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
-import { baseUrl } from '../http/base-url.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Services } from '../app.ts';
 
@@ -43,6 +42,6 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
       return reply.envelope({ task_id: task.id });
     }
     const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs);
-    return reply.envelope(await resultBody(endpoint, output, results, baseUrl(req)));
+    return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
   }
 }

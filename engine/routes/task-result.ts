@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
-import { baseUrl } from '../http/base-url.ts';
 import { resultUrl } from '../results/store.ts';
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
 import type { Services } from '../app.ts';
@@ -24,7 +23,7 @@ export default async function taskResultRoute(app: FastifyInstance, { services }
         error_detail: { code, code_message: errorCodes[code].summary, message: task.error.message },
       });
     }
-    const base = baseUrl(req);
+    const base = services.baseUrl(req);
     return reply.envelope({ task_id: task.id, task_status: 2, data: { result_urls: (task.results ?? []).map((n) => resultUrl(base, n)) } });
   });
 }
