@@ -72,3 +72,25 @@ describe('validateFields', () => {
     expect(fail(() => validateFields(endpoints.lipsColorChanger, { lip_color_infos: 'red' }, new Set(['image']))).code).toBe('ERROR_INVALID_PARAMETER');
   });
 });
+
+describe('result shapes', () => {
+  it('async endpoints answer a task id and keep named images; sync endpoints never answer one', async () => {
+    const { imageLeaves, isLeaf } = await import('./result.ts');
+    for (const e of endpointList) {
+      const leaves: string[] = [];
+      const walk = (s: unknown) => {
+        if (isLeaf(s as never)) leaves.push((s as { from: string }).from);
+        else Object.values(s as object).forEach(walk);
+      };
+      walk(e.result.shape);
+      if (e.mode === 'async') {
+        expect(leaves, e.slug).toEqual(['task_id']);
+        expect(e.result.taskImages?.length, e.slug).toBeGreaterThan(0);
+      } else {
+        expect(leaves, e.slug).not.toContain('task_id');
+        expect(e.result.taskImages, e.slug).toBeUndefined();
+      }
+      if (e.mode === 'sync' && e.group !== 'portrait-analysis') expect(imageLeaves(e.result.shape).length, e.slug).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,13 +1,6 @@
 import type { Field } from './fields.ts';
 import type { GroupId } from './groups.ts';
-
-/**
- * How the answer carries its result: `image_url` (data.image_url), `apparel` (data.elements),
- * `result_image` (base64 in result_image), `crop` (data.url + data.retain_location),
- * `analysis` (top-level analysis fields), `task` (task_id; the result comes from the task query),
- * `task_result` (the task query itself).
- */
-export type ResultKind = 'image_url' | 'apparel' | 'result_image' | 'crop' | 'analysis' | 'task' | 'task_result';
+import type { ResultSpec } from './result.ts';
 
 export interface Endpoint {
   slug: string;
@@ -19,7 +12,8 @@ export interface Endpoint {
   title: string;
   summary: string;
   fields: Record<string, Field>;
-  result: ResultKind;
+  /** The answer's members besides the envelope, and where each comes from (result.ts). */
+  result: ResultSpec;
 }
 
 export const defineEndpoint = <const E extends Endpoint>(e: E): E => e;

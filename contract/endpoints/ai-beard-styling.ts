@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { enumField, imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { taskResult } from '../result.ts';
 
 export const beardPresets = [
   'FullBeardClassic', 'CorporateBeard', 'Garibaldi', 'Verdi', 'FullBeardTapered', 'VanDyke', 'Bandholz',
@@ -23,5 +24,5 @@ export default defineEndpoint({
     image_template: imageField(limits.portraitAsync, 'Reference image', 'Photo whose beard is transferred.',
       { required: false, oneOf: 'beard-source', aliases: ['1.image_template'] }),
   },
-  result: 'task',
+  result: taskResult(),
 });

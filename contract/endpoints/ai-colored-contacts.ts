@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { imageField, textField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { taskResult } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'ai-colored-contacts',
@@ -15,5 +16,5 @@ export default defineEndpoint({
     name: textField(200, 'Lens name', 'For example "Ocean Blue".'),
     desc: textField(1000, 'Description', 'For example "subtle hazel with a dark limbal ring".'),
   },
-  result: 'task',
+  result: taskResult(),
 });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { enumField, imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { taskResult } from '../result.ts';
 
 export const hairLossLevels = [
   'man_1', 'man_2', 'man_3', 'man_4', 'man_5', 'man_6', 'man_7',
@@ -19,5 +20,5 @@ export default defineEndpoint({
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),
     level: enumField(hairLossLevels, 'Stage', '1 is the mildest.', { required: true }),
   },
-  result: 'task',
+  result: taskResult(),
 });

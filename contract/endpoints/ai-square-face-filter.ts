@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { taskResult } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'ai-square-face-filter',
@@ -13,5 +14,5 @@ export default defineEndpoint({
   fields: {
     image: imageField(limits.portraitAsyncSmall, 'Image', 'Portrait.'),
   },
-  result: 'task',
+  result: taskResult(),
 });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { csvSetField, enumField, imageField, intField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imageUrl, imageUrls } from '../result.ts';
 
 export const garmentClasses = ['tops', 'coat', 'skirt', 'pants', 'bag', 'shoes', 'hat'] as const;
 
@@ -18,5 +19,5 @@ export default defineEndpoint({
     cloth_class: csvSetField(garmentClasses, 'Garment classes', 'Classes to cut out, one result each.', { default: ['tops'] }),
     return_form: enumField(['mask', 'whiteBK'], 'Output form', 'mask: single-channel mask; whiteBK: on white. Unset: transparent PNG.'),
   },
-  result: 'apparel',
+  result: { shape: { data: { elements: [{ image_url: imageUrl('result', 'All garments') }, { class_url: imageUrls('class:') }] } } },
 });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { enumField, imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imageUrl } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'commodity-background-removal',
@@ -15,5 +16,5 @@ export default defineEndpoint({
     return_form: enumField(['mask', 'whiteBK', 'crop'], 'Output form',
       'mask: single-channel mask; whiteBK: subject on white; crop: transparent PNG trimmed to the subject. Unset: transparent PNG.'),
   },
-  result: 'image_url',
+  result: { shape: { data: { image_url: imageUrl() } } },
 });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { csvSetField, flagField, imageField, intField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { value } from '../result.ts';
 
 export const faceAttributeTypes = [
   'None', 'Age', 'Beauty', 'Emotion', 'Eye', 'Eyebrow', 'Gender', 'Hair', 'Hat', 'Headpose', 'Mask', 'Mouth',
@@ -21,5 +22,11 @@ export default defineEndpoint({
     face_attributes_type: csvSetField(faceAttributeTypes, 'Attributes', 'Attributes to compute.', { default: ['None'] }),
     need_rotate_detection: flagField('Rotation search', 'Also look for faces rotated 90/180/270 degrees.'),
   },
-  result: 'analysis',
+  result: {
+    shape: {
+      image_width: value('image_width', 'integer', 'Width of the input in pixels, orientation applied.'),
+      image_height: value('image_height', 'integer', 'Height of the input in pixels, orientation applied.'),
+      face_detail_infos: value('face_detail_infos', 'array', 'One entry per face, largest first: face_rect and face_detail_attributes_info.'),
+    },
+  },
 });

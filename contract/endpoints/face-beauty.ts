@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { imageField, numberField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imageUrl } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'face-beauty',
@@ -16,5 +17,5 @@ export default defineEndpoint({
     smooth: numberField(0, 1, 'Smooth', 'Smoothing degree.', { default: 0.5 }),
     white: numberField(0, 1, 'Whiten', 'Whitening degree.', { default: 0.3 }),
   },
-  result: 'image_url',
+  result: { shape: { data: { image_url: imageUrl() } } },
 });

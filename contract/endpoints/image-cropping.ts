@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { imageField, intField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imageUrl, value } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'image-cropping',
@@ -15,5 +16,12 @@ export default defineEndpoint({
     width: intField(1, 4096, 'Width', 'Target width in pixels.', { required: true }),
     height: intField(1, 4096, 'Height', 'Target height in pixels.', { required: true }),
   },
-  result: 'crop',
+  result: {
+    shape: {
+      data: {
+        url: imageUrl('result', 'Crop'),
+        retain_location: value('retain_location', 'object', 'The window kept, in the input\'s pixels: {x, y, width, height}.'),
+      },
+    },
+  },
 });

@@ -2,6 +2,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { imageField } from '../fields.ts';
 import type { LipColorsField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imageBase64 } from '../result.ts';
 
 const lipColorInfos: LipColorsField = {
   kind: 'lip-colors',
@@ -23,5 +24,5 @@ export default defineEndpoint({
     image: imageField(limits.lipsColor, 'Image', 'Portrait.'),
     lip_color_infos: lipColorInfos,
   },
-  result: 'result_image',
+  result: { shape: { result_image: imageBase64() } },
 });

@@ -1,4 +1,5 @@
 import { defineEndpoint } from '../endpoint.ts';
+import { taskQueryResult } from '../result.ts';
 import { textField } from '../fields.ts';
 
 export default defineEndpoint({
@@ -12,5 +13,5 @@ export default defineEndpoint({
   fields: {
     task_id: textField(100, 'Task id', 'The task_id an asynchronous endpoint returned.', { required: true }),
   },
-  result: 'task_result',
+  result: taskQueryResult,
 });

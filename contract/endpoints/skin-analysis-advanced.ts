@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { csvSetField, flagField, imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { imagesBase64, value } from '../result.ts';
 
 export const skinMaps = [
   'red_area', 'brown_area', 'texture_enhanced_pores', 'texture_enhanced_blackheads',
@@ -21,5 +22,12 @@ export default defineEndpoint({
     return_rect_confidence: flagField('Region confidence', 'Return confidence for acne, blemish and mole regions.'),
     return_maps: csvSetField(skinMaps, 'Skin maps', 'Maps returned as base64 images in face_maps.'),
   },
-  result: 'analysis',
+  result: {
+    shape: {
+      warning: value('warning', 'array', 'Notes on the input, e.g. "imporper_headpose" past 45 degrees.'),
+      face_rectangle: value('face_rectangle', 'object', 'The analysed face: top, left, width, height.'),
+      result: value('result', 'object', 'The measurements, each {value, confidence} unless noted.'),
+      face_maps: imagesBase64('map:'),
+    },
+  },
 });

@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { flagField, imageField } from '../fields.ts';
 import { limits } from '../limits.ts';
+import { taskResult } from '../result.ts';
 
 export default defineEndpoint({
   slug: 'smart-skin-advanced',
@@ -22,5 +23,5 @@ export default defineEndpoint({
     under_eye_correction: flagField('Under-eye', 'Lightens dark circles and bags.'),
     scar_reduction: flagField('Scar reduction', 'Softens scars and skin damage.'),
   },
-  result: 'task',
+  result: taskResult(),
 });

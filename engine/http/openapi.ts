@@ -3,6 +3,7 @@ import { endpointList } from '../../contract/index.ts';
 import type { Field } from '../../contract/fields.ts';
 import { describeLimits } from '../../contract/limits.ts';
 import { errorCodes } from '../../contract/errors.ts';
+import { isLeaf, type ResultShape } from '../../contract/result.ts';
 
 function schemaOf(f: Field): Record<string, unknown> {
   const base = { description: f.description };
@@ -15,6 +16,23 @@ function schemaOf(f: Field): Record<string, unknown> {
     case 'lip-colors': return { ...base, type: 'string', description: `${f.description} JSON text.` };
     case 'text': return { ...base, type: 'string', maxLength: f.maxLength };
   }
+}
+
+/** The JSON schema of a result shape's members. */
+function schemaOfShape(shape: ResultShape): Record<string, unknown> {
+  if (isLeaf(shape)) {
+    switch (shape.from) {
+      case 'image': return shape.as === 'url'
+        ? { type: 'string', format: 'uri', description: `${shape.label}: URL of the image, no key needed, kept 24 hours` }
+        : { type: 'string', format: 'byte', description: `${shape.label}: the image as base64` };
+      case 'images': return { type: 'object', additionalProperties: shape.as === 'url' ? { type: 'string', format: 'uri' } : { type: 'string', format: 'byte' } };
+      case 'value': return { type: shape.type, description: shape.description };
+      case 'task_id': return { type: 'string', description: 'Poll the task query with it' };
+      case 'task_result_urls': return { type: 'array', items: { type: 'string', format: 'uri' }, description: 'Once task_status is 2 and the task succeeded' };
+    }
+  }
+  if (Array.isArray(shape)) return { type: 'array', items: { oneOf: shape.map((s: ResultShape) => schemaOfShape(s)) } };
+  return { type: 'object', properties: Object.fromEntries(Object.entries(shape as Record<string, ResultShape>).map(([k, s]) => [k, schemaOfShape(s)])) };
 }
 
 const envelope = {
@@ -35,7 +53,7 @@ export function openApiDocument(): Record<string, unknown> {
       [String(s), { description: Object.entries(errorCodes).filter(([, c]) => c.status === s).map(([k]) => k).join(', '), content: { 'application/json': { schema: envelope } } }]));
     const op: Record<string, unknown> = {
       operationId: e.slug, summary: e.title, description: `${e.summary} (${e.mode})`, tags: [e.group],
-      responses: { 200: { description: 'Success', content: { 'application/json': { schema: envelope } } }, ...errors },
+      responses: { 200: { description: 'Success', content: { 'application/json': { schema: { allOf: [envelope, schemaOfShape(e.result.shape)] } } } }, ...errors },
     };
     if (e.method === 'GET') {
       op.parameters = fields.map(([name, f]) => ({ name, in: 'query', required: f.required, schema: schemaOf(f) }));

@@ -1,33 +1,41 @@
-/** Turns an effect's output into the response fields its contract's result kind describes. */
+/** Turns an effect's output into the answer's members, as its contract's result shape describes them. */
 import type { Endpoint } from '../../contract/endpoint.ts';
-import type { EffectOutput } from '../effects/effect.ts';
+import { fillShape, type ResultLeaf } from '../../contract/result.ts';
+import type { EffectOutput, EncodedImage } from '../effects/effect.ts';
 import { EffectError } from '../effects/effect.ts';
 import { resultUrl, type ResultStore } from '../results/store.ts';
 
 export async function resultBody(endpoint: Endpoint, output: EffectOutput, results: ResultStore, base: string): Promise<Record<string, unknown>> {
-  const url = async (key: string) => {
-    const img = output.images[key];
-    if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${key} image`);
-    return resultUrl(base, await results.save(img));
+  const answer = async (img: EncodedImage, as: 'url' | 'base64') =>
+    (as === 'url' ? resultUrl(base, await results.save(img)) : img.data.toString('base64'));
+  const resolve = async (leaf: ResultLeaf): Promise<unknown> => {
+    switch (leaf.from) {
+      case 'image': {
+        const img = output.images[leaf.image];
+        if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.image} image`);
+        return answer(img, leaf.as);
+      }
+      case 'images': {
+        const named = Object.entries(output.images).filter(([k]) => k.startsWith(leaf.prefix));
+        return Object.fromEntries(await Promise.all(named.map(async ([k, img]) => [k.slice(leaf.prefix.length), await answer(img, leaf.as)])));
+      }
+      case 'value': {
+        const v = output.data?.[leaf.key];
+        if (v === undefined && !leaf.optional) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.key}`);
+        return v;
+      }
+      default:
+        throw new Error(`${endpoint.slug}: a ${leaf.from} member is not made from an effect's output`);
+    }
   };
-  switch (endpoint.result) {
-    case 'image_url':
-      return { data: { image_url: await url('result') } };
-    case 'crop':
-      return { data: { url: await url('result'), retain_location: output.data?.retain_location } };
-    case 'apparel': {
-      const classUrl: Record<string, string> = {};
-      for (const key of Object.keys(output.images).filter((k) => k.startsWith('class:'))) classUrl[key.slice(6)] = await url(key);
-      return { data: { elements: [{ image_url: await url('result') }, { class_url: classUrl }] } };
-    }
-    case 'result_image': {
-      const img = output.images.result;
-      if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no image`);
-      return { result_image: img.data.toString('base64') };
-    }
-    case 'analysis':
-      return { ...output.data };
-    default:
-      throw new Error(`result kind ${endpoint.result} is not a sync result`);
-  }
+  return ((await fillShape(endpoint.result.shape, resolve)) ?? {}) as Record<string, unknown>;
+}
+
+/** The images a finished task of this endpoint keeps, in the order its result URLs are answered. */
+export function taskImages(endpoint: Endpoint, output: EffectOutput): EncodedImage[] {
+  return (endpoint.result.taskImages ?? []).map((name) => {
+    const img = output.images[name];
+    if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${name} image`);
+    return img;
+  });
 }

@@ -8,6 +8,7 @@ import { endpointList } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
+import { fillShape } from '../../contract/result.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Services } from '../app.ts';
 
@@ -39,7 +40,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
       const task = tasks.create(endpoint.slug, upload.params, upload.images);
       req.log.info({ task_id: task.id, slug: endpoint.slug }, 'task queued');
       queue.pump();
-      return reply.envelope({ task_id: task.id });
+      return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
     }
     const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs);
     return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
+import { fillShape } from '../../contract/result.ts';
 import { resultUrl } from '../results/store.ts';
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
 import type { Services } from '../app.ts';
@@ -24,6 +25,11 @@ export default async function taskResultRoute(app: FastifyInstance, { services }
       });
     }
     const base = services.baseUrl(req);
-    return reply.envelope({ task_id: task.id, task_status: 2, data: { result_urls: (task.results ?? []).map((n) => resultUrl(base, n)) } });
+    const body = await fillShape(endpoint.result.shape, (leaf) => {
+      if (leaf.from === 'task_result_urls') return (task.results ?? []).map((n) => resultUrl(base, n));
+      if (leaf.from === 'value' && leaf.key === 'task_status') return 2;
+      throw new Error(`the task query has no ${leaf.from} member`);
+    });
+    return reply.envelope({ task_id: task.id, ...(body as Record<string, unknown>) });
   });
 }

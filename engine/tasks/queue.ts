@@ -4,7 +4,9 @@
  * times (for example because it brought the process down) is failed instead of retried forever.
  */
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
+import { endpointBySlug } from '../../contract/index.ts';
 import { EffectError } from '../effects/effect.ts';
+import { taskImages } from '../http/result-body.ts';
 import type { WorkerPool } from '../workers/pool.ts';
 import type { ResultStore } from '../results/store.ts';
 import type { TaskRow, TaskStore } from './store.ts';
@@ -63,9 +65,11 @@ export class TaskQueue {
       const images = Object.fromEntries(await Promise.all(Object.entries(task.images).map(async ([field, img]) =>
         [field, { bytes: new Uint8Array(await fs.readFile(img.file)), format: img.format, maxPixels: img.maxPixels }] as const)));
       const output = await this.pool.run(task.slug, images, task.params, this.opts.timeoutMs);
-      const result = output.images.result;
-      if (!result) throw new EffectError('PROCESSING_FAILURE', `${task.slug} produced no image`);
-      this.store.complete(task.id, [await this.results.save(result)]);
+      const endpoint = endpointBySlug(task.slug);
+      if (!endpoint) throw new EffectError('PROCESSING_FAILURE', `${task.slug} is not an endpoint of this engine`);
+      const names = [];
+      for (const img of taskImages(endpoint, output)) names.push(await this.results.save(img));
+      this.store.complete(task.id, names);
     } catch (err) {
       // A stop in the middle leaves the task `processing`, so the next start runs it again.
       if (this.stopping) return;

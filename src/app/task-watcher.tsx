@@ -9,6 +9,7 @@ import { getTaskQueryOptions, taskFailure } from '../features/effects/api/get-ta
 import { useGalleryStore } from '../features/gallery/stores/gallery-store.ts';
 import type { GalleryItem } from '../features/gallery/stores/gallery-store.ts';
 import { studioCodes, toShownError } from '../lib/api-client.ts';
+import { endpoints } from '../../contract/index.ts';
 import { loadResultBlobs, resultSources } from '../lib/results.ts';
 
 function PendingTask({ item, taskId }: { item: GalleryItem; taskId: string }) {
@@ -34,7 +35,7 @@ function PendingTask({ item, taskId }: { item: GalleryItem; taskId: string }) {
       void failItem(item.id, failure, data);
       return;
     }
-    loadResultBlobs(resultSources('task_result', data))
+    loadResultBlobs(resultSources(endpoints.queryAsyncTaskResult.result, data))
       .then((blobs) =>
         blobs.length > 0
           ? completeItem(item.id, blobs, data)

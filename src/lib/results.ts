@@ -1,8 +1,9 @@
 /**
- * Where each endpoint's answer carries its images (contract `result` kind), and loading them as Blobs for the
- * gallery. URLs are fetched on the studio's own origin: the proxy forwards /results to the engine.
+ * The images in an answer, found by walking the endpoint's result shape (contract/result.ts) beside it, and
+ * loading them as Blobs for the gallery. URLs are fetched on the studio's own origin: the proxy forwards
+ * /results to the engine.
  */
-import type { ResultKind } from '../../contract/endpoint.ts';
+import { isLeaf, type ResultShape, type ResultSpec } from '../../contract/result.ts';
 
 export type ResultSource = { label: string; url: string } | { label: string; base64: string };
 export interface ResultBlob { label: string; blob: Blob }
@@ -11,38 +12,29 @@ const rec = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
-export function resultSources(kind: ResultKind, body: unknown): ResultSource[] {
-  const top = rec(body);
-  const data = rec(top.data);
-  switch (kind) {
-    case 'image_url':
-      return str(data.image_url) ? [{ label: 'Result', url: data.image_url }] : [];
-    case 'crop':
-      return str(data.url) ? [{ label: 'Crop', url: data.url }] : [];
-    case 'result_image':
-      return str(top.result_image) ? [{ label: 'Result', base64: top.result_image }] : [];
-    case 'apparel': {
-      const out: ResultSource[] = [];
-      for (const el of Array.isArray(data.elements) ? data.elements : []) {
-        const e = rec(el);
-        if (str(e.image_url)) out.push({ label: 'All garments', url: e.image_url });
-        for (const [cls, url] of Object.entries(rec(e.class_url))) if (str(url)) out.push({ label: cls, url });
+export function resultSources(spec: ResultSpec, body: unknown): ResultSource[] {
+  const out: ResultSource[] = [];
+  const walk = (shape: ResultShape, value: unknown) => {
+    if (isLeaf(shape)) {
+      if (shape.from === 'image' && str(value)) out.push(shape.as === 'url' ? { label: shape.label, url: value } : { label: shape.label, base64: value });
+      if (shape.from === 'images') {
+        for (const [name, v] of Object.entries(rec(value))) {
+          if (!str(v)) continue;
+          const label = name.replace(/_/g, ' ');
+          out.push(shape.as === 'url' ? { label, url: v } : { label, base64: v });
+        }
       }
-      return out;
+      if (shape.from === 'task_result_urls' && Array.isArray(value)) {
+        const urls = value.filter(str);
+        urls.forEach((url, i) => out.push({ label: urls.length > 1 ? `Result ${i + 1}` : 'Result', url }));
+      }
+      return;
     }
-    case 'task_result':
-      return (Array.isArray(data.result_urls) ? data.result_urls : []).filter(str).map((url, i, all) => ({
-        label: all.length > 1 ? `Result ${i + 1}` : 'Result',
-        url,
-      }));
-    case 'analysis': {
-      // Skin maps come back as base64 images the size of the input; they compare well against the photo.
-      const maps = rec(top.face_maps ?? rec(top.result).face_maps);
-      return Object.entries(maps).filter(([, v]) => str(v)).map(([name, v]) => ({ label: name.replace(/_/g, ' '), base64: v as string }));
-    }
-    case 'task':
-      return [];
-  }
+    if (Array.isArray(shape)) shape.forEach((s: ResultShape, i) => walk(s, Array.isArray(value) ? value[i] : undefined));
+    else for (const [k, s] of Object.entries(shape as Record<string, ResultShape>)) walk(s, rec(value)[k]);
+  };
+  walk(spec.shape, body);
+  return out;
 }
 
 /** Absolute URLs of another origin are fetched through our own origin; the path is what the proxy forwards. */

@@ -6,6 +6,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { TaskSubmitted } from '../../../../contract/envelope.ts';
+import { imageLeaves } from '../../../../contract/result.ts';
 import { ApiError, apiRequest, studioCodes } from '../../../lib/api-client.ts';
 import { loadResultBlobs, resultSources } from '../../../lib/results.ts';
 import type { ResultBlob } from '../../../lib/results.ts';
@@ -24,7 +25,7 @@ export interface RunRecord {
 }
 
 const noResult = (endpoint: Endpoint, body: unknown) =>
-  new ApiError(200, { code: studioCodes.result, code_message: 'No result in the answer', message: `${endpoint.title} answered without the result the contract describes (${endpoint.result}).` }, undefined, body);
+  new ApiError(200, { code: studioCodes.result, code_message: 'No result in the answer', message: `${endpoint.title} answered without the result the contract describes.` }, undefined, body);
 
 export async function runEffect(endpoint: Endpoint, input: Serialized): Promise<RunOutcome> {
   const body = await apiRequest<Record<string, unknown>>(endpoint.path, { method: endpoint.method, body: buildFormData(input) });
@@ -33,7 +34,7 @@ export async function runEffect(endpoint: Endpoint, input: Serialized): Promise<
     return { mode: 'async', response: body as unknown as TaskSubmitted, taskId: body.task_id };
   }
   const sources = resultSources(endpoint.result, body);
-  if (sources.length === 0 && endpoint.result !== 'analysis') throw noResult(endpoint, body);
+  if (sources.length === 0 && imageLeaves(endpoint.result.shape).some((l) => l.from === 'image')) throw noResult(endpoint, body);
   return { mode: 'sync', response: body, results: await loadResultBlobs(sources) };
 }
 

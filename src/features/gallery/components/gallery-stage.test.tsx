@@ -1,6 +1,7 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { endpointBySlug } from '../../../../contract/index.ts';
 import { resultSources } from '../../../lib/results.ts';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import { readPixels } from '../utils/read-pixels.ts';
@@ -31,8 +32,8 @@ beforeEach(async () => {
 });
 
 /** A finished run added to the gallery the way the app records it: sources from the answer, blobs beside them. */
-async function addRun(slug: string, params: Record<string, string>, response: unknown, kind: Parameters<typeof resultSources>[0], markers: Record<string, number>) {
-  const afters = resultSources(kind, response).map((s) => ({ label: s.label, blob: blob(markers[s.label] ?? 1) }));
+async function addRun(slug: string, params: Record<string, string>, response: unknown, markers: Record<string, number>) {
+  const afters = resultSources(endpointBySlug(slug)!.result, response).map((s) => ({ label: s.label, blob: blob(markers[s.label] ?? 1) }));
   const item = await useGalleryStore.getState().addItem({ slug, params, before: Object.assign(blob(1, 'image/jpeg'), { name: 'person.jpg' }), afters, response, status: 'done' });
   useGalleryStore.getState().select(item.id);
   return item;
@@ -45,7 +46,7 @@ describe('Apparel results', () => {
   };
 
   it('gives the main cutout and one tab per class, each shown on the stage and downloadable', async () => {
-    await addRun('apparel-background-removal', { out_mode: '1', cloth_class: 'tops,pants,hat' }, response, 'apparel', {});
+    await addRun('apparel-background-removal', { out_mode: '1', cloth_class: 'tops,pants,hat' }, response, {});
     render(<GalleryStage />);
     const tabs = within(screen.getByRole('tablist', { name: 'Results' })).getAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual(['Selected classes', 'Tops', 'Pants', 'Hat']);
@@ -62,7 +63,7 @@ describe('Apparel results', () => {
   });
 
   it('labels a class that came back empty as not found, on its tab and on the stage', async () => {
-    await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat' }, response, 'apparel', { hat: 0 });
+    await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat' }, response, { hat: 0 });
     render(<GalleryStage />);
     expect(await screen.findByRole('tab', { name: 'Hat, not found in this photo' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'All clothing' })).toBeTruthy();
@@ -78,7 +79,7 @@ describe('Apparel results', () => {
   });
 
   it('names a requested class the answer left out', async () => {
-    await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat,bag' }, response, 'apparel', {});
+    await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat,bag' }, response, {});
     render(<GalleryStage />);
     expect(screen.getByText('Not in the answer: bag')).toBeTruthy();
   });
@@ -94,7 +95,7 @@ describe('Smart crop result', () => {
     const heights = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
       return this.dataset.testid === 'crop-original' ? 600 : 0;
     });
-    await addRun('image-cropping', { width: '1080', height: '1080' }, response, 'crop', {});
+    await addRun('image-cropping', { width: '1080', height: '1080' }, response, {});
     render(<GalleryStage />);
     expect(await screen.findByRole('img', { name: 'Crop' })).toBeTruthy();
     expect(screen.queryByRole('slider', { name: 'Before/after divider' })).toBeNull();

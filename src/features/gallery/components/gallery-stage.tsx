@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import type { ReactNode } from 'react';
 import { endpointBySlug } from '../../../../contract/index.ts';
+import { shapeHasValue } from '../../../../contract/result.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ErrorNotice } from '../../../components/ui/error-notice.tsx';
@@ -102,10 +103,10 @@ function ItemView({ item }: { item: GalleryItem }) {
   const after = item.afters[Math.min(resultIndex, item.afters.length - 1)];
   const beforeUrl = useStoredImageUrl(item.before.key);
   const afterUrl = useStoredImageUrl(after?.key);
-  const result = endpointBySlug(item.slug)?.result;
-  const analysis = result === 'analysis';
+  const endpoint = endpointBySlug(item.slug);
+  const analysis = endpoint?.group === 'portrait-analysis';
   const params = Object.entries(item.params);
-  const kept = retainLocation(useStoredJson(result === 'crop' ? item.responseKey : undefined)?.value);
+  const kept = retainLocation(useStoredJson(endpoint && shapeHasValue(endpoint.result.shape, 'retain_location') ? item.responseKey : undefined)?.value);
   const form = resultForm(item.params.return_form);
   const blank = useBlankCheck(after?.key, form, isApparel(item))?.blank === true;
   const label = after ? resultLabel(item, after) : undefined;
