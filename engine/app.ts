@@ -21,19 +21,9 @@ import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
 import { TaskQueue } from './tasks/queue.ts';
-import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
+import { baseUrlResolver } from './http/base-url.ts';
 import type { EngineConfig } from './config.ts';
-
-export interface Services {
-  config: EngineConfig;
-  effects: Record<string, string>;
-  pool: WorkerPool;
-  tasks: TaskStore;
-  queue: TaskQueue;
-  results: ResultStore;
-  closing: boolean;
-  baseUrl: BaseUrlOf;
-}
+import type { Services } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance { services: Services }

@@ -14,7 +14,7 @@ import { faceConfig, type HumanLike } from '../engine/vision/models/human.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { personMatte } from '../engine/vision/matting/person.ts';
 import { bodyKeypoints } from '../engine/vision/pose/keypoints.ts';
-import type { RasterImage } from '../engine/effects/effect.ts';
+import type { RasterImage } from '../engine/image/raster.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../engine/effects/effect.ts';
+import type { RasterImage } from '../engine/image/raster.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { endpointBySlug } from '../../contract/index.ts';
 import { effectModules } from './registry.ts';
-import type { Effect } from './effect.ts';
+import type { Effect } from '../pipeline/effect.ts';
 
 describe('effect registry', () => {
   it('names only contract endpoints that run effects, each module present and declaring its own slug', async () => {

@@ -1,8 +1,9 @@
 /** Turns an effect's output into the answer's members, as its contract's result shape describes them. */
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { fillShape, type ResultLeaf } from '../../contract/result.ts';
-import type { EffectOutput, EncodedImage } from '../effects/effect.ts';
-import { EffectError } from '../effects/effect.ts';
+import type { EncodedImage } from '../image/raster.ts';
+import type { EffectOutput } from '../pipeline/effect.ts';
+import { EffectError } from '../pipeline/effect.ts';
 import { resultUrl, type ResultStore } from '../results/store.ts';
 
 export async function resultBody(endpoint: Endpoint, output: EffectOutput, results: ResultStore, base: string): Promise<Record<string, unknown>> {

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { decode as decodeBmp } from 'bmp-ts';
 import type { ImageFormat } from '../../contract/limits.ts';
-import type { RasterImage } from '../effects/effect.ts';
+import type { RasterImage } from './raster.ts';
 
 export async function decodeImage(bytes: Uint8Array, format: ImageFormat, maxPixels: number): Promise<RasterImage> {
   const input = format === 'bmp' ? bmpToSharp(bytes) : sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' });

@@ -1,6 +1,6 @@
 /** Encoding raw pixels for the response. */
 import sharp from 'sharp';
-import type { EncodedImage } from '../effects/effect.ts';
+import type { EncodedImage } from './raster.ts';
 
 export interface RawPixels { data: Uint8Array; width: number; height: number; channels: 1 | 3 | 4 }
 

@@ -1,6 +1,7 @@
 /** Runs an effect's steps in order, checking the abort signal between steps (imgproxy style). */
-import type { Ctx, Effect, EffectOutput, Kit, RasterImage } from '../effects/effect.ts';
-import { EffectError } from '../effects/effect.ts';
+import type { RasterImage } from '../image/raster.ts';
+import type { Ctx, Effect, EffectOutput, Kit } from './effect.ts';
+import { EffectError } from './effect.ts';
 
 export async function runEffect<P>(
   effect: Effect<P>,

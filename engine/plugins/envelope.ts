@@ -9,7 +9,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError } from '../../contract/validate.ts';
 import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { emptyErrorDetail } from '../../contract/envelope.ts';
-import { EffectError } from '../effects/effect.ts';
+import { EffectError } from '../pipeline/effect.ts';
 import { ApiError } from '../http/api-error.ts';
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { EncodedImage } from '../effects/effect.ts';
+import type { EncodedImage } from '../image/raster.ts';
 
 const NAME = /^[a-f0-9]{32}\.(png|jpg)$/;
 

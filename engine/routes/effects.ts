@@ -10,7 +10,7 @@ import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
 import { fillShape } from '../../contract/result.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 

@@ -1,7 +1,7 @@
 /** Liveness without a key, plus whether the models are loaded and which effects this engine provides. */
 import type { FastifyInstance } from 'fastify';
 import { endpointList } from '../../contract/index.ts';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 
 export default async function healthRoute(app: FastifyInstance, { services }: { services: Services }) {
   app.get('/healthz', async () => {

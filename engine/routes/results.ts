@@ -1,7 +1,7 @@
 /** Result files, by unguessable name, without a key (URLs are handed only to the requester). */
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 
 export default async function resultRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.get('/results/:name', async (req, reply) => {

@@ -5,7 +5,7 @@ import { validateFields } from '../../contract/validate.ts';
 import { fillShape } from '../../contract/result.ts';
 import { resultUrl } from '../results/store.ts';
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 
 export default async function taskResultRoute(app: FastifyInstance, { services }: { services: Services }) {
   const endpoint = endpoints.queryAsyncTaskResult;

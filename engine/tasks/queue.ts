@@ -5,7 +5,7 @@
  */
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
 import { endpointBySlug } from '../../contract/index.ts';
-import { EffectError } from '../effects/effect.ts';
+import { EffectError } from '../pipeline/effect.ts';
 import { taskImages } from '../http/result-body.ts';
 import type { WorkerPool } from '../workers/pool.ts';
 import type { ResultStore } from '../results/store.ts';

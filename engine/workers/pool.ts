@@ -3,7 +3,7 @@
  * task queue both submit jobs here. A job that overruns its budget gets its worker replaced.
  */
 import { Worker } from 'node:worker_threads';
-import { EffectError, type EffectOutput } from '../effects/effect.ts';
+import { EffectError, type EffectOutput } from '../pipeline/effect.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
 import type { JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
 

@@ -1,6 +1,6 @@
 /** Messages between the pool (HTTP side) and its worker threads. */
 import type { ImageFormat } from '../../contract/limits.ts';
-import type { EffectOutput } from '../effects/effect.ts';
+import type { EffectOutput } from '../pipeline/effect.ts';
 
 export interface JobImage { bytes: Uint8Array; format: ImageFormat; maxPixels: number }
 

@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { decodeImage } from '../image/decode.ts';
 import { runEffect } from '../pipeline/run.ts';
 import { ModelRegistry } from '../vision/models/registry.ts';
-import { EffectError, type Effect, type RasterImage } from '../effects/effect.ts';
+import type { RasterImage } from '../image/raster.ts';
+import { EffectError, type Effect } from '../pipeline/effect.ts';
 import type { JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
 
 const init = workerData as WorkerInit;

@@ -3,7 +3,7 @@
  * a garment parse built from them (engine/vision/garments) → one cutout for all the clothing or the
  * requested classes, and one per requested class, in the requested form.
  */
-import { defineEffect } from '../effect.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 import { buildMasks, encodeOutputs, findPerson, parse, predictMatte, type P } from './steps.ts';
 
 // The same ISNet as product background removal, so a worker serving both loads it once.

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import type { Ctx, Step } from '../effect.ts';
+import type { Ctx, Step } from '../../pipeline/effect.ts';
 import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import { detectFaces, type Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';

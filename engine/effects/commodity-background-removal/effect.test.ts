@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runEffect } from '../../pipeline/run.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
-import type { RasterImage } from '../effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import effect from './effect.ts';
 
 const fixture = path.join(import.meta.dirname, '../../test/fixtures/product_coffee_cup.png');

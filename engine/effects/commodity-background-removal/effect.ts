@@ -2,7 +2,7 @@
  * Product background removal: ISNet matte → edges refined against the photo → the requested form
  * (transparent PNG, grey mask, subject on white, or trimmed transparent PNG) → fast PNG.
  */
-import { defineEffect } from '../effect.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 import { applyReturnForm, encodeResult, predictMatte, refineEdges, resizeMatte, type P } from './steps.ts';
 
 // Medium over small, measured (scripts/quality-commodity.ts, scripts/bench-commodity.ts): on whole objects

@@ -3,7 +3,7 @@
  * belong to; else the salient object alone) → the largest window of the target aspect that keeps it → that
  * window scaled to exactly width x height.
  */
-import { defineEffect } from '../effect.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P } from './steps.ts';
 
 // The same ISNet as product background removal, so a worker serving both holds one copy.

@@ -2,7 +2,8 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import type { Ctx, RasterImage, Step } from '../effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import type { Ctx, Step } from '../../pipeline/effect.ts';
 import type { IsnetModel, Matte } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import { detectFaces, type Face } from '../../vision/faces/detect.ts';

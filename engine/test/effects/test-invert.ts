@@ -4,7 +4,7 @@
  * image fails with ERROR_NO_FACE_IN_FILE, a 21 px wide one crashes its worker thread.
  */
 import sharp from 'sharp';
-import { defineEffect, EffectError } from '../../effects/effect.ts';
+import { defineEffect, EffectError } from '../../pipeline/effect.ts';
 
 export default defineEffect({
   slug: 'test-invert',

@@ -6,7 +6,7 @@
  * the whole image is made: on a large photo that cost more than the models. `roiPoint` maps crop pixels
  * back to image pixels.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 
 /** A square in the image: centre, side (pixels) and the clockwise angle (radians) of its top edge. */

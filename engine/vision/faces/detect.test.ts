@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import { decodeImage } from '../../image/decode.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { WorkerPool } from '../../workers/pool.ts';

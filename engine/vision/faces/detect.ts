@@ -6,7 +6,7 @@
  * crops. Every face must pass both the detector and the mesh's own "face present" score; thresholds are
  * tuned on real photos (scripts/quality-faces.ts).
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
 import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';

@@ -3,7 +3,7 @@
  * eye crops, which refines the eye contours and adds 10 iris points. All coordinates in image pixels;
  * z in the same pixel scale (the mesh model's z uses its x units), negative toward the camera.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 import type { GraphModelLike } from './blazeface.ts';
 import { cropRoi, roiPoint, type Roi } from './crop.ts';

@@ -4,7 +4,7 @@
  * [left, left + side) x [top, top + side); tile pixel p is image pixel left + p * side / out.
  */
 import sharp from 'sharp';
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 
 export interface Tile { left: number; top: number; side: number }
 

@@ -2,7 +2,7 @@
  * A test-only effect for detect.test.ts: proves the vision core runs inside the engine's worker threads
  * (tsx loader via worker-entry.mjs, one registry per worker, the 'human' catalog entry).
  */
-import { defineEffect } from '../../effects/effect.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 import { detectFaces } from './detect.ts';
 
 export default defineEffect({

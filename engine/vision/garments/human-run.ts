@@ -5,7 +5,7 @@
  * detection on would leave them on (and face detection off) for the next caller in the worker. Each run
  * here saves the sections it touches and puts them back afterwards.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectorView } from '../faces/view.ts';
 

@@ -6,7 +6,7 @@
  * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality-faces --person).
  */
 import sharp from 'sharp';
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import type { RasterImage } from '../../effects/effect.ts';
-import type { ModelOptions } from '../models/registry.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import type { ModelOptions } from '../models/options.ts';
 import { extractBox } from '../../image/alpha.ts';
 
 export type IsnetVariant = 'small' | 'medium';

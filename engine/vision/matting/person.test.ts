@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { bodyKeypoints } from '../pose/keypoints.ts';

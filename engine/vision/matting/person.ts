@@ -7,7 +7,7 @@
  * brought to full size with the fast guided filter, so its edge follows the photo.
  */
 import sharp from 'sharp';
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';

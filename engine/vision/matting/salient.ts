@@ -5,7 +5,7 @@
  * artificial frame appears) to give it that context. It costs a second model run, but only on photos where
  * the first one found (almost) nothing.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import { predict, type IsnetModel, type Matte, type Prediction } from './isnet.ts';
 
 /** Below this share of confident foreground, the first look counts as "found nothing". */

@@ -2,7 +2,7 @@
  * Every model as data: where its weights come from and how to load it. Weights load from node_modules
  * only; nothing downloads at run time.
  */
-import type { ModelOptions } from './registry.ts';
+import type { ModelOptions } from './options.ts';
 import { loadIsnet } from '../matting/isnet.ts';
 import { loadHuman } from './human.ts';
 

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ModelOptions } from './registry.ts';
+import type { ModelOptions } from './options.ts';
 import { installFileFetch } from './fetch-shim.ts';
 
 const require = createRequire(import.meta.url);

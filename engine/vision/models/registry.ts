@@ -4,10 +4,9 @@
  */
 import { catalog, type ModelId } from './catalog.ts';
 
-export interface ModelOptions {
-  /** Threads one model run may use (onnxruntime intra-op threads); ATELIER_MODEL_THREADS, by default all cores (see config.ts). */
-  threads: number;
-}
+import type { ModelOptions } from './options.ts';
+
+export type { ModelOptions };
 
 export class ModelRegistry {
   constructor(readonly options: ModelOptions = { threads: 1 }) {}

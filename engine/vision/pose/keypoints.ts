@@ -3,7 +3,7 @@
  * run on the square, padded view of the whole image and then again on a square around the person it found
  * (MoveNet's own crop strategy), which sharpens the points of a person who fills little of the frame.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { tilePixels, wholeImage, type Tile } from '../faces/view.ts';

@@ -4,7 +4,7 @@
  * anti-aliasing, and with an image the lips, mouth and iris are snapped to the photo's edges. The others
  * (skin, forehead, cheeks, ...) are drawn on the canonical face and follow the mesh (uv-map.ts), softly.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LEFT_IRIS, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER,

@@ -4,7 +4,7 @@
  * lips), so its edge moves to where the guide changes. The change stays within `radius` of the drawn
  * edge: no spill into far skin, no holes deep inside.
  */
-import type { RasterImage } from '../../effects/effect.ts';
+import type { RasterImage } from '../../image/raster.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { grow } from './feather.ts';
 import type { Win } from './polygon.ts';

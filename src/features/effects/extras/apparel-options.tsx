@@ -5,7 +5,7 @@
 import type { KeyboardEvent } from 'react';
 import { cn } from '../../../lib/cn.ts';
 import { asStrings } from '../utils/form-values.ts';
-import type { ExtraProps, FieldOverrideProps } from './index.ts';
+import type { ExtraProps, FieldOverrideProps } from './types.ts';
 
 export const outModes = [
   { on: false, sent: '0', title: 'All clothing', detail: 'The main cutout keeps every garment the person wears.' },

@@ -8,7 +8,7 @@ import { cn } from '../../../lib/cn.ts';
 import { useImageSize } from '../hooks/use-image-size.ts';
 import { aspectPresets, hasAspect, ratioLabel, sizeForAspect, socialPresets } from '../utils/crop-sizes.ts';
 import type { Size } from '../utils/crop-sizes.ts';
-import type { ExtraProps } from './index.ts';
+import type { ExtraProps } from './types.ts';
 
 /** A small outline of the shape, so 4:5 and 9:16 can be told apart at a glance. */
 function Shape({ width, height }: Size) {

@@ -4,25 +4,9 @@
  * draws one field's control differently (same name, same value, same text sent).
  */
 import type { ComponentType } from 'react';
-import type { Endpoint } from '../../../../contract/endpoint.ts';
-import type { Field } from '../../../../contract/fields.ts';
-import type { FieldValue, FormValues } from '../utils/form-values.ts';
+import type { ExtraProps, FieldOverrideProps } from './types.ts';
 import { ApparelSummary, OutModeChoice } from './apparel-options.tsx';
 import { CropPresets } from './crop-presets.tsx';
-
-export interface ExtraProps {
-  endpoint: Endpoint;
-  values: FormValues;
-  setValue: (field: string, value: FieldValue) => void;
-}
-
-export interface FieldOverrideProps {
-  id: string;
-  field: Field;
-  value: FieldValue;
-  onChange: (value: FieldValue) => void;
-  describedBy: string;
-}
 
 export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
   'apparel-background-removal': ApparelSummary,

@@ -4,12 +4,8 @@
  * and plain data. The same effect serves sync and async routes.
  */
 import type { ErrorCode } from '../../contract/errors.ts';
+import type { EncodedImage, RasterImage } from '../image/raster.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
-
-/** Raw 8-bit sRGB pixels, EXIF orientation already applied, interleaved. */
-export interface RasterImage { data: Buffer; width: number; height: number; channels: 3 | 4 }
-
-export interface EncodedImage { data: Buffer; format: 'png' | 'jpeg' }
 
 /**
  * What an effect hands back. Image names the response builder understands:

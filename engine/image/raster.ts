@@ -1,0 +1,6 @@
+/** The engine's image vocabulary: decoded pixels in, encoded images out. Every layer above imports it from here. */
+
+/** Raw 8-bit sRGB pixels, EXIF orientation already applied, interleaved. */
+export interface RasterImage { data: Buffer; width: number; height: number; channels: 3 | 4 }
+
+export interface EncodedImage { data: Buffer; format: 'png' | 'jpeg' }

@@ -1,0 +1,18 @@
+/** The services the app builds and its routes share (their own file, so routes do not import the app that registers them). */
+import type { EngineConfig } from './config.ts';
+import type { BaseUrlOf } from './http/base-url.ts';
+import type { ResultStore } from './results/store.ts';
+import type { TaskQueue } from './tasks/queue.ts';
+import type { TaskStore } from './tasks/store.ts';
+import type { WorkerPool } from './workers/pool.ts';
+
+export interface Services {
+  config: EngineConfig;
+  effects: Record<string, string>;
+  pool: WorkerPool;
+  tasks: TaskStore;
+  queue: TaskQueue;
+  results: ResultStore;
+  closing: boolean;
+  baseUrl: BaseUrlOf;
+}
