@@ -17,10 +17,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import smartcrop from 'smartcrop';
 import { findSubject } from '../engine/effects/image-cropping/effect.ts';
-import { chooseWindow } from '../engine/effects/image-cropping/steps.ts';
+import { chooseWindow, type State } from '../engine/effects/image-cropping/steps.ts';
 import { windowSize, type Box, type Size } from '../engine/effects/image-cropping/crop-window.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import type { Ctx } from '../engine/pipeline/effect.ts';
+import { stepContext } from '../engine/pipeline/effect.ts';
 import { decodeImage } from '../engine/image/decode.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
@@ -162,7 +162,7 @@ const pct = (v: number) => `${(100 * v).toFixed(1)}%`.padStart(7);
 const all = await cases();
 if (renderDir) fs.mkdirSync(renderDir, { recursive: true });
 for (const c of all) {
-  const ctx: Ctx<any> = { image: c.image, images: {}, params: {}, values: {}, output: { images: {} } };
+  const ctx = stepContext<any, State>(c.image, {}, kit.models);
   // The subject is found once per photo; only the window depends on the target.
   for (const step of findSubject) await step(ctx, kit);
   for (const [t, target] of Object.entries(TARGETS)) {

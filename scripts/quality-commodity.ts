@@ -13,8 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
-import type { Ctx, Step } from '../engine/pipeline/effect.ts';
-import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P } from '../engine/effects/commodity-background-removal/steps.ts';
+import { stepContext, type Ctx, type Step } from '../engine/pipeline/effect.ts';
+import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P, type State } from '../engine/effects/commodity-background-removal/steps.ts';
 import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 
@@ -42,8 +42,8 @@ const context = contextIdx > 0 ? Number(process.argv[contextIdx + 1]) : CONTEXT;
 console.log(`models: ${models.join(', ')}; context ${context.toFixed(3)} per side, edge pixels repeated`);
 
 /** Shrinks the matte and its guide by `f` (sharp, linear), as if the model's grid were coarser. */
-const coarsen = (f: number): Step<P> => async (c) => {
-  const v = c.values as { matte: { data: Uint8Array; width: number; height: number }; modelRgb: Buffer };
+const coarsen = (f: number): Step<P, State> => async (c) => {
+  const v = c.state as Required<State>;
   const w = Math.max(1, Math.round(v.matte.width / f)), h = Math.max(1, Math.round(v.matte.height / f));
   const shrink = (data: Uint8Array, channels: 1 | 3) => {
     const s = sharp(data, { raw: { width: v.matte.width, height: v.matte.height, channels } }).resize(w, h, { fit: 'fill', kernel: 'linear' });
@@ -104,10 +104,10 @@ for (const pair of pairs) {
   const line: string[] = [pair.name.padEnd(16)];
   for (const model of models) {
     // The network runs once per model; both tails start from copies of its values.
-    const base: Ctx<P> = { image, images: {}, params: { return_form: 'mask' }, values: {}, output: { images: {} } };
+    const base = stepContext<P, State>(image, { return_form: 'mask' }, kit.models);
     await predictMatte(model, context)(base, kit);
     for (const [tail, steps] of Object.entries(tails)) {
-      const c: Ctx<P> = { ...base, values: { ...base.values }, output: { images: {} } };
+      const c: Ctx<P, State> = { ...base, state: { ...base.state }, output: { images: {} } };
       for (const s of [...steps, applyReturnForm, encodeResult]) await s(c, kit);
       const mask = await grey(c.output.images.result.data);
       const s = score(mask, truth, pair.image.startsWith('segmentation/'));

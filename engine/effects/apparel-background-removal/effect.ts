@@ -4,12 +4,12 @@
  * requested classes, and one per requested class, in the requested form.
  */
 import { defineEffect } from '../../pipeline/effect.ts';
-import { buildMasks, encodeOutputs, findPerson, parse, predictMatte, type P } from './steps.ts';
+import { buildMasks, encodeOutputs, findPerson, parse, predictMatte, type P, type State } from './steps.ts';
 
 // The same ISNet as product background removal, so a worker serving both loads it once.
 export const MATTE_MODEL = 'isnet-medium';
 
-export default defineEffect<P>({
+export default defineEffect<P, State>({
   slug: 'apparel-background-removal',
   models: [MATTE_MODEL, 'human'],
   steps: [predictMatte(MATTE_MODEL), findPerson, parse, buildMasks, encodeOutputs],

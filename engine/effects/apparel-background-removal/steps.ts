@@ -8,9 +8,8 @@ import type endpoint from '../../../contract/endpoints/apparel-background-remova
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
 import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
-import { detectFaces, type Face } from '../../vision/faces/detect.ts';
+import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
-import { hairMask } from '../../vision/matting/person.ts';
 import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
 import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
@@ -20,7 +19,8 @@ import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './g
 
 export type P = Params<typeof endpoint>;
 
-interface Values {
+/** What the steps derive for later steps. */
+export interface State {
   matte?: Matte;
   /** Subject alpha at input size. */
   alpha?: Uint8Array;
@@ -31,7 +31,6 @@ interface Values {
   /** Output name (`result`, `class:<name>`) → alpha at input size. */
   masks?: Record<string, Uint8Array>;
 }
-const values = (c: Ctx<P>) => c.values as Values;
 
 /** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */
 export const WORK_SIDE = 512;
@@ -39,26 +38,26 @@ export const WORK_SIDE = 512;
 const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
 
-export const predictMatte = (modelId: string): Step<P> => async (c, kit) => {
-  const v = values(c);
+export const predictMatte = (modelId: string): Step<P, State> => async (c, kit) => {
+  const v = c.state;
   v.matte = (await predict(await kit.models.get<IsnetModel>(modelId), c.image)).matte;
   const { width, height, channels, data } = c.image;
   v.alpha = await grey(raw(v.matte.data, v.matte.width, v.matte.height, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   if (channels === 4) multiplyByInputAlpha(v.alpha, data);
 };
 
-export const findPerson: Step<P> = async (c, kit) => {
-  const v = values(c);
+export const findPerson: Step<P, State> = async (c, kit) => {
+  const v = c.state;
   const human = await kit.models.get('human');
-  v.faces = await detectFaces(human, c.image, { meshFaces: 3 });
+  v.faces = await c.facts.faces({ meshFaces: 3 });
   v.points = await bodyPoints(human, c.image);
   // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
   v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
-  v.hair = v.faces.length ? (await hairMask(kit.models, c.image, v.faces)).data : undefined;
+  v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
 
-export const parse: Step<P> = async (c) => {
-  const v = values(c);
+export const parse: Step<P, State> = async (c) => {
+  const v = c.state;
   const { width: W, height: H, channels, data } = c.image;
   const k = Math.min(1, WORK_SIDE / Math.max(W, H));
   const width = Math.max(1, Math.round(W * k)), height = Math.max(1, Math.round(H * k));
@@ -82,8 +81,8 @@ export const parse: Step<P> = async (c) => {
  * The work-size label selection upscaled to input size (soft seams between garments) times the subject
  * alpha; where the parse labelled what the matte left out (a bag), the selection alone.
  */
-async function alphaFor(c: Ctx<P>, labels: readonly number[]): Promise<Uint8Array> {
-  const v = values(c);
+async function alphaFor(c: Ctx<P, State>, labels: readonly number[]): Promise<Uint8Array> {
+  const v = c.state;
   const { labels: map, width, height, offMatte } = v.parse!;
   const sel = selectLabels(map, labels);
   const up = async (m: Uint8Array) => {
@@ -104,17 +103,17 @@ async function alphaFor(c: Ctx<P>, labels: readonly number[]): Promise<Uint8Arra
   return out;
 }
 
-export const buildMasks: Step<P> = async (c) => {
-  const v = values(c);
+export const buildMasks: Step<P, State> = async (c) => {
+  const v = c.state;
   const requested = (c.params.cloth_class ?? ['tops']) as GarmentClass[];
   const union = c.params.out_mode === 1 ? requested.map((k) => classLabel[k]) : clothingLabels;
   v.masks = { result: await alphaFor(c, union) };
   for (const k of requested) v.masks[`class:${k}`] = await alphaFor(c, [classLabel[k]]);
 };
 
-export const encodeOutputs: Step<P> = async (c) => {
+export const encodeOutputs: Step<P, State> = async (c) => {
   const { width, height, channels, data } = c.image;
-  for (const [name, alpha] of Object.entries(values(c).masks!)) {
+  for (const [name, alpha] of Object.entries(c.state.masks!)) {
     switch (c.params.return_form) {
       case 'mask':
         c.output.images[name] = await encodePngFast({ data: alpha, width, height, channels: 1 });

@@ -12,7 +12,8 @@ import { encodePngFast, type RawPixels } from '../../image/encode.ts';
 
 export type P = Params<typeof endpoint>;
 
-interface Values {
+/** What the steps derive for later steps. */
+export interface State {
   /** RGB at model resolution, as the network saw it; the guide for refinement. */
   modelRgb?: Buffer;
   matte?: Matte;
@@ -20,7 +21,6 @@ interface Values {
   alpha?: Uint8Array;
   result?: RawPixels;
 }
-const values = (c: Ctx<P>) => c.values as Values;
 
 // How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
 // Chosen with scripts/quality-commodity.ts; effect.ts has the numbers.
@@ -34,9 +34,9 @@ export const CONTEXT = 1 / 8;
  * always 1024x1024, so the margin costs no model time; the matte covering the image itself is smaller
  * (1024 / (1 + 2 * CONTEXT) per side), which the guided upscale in refineEdges makes up for.
  */
-export const predictMatte = (modelId: string, context = CONTEXT): Step<P> => async (c, kit) => {
+export const predictMatte = (modelId: string, context = CONTEXT): Step<P, State> => async (c, kit) => {
   const model = await kit.models.get<IsnetModel>(modelId);
-  const v = values(c);
+  const v = c.state;
   ({ matte: v.matte, rgb: v.modelRgb } = await predict(model, c.image, context, 'copy'));
 };
 
@@ -53,16 +53,16 @@ const EPS = 1e-4;
  * Only when the image is larger than the grid along some side: a matte that is only ever shrunk is
  * already as sharp as the image (forcing the filter there changed mean IoU by -0.0003, MAE by -0.0004).
  */
-export const refineEdges: Step<P> = (c) => {
-  const { matte } = values(c);
+export const refineEdges: Step<P, State> = (c) => {
+  const { matte } = c.state;
   if (c.image.width <= matte!.width && c.image.height <= matte!.height) return;
   guidedUpscale(c);
 };
 
 /** refineEdges without its guard (the quality script compares both ways on every image). */
-export function guidedUpscale(c: Ctx<P>) {
-  const v = values(c);
-  const { matte, modelRgb } = v as Required<Values>;
+export function guidedUpscale(c: Ctx<P, State>) {
+  const v = c.state;
+  const { matte, modelRgb } = v as Required<State>;
   const { width, height, channels, data } = c.image;
   const p = new Float32Array(matte.data.length);
   for (let i = 0; i < p.length; i++) p[i] = matte.data[i] / 255;
@@ -72,10 +72,10 @@ export function guidedUpscale(c: Ctx<P>) {
 }
 
 /** The matte resized to the image (bilinear), unless refineEdges has already made the alpha. */
-export const resizeMatte: Step<P> = async (c) => {
-  const v = values(c);
+export const resizeMatte: Step<P, State> = async (c) => {
+  const v = c.state;
   if (v.alpha) return;
-  const { matte } = v as Required<Values>;
+  const { matte } = v as Required<State>;
   const { width, height, channels, data } = c.image;
   const buf = await sharp(matte.data, { raw: { width: matte.width, height: matte.height, channels: 1 } })
     .resize(width, height, { fit: 'fill', kernel: 'linear' }).toColourspace('b-w').raw().toBuffer();
@@ -86,8 +86,8 @@ export const resizeMatte: Step<P> = async (c) => {
 // Alpha at or below this counts as background when trimming (soft fringes of a few percent are noise).
 const CROP_THRESHOLD = 8;
 
-export const applyReturnForm: Step<P> = (c) => {
-  const v = values(c);
+export const applyReturnForm: Step<P, State> = (c) => {
+  const v = c.state;
   const alpha = v.alpha!;
   const { width, height, channels, data } = c.image;
   switch (c.params.return_form) {
@@ -110,6 +110,6 @@ export const applyReturnForm: Step<P> = (c) => {
   }
 };
 
-export const encodeResult: Step<P> = async (c) => {
-  c.output.images.result = await encodePngFast(values(c).result!);
+export const encodeResult: Step<P, State> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result!);
 };

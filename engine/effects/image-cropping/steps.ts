@@ -6,13 +6,13 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
 import type { IsnetModel, Matte } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
-import { detectFaces, type Face } from '../../vision/faces/detect.ts';
+import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
 
 export type P = Params<typeof endpoint>;
 
-interface Values { faces?: SubjectFace[]; mass?: Mass; window?: Box }
-const values = (c: Ctx<P>) => c.values as Values;
+/** What the steps derive for later steps. */
+export interface State { faces?: SubjectFace[]; mass?: Mass; window?: Box }
 
 const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom', 270: 'left' };
 
@@ -20,9 +20,9 @@ const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom',
  * Every face, with where its eyes are (the iris centres, when the mesh is there) and which way is up.
  * Photos turned on their side without EXIF are searched too: a sideways portrait still has a subject.
  */
-export const findFaces: Step<P> = async (c, kit) => {
-  const faces = await detectFaces(await kit.models.get('human'), c.image, { searchRotations: true });
-  values(c).faces = faces.map((f) => ({ box: f.box, up: UP[f.rotation], eye: f.mesh && irisMidpoint(f.mesh) }));
+export const findFaces: Step<P, State> = async (c) => {
+  const faces = await c.facts.faces({ searchRotations: true });
+  c.state.faces = faces.map((f) => ({ box: f.box, up: UP[f.rotation], eye: f.mesh && irisMidpoint(f.mesh) }));
 };
 
 // Mesh indices of the two iris centres (468 + 5 per iris, centre first).
@@ -39,8 +39,8 @@ const FLOOR = 32;
  * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
  * several), always.
  */
-export const findSalientObject = (modelId: string): Step<P> => async (c, kit) => {
-  const v = values(c);
+export const findSalientObject = (modelId: string): Step<P, State> => async (c, kit) => {
+  const v = c.state;
   if (v.faces?.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return;
   const { matte } = await salientMatte(await kit.models.get<IsnetModel>(modelId), c.image);
   if (coverage(matte) <= 0) return;
@@ -65,10 +65,10 @@ export function projections(m: Matte, image: { width: number; height: number }) 
 }
 
 // Both are required by the contract, so validation has already refused a request without them.
-const target = (c: Ctx<P>) => ({ width: c.params.width!, height: c.params.height! });
+const target = (c: Ctx<P, State>) => ({ width: c.params.width!, height: c.params.height! });
 
-export const chooseWindow: Step<P> = (c) => {
-  const v = values(c);
+export const chooseWindow: Step<P, State> = (c) => {
+  const v = c.state;
   const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces, mass: v.mass }
     : v.mass ? { kind: 'mass', ...v.mass } : { kind: 'none' };
   v.window = cropWindow(c.image, target(c), subject);
@@ -76,8 +76,8 @@ export const chooseWindow: Step<P> = (c) => {
 };
 
 /** The window scaled to exactly width x height; JPEG for opaque photos, PNG where there is transparency. */
-export const cropAndScale: Step<P> = async (c) => {
-  const { x, y, width, height } = values(c).window!;
+export const cropAndScale: Step<P, State> = async (c) => {
+  const { x, y, width, height } = c.state.window!;
   const img: RasterImage = c.image;
   const s = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
     .extract({ left: x, top: y, width, height })

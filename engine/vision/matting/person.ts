@@ -121,31 +121,12 @@ export async function personMatteWith(models: ModelRegistry, image: RasterImage,
   return upscale(low, image);
 }
 
-const recent = new WeakMap<RasterImage, { mark: number; matte: Promise<Mask> }>();
-
-/** A cheap fingerprint of the pixels, so a cached matte is never served for an image changed in place. */
-function mark(image: RasterImage): number {
-  let h = image.width * 31 + image.height;
-  const step = Math.max(1, Math.floor(image.data.length / 257));
-  for (let i = 0; i < image.data.length; i += step) h = (h * 33 + image.data[i]) | 0;
-  return h;
-}
-
-/**
- * Every person in the photo, 255 = person. The matte of the last image object is kept (weakly, with a
- * fingerprint of its pixels), so hairMask() right after personMatte() on the same image pays once.
- */
+/** Every person in the photo, 255 = person. Callers that need it twice keep it (the pipeline's job facts do). */
 export function personMatte(models: ModelRegistry, image: RasterImage): Promise<Mask> {
-  const m = mark(image);
-  const hit = recent.get(image);
-  if (hit && hit.mark === m) return hit.matte;
-  const matte = personMatteWith(models, image, PERSON_MODEL);
-  recent.set(image, { mark: m, matte });
-  matte.catch(() => recent.delete(image));
-  return matte;
+  return personMatteWith(models, image, PERSON_MODEL);
 }
 
 /** Hair of the people whose faces are given (hair.ts), 255 = hair. */
-export async function hairMask(models: ModelRegistry, image: RasterImage, faces: Face[]): Promise<Mask> {
-  return hairFromMatte(image, await personMatte(models, image), faces);
+export async function hairMask(models: ModelRegistry, image: RasterImage, faces: Face[], matte?: Mask): Promise<Mask> {
+  return hairFromMatte(image, matte ?? await personMatte(models, image), faces);
 }

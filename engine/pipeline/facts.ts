@@ -1,0 +1,49 @@
+/**
+ * Facts about one job's main image that several steps (and several effects' steps) need: the faces, each
+ * face's regions, the person matte, the hair mask. Each is computed on first use and kept for the rest of
+ * the job only, so no step recomputes one and nothing outlives the job (no module-level caches).
+ */
+import type { RasterImage } from '../image/raster.ts';
+import { detectFaces, type DetectOptions, type Face } from '../vision/faces/detect.ts';
+import { hairMask, personMatte } from '../vision/matting/person.ts';
+import type { ModelRegistry } from '../vision/models/registry.ts';
+import { faceRegions, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
+
+export interface JobFacts {
+  /** The faces, largest first; memoised per set of options. */
+  faces(opts?: DetectOptions): Promise<Face[]>;
+  /** One face's regions as soft masks at full resolution, snapped to the photo's edges. */
+  regions(face: Face): Partial<Record<RegionName, Mask>>;
+  /** Every person, 255 = person. */
+  personMatte(): Promise<Mask>;
+  /** The hair of the people whose faces are given (by default the faces found with default options). */
+  hairMask(faces?: Face[]): Promise<Mask>;
+}
+
+export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
+  const faces = new Map<string, Promise<Face[]>>();
+  const regions = new WeakMap<Face, Partial<Record<RegionName, Mask>>>();
+  const hair = new Map<string, Promise<Mask>>();
+  let matte: Promise<Mask> | undefined;
+  const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+    let v = map.get(key);
+    if (v === undefined) { v = make(); map.set(key, v); }
+    return v;
+  };
+
+  const facts: JobFacts = {
+    faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => detectFaces(await models.get('human'), image, opts)),
+    regions: (face) => {
+      let r = regions.get(face);
+      if (!r) { r = faceRegions(face, image, image); regions.set(face, r); }
+      return r;
+    },
+    personMatte: () => (matte ??= personMatte(models, image)),
+    hairMask: async (given) => {
+      const list = given ?? await facts.faces();
+      const key = list.map((f) => `${f.box.x},${f.box.y},${f.box.width},${f.box.height}`).join(';');
+      return once(hair, key, async () => hairMask(models, image, list, await facts.personMatte()));
+    },
+  };
+  return facts;
+}
