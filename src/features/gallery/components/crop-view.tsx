@@ -3,8 +3,9 @@
  * the cropped result. The window is retain_location in input pixels, mapped through the object-contain
  * scaling of the displayed photo (utils/crop-overlay.ts).
  */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
+import { useElementSize } from '../hooks/use-element-size.ts';
 import { containRect, keptShare, retainToDisplay } from '../utils/crop-overlay.ts';
 import type { Rect, Size } from '../utils/crop-overlay.ts';
 
@@ -14,23 +15,6 @@ export interface CropViewProps {
   retain: Rect;
   /** Width and height that were asked for (the crop's own size). */
   target?: Size;
-}
-
-/** The size of an element, kept up to date while it is shown. */
-function useElementSize<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setSize((s) => (s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
-    measure();
-    if (typeof ResizeObserver !== 'function') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, size] as const;
 }
 
 function Pane({ title, caption, children }: { title: string; caption: ReactNode; children: ReactNode }) {

@@ -1,5 +1,6 @@
 /**
- * The selected gallery item: before/after comparison (or the photo and the analysis table), the parameters
+ * The selected gallery item: before/after comparison (or the photo and the analysis table; for the face
+ * analyzer, the photo with the faces' boxes and their attributes), the parameters
  * that were sent, download, the raw JSON answer on demand, and delete.
  */
 import { useState } from 'react';
@@ -24,6 +25,7 @@ import { isApparel, isClassResult, resultLabel } from '../utils/result-labels.ts
 import { AnalysisView } from './analysis-view.tsx';
 import { BeforeAfter } from './before-after.tsx';
 import { CropView } from './crop-view.tsx';
+import { FaceAnalysisView } from './face-analysis-view.tsx';
 import { itemTitle } from './gallery-grid.tsx';
 import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
@@ -96,6 +98,12 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
   );
 }
 
+/** Face analyzer answers get their own view: boxes on the photo, the faces' attributes in words. */
+function FaceAnalysisItem({ item, photoUrl }: { item: GalleryItem; photoUrl: string | undefined }) {
+  const loaded = useStoredJson(item.responseKey);
+  return <FaceAnalysisView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} requested={item.params.face_attributes_type} responseKey={item.responseKey} />;
+}
+
 function ItemView({ item }: { item: GalleryItem }) {
   const [resultIndex, setResultIndex] = useState(0);
   const [showResponse, setShowResponse] = useState(false);
@@ -105,6 +113,7 @@ function ItemView({ item }: { item: GalleryItem }) {
   const afterUrl = useStoredImageUrl(after?.key);
   const endpoint = endpointBySlug(item.slug);
   const analysis = endpoint?.group === 'portrait-analysis';
+  const faces = item.slug === 'face-analyzer' && item.status === 'done';
   const params = Object.entries(item.params);
   const kept = retainLocation(useStoredJson(endpoint && shapeHasValue(endpoint.result.shape, 'retain_location') ? item.responseKey : undefined)?.value);
   const form = resultForm(item.params.return_form);
@@ -170,6 +179,9 @@ function ItemView({ item }: { item: GalleryItem }) {
 
       {/* Side by side only where the stage is wide enough; otherwise the details go under the image. */}
       <div className="@container flex min-h-0 flex-1 flex-col">
+        {faces ? (
+          <FaceAnalysisItem item={item} photoUrl={beforeUrl} />
+        ) : (
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">
           {item.status === 'done' && after && kept ? (
@@ -182,6 +194,7 @@ function ItemView({ item }: { item: GalleryItem }) {
         </div>
         {(analysis || showResponse) && <Inspector item={item} analysis={analysis} />}
         </div>
+        )}
       </div>
     </section>
   );
