@@ -3,6 +3,7 @@
  * for, or that belongs to the 6th face on, carries type 0 and probability 0 (numbers: 0).
  */
 import type { faceAttributeTypes } from '../../../contract/endpoints/face-analyzer.ts';
+import { FACE_ATTRIBUTE_FACES, faceAttributeMembers } from '../../../contract/face-attributes.ts';
 import type { Box } from '../../vision/faces/detect.ts';
 
 export type AttributeType = (typeof faceAttributeTypes)[number];
@@ -25,7 +26,7 @@ export interface FaceAttributes {
 export interface FaceDetail { face_rect: Box; face_detail_attributes_info: FaceAttributes }
 
 /** Attribute faces: the 5 largest (interface.md 4.6). */
-export const ATTRIBUTE_FACES = 5;
+export const ATTRIBUTE_FACES = FACE_ATTRIBUTE_FACES;
 
 const none = (): Coded => ({ type: 0, probability: 0 });
 
@@ -42,28 +43,23 @@ export function emptyAttributes(): FaceAttributes {
   };
 }
 
-/** Which members of the answer each requested type fills. */
-const MEMBERS: Record<Exclude<AttributeType, 'None'>, (keyof FaceAttributes)[]> = {
-  Age: ['age'], Beauty: ['beauty'], Emotion: ['emotion'], Eye: ['eye'], Eyebrow: ['eyebrow'], Gender: ['gender'],
-  Hair: ['hair'], Hat: ['hat'], Headpose: ['head_pose'], Mask: ['mask'], Mouth: ['mouth'], Moustache: ['moustache'],
-  Nose: ['nose'], Shape: ['shape'], Skin: ['skin'], Smile: ['smile'],
-};
+/** Which member of the answer each requested type fills (the contract's table, shared with the studio). */
+const memberOf = (type: Exclude<AttributeType, 'None'>) => faceAttributeMembers[type] as keyof FaceAttributes;
 
 /** The answer's members for the requested types, taken from what was measured; the rest stay empty. */
 export function requestedAttributes(measured: Partial<FaceAttributes>, requested: readonly AttributeType[]): FaceAttributes {
   const out = emptyAttributes() as unknown as Record<string, unknown>;
   for (const type of requested) {
     if (type === 'None') continue;
-    for (const member of MEMBERS[type]) {
-      const v = measured[member];
-      if (v === undefined) throw new Error(`face-analyzer measured no ${member} though ${type} was asked for`);
-      out[member] = v;
-    }
+    const member = memberOf(type);
+    const v = measured[member];
+    if (v === undefined) throw new Error(`face-analyzer measured no ${member} though ${type} was asked for`);
+    out[member] = v;
   }
   return out as unknown as FaceAttributes;
 }
 
 /** The attribute families a request needs measured (the studio and the steps skip the rest). */
 export function neededMembers(requested: readonly AttributeType[]): Set<keyof FaceAttributes> {
-  return new Set(requested.flatMap((t) => (t === 'None' ? [] : MEMBERS[t])));
+  return new Set(requested.flatMap((t) => (t === 'None' ? [] : [memberOf(t)])));
 }
