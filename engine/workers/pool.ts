@@ -15,6 +15,9 @@ interface Pending {
 
 interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: string[] }
 
+/** A sync request's place among the waiting jobs, held from admission (before its body is read) until run() or release(). */
+export interface Admission { release(): void }
+
 /** Grace on top of the job's own budget before the worker is presumed stuck and replaced. */
 const HARD_TIMEOUT_GRACE_MS = 5_000;
 
@@ -25,6 +28,8 @@ const RESPAWN_DELAY_MS = 2_000;
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Pending[] = [];
+  /** Admitted sync requests still uploading: they count against the limit like waiting jobs. */
+  private admitted = 0;
   private nextId = 1;
   private closed = false;
 
@@ -37,16 +42,27 @@ export class WorkerPool {
   get loadedModels(): string[] { return [...new Set(this.slots.flatMap((s) => s.models))]; }
   get size(): number { return this.slots.length; }
   get idle(): number { return this.slots.filter((s) => !s.busy).length; }
-  get queued(): number { return this.waiting.length; }
+  /** Jobs waiting for a worker, plus admitted sync requests whose bodies are still arriving. */
+  get queued(): number { return this.waiting.length + this.admitted; }
 
-  /** Whether a sync request may wait for a worker now. */
-  canAccept(): boolean { return !this.closed && this.waiting.length < this.maxWaiting; }
+  /**
+   * Takes a waiting place for a sync request, or answers undefined when the limit is reached. Taken at
+   * admission, not when the body has arrived: otherwise any number of slow uploads pass the check and all
+   * end up waiting. The caller releases it on every path; run() turns it into the job's place.
+   */
+  admit(): Admission | undefined {
+    if (this.closed || this.queued >= this.maxWaiting) return undefined;
+    this.admitted++;
+    let held = true;
+    return { release: () => { if (held) { held = false; this.admitted--; } } };
+  }
 
-  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number): Promise<EffectOutput> {
+  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number, admission?: Admission): Promise<EffectOutput> {
     if (this.closed) return Promise.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     return new Promise((resolve, reject) => {
       const job: JobRequest = { type: 'job', id: this.nextId++, slug, images, params, timeoutMs };
       this.waiting.push({ job, resolve, reject });
+      admission?.release(); // the job now holds the place itself
       this.dispatch();
     });
   }
