@@ -44,11 +44,21 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
     if (!admission) throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
     // Released on every path: the handler's end (success, invalid input, upload error, timeout) and the
     // connection's close (a client that leaves mid-upload may leave the body reader waiting).
-    reply.raw.once('close', admission.release);
+    // A close before the answer is written means the client has gone: its job is dropped or stopped.
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      admission.release();
+      if (!reply.raw.writableFinished) gone.abort();
+    });
     try {
       const upload = await readUpload(req, endpoint);
-      const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, admission);
+      const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, { admission, signal: gone.signal });
       return reply.envelope(await resultBody(endpoint, output, results, baseUrl(req)));
+    } catch (err) {
+      if (!gone.signal.aborted) throw err;
+      // Nobody is left to answer; log it as the client's leaving, not as a failure (499, as nginx does).
+      req.log.info({ slug: endpoint.slug }, 'the client closed the connection; its job was cancelled');
+      return reply.code(499).send();
     } finally {
       admission.release();
     }

@@ -1,8 +1,11 @@
-/** Admission of sync requests: the waiting-job limit holds while bodies are still uploading. */
+/**
+ * Sync requests and the worker pool: the waiting-job limit holds while bodies are still uploading, and
+ * the work of a client that has gone is dropped or stopped.
+ */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { get, post, form, solidPng, startTestEngine, testInvertEffect, TEST_KEY, type TestEngine } from './helpers.ts';
+import { get, post, form, solidPng, startTestEngine, testInvertEffect, testSlowEffect, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const FACE_BEAUTY = '/api/portrait/effects/face-beauty';
 const engines: TestEngine[] = [];
@@ -100,5 +103,30 @@ describe('sync admission', () => {
     expect(last.answered).toBeUndefined();
     expect((await last.finish()).status).toBe(504);
     expect((await health(e)).workers.waiting).toBe(0);
+  });
+});
+
+describe('clients that leave', () => {
+  it('drops the waiting jobs and stops the running ones of clients gone after uploading; later requests are served', async () => {
+    const e = await start({ workers: 2, extraEffects: { 'face-beauty': testSlowEffect } });
+    await waitReady(e);
+    const minute = await solidPng(600, 30); // test-slow: 60 s each, 4 minutes of work for two workers
+    const clients = Array.from({ length: 8 }, () => new AbortController());
+    const sent = clients.map((c) => fetch(`${e.url}${FACE_BEAUTY}`, {
+      method: 'POST', body: form({ image: minute }), headers: { 'service-api-key': TEST_KEY }, signal: c.signal,
+    }).catch(() => undefined));
+    await until('both workers busy and six jobs waiting', async () => {
+      const { workers } = await health(e);
+      return workers.idle === 0 && workers.waiting === 6;
+    });
+    for (const c of clients) c.abort();
+    await Promise.all(sent);
+    // Nobody is left to answer: the workers should be free again long before the minute one job takes.
+    await until('the workers to be idle with nothing waiting', async () => {
+      const { workers } = await health(e);
+      return workers.idle === 2 && workers.waiting === 0;
+    }, 30_000);
+    const next = await post(e, FACE_BEAUTY, form({ image: await solidPng(16, 16) }));
+    expect(next.status).toBe(200);
   });
 });

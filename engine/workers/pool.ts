@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { EffectError, type EffectOutput } from '../effects/effect.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
-import type { JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+import type { CancelRequest, JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
 
 interface Pending {
   job: JobRequest;
@@ -57,11 +57,23 @@ export class WorkerPool {
     return { release: () => { if (held) { held = false; this.admitted--; } } };
   }
 
-  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number, admission?: Admission): Promise<EffectOutput> {
+  /**
+   * Runs a job. When `signal` aborts (its sync request has gone) the job is dropped from the queue, or,
+   * if running, its worker is told to stop it; the worker stays busy until it answers. Async tasks pass
+   * no signal: accepted work is never dropped.
+   */
+  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number,
+    opts: { admission?: Admission; signal?: AbortSignal } = {}): Promise<EffectOutput> {
+    const { admission, signal } = opts;
     if (this.closed) return Promise.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    if (signal?.aborted) return Promise.reject(cancelled(slug));
     return new Promise((resolve, reject) => {
       const job: JobRequest = { type: 'job', id: this.nextId++, slug, images, params, timeoutMs };
-      this.waiting.push({ job, resolve, reject });
+      const onAbort = () => this.cancel(pending);
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      const pending: Pending = { job, resolve: (o) => { settle(); resolve(o); }, reject: (e) => { settle(); reject(e); } };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(pending);
       admission?.release(); // the job now holds the place itself
       this.dispatch();
     });
@@ -71,6 +83,18 @@ export class WorkerPool {
     this.closed = true;
     for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private cancel(p: Pending) {
+    const i = this.waiting.indexOf(p);
+    if (i >= 0) this.waiting.splice(i, 1);
+    else {
+      const slot = this.slots.find((s) => s.busy?.job === p.job);
+      if (!slot) return; // already answered
+      const cancel: CancelRequest = { type: 'cancel', id: p.job.id };
+      slot.worker.postMessage(cancel);
+    }
+    p.reject(cancelled(p.job.slug));
   }
 
   private spawn(): Slot {
@@ -128,6 +152,8 @@ export class WorkerPool {
     }
   }
 }
+
+const cancelled = (slug: string) => new EffectError('PROCESSING_FAILURE', `${slug} was cancelled: the client closed the connection`);
 
 /** Buffers arrive as Uint8Arrays after structured cloning; give effects' consumers Buffers back. */
 function reviveOutput(o: EffectOutput): EffectOutput {

@@ -9,7 +9,7 @@ import { decodeImage } from '../image/decode.ts';
 import { runEffect } from '../pipeline/run.ts';
 import { ModelRegistry } from '../vision/models/registry.ts';
 import { EffectError, type Effect, type RasterImage } from '../effects/effect.ts';
-import type { JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+import type { JobRequest, PoolMessage, WorkerInit, WorkerMessage } from './protocol.ts';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -39,8 +39,12 @@ async function warm() {
   send({ type: 'ready', models: models.loadedIds() });
 }
 
+/** The running job's controller, so a cancel from the pool can stop it. */
+const running = new Map<number, AbortController>();
+
 async function runJob(job: JobRequest) {
   const controller = new AbortController();
+  running.set(job.id, controller);
   const timer = setTimeout(() => controller.abort(), job.timeoutMs);
   try {
     const effect = await loadEffect(job.slug);
@@ -64,11 +68,15 @@ async function runJob(job: JobRequest) {
     }
   } finally {
     clearTimeout(timer);
+    running.delete(job.id);
   }
 }
 
 // Jobs run one at a time per worker; the pool never sends a second before the first is answered.
-port.on('message', (job: JobRequest) => void runJob(job));
+port.on('message', (m: PoolMessage) => {
+  if (m.type === 'cancel') running.get(m.id)?.abort();
+  else void runJob(m);
+});
 warm().catch((err) => {
   console.error('[worker] model warm-up failed:', err);
   send({ type: 'ready', models: models.loadedIds() });
