@@ -21,6 +21,7 @@ import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
 import { TaskQueue } from './tasks/queue.ts';
+import { lockDataDir, type DataDirLock } from './data-dir.ts';
 import type { EngineConfig } from './config.ts';
 
 export interface Services {
@@ -37,7 +38,23 @@ declare module 'fastify' {
   interface FastifyInstance { services: Services }
 }
 
-export async function buildApp(config: EngineConfig, keys: string[], logger: boolean | object = false): Promise<FastifyInstance> {
+/**
+ * `lock` is the data folder's lock when the caller took it already (startEngine does, before the key
+ * file); otherwise it is taken here, before anything in the folder is read or written. The app releases
+ * it on close, or at once if building fails.
+ */
+export async function buildApp(config: EngineConfig, keys: string[], logger: boolean | object = false,
+  opts: { lock?: DataDirLock } = {}): Promise<FastifyInstance> {
+  const lock = opts.lock ?? lockDataDir(config.dataDir);
+  try {
+    return await assemble(config, keys, logger, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock): Promise<FastifyInstance> {
   const effects = { ...effectModules, ...config.extraEffects };
   const results = new ResultStore(config.dataDir);
   await results.init();
@@ -90,6 +107,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
     clearInterval(sweeper);
     await pool.close();
     tasks.close();
+    lock.release();
   });
   return app;
 }

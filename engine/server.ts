@@ -2,14 +2,32 @@
  * `npm run engine`: the engine alone on ATELIER_ENGINE_PORT (default 8787). Prints the key it made on
  * first start. SIGTERM/SIGINT: stop accepting, finish in-flight requests, keep queued tasks.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { configFromEnv, type EngineConfig } from './config.ts';
+import { lockDataDir } from './data-dir.ts';
 import { resolveApiKeys } from './plugins/auth.ts';
 
 export async function startEngine(config: EngineConfig = configFromEnv(), opts: { log?: boolean } = {}) {
-  const { keys, keyFile, created } = resolveApiKeys(config.apiKeys, config.dataDir);
-  const app = await buildApp(config, keys, opts.log === false ? false : { level: config.logLevel });
-  const address = await app.listen({ port: config.port, host: config.host });
+  // The data folder is ours before the key file is read or made; a second engine stops here.
+  const lock = lockDataDir(config.dataDir);
+  let app: FastifyInstance;
+  let keyInfo: ReturnType<typeof resolveApiKeys>;
+  try {
+    keyInfo = resolveApiKeys(config.apiKeys, config.dataDir);
+    app = await buildApp(config, keyInfo.keys, opts.log === false ? false : { level: config.logLevel }, { lock });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  const { keys, keyFile, created } = keyInfo;
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close(); // stops the workers and gives the folder back
+    throw err;
+  }
   if (keyFile) {
     console.log(created ? `Created an API key in ${keyFile}:` : `API key (from ${keyFile}):`);
     console.log(`  service-api-key: ${keys[0]}`);
