@@ -35,7 +35,15 @@ export interface Services {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance { services: Services }
+  interface FastifyInstance {
+    services: Services;
+    /**
+     * Graceful stop: keeps listening, answers new requests 503 with Retry-After (/healthz says
+     * shutting_down) while requests and running tasks already under way finish, for at most `timeoutMs`;
+     * then closes. Queued tasks stay queued for the next start.
+     */
+    drain(timeoutMs: number): Promise<void>;
+  }
 }
 
 /**
@@ -75,8 +83,16 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
 
   await app.register(multipart);
   await app.register(envelope);
+  // Requests under way, counted until their connection's answer is done, so a drain can wait for them.
+  let active = 0;
+  const whenNoRequests: (() => void)[] = [];
+  const requestsDone = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => whenNoRequests.push(r)));
   app.addHook('onRequest', async (req, reply) => {
     if (services.closing && req.url !== '/healthz') return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down; retry shortly', 10);
+    active++;
+    reply.raw.once('close', () => {
+      if (--active === 0) for (const w of whenNoRequests.splice(0)) w();
+    });
   });
   // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
   app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
@@ -102,9 +118,27 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     const requeued = queue.start();
     if (requeued) app.log.info({ requeued }, 'requeued tasks interrupted by the last stop');
   });
+  app.decorate('drain', async (timeoutMs: number) => {
+    services.closing = true;
+    queue.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all([requestsDone(), queue.whenIdle()]).then(() => true),
+      new Promise<false>((r) => { timer = setTimeout(() => r(false), timeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      app.log.warn({ timeoutMs, requests: active, tasks: queue.inFlight }, 'drain time is up; cutting off the work still under way');
+      // Their workers stop on close below; running tasks stay `processing` and run again at the next start.
+      app.server.closeAllConnections();
+    }
+    await app.close();
+  });
+
   app.addHook('preClose', async () => { services.closing = true; queue.stop(); });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    queue.interrupt();
     await pool.close();
     tasks.close();
     lock.release();

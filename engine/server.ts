@@ -1,6 +1,7 @@
 /**
  * `npm run engine`: the engine alone on ATELIER_ENGINE_PORT (default 8787). Prints the key it made on
- * first start. SIGTERM/SIGINT: stop accepting, finish in-flight requests, keep queued tasks.
+ * first start. SIGTERM/SIGINT: drain (app.drain: 503 to new requests while in-flight work finishes, at
+ * most ATELIER_DRAIN_TIMEOUT_MS), then exit; queued tasks stay queued.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -21,6 +22,23 @@ export async function startEngine(config: EngineConfig = configFromEnv(), opts: 
     throw err;
   }
   const { keys, keyFile, created } = keyInfo;
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: answering 503 to new requests while in-flight work finishes (at most ${config.drainTimeoutMs / 1000} s; ` +
+      'the same signal again stops at once); queued tasks stay queued');
+    try {
+      await app.drain(config.drainTimeoutMs);
+      process.exit(0);
+    } catch (err) {
+      console.error('The engine did not stop cleanly:', err instanceof Error ? err.message : err);
+      process.exit(1);
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+  // An engine closed by its host (tests, an embedding script) leaves no handlers behind.
+  app.addHook('onClose', async () => { process.off('SIGTERM', onSignal); process.off('SIGINT', onSignal); });
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
@@ -33,16 +51,8 @@ export async function startEngine(config: EngineConfig = configFromEnv(), opts: 
     console.log(`  service-api-key: ${keys[0]}`);
   }
   console.log(`Atelier engine listening on ${address} (docs at ${address}/docs)`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: finishing in-flight requests; queued tasks stay queued`);
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   return { app, address, key: keys[0], keyFile };
 }
 
