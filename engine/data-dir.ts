@@ -15,6 +15,45 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Everything the engine keeps (the key, inputs, results, the task database) is for its own user only:
+ * folders 0700, files 0600, set explicitly rather than left to the umask, and put right on what an older
+ * engine left behind.
+ */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
+
+/** Makes the folder (and its parents) if needed and sets its mode. */
+export function privateDir(dir: string) {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  fs.chmodSync(dir, PRIVATE_DIR);
+}
+
+/**
+ * Sets the mode of a file the engine keeps, if it is there. By path, never by opening it: closing a
+ * descriptor of an SQLite file would drop the process's locks on it.
+ */
+export function privateFile(file: string) {
+  try {
+    fs.chmodSync(file, PRIVATE_FILE);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Creates an empty file with the private mode unless one is there. SQLite gives a database's -wal,
+ * -shm and journal files the database file's own mode, so a database made this way keeps them private.
+ */
+export function createPrivateFile(file: string) {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', PRIVATE_FILE)); // 'wx': never opens a file someone may hold
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+  }
+  privateFile(file);
+}
+
 export interface DataDirLock {
   readonly dir: string;
   /** Gives the folder up; safe to call more than once. */
@@ -24,10 +63,12 @@ export interface DataDirLock {
 export class DataDirInUseError extends Error {}
 
 export function lockDataDir(dir: string): DataDirLock {
-  fs.mkdirSync(dir, { recursive: true });
+  privateDir(dir);
   const pidFile = path.join(dir, 'engine.pid');
+  const lockFile = path.join(dir, 'engine.lock');
+  createPrivateFile(lockFile);
   // No busy timeout: a held lock is an answer, not something to wait for.
-  const db = new Database(path.join(dir, 'engine.lock'), { timeout: 0 });
+  const db = new Database(lockFile, { timeout: 0 });
   try {
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
@@ -37,7 +78,8 @@ export function lockDataDir(dir: string): DataDirLock {
     throw new DataDirInUseError(`the data folder ${dir} is in use by another engine${pid ? ` (pid ${pid})` : ''}; ` +
       'stop that engine first, or give this one its own ATELIER_DATA_DIR');
   }
-  fs.writeFileSync(pidFile, `${process.pid}\n`);
+  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: PRIVATE_FILE });
+  privateFile(pidFile); // one a dead engine left keeps its old mode through the write
   let held = true;
   return {
     dir,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { configFromEnv, type EngineConfig } from './config.ts';
-import { lockDataDir } from './data-dir.ts';
+import { lockDataDir, privateFile } from './data-dir.ts';
 import { resolveApiKeys } from './plugins/auth.ts';
 
 export async function startEngine(config: EngineConfig = configFromEnv(), opts: { log?: boolean } = {}) {
@@ -16,6 +16,7 @@ export async function startEngine(config: EngineConfig = configFromEnv(), opts: 
   let keyInfo: ReturnType<typeof resolveApiKeys>;
   try {
     keyInfo = resolveApiKeys(config.apiKeys, config.dataDir);
+    if (keyInfo.keyFile) privateFile(keyInfo.keyFile); // a key file made 0644 elsewhere (or by hand) is put right
     app = await buildApp(config, keyInfo.keys, opts.log === false ? false : { level: config.logLevel }, { lock });
   } catch (err) {
     lock.release();

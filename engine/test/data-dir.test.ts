@@ -1,4 +1,4 @@
-/** The data folder: one engine at a time. */
+/** The data folder: one engine at a time, and nobody else's to read. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { configFromEnv } from '../config.ts';
 import { startEngine } from '../server.ts';
-import { form, get, post, solidPng, startTestEngine, testSlowEffect, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { form, get, post, solidPng, startTestEngine, testInvertEffect, testSlowEffect, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
 const QUERY = '/api/common/query-async-task-result';
@@ -92,5 +92,53 @@ describe('data folder lock', () => {
     await e.close();
     expect(fs.existsSync(path.join(dataDir, 'engine.pid'))).toBe(false);
     await waitReady(await start({ dataDir })); // released on close
+  });
+});
+
+describe('file modes', () => {
+  const mode = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
+  let umask: number | undefined;
+  afterEach(() => { if (umask !== undefined) process.umask(umask); umask = undefined; });
+
+  it.each(['a new folder', 'a folder an older engine left world-readable'])('keeps what it writes to its own user (%s)', async (which) => {
+    umask = process.umask(0o022); // the usual umask, under which files would be created 0644 and folders 0755
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+    if (which !== 'a new folder') {
+      fs.chmodSync(dataDir, 0o755);
+      fs.mkdirSync(path.join(dataDir, 'results'), { mode: 0o755 });
+      fs.mkdirSync(path.join(dataDir, 'task-inputs'), { mode: 0o755 });
+      fs.writeFileSync(path.join(dataDir, 'api-key'), 'an-older-key-0123456789\n', { mode: 0o644 });
+      const db = new Database(path.join(dataDir, 'tasks.sqlite'));
+      db.exec('CREATE TABLE kept (x)');
+      db.close();
+      expect(mode(path.join(dataDir, 'tasks.sqlite'))).toBe('644');
+    }
+    const { app, address } = await startEngine({
+      ...configFromEnv({}), dataDir, port: 0, host: '127.0.0.1', workers: 1, apiKeys: [],
+      extraEffects: { 'face-beauty': testInvertEffect, 'ai-beard-removal': testSlowEffect },
+    }, { log: false });
+    const e = { app, url: address, dataDir } as TestEngine;
+    try {
+      const key = { 'service-api-key': fs.readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim() };
+      const sync = await post(e, '/api/portrait/effects/face-beauty', form({ image: await solidPng(40, 30) }), key);
+      expect(sync.status).toBe(200);
+      const task = await post(e, '/api/portrait/editing/ai-beard-removal', form({ image: await solidPng(300, 20) }), key); // 30 s
+      expect(task.status).toBe(200);
+      const inputs = path.join(dataDir, 'task-inputs', task.body.task_id);
+
+      const modes = Object.fromEntries([
+        ['data folder', dataDir], ['results', path.join(dataDir, 'results')], ['task-inputs', path.join(dataDir, 'task-inputs')],
+        ['task input folder', inputs], ['task input', path.join(inputs, 'image')],
+        ['result', path.join(dataDir, 'results', new URL(sync.body.data.image_url).pathname.split('/').pop()!)],
+        ['api-key', path.join(dataDir, 'api-key')], ['engine.lock', path.join(dataDir, 'engine.lock')], ['engine.pid', path.join(dataDir, 'engine.pid')],
+        ...['tasks.sqlite', 'tasks.sqlite-wal', 'tasks.sqlite-shm'].map((f) => [f, path.join(dataDir, f)]),
+      ].map(([what, p]) => [what, mode(p)]));
+      expect(modes).toEqual({
+        'data folder': '700', results: '700', 'task-inputs': '700', 'task input folder': '700', 'task input': '600', result: '600',
+        'api-key': '600', 'engine.lock': '600', 'engine.pid': '600', 'tasks.sqlite': '600', 'tasks.sqlite-wal': '600', 'tasks.sqlite-shm': '600',
+      });
+    } finally {
+      await app.close();
+    }
   });
 });
