@@ -94,8 +94,10 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
       if (--active === 0) for (const w of whenNoRequests.splice(0)) w();
     });
   });
-  // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
-  app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
+  // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open;
+  // but not while the request's body is still arriving: closing under a client that is still sending
+  // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
+  app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
   await app.register(auth, { keys });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
@@ -129,10 +131,12 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     clearTimeout(timer);
     if (!finished) {
       app.log.warn({ timeoutMs, requests: active, tasks: queue.inFlight }, 'drain time is up; cutting off the work still under way');
-      // Their workers stop on close below; running tasks stay `processing` and run again at the next start.
-      app.server.closeAllConnections();
     }
-    await app.close();
+    const closed = app.close();
+    // What is left is idle, an upload being turned away, or (past the bound) work cut off: its worker
+    // stops on close, and a task stays `processing`, to run again at the next start.
+    app.server.closeAllConnections();
+    await closed;
   });
 
   app.addHook('preClose', async () => { services.closing = true; queue.stop(); });

@@ -74,6 +74,9 @@ describe('SIGTERM drain', () => {
     expect(refused.body.error_detail.code).toBe('ERROR_INSUFFICIENT_RESOURCES');
     expect(refused.body.request_id).toMatch(/\S/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // An upload still being sent when the 503 comes must get the 503 too, not a broken connection.
+    const big = await post(e, FACE_BEAUTY, form({ image: Buffer.alloc(3_000_000, 1) }));
+    expect(big.status).toBe(503);
 
     const done = await inFlight;
     expect(done.status).toBe(200);
