@@ -73,6 +73,10 @@ export function lockDataDir(dir: string): DataDirLock {
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db.close();
+    if ((err as { code?: string }).code === 'SQLITE_NOTADB') {
+      // Never removed here: an engine may hold it even so, and a new file would let a second one in.
+      throw new Error(`${lockFile} is not an Atelier lock (something else wrote to it); if no engine runs on ${dir}, delete it`);
+    }
     if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
     const pid = readPid(pidFile);
     throw new DataDirInUseError(`the data folder ${dir} is in use by another engine${pid ? ` (pid ${pid})` : ''}; ` +

@@ -95,6 +95,16 @@ describe('data folder lock', () => {
   });
 });
 
+describe('data folder lock, odd cases', () => {
+  it('says plainly when engine.lock is not its own, and leaves it alone', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+    fs.writeFileSync(path.join(dataDir, 'engine.lock'), '12345\n');
+    await expect(startTestEngine({ dataDir })).rejects.toThrow(/engine\.lock is not an Atelier lock .*delete it/);
+    expect(fs.readFileSync(path.join(dataDir, 'engine.lock'), 'utf8')).toBe('12345\n');
+    expect(fs.existsSync(path.join(dataDir, 'tasks.sqlite'))).toBe(false);
+  });
+});
+
 describe('file modes', () => {
   const mode = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
   let umask: number | undefined;
