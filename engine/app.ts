@@ -21,17 +21,42 @@ import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
 import { TaskQueue } from './tasks/queue.ts';
-import { baseUrlResolver } from './http/base-url.ts';
+import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
+import { lockDataDir, type DataDirLock } from './data-dir.ts';
 import type { EngineConfig } from './config.ts';
 import type { Services } from './services.ts';
 
 declare module 'fastify' {
-  interface FastifyInstance { services: Services }
+  interface FastifyInstance {
+    services: Services;
+    /**
+     * Graceful stop: keeps listening, answers new requests 503 with Retry-After (/healthz says
+     * shutting_down) while requests and running tasks already under way finish, for at most `timeoutMs`;
+     * then closes. Queued tasks stay queued for the next start.
+     */
+    drain(timeoutMs: number): Promise<void>;
+  }
 }
 
-export async function buildApp(config: EngineConfig, keys: string[], logger: boolean | object = false): Promise<FastifyInstance> {
+/**
+ * `lock` is the data folder's lock when the caller took it already (startEngine does, before the key
+ * file); otherwise it is taken here, before anything in the folder is read or written. The app releases
+ * it on close, or at once if building fails.
+ */
+export async function buildApp(config: EngineConfig, keys: string[], logger: boolean | object = false,
+  opts: { lock?: DataDirLock } = {}): Promise<FastifyInstance> {
   // First, so that a bad setting stops the start before anything is created.
   const baseUrl = baseUrlResolver(config);
+  const lock = opts.lock ?? lockDataDir(config.dataDir);
+  try {
+    return await assemble(config, keys, logger, lock, baseUrl);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
   const effects = { ...effectModules, ...config.extraEffects };
   const results = new ResultStore(config.dataDir);
   await results.init();
@@ -52,11 +77,21 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 
   await app.register(multipart);
   await app.register(envelope);
+  // Requests under way, counted until their connection's answer is done, so a drain can wait for them.
+  let active = 0;
+  const whenNoRequests: (() => void)[] = [];
+  const requestsDone = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => whenNoRequests.push(r)));
   app.addHook('onRequest', async (req, reply) => {
     if (services.closing && req.url !== '/healthz') return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down; retry shortly', 10);
+    active++;
+    reply.raw.once('close', () => {
+      if (--active === 0) for (const w of whenNoRequests.splice(0)) w();
+    });
   });
-  // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
-  app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
+  // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open;
+  // but not while the request's body is still arriving: closing under a client that is still sending
+  // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
+  app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
   await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
@@ -79,11 +114,32 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
     const requeued = queue.start();
     if (requeued) app.log.info({ requeued }, 'requeued tasks interrupted by the last stop');
   });
+  app.decorate('drain', async (timeoutMs: number) => {
+    services.closing = true;
+    queue.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.all([requestsDone(), queue.whenIdle()]).then(() => true),
+      new Promise<false>((r) => { timer = setTimeout(() => r(false), timeoutMs); }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      app.log.warn({ timeoutMs, requests: active, tasks: queue.inFlight }, 'drain time is up; cutting off the work still under way');
+    }
+    const closed = app.close();
+    // What is left is idle, an upload being turned away, or (past the bound) work cut off: its worker
+    // stops on close, and a task stays `processing`, to run again at the next start.
+    app.server.closeAllConnections();
+    await closed;
+  });
+
   app.addHook('preClose', async () => { services.closing = true; queue.stop(); });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    queue.interrupt();
     await pool.close();
     tasks.close();
+    lock.release();
   });
   return app;
 }

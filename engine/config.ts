@@ -22,6 +22,8 @@ export interface EngineConfig {
   maxWaitingJobs: number;
   syncTimeoutMs: number;
   asyncTimeoutMs: number;
+  /** How long a SIGTERM/SIGINT drain waits for work under way before cutting it off. */
+  drainTimeoutMs: number;
   /** How long results and tasks are kept. */
   retentionMs: number;
   sweepIntervalMs: number;
@@ -51,6 +53,8 @@ export function configFromEnv(env = process.env): EngineConfig {
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
     syncTimeoutMs: int(env.ATELIER_SYNC_TIMEOUT_MS, 120_000),
     asyncTimeoutMs: int(env.ATELIER_ASYNC_TIMEOUT_MS, 600_000),
+    // Below Kubernetes' default 30 s between SIGTERM and SIGKILL (docker stop waits 10 s unless given --time).
+    drainTimeoutMs: int(env.ATELIER_DRAIN_TIMEOUT_MS, 25_000),
     retentionMs: int(env.ATELIER_RETENTION_MS, 24 * 3600_000),
     sweepIntervalMs: int(env.ATELIER_SWEEP_INTERVAL_MS, 10 * 60_000),
     extraEffects: {},

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EncodedImage } from '../image/raster.ts';
+import { PRIVATE_FILE, privateDir } from '../data-dir.ts';
 
 const NAME = /^[a-f0-9]{32}\.(png|jpg)$/;
 
@@ -13,13 +14,13 @@ export class ResultStore {
   readonly dir: string;
   constructor(dataDir: string) { this.dir = path.join(dataDir, 'results'); }
 
-  async init() { await fs.mkdir(this.dir, { recursive: true }); }
+  async init() { privateDir(this.dir); }
 
   /** Writes the image and returns its file name (the last segment of its URL). */
   async save(img: EncodedImage): Promise<string> {
     const name = `${randomBytes(16).toString('hex')}.${img.format === 'jpeg' ? 'jpg' : 'png'}`;
     const tmp = path.join(this.dir, `.${name}.tmp`);
-    await fs.writeFile(tmp, img.data);
+    await fs.writeFile(tmp, img.data, { mode: PRIVATE_FILE });
     await fs.rename(tmp, path.join(this.dir, name));
     return name;
   }

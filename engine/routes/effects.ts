@@ -29,20 +29,38 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
     if (!effects[endpoint.slug]) {
       return reply.fail('ERROR_AI_NOT_AVAILABLE', `${endpoint.title} (${endpoint.slug}) is not provided by this engine yet`);
     }
-    if (endpoint.mode === 'sync' && !pool.canAccept()) {
-      throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
-    }
-    if (endpoint.mode === 'async' && tasks.pendingCount() >= config.maxQueuedTasks) {
-      throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting); retry later`, 30);
-    }
-    const upload = await readUpload(req, endpoint);
     if (endpoint.mode === 'async') {
+      if (tasks.pendingCount() >= config.maxQueuedTasks) {
+        throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting); retry later`, 30);
+      }
+      const upload = await readUpload(req, endpoint);
       const task = tasks.create(endpoint.slug, upload.params, upload.images);
       req.log.info({ task_id: task.id, slug: endpoint.slug }, 'task queued');
       queue.pump();
       return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
     }
-    const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs);
-    return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
+    // The place is held while the body uploads, so slow uploads count against the limit too.
+    const admission = pool.admit();
+    if (!admission) throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
+    // Released on every path: the handler's end (success, invalid input, upload error, timeout) and the
+    // connection's close (a client that leaves mid-upload may leave the body reader waiting).
+    // A close before the answer is written means the client has gone: its job is dropped or stopped.
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      admission.release();
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    try {
+      const upload = await readUpload(req, endpoint);
+      const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, { admission, signal: gone.signal });
+      return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
+    } catch (err) {
+      if (!gone.signal.aborted) throw err;
+      // Nobody is left to answer; log it as the client's leaving, not as a failure (499, as nginx does).
+      req.log.info({ slug: endpoint.slug }, 'the client closed the connection; its job was cancelled');
+      return reply.code(499).send();
+    } finally {
+      admission.release();
+    }
   }
 }

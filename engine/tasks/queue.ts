@@ -17,6 +17,7 @@ const MAX_ATTEMPTS = 3;
 export class TaskQueue {
   private readonly running = new Set<string>();
   private stopping = false;
+  private interrupted = false;
   private idleWaiters: (() => void)[] = [];
 
   constructor(
@@ -46,8 +47,14 @@ export class TaskQueue {
 
   get inFlight(): number { return this.running.size; }
 
-  /** Stops taking new tasks. Tasks still running stay `processing` and are re-run after a restart. */
+  /** Stops taking new tasks; those running go on, and their outcome is recorded (a drain waits for them). */
   stop() { this.stopping = true; }
+
+  /**
+   * The pool is about to be closed under the running tasks: their failures are the stop's, not theirs,
+   * so they stay `processing` and are re-run after a restart.
+   */
+  interrupt() { this.stopping = true; this.interrupted = true; }
 
   /** Resolves when no task is running (tests and graceful shutdown use it). */
   whenIdle(): Promise<void> {
@@ -72,7 +79,7 @@ export class TaskQueue {
       this.store.complete(task.id, names);
     } catch (err) {
       // A stop in the middle leaves the task `processing`, so the next start runs it again.
-      if (this.stopping) return;
+      if (this.interrupted) return;
       const code = err instanceof EffectError && isErrorCode(err.code) ? err.code : 'PROCESSING_FAILURE';
       const message = err instanceof EffectError ? err.message : `${task.slug} failed while processing the image`;
       if (!(err instanceof EffectError)) console.error(`[tasks] ${task.id} failed:`, err);

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ImageFormat } from '../../contract/limits.ts';
+import { createPrivateFile, PRIVATE_DIR, PRIVATE_FILE, privateDir, privateFile } from '../data-dir.ts';
 
 export type TaskStatus = 0 | 1 | 2;
 
@@ -42,8 +43,11 @@ export class TaskStore {
 
   constructor(dataDir: string) {
     this.inputDir = path.join(dataDir, 'task-inputs');
-    fs.mkdirSync(this.inputDir, { recursive: true });
-    this.db = new Database(path.join(dataDir, 'tasks.sqlite'));
+    privateDir(this.inputDir);
+    const file = path.join(dataDir, 'tasks.sqlite');
+    createPrivateFile(file);
+    for (const f of [`${file}-wal`, `${file}-shm`, `${file}-journal`]) privateFile(f); // as an older engine left them
+    this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.exec(`CREATE TABLE IF NOT EXISTS tasks (
@@ -56,11 +60,11 @@ export class TaskStore {
   create(slug: string, params: Record<string, unknown>, images: Record<string, { bytes: Uint8Array; format: ImageFormat; maxPixels: number }>): TaskRow {
     const id = randomUUID().replace(/-/g, '');
     const dir = path.join(this.inputDir, id);
-    fs.mkdirSync(dir);
+    fs.mkdirSync(dir, { mode: PRIVATE_DIR });
     const stored: Record<string, StoredImage> = {};
     for (const [field, img] of Object.entries(images)) {
       const file = path.join(dir, field.replace(/[^a-z_]/gi, '_'));
-      const fd = fs.openSync(file, 'w');
+      const fd = fs.openSync(file, 'w', PRIVATE_FILE);
       fs.writeSync(fd, img.bytes);
       fs.fsyncSync(fd);
       fs.closeSync(fd);

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 export const TEST_KEY = 'test-key-0123456789';
 export const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
 export const testInvertEffect = new URL('./effects/test-invert.ts', import.meta.url).href;
+export const testSlowEffect = new URL('./effects/test-slow.ts', import.meta.url).href;
 
 export interface TestEngine { app: FastifyInstance; url: string; dataDir: string; close: () => Promise<void> }
 

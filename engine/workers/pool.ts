@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { EffectError, type EffectOutput } from '../pipeline/effect.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
-import type { JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+import type { CancelRequest, JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
 
 interface Pending {
   job: JobRequest;
@@ -14,6 +14,9 @@ interface Pending {
 }
 
 interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: string[] }
+
+/** A sync request's place among the waiting jobs, held from admission (before its body is read) until run() or release(). */
+export interface Admission { release(): void }
 
 /** Grace on top of the job's own budget before the worker is presumed stuck and replaced. */
 const HARD_TIMEOUT_GRACE_MS = 5_000;
@@ -25,6 +28,8 @@ const RESPAWN_DELAY_MS = 2_000;
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly waiting: Pending[] = [];
+  /** Admitted sync requests still uploading: they count against the limit like waiting jobs. */
+  private admitted = 0;
   private nextId = 1;
   private closed = false;
 
@@ -37,16 +42,39 @@ export class WorkerPool {
   get loadedModels(): string[] { return [...new Set(this.slots.flatMap((s) => s.models))]; }
   get size(): number { return this.slots.length; }
   get idle(): number { return this.slots.filter((s) => !s.busy).length; }
-  get queued(): number { return this.waiting.length; }
+  /** Jobs waiting for a worker, plus admitted sync requests whose bodies are still arriving. */
+  get queued(): number { return this.waiting.length + this.admitted; }
 
-  /** Whether a sync request may wait for a worker now. */
-  canAccept(): boolean { return !this.closed && this.waiting.length < this.maxWaiting; }
+  /**
+   * Takes a waiting place for a sync request, or answers undefined when the limit is reached. Taken at
+   * admission, not when the body has arrived: otherwise any number of slow uploads pass the check and all
+   * end up waiting. The caller releases it on every path; run() turns it into the job's place.
+   */
+  admit(): Admission | undefined {
+    if (this.closed || this.queued >= this.maxWaiting) return undefined;
+    this.admitted++;
+    let held = true;
+    return { release: () => { if (held) { held = false; this.admitted--; } } };
+  }
 
-  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number): Promise<EffectOutput> {
+  /**
+   * Runs a job. When `signal` aborts (its sync request has gone) the job is dropped from the queue, or,
+   * if running, its worker is told to stop it; the worker stays busy until it answers. Async tasks pass
+   * no signal: accepted work is never dropped.
+   */
+  run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number,
+    opts: { admission?: Admission; signal?: AbortSignal } = {}): Promise<EffectOutput> {
+    const { admission, signal } = opts;
     if (this.closed) return Promise.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    if (signal?.aborted) return Promise.reject(cancelled(slug));
     return new Promise((resolve, reject) => {
       const job: JobRequest = { type: 'job', id: this.nextId++, slug, images, params, timeoutMs };
-      this.waiting.push({ job, resolve, reject });
+      const onAbort = () => this.cancel(pending);
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      const pending: Pending = { job, resolve: (o) => { settle(); resolve(o); }, reject: (e) => { settle(); reject(e); } };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(pending);
+      admission?.release(); // the job now holds the place itself
       this.dispatch();
     });
   }
@@ -55,6 +83,18 @@ export class WorkerPool {
     this.closed = true;
     for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private cancel(p: Pending) {
+    const i = this.waiting.indexOf(p);
+    if (i >= 0) this.waiting.splice(i, 1);
+    else {
+      const slot = this.slots.find((s) => s.busy?.job === p.job);
+      if (!slot) return; // already answered
+      const cancel: CancelRequest = { type: 'cancel', id: p.job.id };
+      slot.worker.postMessage(cancel);
+    }
+    p.reject(cancelled(p.job.slug));
   }
 
   private spawn(): Slot {
@@ -112,6 +152,8 @@ export class WorkerPool {
     }
   }
 }
+
+const cancelled = (slug: string) => new EffectError('PROCESSING_FAILURE', `${slug} was cancelled: the client closed the connection`);
 
 /** Buffers arrive as Uint8Arrays after structured cloning; give effects' consumers Buffers back. */
 function reviveOutput(o: EffectOutput): EffectOutput {

@@ -14,6 +14,12 @@ export interface JobRequest {
   timeoutMs: number;
 }
 
+/** Stops a job whose requester has gone; the worker answers it as failed at its next step boundary. */
+export interface CancelRequest { type: 'cancel'; id: number }
+
+/** What the pool sends a worker. */
+export type PoolMessage = JobRequest | CancelRequest;
+
 export type WorkerMessage =
   | { type: 'ready'; models: string[] }
   | { type: 'done'; id: number; output: EffectOutput }

@@ -10,7 +10,7 @@ import { runEffect } from '../pipeline/run.ts';
 import { ModelRegistry } from '../vision/models/registry.ts';
 import type { RasterImage } from '../image/raster.ts';
 import { EffectError, type Effect } from '../pipeline/effect.ts';
-import type { JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+import type { JobRequest, PoolMessage, WorkerInit, WorkerMessage } from './protocol.ts';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -40,8 +40,12 @@ async function warm() {
   send({ type: 'ready', models: models.loadedIds() });
 }
 
+/** The running job's controller, so a cancel from the pool can stop it. */
+const running = new Map<number, AbortController>();
+
 async function runJob(job: JobRequest) {
   const controller = new AbortController();
+  running.set(job.id, controller);
   const timer = setTimeout(() => controller.abort(), job.timeoutMs);
   try {
     const effect = await loadEffect(job.slug);
@@ -65,11 +69,15 @@ async function runJob(job: JobRequest) {
     }
   } finally {
     clearTimeout(timer);
+    running.delete(job.id);
   }
 }
 
 // Jobs run one at a time per worker; the pool never sends a second before the first is answered.
-port.on('message', (job: JobRequest) => void runJob(job));
+port.on('message', (m: PoolMessage) => {
+  if (m.type === 'cancel') running.get(m.id)?.abort();
+  else void runJob(m);
+});
 warm().catch((err) => {
   console.error('[worker] model warm-up failed:', err);
   send({ type: 'ready', models: models.loadedIds() });
