@@ -125,7 +125,8 @@ async function main() {
     const faces = await detectFaces(human, image, { searchRotations: true });
     const parsings: FaceParsing[] = [];
     const times: string[] = [];
-    for (const face of faces.filter((f) => f.mesh)) {
+    // Every face, also those beyond detectFaces' meshFaces (parsed on a crop from their box and roll).
+    for (const face of faces) {
       const t0 = performance.now(), c0 = process.cpuUsage();
       const p = await parseFace(parser, image, face, { input });
       const wall = performance.now() - t0, cpu = process.cpuUsage(c0);
@@ -139,8 +140,7 @@ async function main() {
     const left = await sharp(image.data, { raw: { width, height, channels: image.channels } }).removeAlpha().png().toBuffer();
     const right = await sharp(overlay(image, parsings), { raw: { width, height, channels: 3 } })
       .composite([{ input: Buffer.from(squares(width, height, parsings)), top: 0, left: 0 }]).png().toBuffer();
-    const meshed = faces.filter((f) => f.mesh);
-    const parts = parsings.map((p, k) => combineWithMesh(p, meshed[k], image, { others: faces, names: PARTS.map(([n]) => n) }));
+    const parts = parsings.map((p, k) => combineWithMesh(p, faces[k], image, { others: faces, names: PARTS.map(([n]) => n) }));
     const third = await renderDebug(image, { masks: parts.flatMap((r) => PARTS.map(([n, color]) => ({ mask: r[n] as Mask, color }))).filter((m) => m.mask) });
     const h = Math.min(720, height);
     const panels = await Promise.all([left, right, third].map((p) => sharp(p).resize({ height: h }).toBuffer({ resolveWithObject: true })));

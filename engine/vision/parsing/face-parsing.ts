@@ -2,11 +2,11 @@
  * Face parsing: the 19 CelebAMask-HQ classes (skin, brows, eyes, glasses, ears, earring, nose, mouth,
  * lips, neck, necklace, cloth, hair, hat) of one face, as soft masks at full image resolution.
  *
- * The model learnt faces framed as CelebA-HQ frames them, so each face is shown to it that way: a square
- * crop turned upright along the eyes, its side max(4 x eye distance, 3.6 x eye-to-mouth distance), centred
- * a little below the eyes (Karras et al. 2018), which leaves room for hair and hats above and the neck
+ * The model learnt faces framed as CelebA-HQ frames them (Karras et al. 2018), so each face is shown to it
+ * about that way: a square crop turned upright along the eyes, its side 1.25 x max(4 x eye distance, 3.6 x
+ * eye-to-mouth distance), centred on the eyes, which leaves room for hair and hats above and the neck
  * below. The model's logits (stride 8) are interpolated back to image pixels and put through softmax (as
- * the graph itself does in crop pixels), on a grid at about the crop's resolution; the fast guided filter
+ * the graph itself does in crop pixels) on a grid at half the crop's resolution; the fast guided filter
  * then brings each class to full resolution with its edges taken from the photo's luma.
  */
 import sharp from 'sharp';
@@ -95,7 +95,7 @@ export function parsingRoi(face: Face): Roi {
 /** Axis-aligned image pixels under a rotated square, clipped to the image. */
 function footprint(roi: Roi, size: { width: number; height: number }): Win {
   const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle)));
-  const x0 = Math.max(0, Math.floor(roi.cx - half)), y0 = Math.max(0, Math.floor(roi.cy - half));
+  const x0 = Math.min(size.width - 1, Math.max(0, Math.floor(roi.cx - half))), y0 = Math.min(size.height - 1, Math.max(0, Math.floor(roi.cy - half)));
   const x1 = Math.min(size.width, Math.ceil(roi.cx + half)), y1 = Math.min(size.height, Math.ceil(roi.cy + half));
   return { x0, y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
 }
@@ -123,9 +123,9 @@ export async function parseFace(parser: FaceParser, image: RasterImage, face: Fa
 }
 
 /**
- * The model does not tell left from right: trained on mirrored copies of the photos with the labels left
- * as they were, it puts l_brow and r_brow (eyes, ears) on either side at random, often both on the same
- * pixels (on the portraits: 19 brows on the expected side and 21 on the other, 12/15 eyes, 23/23 ears). So
+ * The model does not tell left from right (its training config mirrors the photos, apparently without
+ * swapping the labels): it puts l_brow and r_brow (eyes, ears) on either side at random, often both on the
+ * same pixels (on the portraits: 19 brows on the expected side and 21 on the other, 12/15 eyes, 23/23 ears). So
  * each pair is summed and split at the face's midline: the line through the mesh's nose bridge (the crop's
  * centre without mesh) along the upright face's vertical. The subject's right is the image's left.
  */
@@ -254,17 +254,4 @@ export function classMask(parsing: FaceParsing, cls: ParsingClass | readonly Par
     }
   }
   return { data, width: size.width, height: size.height };
-}
-
-/** The most likely class per pixel of `win` (index into PARSING_CLASSES), 255 where no class reaches `min` (outside the crop). */
-export function labelMap(parsing: FaceParsing, min = 64): Uint8Array {
-  const { w, h } = parsing.win;
-  const labels = new Uint8Array(w * h).fill(255);
-  const best = new Uint8Array(w * h);
-  PARSING_CLASSES.forEach((name, c) => {
-    const p = parsing.classes[name];
-    if (!p) return;
-    for (let i = 0; i < labels.length; i++) if (p[i] >= min && p[i] > best[i]) { best[i] = p[i]; labels[i] = c; }
-  });
-  return labels;
 }
