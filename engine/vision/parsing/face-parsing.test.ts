@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../effects/effect.ts';
 import { ModelRegistry } from '../models/registry.ts';
+import { WorkerPool } from '../../workers/pool.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceRegions, type Mask } from '../regions/face-regions.ts';
@@ -101,6 +103,22 @@ describe('parseFace on a frontal portrait', () => {
       const sum = planes.reduce((s, p) => s + p[i], 0);
       expect(sum).toBeGreaterThan(235);
       expect(sum).toBeLessThan(275);
+    }
+  });
+
+  it('runs the same inside an engine worker thread, with the registry that worker builds', async () => {
+    const probe = new URL('./worker-probe.test-effect.ts', import.meta.url).href;
+    const pool = new WorkerPool({ effects: { 'parsing-probe': probe }, threads: 1 }, 1, 2);
+    try {
+      const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));
+      const out = await pool.run('parsing-probe', { image: { bytes, format: 'jpeg', maxPixels: 50e6 } }, {}, 120_000);
+      const { win, mass } = out.data as { win: FaceParsing['win']; mass: Record<string, number> };
+      expect(win).toEqual(parsing.win);
+      for (const name of ['skin', 'hair', 'nose'] as const) {
+        expect(Math.abs(mass[name] - count(cls(name))), name).toBeLessThan(0.01 * count(cls(name)));
+      }
+    } finally {
+      await pool.close();
     }
   });
 
