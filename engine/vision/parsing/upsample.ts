@@ -1,0 +1,99 @@
+/**
+ * The fast guided filter (guided-filter.ts) for many planes over one guide, as face parsing needs it:
+ * 19 class planes on a grid at about the crop's resolution, brought to full resolution with edges from the
+ * photo. The guide's own window statistics are computed once for all planes, and each plane is filtered
+ * and written only within its bounding box (grown by the filter's reach): most classes (eyes, lips,
+ * ears) cover a small part of the window. Outside it the plane is zero, and so is the filter's output.
+ */
+import { boxMean } from '../../image/guided-filter.ts';
+
+export interface Box { x0: number; y0: number; x1: number; y1: number }
+
+/** Mean and variance of the guide over every (2r+1)^2 window of the grid. */
+export interface GuideStats { mean: Float32Array; variance: Float32Array; w: number; h: number; r: number }
+
+export function guideStats(guide: Float32Array, w: number, h: number, r: number): GuideStats {
+  const sq = new Float32Array(w * h);
+  for (let i = 0; i < sq.length; i++) sq[i] = guide[i] * guide[i];
+  const mean = boxMean(guide, w, h, r);
+  const variance = boxMean(sq, w, h, r, sq);
+  for (let i = 0; i < variance.length; i++) variance[i] = Math.max(0, variance[i] - mean[i] * mean[i]);
+  return { mean, variance, w, h, r };
+}
+
+/** Bounding box (grid pixels, end exclusive) of the values above `min`, grown by `grow` and clipped; null when none. */
+export function boundingBox(p: Float32Array, w: number, h: number, min: number, grow: number): Box | null {
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (p[row + x] > min) {
+        if (x < x0) x0 = x; if (x > x1) x1 = x;
+        if (y < y0) y0 = y; y1 = y;
+      }
+    }
+  }
+  if (x1 < 0) return null;
+  return { x0: Math.max(0, x0 - grow), y0: Math.max(0, y0 - grow), x1: Math.min(w, x1 + 1 + grow), y1: Math.min(h, y1 + 1 + grow) };
+}
+
+/**
+ * One plane through the fast guided filter: coefficients on the grid within `box`, applied to the full-
+ * resolution guide (W x H, the same area as the grid, pixel centres aligned) and written as 0..255 into a
+ * zeroed W x H plane. The box must hold every grid value of p that matters, with 2r of margin.
+ */
+export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float32Array, box: Box, eps: number, full: Float32Array, W: number, H: number): Uint8Array {
+  const { w, h, r } = stats;
+  const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
+  const sub = new Float32Array(bw * bh), ip = new Float32Array(bw * bh);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const i = (box.y0 + y) * w + box.x0 + x, j = y * bw + x;
+    sub[j] = p[i];
+    ip[j] = p[i] * guide[i];
+  }
+  const mP = boxMean(sub, bw, bh, r);
+  const mIP = boxMean(ip, bw, bh, r, ip);
+  const a = mIP, b = mP;
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const i = (box.y0 + y) * w + box.x0 + x, j = y * bw + x;
+    const ai = (mIP[j] - stats.mean[i] * mP[j]) / (stats.variance[i] + eps);
+    a[j] = ai;
+    b[j] = mP[j] - ai * stats.mean[i];
+  }
+  const A = boxMean(a, bw, bh, r, sub), B = boxMean(b, bw, bh, r);
+  return applyIn(A, B, box, w, h, full, W, H);
+}
+
+/** q = A * I + B at full resolution over the part of the W x H plane that the grid box covers (bilinear A, B). */
+function applyIn(A: Float32Array, B: Float32Array, box: Box, w: number, h: number, guide: Float32Array, W: number, H: number): Uint8Array {
+  const out = new Uint8Array(W * H);
+  const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
+  const kx = w / W, ky = h / H;
+  // Full-resolution pixels whose grid position (centres aligned) falls within the box.
+  const xa = Math.max(0, Math.ceil((box.x0 + 0.5) / kx - 0.5)), xb = Math.min(W - 1, Math.floor((box.x1 - 0.5) / kx - 0.5));
+  const ya = Math.max(0, Math.ceil((box.y0 + 0.5) / ky - 0.5)), yb = Math.min(H - 1, Math.floor((box.y1 - 0.5) / ky - 0.5));
+  if (xb < xa || yb < ya) return out;
+  const n = xb - xa + 1;
+  const x0 = new Int32Array(n), fx = new Float32Array(n);
+  for (let x = xa; x <= xb; x++) {
+    const s = Math.min(Math.max((x + 0.5) * kx - 0.5 - box.x0, 0), bw - 1);
+    x0[x - xa] = Math.min(Math.floor(s), Math.max(0, bw - 2));
+    fx[x - xa] = bw === 1 ? 0 : s - x0[x - xa];
+  }
+  const rowA = new Float32Array(bw), rowB = new Float32Array(bw);
+  for (let y = ya; y <= yb; y++) {
+    const s = Math.min(Math.max((y + 0.5) * ky - 0.5 - box.y0, 0), bh - 1);
+    const y0 = Math.min(Math.floor(s), Math.max(0, bh - 2)), fy = bh === 1 ? 0 : s - y0;
+    const o0 = y0 * bw, o1 = bh === 1 ? o0 : o0 + bw;
+    for (let x = 0; x < bw; x++) {
+      rowA[x] = A[o0 + x] + (A[o1 + x] - A[o0 + x]) * fy;
+      rowB[x] = B[o0 + x] + (B[o1 + x] - B[o0 + x]) * fy;
+    }
+    for (let x = xa, o = y * W + xa; x <= xb; x++, o++) {
+      const k = x - xa, i = x0[k], j = bw === 1 ? i : i + 1, t = fx[k];
+      const q = ((rowA[i] + (rowA[j] - rowA[i]) * t) * guide[o] + rowB[i] + (rowB[j] - rowB[i]) * t) * 255;
+      out[o] = q <= 0 ? 0 : q >= 255 ? 255 : q + 0.5;
+    }
+  }
+  return out;
+}
