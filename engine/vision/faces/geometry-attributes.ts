@@ -43,7 +43,7 @@ export interface GeometryOptions {
 
 /** The per-face scalars the rules read (both sides of the face pooled, the better-seen side weighing more). */
 export interface GeometryFeatures {
-  eyeOpen: number; eyeWidth: number; crease: number; lidPixels: number;
+  eyeOpen: number; eyeWidth: number; crease: number; lidPixels: number; sclera: number;
   browContrast: number; browArch: number; browMeshArch: number; browReach: number;
   mouthGap: number; mouthWidth: number; cornerLift: number;
   noseUpturn: number; noseHump: number; noseTip: number;
@@ -57,6 +57,7 @@ export function geometryFeatures(m: GeometryMeasures): GeometryFeatures {
   return {
     eyeOpen: eyes((e: EyeMeasures) => e.openness), eyeWidth: eyes((e: EyeMeasures) => e.width),
     crease: eyes((e: EyeMeasures) => e.crease), lidPixels: eyes((e: EyeMeasures) => e.lidPixels),
+    sclera: eyes((e: EyeMeasures) => e.sclera),
     browContrast: brows((b: BrowMeasures) => b.contrast), browArch: brows((b: BrowMeasures) => b.arch),
     browMeshArch: brows((b: BrowMeasures) => b.meshArch), browReach: brows((b: BrowMeasures) => b.reach),
     mouthGap: m.mouth.gap, mouthWidth: m.mouth.width, cornerLift: m.mouth.cornerLift,
@@ -86,8 +87,8 @@ export interface LogisticRule { features: readonly (keyof GeometryFeatures)[]; w
  * chosen by leave-one-out on the fit half; accuracy on both halves is in the script's report.
  */
 export const RULES = {
-  /** P(eyes closed) from the lid gap over eye width. */
-  eyesClosed: { features: ['eyeOpen'], weights: [-39.7158], bias: 6.4615 } as LogisticRule,
+  /** P(eyes closed) from the lid gap over eye width and the white of the eye showing between the lids. */
+  eyesClosed: { features: ['eyeOpen', 'sclera'], weights: [-37.2414, -1.8693], bias: 5.7422 } as LogisticRule,
   /** P(mouth open) from the inner-lip gap over mouth width. */
   mouthOpen: { features: ['mouthGap'], weights: [27.2505], bias: -2.4948 } as LogisticRule,
   /** P(smile) from the corners' lift and the mouth's width; with a happy score, the score's logit joins (weight `happy`). */

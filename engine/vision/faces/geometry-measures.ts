@@ -117,6 +117,8 @@ export interface EyeMeasures {
   crease: number;
   /** Lid-to-brow distance in image pixels (how much there was to see the crease in). */
   lidPixels: number;
+  /** (brightest tenth of the opening - skin below the eye) / skin luma: visible white of the eye. NaN without pixels. */
+  sclera: number;
 }
 
 export interface BrowMeasures {
@@ -198,7 +200,18 @@ function measureEye(mesh: Mesh, f: FaceFrame, s: Side, luma?: (x: number, y: num
   for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) area += (pts[j][0] * pts[i][1] - pts[i][0] * pts[j][1]) / 2;
   const seen = Math.hypot(mesh[s.corners[1]][0] - mesh[s.corners[0]][0], mesh[s.corners[1]][1] - mesh[s.corners[0]][1]);
   const { crease, lidPixels } = luma ? measureCrease(f, s, luma) : { crease: NaN, lidPixels: 0 };
-  return { openness, width: w, area: Math.abs(area), weight: seen, crease, lidPixels };
+  // Sclera: the brightest tenth of the opening against the skin below the lower lid (a quarter of the
+  // eye's width further down). An open eye shows white beside the iris even when narrowed by a smile; a
+  // closed one shows lid skin and lashes, no lighter than the cheek.
+  let sclera = NaN;
+  if (luma) {
+    const open: number[] = [];
+    for (const [u, l] of s.lids) for (const t of [0.3, 0.5, 0.7]) open.push(luma(...f.toImage(lerp(f.at(u), f.at(l), t))));
+    const skin = median(s.lids.map(([, l]) => { const p = f.at(l); return luma(...f.toImage([p[0], p[1] + 0.25 * w, p[2]])); }));
+    const lit = open.filter(Number.isFinite).sort((a, b) => a - b);
+    if (lit.length) sclera = (lit[Math.floor(lit.length * 0.9)] - skin) / Math.max(skin, 16);
+  }
+  return { openness, width: w, area: Math.abs(area), weight: seen, crease, lidPixels, sclera };
 }
 
 /** The brow's lower edge, at the face-frame x of a point (linear between the mesh's brow points). */
