@@ -155,6 +155,10 @@ function fitOrdinal(rows: number[][], ys: number[]): { weights: number[]; cuts: 
 }
 
 const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+const means = (rows: Sample[], keys: readonly (keyof GeometryFeatures)[]) => keys.map((k) => {
+  const v = rows.map((s) => s.x[k]).filter(Number.isFinite);
+  return r4(v.reduce((a, b) => a + b, 0) / (v.length || 1));
+});
 
 /** Ordinary least squares by the normal equations (3 unknowns). */
 function leastSquares(X: number[][], y: number[]): number[] {
@@ -178,7 +182,7 @@ function fit(samples: Sample[]) {
     const rows = fitHalf.filter((s) => typeof s.label[attr] === 'number' && rule.features.every((k) => Number.isFinite(s.x[k])));
     const names = [...rule.features, ...(extra ? ['happy' as const] : [])];
     const r = fitLogistic(rows.map((s) => [...rule.features.map((k) => s.x[k]), ...(extra ? [extra(s)] : [])]), rows.map((s) => s.label[attr] as number), names);
-    return { n: rows.length, features: rule.features, weights: r.weights.slice(0, rule.features.length), bias: r.bias, ...(extra ? { happy: r.weights[rule.features.length] } : {}) };
+    return { n: rows.length, features: rule.features, weights: r.weights.slice(0, rule.features.length), bias: r.bias, means: means(rows, rule.features), ...(extra ? { happy: r.weights[rule.features.length] } : {}) };
   };
   // Smile: by-eye labels, plus FER's own happy (1) / neutral (0) where no by-eye label says otherwise.
   const smileLabel = (s: Sample) => s.label.smile ?? (s.fer === 'happy' ? 1 : s.fer === 'neutral' ? 0 : undefined);
@@ -207,9 +211,9 @@ function fit(samples: Sample[]) {
     smileHappy: binaryRule('smile', RULES.smileHappy, (s) => logitOf(s.happy)),
     browThick: binaryRule('eyebrow_density', RULES.browThick),
     browCurved: binaryRule('eyebrow_curve', RULES.browCurved),
-    browLong: { n: diffs.length, features: RULES.browLong.features, weights: [r4(1 / spread)], bias: 0 },
+    browLong: { n: diffs.length, features: RULES.browLong.features, weights: [r4(1 / spread)], bias: 0, means: means(frontal, RULES.browLong.features) },
     doubleLid: binaryRule('eyelid_type', RULES.doubleLid),
-    eyeSize: { n: sizeRows.length, features: RULES.eyeSize.features, ...size },
+    eyeSize: { n: sizeRows.length, features: RULES.eyeSize.features, ...size, means: means(sizeRows, RULES.eyeSize.features) },
     noseStats: stats(Object.keys(PROTOTYPES.nose.stats)),
     shapeStats: stats(Object.keys(PROTOTYPES.shape.stats)),
   }, null, 1));

@@ -76,8 +76,11 @@ function pool<T extends { weight: number }>(a: T, b: T) {
   };
 }
 
-/** A logistic rule: P(type 1) = sigma(sum_i w_i * x_i + b). */
-export interface LogisticRule { features: readonly (keyof GeometryFeatures)[]; weights: readonly number[]; bias: number }
+/**
+ * A logistic rule: P(type 1) = sigma(sum_i w_i * x_i + b). A measure that could not be taken (a pixel
+ * measure at the image's edge) counts at its fit-half mean, so it moves the answer neither way.
+ */
+export interface LogisticRule { features: readonly (keyof GeometryFeatures)[]; weights: readonly number[]; bias: number; means: readonly number[] }
 
 /**
  * Fitted on the fit half of the shared faces against by-eye labels (scripts/quality-face-geometry.ts --fit
@@ -88,22 +91,22 @@ export interface LogisticRule { features: readonly (keyof GeometryFeatures)[]; w
  */
 export const RULES = {
   /** P(eyes closed) from the lid gap over eye width and the white of the eye showing between the lids. */
-  eyesClosed: { features: ['eyeOpen', 'sclera'], weights: [-37.2414, -1.8693], bias: 5.7422 } as LogisticRule,
+  eyesClosed: { features: ['eyeOpen', 'sclera'], weights: [-37.2414, -1.8693], bias: 5.7422, means: [0.2562, 0.0817] } as LogisticRule,
   /** P(mouth open) from the inner-lip gap over mouth width. */
-  mouthOpen: { features: ['mouthGap'], weights: [27.2505], bias: -2.4948 } as LogisticRule,
+  mouthOpen: { features: ['mouthGap'], weights: [27.2505], bias: -2.4948, means: [0.1021] } as LogisticRule,
   /** P(smile) from the corners' lift and the mouth's width; with a happy score, the score's logit joins (weight `happy`). */
-  smile: { features: ['cornerLift', 'mouthWidth'], weights: [28.0652, 9.1873], bias: -4.0433 } as LogisticRule,
-  smileHappy: { features: ['cornerLift', 'mouthWidth'], weights: [8.2788, 2.1416], bias: -0.158, happy: 0.4582 } as LogisticRule & { happy: number },
+  smile: { features: ['cornerLift', 'mouthWidth'], weights: [28.0652, 9.1873], bias: -4.0433, means: [0.0105, 0.3997] } as LogisticRule,
+  smileHappy: { features: ['cornerLift', 'mouthWidth'], weights: [8.2788, 2.1416], bias: -0.158, means: [0.0105, 0.3997], happy: 0.4582 } as LogisticRule & { happy: number },
   /** P(thick brows) from the brow's darkness against the skin around it. */
-  browThick: { features: ['browContrast'], weights: [6.7627], bias: -1.7556 } as LogisticRule,
+  browThick: { features: ['browContrast'], weights: [6.7627], bias: -1.7556, means: [0.5432] } as LogisticRule,
   /** P(curved brows) from the arch of the brow line found in the pixels (the mesh's own brow is a near-fixed template). */
-  browCurved: { features: ['browArch'], weights: [14.2075], bias: -2.89 } as LogisticRule,
+  browCurved: { features: ['browArch'], weights: [14.2075], bias: -2.89, means: [0.1818] } as LogisticRule,
   /** P(long brows): the dark brow's reach past the nose-wing / eye-corner line; threshold 0 by that definition, spread measured. */
-  browLong: { features: ['browReach'], weights: [2.4568], bias: 0 } as LogisticRule,
+  browLong: { features: ['browReach'], weights: [2.4568], bias: 0, means: [0.2128] } as LogisticRule,
   /** P(double eyelid) from the depth of a crease line between lid and brow (8 labels: little more than the base rate). */
-  doubleLid: { features: ['crease'], weights: [3.5841], bias: 0.8451 } as LogisticRule,
+  doubleLid: { features: ['crease'], weights: [3.5841], bias: 0.8451, means: [0.0791] } as LogisticRule,
   /** Eye size: ordinal logistic on score = w . x (the lid gap over eye width); P(size >= regular) = sigma(score - cuts[0]), P(large) = sigma(score - cuts[1]). */
-  eyeSize: { features: ['eyeOpen'] as (keyof GeometryFeatures)[], weights: [54.872], cuts: [12.1366, 17.4677] },
+  eyeSize: { features: ['eyeOpen'] as (keyof GeometryFeatures)[], weights: [54.872], cuts: [12.1366, 17.4677], means: [0.2712] },
   /** The crease is only looked for when the lid-to-brow distance spans this many pixels; below it the answer fades to a coin toss. */
   creasePixels: 8,
 };
@@ -145,7 +148,7 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 export function logit(rule: LogisticRule, x: GeometryFeatures): number {
   let v = rule.bias;
-  rule.features.forEach((k, i) => { v += rule.weights[i] * x[k]; });
+  rule.features.forEach((k, i) => { v += rule.weights[i] * (Number.isFinite(x[k]) ? x[k] : rule.means[i]); });
   return v;
 }
 
@@ -186,8 +189,8 @@ export function decide(x: GeometryFeatures, face: Face, opts: GeometryOptions = 
   const R = RULES;
   // Eyelid crease: too few pixels between lid and brow to see a line -> the answer fades toward 0.5.
   const seen = clamp01(x.lidPixels / R.creasePixels);
-  const lid = Number.isFinite(x.crease) ? sigma(logit(R.doubleLid, x) * seen) : NaN;
-  const size = R.eyeSize.features.reduce((s, k, i) => s + R.eyeSize.weights[i] * x[k], 0);
+  const lid = sigma(logit(R.doubleLid, x) * seen);
+  const size = R.eyeSize.features.reduce((s, k, i) => s + R.eyeSize.weights[i] * (Number.isFinite(x[k]) ? x[k] : R.eyeSize.means[i]), 0);
   const atLeast = [sigma(size - R.eyeSize.cuts[0]), sigma(size - R.eyeSize.cuts[1])];
   const happy = opts.happy;
   const smileP = happy === undefined || !Number.isFinite(happy)
