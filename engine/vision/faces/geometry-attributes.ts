@@ -8,9 +8,11 @@
  *   fitted spread, p = 1 / (1 + exp(-(x - t) / s)); t and s were fitted by logistic regression on the
  *   fit half of the shared test faces (scripts/quality-face-geometry.ts --fit) and checked on the other;
  * - eye size: ordinal logistic (two thresholds on one score);
- * - nose and face shape, which have no labelled data: the measures standardised by their spread over the
- *   shared faces, and the posterior of a few class prototypes under a unit Gaussian around each (so a face
- *   between two prototypes gets about half for each).
+ * - nose and face shape, which have no labelled data: the measures, with their drift with head pitch and
+ *   yaw taken out, standardised by their spread over the fit half of the shared faces, and the posterior of
+ *   a few class prototypes under a unit Gaussian around each (a face between two prototypes gets about half
+ *   for each; one near the average gets "normal" nose / "oval" shape at modest probability). Not checked
+ *   against labels: there are none.
  *
  * Codes (decisions.md): eye_open 0 open, 1 closed; eyelid_type 0 single, 1 double; eye_size 0 small,
  * 1 regular, 2 large; eyebrow_density 0 sparse, 1 thick; eyebrow_curve 0 straight, 1 curved;
