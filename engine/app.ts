@@ -3,6 +3,7 @@
  *   1. multipart parser   2. envelope (error and not-found handlers, reply.envelope/fail)
  *   3. closing guard      4. auth on /api/*
  *   5. routes: effects, task result, results, health, OpenAPI + docs
+ *   6. 405 + Allow for the methods a known path does not serve (plugins/methods.ts; needs every route in)
  * Services (worker pool, task store and queue, result store) are created here and closed on app.close().
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -11,6 +12,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import envelope, { newLogId } from './plugins/envelope.ts';
 import auth from './plugins/auth.ts';
+import { trackMethods } from './plugins/methods.ts';
 import effectRoutes from './routes/effects.ts';
 import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
@@ -64,6 +66,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
   // Answers sent while closing end their connection, so keep-alive sockets do not hold the close open.
   app.addHook('onSend', async (_req, reply) => { if (services.closing) reply.header('connection', 'close'); });
   await app.register(auth, { keys });
+  const methods = trackMethods(app);
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });
@@ -71,6 +74,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument());
+  methods.addMethodNotAllowed();
 
   const sweep = async () => {
     const t = tasks.sweep(config.retentionMs);
