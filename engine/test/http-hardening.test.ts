@@ -1,9 +1,13 @@
 /** The engine over real HTTP, against inputs a fuzzer sends: odd queries, methods, corrupt images, raw sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { decodeImage } from '../image/decode.ts';
+import { fixture, form, get, post, solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const QUERY = '/api/common/query-async-task-result';
 const COMMODITY = '/api/cutout/general/commodity-background-removal';
+const CROPPING = '/api/image/editing/image-cropping';
 const KEY = { 'service-api-key': TEST_KEY };
 let e: TestEngine;
 
@@ -88,5 +92,86 @@ describe('methods', () => {
     expect((await call('HEAD', '/results/' + '0'.repeat(32) + '.png')).status).toBe(404);
     const post = await call('HEAD', COMMODITY);
     expect([post.status, post.text, post.headers.get('allow')]).toEqual([405, '', 'POST']);
+  });
+});
+
+describe('corrupt image data', () => {
+  const small = () => sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 60, g: 160, b: 90 } } });
+  const cut = (b: Buffer, share: number) => b.subarray(0, Math.floor(b.length * share));
+  const crc32 = (b: Buffer) => {
+    let c = ~0;
+    for (const x of b) { c ^= x; for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1)); }
+    return ~c >>> 0;
+  };
+
+  /** A 64x64 JPEG whose frame header (SOF) claims 1999x1999: the scan data runs out after 64x64. */
+  async function headerLiesJpeg(): Promise<Buffer> {
+    const b = Buffer.from(await small().jpeg().toBuffer());
+    for (let i = 2; i < b.length; i += 2 + b.readUInt16BE(i + 2)) {
+      const m = b[i + 1];
+      if (m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !== 0xc8 && m !== 0xcc) {
+        b.writeUInt16BE(1999, i + 5);
+        b.writeUInt16BE(1999, i + 7);
+        return b;
+      }
+    }
+    throw new Error('no SOF marker');
+  }
+  /** A 64x64 PNG whose IHDR (with a valid CRC) claims 1999x1999. */
+  async function headerLiesPng(): Promise<Buffer> {
+    const b = Buffer.from(await small().png().toBuffer());
+    b.writeUInt32BE(1999, 16);
+    b.writeUInt32BE(1999, 20);
+    b.writeUInt32BE(crc32(b.subarray(12, 29)), 29);
+    return b;
+  }
+  /** A 64x64 lossy WEBP whose VP8 frame header claims 1999x1999. */
+  async function headerLiesWebp(): Promise<Buffer> {
+    const b = Buffer.from(await small().webp().toBuffer());
+    expect(b.toString('latin1', 12, 16)).toBe('VP8 ');
+    b.writeUInt16LE(1999, 26);
+    b.writeUInt16LE(1999, 28);
+    return b;
+  }
+
+  it('answers 422 for truncated photos and for headers that claim more pixels than the data holds', async () => {
+    const jpeg = fixture('obama_official_portrait.jpg');
+    const png = fixture('product_coffee_cup.png');
+    const webp = await sharp(png).webp().toBuffer();
+    const cases: Record<string, Buffer> = {
+      'truncated JPEG': cut(jpeg, 0.6),
+      'JPEG cut just before its end': cut(jpeg, 0.98),
+      'truncated PNG': cut(png, 0.6),
+      'truncated WEBP': cut(webp, 0.6),
+      'header-lies JPEG': await headerLiesJpeg(),
+      'header-lies PNG': await headerLiesPng(),
+      'header-lies WEBP': await headerLiesWebp(),
+      // A PNG whose image data is a valid zlib stream of too few rows.
+      'short IDAT PNG': await (async () => {
+        const ok = Buffer.from(await small().png().toBuffer());
+        const idat = Buffer.concat([Buffer.from('IDAT'), deflateSync(Buffer.alloc(10 * (1 + 64 * 3)))]);
+        const len = Buffer.alloc(4); len.writeUInt32BE(idat.length - 4);
+        const crc = Buffer.alloc(4); crc.writeUInt32BE(crc32(idat));
+        const iend = ok.subarray(ok.length - 12);
+        return Buffer.concat([ok.subarray(0, 33), len, idat, crc, iend]);
+      })(),
+    };
+    for (const [what, bytes] of Object.entries(cases)) {
+      const r = await post(e, CROPPING, form({ image: bytes, width: '32', height: '32' }));
+      expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(422);
+      expectError(r, 422, 'FILE_DECODING_FAILURE');
+    }
+  });
+
+  it('still decodes whole photos, EXIF-rotated and WEBP ones included', async () => {
+    const names = ['obama_official_portrait.jpg', 'obama_official_exif_orientation6.jpg', 'product_coffee_cup.png', 'astronaut_eileen_collins.png'];
+    for (const name of names) {
+      const bytes = fixture(name);
+      const format = name.endsWith('.jpg') ? 'jpeg' : 'png';
+      const img = await decodeImage(bytes, format, 4096 * 4096);
+      expect(img.width * img.height, name).toBeGreaterThan(0);
+    }
+    const webp = await sharp(fixture('product_coffee_cup.png')).webp().toBuffer();
+    expect((await decodeImage(webp, 'webp', 4096 * 4096)).width).toBe(600);
   });
 });
