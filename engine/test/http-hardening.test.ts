@@ -175,3 +175,30 @@ describe('corrupt image data', () => {
     expect((await decodeImage(webp, 'webp', 4096 * 4096)).width).toBe(600);
   });
 });
+
+describe('form parts that are not the endpoint\'s', () => {
+  const MB = 1024 * 1024;
+
+  it('ignores a file part that is no image field of the endpoint, however large, as it ignores unknown text fields', async () => {
+    const f = form({ image: await solidPng(64, 64), return_form: 'sepia' });
+    f.append('attachment', new Blob([new Uint8Array(4 * MB)]), 'big.bin');
+    f.append('notes', 'x'.repeat(1000));
+    const r = await post(e, COMMODITY, f);
+    // Read to the end: the answer is about return_form, not about the size of a part nobody asked for.
+    expectError(r, 400, 'ERROR_INVALID_PARAMETER');
+    expect(r.body.error_detail.message).toContain('return_form');
+
+    const ok = form({ image: await solidPng(64, 64), return_form: 'mask' });
+    ok.append('thumbnail', new Blob([new Uint8Array(5 * MB)]), 'thumb.jpg');
+    const done = await post(e, COMMODITY, ok);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data.image_url).toMatch(/\/results\//);
+  });
+
+  it('still refuses an image field over its limit, by name', async () => {
+    const f = form({ image: Buffer.concat([await solidPng(64, 64), Buffer.alloc(3 * MB + 10)]) });
+    const r = await post(e, COMMODITY, f);
+    expectError(r, 413, 'FILE_SIZE_EXCEEDS_LIMIT');
+    expect(r.body.error_detail.message).toMatch(/^image is larger than 3 MB/);
+  });
+});
