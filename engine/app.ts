@@ -10,7 +10,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import envelope, { newLogId } from './plugins/envelope.ts';
+import envelope, { httpLayerOptions, newLogId } from './plugins/envelope.ts';
 import auth from './plugins/auth.ts';
 import { trackMethods } from './plugins/methods.ts';
 import effectRoutes from './routes/effects.ts';
@@ -55,6 +55,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
     // Our own guard answers with the envelope while closing.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    ...httpLayerOptions,
   });
   app.decorate('services', services);
 

@@ -1,8 +1,10 @@
 /** The engine over real HTTP, against inputs a fuzzer sends: odd queries, methods, corrupt images, raw sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { decodeImage } from '../image/decode.ts';
+import { httpLayerOptions } from '../plugins/envelope.ts';
 import { fixture, form, get, post, solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const QUERY = '/api/common/query-async-task-result';
@@ -200,5 +202,74 @@ describe('form parts that are not the endpoint\'s', () => {
     const r = await post(e, COMMODITY, f);
     expectError(r, 413, 'FILE_SIZE_EXCEEDS_LIMIT');
     expect(r.body.error_detail.message).toMatch(/^image is larger than 3 MB/);
+  });
+});
+
+/** Sends bytes on a fresh socket and reads one HTTP response (by Content-Length, or to the socket's end). */
+function rawRequest(url: string, bytes: string | Buffer, timeoutMs = 5000): Promise<{ status: number; headers: Record<string, string>; text: string; closed: boolean }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+    let buf = Buffer.alloc(0);
+    let closed = false;
+    const parse = (final: boolean) => {
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return final ? reject(new Error(`no response head in ${JSON.stringify(buf.toString())}`)) : undefined;
+      const [statusLine, ...lines] = buf.subarray(0, end).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const l of lines) { const i = l.indexOf(':'); headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim(); }
+      const body = buf.subarray(end + 4);
+      const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
+      if (!final && (length === undefined || body.length < length)) return;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, text: body.subarray(0, length ?? body.length).toString(), closed });
+    };
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no complete response in ${timeoutMs} ms: ${JSON.stringify(buf.toString())}`)); }, timeoutMs);
+    socket.on('data', (d) => { buf = Buffer.concat([buf, d]); parse(false); });
+    socket.on('end', () => { closed = true; parse(true); });
+    socket.on('error', () => { /* a reset after the answer; 'close' follows */ });
+    socket.on('close', () => { closed = true; parse(true); });
+  });
+}
+
+describe('errors of the HTTP layer itself', () => {
+  const head = (lines: string[]) => lines.join('\r\n') + '\r\n\r\n';
+  const cases: [string, string, number, string][] = [
+    ['a malformed request line', 'GARBAGE\r\n\r\n', 400, 'ERROR_INVALID_PARAMETER'],
+    ['an unknown HTTP version', head(['GET /healthz HTTP/9.9', 'Host: x']), 400, 'ERROR_INVALID_PARAMETER'],
+    ['a space in a header name', head(['GET /healthz HTTP/1.1', 'Host: x', 'Bad Header: y']), 400, 'ERROR_INVALID_PARAMETER'],
+    ['Content-Length and Transfer-Encoding together', head([`POST ${COMMODITY} HTTP/1.1`, 'Host: x', 'Content-Length: 5', 'Transfer-Encoding: chunked']) + '0\r\n\r\n', 400, 'ERROR_INVALID_PARAMETER'],
+    ['a Content-Length that is no number', head([`POST ${COMMODITY} HTTP/1.1`, 'Host: x', 'Content-Length: abc']), 400, 'ERROR_INVALID_PARAMETER'],
+    ['headers over the size limit', head(['GET /healthz HTTP/1.1', 'Host: x', `X-Big: ${'a'.repeat(20_000)}`]), 431, 'ERROR_INVALID_PARAMETER'],
+    ['a request line over the size limit', head([`GET /healthz?${'a'.repeat(20_000)} HTTP/1.1`, 'Host: x']), 431, 'ERROR_INVALID_PARAMETER'],
+    ['a bad percent-escape in the path', head(['GET /api/%zz HTTP/1.1', 'Host: x', `service-api-key: ${TEST_KEY}`]), 400, 'ERROR_INVALID_PARAMETER'],
+    ['a path parameter over its length limit', head([`GET /results/${'a'.repeat(300)}.png HTTP/1.1`, 'Host: x']), 404, 'ERROR_AI_NOT_EXISTS'],
+    ['an HTTP/1.1 request without Host', head(['GET /healthz HTTP/1.1']), 400, 'ERROR_INVALID_PARAMETER'],
+    ['a JSON body over the body limit', head([`POST ${COMMODITY} HTTP/1.1`, 'Host: x', `service-api-key: ${TEST_KEY}`, 'Content-Type: application/json', 'Content-Length: 2000000']) + `{"a":"${'x'.repeat(1_999_990)}"}`, 413, 'FILE_SIZE_EXCEEDS_LIMIT'],
+  ];
+  for (const [what, bytes, status, code] of cases) {
+    it(`answers ${what} with ${status} and the envelope`, async () => {
+      const r = await rawRequest(e.url, bytes);
+      expect(r.headers['content-type'], r.text).toMatch(/^application\/json/);
+      expectError({ status: r.status, body: JSON.parse(r.text) }, status, code);
+    });
+  }
+
+  it('answers a request that timed out with 408 and the envelope (node\'s timeout, driven directly)', () => {
+    let written = '';
+    let destroyed = false;
+    const socket = { destroyed: false, writable: true, write: (s: string) => { written += s; }, destroy: () => { destroyed = true; } };
+    const timeout = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    httpLayerOptions.clientErrorHandler!.call(e.app, timeout as never, socket as never);
+    expect(written).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    const body = JSON.parse(written.slice(written.indexOf('\r\n\r\n') + 4));
+    expect(body.error_detail).toMatchObject({ code: 'ERROR_INVALID_PARAMETER', message: expect.stringContaining('in time') });
+    expect(destroyed).toBe(true);
+  });
+
+  it('keeps serving after answering a malformed request', async () => {
+    await rawRequest(e.url, 'GARBAGE\r\n\r\n');
+    expect((await get(e, '/healthz', {})).status).toBe(200);
   });
 });
