@@ -17,7 +17,7 @@ import effectRoutes from './routes/effects.ts';
 import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
-import { openApiDocument } from './http/openapi.ts';
+import { docsCsp, openApiDocument } from './http/openapi.ts';
 import { effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
@@ -73,7 +73,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
   await app.register(resultRoutes, { services });
   await app.register(healthRoute, { services });
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument());
   methods.addMethodNotAllowed();
 

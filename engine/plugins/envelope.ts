@@ -28,6 +28,15 @@ type WithRequestId = FastifyRequest & { requestId: string };
 /** The request's request_id, made on first use (answers given before the onRequest hooks have none yet). */
 const requestIdOf = (req: FastifyRequest) => ((req as WithRequestId).requestId ||= randomUUID());
 
+/**
+ * On every answer: no content sniffing, and a CSP that allows nothing (the engine serves JSON and result
+ * images, never a page: a result opened in a browser gets no scripts, forms or framing). /docs sets its own.
+ */
+export const securityHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+} as const;
+
 function failure(code: ErrorCode, message: string, logId: string, requestId: string) {
   return { request_id: requestId, log_id: logId, error_detail: { code, code_message: errorCodes[code].summary, message } };
 }
@@ -62,6 +71,7 @@ function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, s
   if (socket.writable && !inFlight?.headersSent) {
     const body = JSON.stringify(failure('ERROR_INVALID_PARAMETER', message, logId, randomUUID()));
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + Object.entries(securityHeaders).map(([k, v]) => `${k}: ${v}\r\n`).join('')
       + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(err);
@@ -76,7 +86,7 @@ function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyR
     ? ['ERROR_AI_NOT_EXISTS', 'no endpoint or result at this path (a path segment is over 100 characters)']
     : ['ERROR_INVALID_PARAMETER', `the path is not a valid URL path (${err.message})`];
   req.log.info({ code, message }, 'request refused');
-  reply.code(errorCodes[code].status).type('application/json; charset=utf-8')
+  reply.code(errorCodes[code].status).headers(securityHeaders).type('application/json; charset=utf-8')
     .send(JSON.stringify(failure(code, message, req.id, requestIdOf(req))));
 }
 
@@ -112,6 +122,11 @@ export default fp(async (app) => {
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
       return reply.fail('ERROR_INVALID_PARAMETER', 'an HTTP/1.1 request needs a Host header');
     }
+  });
+
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('X-Content-Type-Options', securityHeaders['X-Content-Type-Options']);
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', securityHeaders['Content-Security-Policy']);
   });
 
   app.decorateReply('envelope', function (this: FastifyReply, body: Record<string, unknown> = {}) {

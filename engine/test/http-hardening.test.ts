@@ -273,3 +273,59 @@ describe('errors of the HTTP layer itself', () => {
     expect((await get(e, '/healthz', {})).status).toBe(200);
   });
 });
+
+describe('security headers', () => {
+  it('sends X-Content-Type-Options: nosniff on every kind of answer', async () => {
+    const name = await e.app.services.results.save({ data: await solidPng(8, 8), format: 'png' });
+    const answers: [string, Headers | Record<string, string>][] = [];
+    for (const path of ['/healthz', '/openapi.json', `/results/${name}`, '/results/nothing.png', '/api/nothing', `${QUERY}?task_id=x`, '/docs', '/docs/static/swagger-ui.css']) {
+      answers.push([path, (await get(e, path)).headers]);
+    }
+    answers.push(['405', (await fetch(`${e.url}${COMMODITY}`, { method: 'OPTIONS', headers: KEY })).headers]);
+    answers.push(['401', (await fetch(`${e.url}${COMMODITY}`, { method: 'POST' })).headers]);
+    answers.push(['bad URL', (await rawRequest(e.url, 'GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n')).headers]);
+    answers.push(['431', (await rawRequest(e.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)).headers]);
+    for (const [what, headers] of answers) {
+      const value = headers instanceof Headers ? headers.get('x-content-type-options') : headers['x-content-type-options'];
+      expect(value, what).toBe('nosniff');
+    }
+  });
+
+  it('serves results and API answers under a CSP that allows nothing', async () => {
+    const name = await e.app.services.results.save({ data: await solidPng(8, 8), format: 'png' });
+    for (const path of [`/results/${name}`, '/api/nothing', '/healthz']) {
+      const csp = (await get(e, path)).headers.get('content-security-policy') ?? '';
+      expect(csp, path).toMatch(/default-src 'none'/);
+      expect(csp, path).toMatch(/(^|; )sandbox(;|$)/);
+    }
+  });
+
+  it('serves /docs under a CSP that lets its own scripts and styles load, and every asset it names loads', async () => {
+    for (const path of ['/docs', '/docs/']) {
+      const page = await fetch(`${e.url}${path}`);
+      expect(page.status).toBe(200);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/script-src 'self'/);
+      expect(csp).toMatch(/style-src 'self'/);
+      expect(csp).toMatch(/default-src 'none'/);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|sandbox/);
+      const html = await page.text();
+      // No inline script or style, which that policy would block.
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/<style|\sstyle=/);
+      const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], `${e.url}${path}`));
+      expect(assets.length).toBeGreaterThanOrEqual(5);
+      for (const url of assets) {
+        const res = await fetch(url);
+        expect(res.status, url.pathname).toBe(200);
+        expect(res.headers.get('content-type'), url.pathname).toMatch(/css|javascript|image/);
+        await res.arrayBuffer();
+      }
+    }
+    // The initializer points the UI at the spec, which must load too.
+    const init = await (await fetch(`${e.url}/docs/static/swagger-initializer.js`)).text();
+    const spec = await fetch(`${e.url}/docs/json`);
+    expect(init).toContain('json');
+    expect((await spec.json()).paths[COMMODITY]).toBeDefined();
+  });
+});
