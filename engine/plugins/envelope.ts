@@ -14,6 +14,7 @@ import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { emptyErrorDetail } from '../../contract/envelope.ts';
 import { EffectError } from '../effects/effect.ts';
 import { ApiError } from '../http/api-error.ts';
+import { drainBody } from '../http/drain.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -124,9 +125,14 @@ export default fp(async (app) => {
     }
   });
 
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', async (req, reply) => {
     reply.header('X-Content-Type-Options', securityHeaders['X-Content-Type-Options']);
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', securityHeaders['Content-Security-Policy']);
+    // An answer before the upload was read waits for the rest of it, so it reaches the client whole.
+    if (!req.raw.complete && !(await drainBody(req.raw))) {
+      req.log.info('stopped discarding an unread request body at its bound; closing the connection');
+      reply.header('Connection', 'close');
+    }
   });
 
   app.decorateReply('envelope', function (this: FastifyReply, body: Record<string, unknown> = {}) {
