@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,13 +19,13 @@ const tempDir = () => {
 };
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** Runs the configure hook on a stand-in proxy and returns the headers one request would get. */
+/** Runs the configure hook on a stand-in proxy and returns the headers it adds to one incoming request. */
 function headersFor(entry: ProxyOptions): Record<string, string> {
   const proxy = new EventEmitter();
   entry.configure!(proxy as never, entry);
-  const set: Record<string, string> = {};
-  proxy.emit('proxyReq', { setHeader: (k: string, v: string) => (set[k] = v) }, {}, {});
-  return set;
+  const req = { headers: {} as Record<string, string> };
+  proxy.emit('start', req, {}, entry.target);
+  return req.headers;
 }
 
 describe('studio proxy config', () => {
@@ -83,6 +83,19 @@ describe('studio proxy config', () => {
       expect(seen?.headers.host).toBe(`127.0.0.1:${port}`);
       expect(seen?.headers['x-forwarded-host']).toBe(`127.0.0.1:${port}`);
       expect(seen?.headers['x-forwarded-proto']).toBe('http');
+
+      // curl sends Expect: 100-continue with bodies over 1 MB; the key must reach the engine there too.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/upload', method: 'POST',
+          headers: { expect: '100-continue', 'content-length': 5 } });
+        req.on('continue', () => req.end('hello'));
+        req.on('response', (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+        req.on('error', reject);
+      });
+      expect(status).toBe(200);
+      expect(seen?.url).toBe('/api/upload');
+      expect(seen?.headers.expect).toBe('100-continue');
+      expect(seen?.headers['service-api-key']).toBe('file-key');
     } finally {
       await vite.close();
       await new Promise((r) => engine.close(r));

@@ -41,9 +41,12 @@ export function studioProxy(env: ProxyEnv = process.env, cwd = process.cwd()): R
     changeOrigin: false,
     xfwd: true,
     configure(proxy) {
-      proxy.on('proxyReq', (proxyReq) => {
+      // Set on the incoming request, from which the outgoing one is built. Not in 'proxyReq': the proxy
+      // skips that event for requests with `Expect: 100-continue` (curl sends it for bodies over 1 MB),
+      // so those reached the engine without the key and got 401.
+      proxy.on('start', (req) => {
         const key = readApiKey(env, cwd);
-        if (key) proxyReq.setHeader('service-api-key', key);
+        if (key) req.headers['service-api-key'] = key;
       });
     },
   };

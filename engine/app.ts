@@ -3,19 +3,21 @@
  *   1. multipart parser   2. envelope (error and not-found handlers, reply.envelope/fail)
  *   3. closing guard      4. auth (bound to every contract route as it is declared)
  *   5. routes: effects, task result, results, health, OpenAPI + docs
+ *   6. 405 + Allow for the methods a known path does not serve (plugins/methods.ts; needs every route in)
  * Services (worker pool, task store and queue, result store) are created here and closed on app.close().
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import envelope, { newLogId } from './plugins/envelope.ts';
+import envelope, { httpLayerOptions, newLogId } from './plugins/envelope.ts';
 import auth from './plugins/auth.ts';
+import { trackMethods } from './plugins/methods.ts';
 import effectRoutes from './routes/effects.ts';
 import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
-import { openApiDocument } from './http/openapi.ts';
+import { docsCsp, openApiDocument } from './http/openapi.ts';
 import { effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
@@ -72,6 +74,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     // Our own guard answers with the envelope while closing.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    ...httpLayerOptions,
   });
   app.decorate('services', services);
 
@@ -93,13 +96,15 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
   await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader });
+  const methods = trackMethods(app);
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });
   await app.register(healthRoute, { services });
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument());
+  methods.addMethodNotAllowed();
 
   const sweep = async () => {
     const t = tasks.sweep(config.retentionMs);

@@ -71,3 +71,11 @@ export function openApiDocument(): Record<string, unknown> {
     paths,
   };
 }
+
+/**
+ * The docs page's CSP (@fastify/swagger-ui's staticCSP): the UI is its own scripts and styles, its icons
+ * are data: images, and "Try it out" calls this origin. No inline code, nothing from elsewhere. (The
+ * plugin's own default adds upgrade-insecure-requests, which would break the page served over plain http.)
+ */
+export const docsCsp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self' data:; "
+  + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'";

@@ -1,16 +1,20 @@
 /**
  * Every answer wears the envelope: fresh request_id and log_id (log_id is the request's id in the
- * structured log). Errors of every origin (ours, fastify's, multipart's) become envelopes with a
- * status and code from the one table; unexpected ones are logged and answered without internals.
+ * structured log). Errors of every origin (ours, fastify's, multipart's, node's HTTP parser's) become
+ * envelopes with a status and code from the one table; unexpected ones are logged and answered without
+ * internals. `httpLayerOptions` are the server options for the answers given before any route runs.
  */
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError } from '../../contract/validate.ts';
 import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { emptyErrorDetail } from '../../contract/envelope.ts';
 import { EffectError } from '../pipeline/effect.ts';
 import { ApiError } from '../http/api-error.ts';
+import { drainBody } from '../http/drain.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -20,6 +24,80 @@ declare module 'fastify' {
 }
 
 export const newLogId = () => randomUUID().replace(/-/g, '');
+
+type WithRequestId = FastifyRequest & { requestId: string };
+/** The request's request_id, made on first use (answers given before the onRequest hooks have none yet). */
+const requestIdOf = (req: FastifyRequest) => ((req as WithRequestId).requestId ||= randomUUID());
+
+/**
+ * On every answer: no content sniffing, and a CSP that allows nothing (the engine serves JSON and result
+ * images, never a page: a result opened in a browser gets no scripts, forms or framing). /docs sets its own.
+ */
+export const securityHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+} as const;
+
+function failure(code: ErrorCode, message: string, logId: string, requestId: string) {
+  return { request_id: requestId, log_id: logId, error_detail: { code, code_message: errorCodes[code].summary, message } };
+}
+
+/**
+ * Node's HTTP parser refused the bytes (malformed request line or headers, headers over the size limit,
+ * Content-Length with Transfer-Encoding, a request that took too long): no request exists, so the answer
+ * is written on the socket, which then closes, as node's own handler does. Status as HTTP has it (431
+ * and 408 have no row of their own in the table; the code is the client's-fault one).
+ */
+function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let message = `the request could not be parsed as HTTP/1.1 (${err.code ?? err.message})`;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = 'the request line and headers are larger than the 16 KB the engine reads';
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'the request was not received in time';
+  } else if (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL' || err.code === 'HPE_INVALID_VERSION' || err.code === 'HPE_INVALID_CONSTANT') {
+    message = `malformed request line (${err.code})`;
+  } else if (err.code === 'HPE_INVALID_HEADER_TOKEN' || err.code === 'HPE_LF_EXPECTED' || err.code === 'HPE_CR_EXPECTED') {
+    message = `malformed header (${err.code})`;
+  } else if (err.code === 'HPE_UNEXPECTED_CONTENT_LENGTH' || err.code === 'HPE_INVALID_CONTENT_LENGTH' || err.code === 'HPE_INVALID_TRANSFER_ENCODING') {
+    message = `invalid Content-Length or Transfer-Encoding (${err.code})`;
+  }
+  const logId = newLogId();
+  this.log.info({ log_id: logId, err_code: err.code, status }, 'malformed request refused');
+  // Like node: answer only when no response on this socket has begun.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify(failure('ERROR_INVALID_PARAMETER', message, logId, randomUUID()));
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + Object.entries(securityHeaders).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
+/**
+ * fastify's router refused the URL before routing (a bad percent-escape, a path parameter over its
+ * length limit): the reply here is a bare one, without our decorators or hooks, so it is written whole.
+ */
+function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const [code, message]: [ErrorCode, string] = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? ['ERROR_AI_NOT_EXISTS', 'no endpoint or result at this path (a path segment is over 100 characters)']
+    : ['ERROR_INVALID_PARAMETER', `the path is not a valid URL path (${err.message})`];
+  req.log.info({ code, message }, 'request refused');
+  reply.code(errorCodes[code].status).headers(securityHeaders).type('application/json; charset=utf-8')
+    .send(JSON.stringify(failure(code, message, req.id, requestIdOf(req))));
+}
+
+/** Server options for answers given outside any route; spread into Fastify({...}). */
+export const httpLayerOptions: Pick<FastifyHttpOptions<Server>, 'clientErrorHandler' | 'frameworkErrors' | 'http'> = {
+  clientErrorHandler,
+  frameworkErrors: frameworkErrors as FastifyHttpOptions<Server>['frameworkErrors'],
+  // node would answer a Host-less HTTP/1.1 request with an empty 400 itself; the hook below answers it.
+  http: { requireHostHeader: false },
+};
 
 /** fastify's own error codes that are the client's fault, mapped to ours. */
 function fromFastify(err: FastifyError): ApiError | undefined {
@@ -40,21 +118,35 @@ function fromFastify(err: FastifyError): ApiError | undefined {
 
 export default fp(async (app) => {
   app.decorateRequest('requestId', '');
-  app.addHook('onRequest', async (req) => { (req as FastifyRequest & { requestId: string }).requestId = randomUUID(); });
+  app.addHook('onRequest', async (req, reply) => {
+    requestIdOf(req);
+    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
+      return reply.fail('ERROR_INVALID_PARAMETER', 'an HTTP/1.1 request needs a Host header');
+    }
+  });
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Content-Type-Options', securityHeaders['X-Content-Type-Options']);
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', securityHeaders['Content-Security-Policy']);
+    // An answer before the upload was read waits for the rest of it, so it reaches the client whole.
+    if (!req.raw.complete && !(await drainBody(req.raw))) {
+      req.log.info('stopped discarding an unread request body at its bound; closing the connection');
+      reply.header('Connection', 'close');
+    }
+  });
 
   app.decorateReply('envelope', function (this: FastifyReply, body: Record<string, unknown> = {}) {
-    const req = this.request as FastifyRequest & { requestId: string };
-    return this.type('application/json').send({ request_id: req.requestId, log_id: req.id, error_detail: emptyErrorDetail(), ...body });
+    const req = this.request;
+    return this.type('application/json').send({ request_id: requestIdOf(req), log_id: req.id, error_detail: emptyErrorDetail(), ...body });
   });
 
   app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, retryAfterS?: number) {
-    const req = this.request as FastifyRequest & { requestId: string };
-    const { status, summary } = errorCodes[code];
+    const req = this.request;
+    const { status } = errorCodes[code];
     if (retryAfterS !== undefined) this.header('Retry-After', String(retryAfterS));
     if (status >= 500) req.log.warn({ code, message }, 'request failed');
     else req.log.info({ code, message }, 'request refused');
-    return this.code(status).type('application/json')
-      .send({ request_id: req.requestId, log_id: req.id, error_detail: { code, code_message: summary, message } });
+    return this.code(status).type('application/json').send(failure(code, message, req.id, requestIdOf(req)));
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {

@@ -1,9 +1,9 @@
 /**
  * One route per contract endpoint. Sync endpoints await the effect on the worker pool; async ones store
- * the task (inputs first) and answer its id. Endpoints with no effect module answer 501 plainly, and a
- * known path with the wrong method answers 405.
+ * the task (inputs first) and answer its id. Endpoints with no effect module answer 501 plainly. (A wrong
+ * method answers 405 from plugins/methods.ts, for every path.)
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpointList } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { readUpload } from '../http/upload.ts';
@@ -12,16 +12,9 @@ import { fillShape } from '../../contract/result.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Services } from '../services.ts';
 
-const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
-
 export default async function effectRoutes(app: FastifyInstance, { services }: { services: Services }) {
   for (const endpoint of endpointList) {
     if (endpoint.mode !== 'query') app.post(endpoint.path, (req, reply) => handle(endpoint, req, reply));
-    app.route({
-      method: METHODS.filter((m) => m !== endpoint.method),
-      url: endpoint.path,
-      handler: (req, reply) => reply.fail('ERROR_METHOD_NOT_ALLOWED', `${endpoint.path} accepts ${endpoint.method} only, not ${req.method}`),
-    });
   }
 
   async function handle(endpoint: Endpoint, req: FastifyRequest, reply: FastifyReply) {

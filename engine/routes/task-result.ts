@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
 import { fillShape } from '../../contract/result.ts';
+import { queryFields } from '../http/query.ts';
 import { resultUrl } from '../results/store.ts';
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
 import type { Services } from '../services.ts';
@@ -10,8 +11,7 @@ import type { Services } from '../services.ts';
 export default async function taskResultRoute(app: FastifyInstance, { services }: { services: Services }) {
   const endpoint = endpoints.queryAsyncTaskResult;
   app.get(endpoint.path, async (req, reply) => {
-    const query = req.query as Record<string, string | undefined>;
-    const { task_id } = validateFields(endpoint, { task_id: query.task_id }, new Set()) as { task_id: string };
+    const { task_id } = validateFields(endpoint, queryFields(endpoint, req.query), new Set()) as { task_id: string };
     const task = /^[a-f0-9]{32}$/.test(task_id) ? services.tasks.get(task_id) : undefined;
     if (!task) return reply.fail('ERROR_TASK_NOT_EXISTS', `no task ${task_id}; tasks are kept 24 hours after submission`);
     if (task.status < 2) return reply.envelope({ task_status: task.status });
