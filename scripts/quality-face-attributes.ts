@@ -26,10 +26,11 @@ import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import {
-  ATTRIBUTE_MODELS, averageViews, decodeAge, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
+  ATTRIBUTE_MODELS, averageViews, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
 } from '../engine/vision/faces/attribute-models.ts';
-import { AGE_CAP, AGE_WINDOW, ageProbability, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
+import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -198,15 +199,7 @@ const ENSEMBLES: Record<string, string[]> = {
   'faceres+deep': ['faceres', 'faceres-deep'],
   'faceres-all4': ['faceres', 'faceres-caffe', 'faceres-deep', 'faceres-deep-caffe'],
 };
-const meanRaw = (list: RawAttributes[]): RawAttributes => list.reduce((acc, r, k) => (k === 0 ? r : weighted(acc, r, k)));
-/** Running mean: acc holds the mean of k items, r is the (k+1)th. */
-const weighted = (acc: RawAttributes, r: RawAttributes, k: number): RawAttributes => {
-  const mix = (a: number, b: number) => (a * k + b) / (k + 1);
-  return {
-    ...(acc.ageDist && r.ageDist ? { ageDist: acc.ageDist.map((v, i) => mix(v, r.ageDist![i])) } : {}),
-    ...(acc.male !== undefined && r.male !== undefined ? { male: mix(acc.male, r.male) } : {}),
-  };
-};
+const meanRaw = meanAttributes;
 for (const [id, members] of Object.entries(ENSEMBLES)) {
   store.raw[id] = {};
   for (const crop of CROPS) {
@@ -267,8 +260,6 @@ function scoreAge(c: Config, half: Half): Scores {
 }
 
 const clampP = (p: number) => Math.min(1 - 1e-6, Math.max(1e-6, p));
-/** P(male) with the decision point moved from 0.5 to `at` (a shift of the logit), so 0.5 stays the boundary. */
-const shiftMale = (p: number, at: number) => 1 / (1 + Math.exp(-(Math.log(clampP(p) / (1 - clampP(p))) - Math.log(at / (1 - at)))));
 
 function scoreGender(c: Config, half: Half): Scores {
   const list = items.filter((i) => i.set === 'age_gender' && i.half === half);
@@ -422,6 +413,23 @@ for (const task of ['age', 'gender', 'emotion'] as const) {
   console.log(`  ${task.padEnd(8)} ${configName(c.config).padEnd(40)} fit ${v(c.fit)}, check ${v(c.check)} (target ${targets[task]})`);
 }
 
+// Where the chosen configurations go wrong (both halves together; a description, not used to choose).
+{
+  const g = chosen.gender.config, bands: [string, number, number][] = [['0-12', 0, 12], ['13-54', 13, 54], ['55+', 55, 200]];
+  const ag = items.filter((i) => i.set === 'age_gender');
+  console.log(`  gender by age band (${configName(g)}): ` + bands.map(([name, lo, hi]) => {
+    const list = ag.filter((i) => i.age! >= lo && i.age! <= hi);
+    const ok = list.filter((i) => (shiftMale(views(store.raw[g.spec][g.crop][i.rel], g.flip).male!, maleAt(g)) >= 0.5 ? 0 : 1) === i.gender).length;
+    return `${name} ${ok}/${list.length}`;
+  }).join(', '));
+  const e = chosen.emotion.config, em = items.filter((i) => i.set === 'emotion');
+  console.log(`  emotion per class (${configName(e)}): ` + EMOTION_NAMES.map((name, c) => {
+    const list = em.filter((i) => i.emotion === c);
+    const ok = list.filter((i) => { const p = views(store.raw[e.spec][e.crop][i.rel], e.flip).emotion!; return p.indexOf(Math.max(...p)) === c; }).length;
+    return `${name} ${ok}/${list.length}`;
+  }).join(', '));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Probabilities of the chosen pipeline: the model's own, and temperature-scaled (T fitted on the fit half).
 // The temperature is kept only if it lowers the leave-one-out log loss on the fit half.
@@ -473,4 +481,49 @@ for (const task of ['age', 'gender', 'emotion'] as const) {
 if (jsonPath) {
   writeFileSync(jsonPath, JSON.stringify({ split: items.map(({ rel, half }) => ({ rel, half })), best, chosen, timing, calibration }, null, 2));
   console.log(`\nwrote ${jsonPath}`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The module as shipped (faceAttributes / imageAttributes with attributes.ts's PIPELINE), end to end on
+// both halves: it must reproduce the chosen configuration's figures. And its time per face on portraits.
+
+const stepName = (s: { models: string[]; scale: number; flip: boolean }) => `${s.models.join('+')} x${s.scale.toFixed(1)}${s.flip ? ' flip' : ''}`;
+const ensembleOf = (id: string) => ENSEMBLES[id] ?? [id];
+const same = (c: Config, s: { models: string[]; scale: number; flip: boolean }) =>
+  ensembleOf(c.spec).join('+') === s.models.join('+') && c.crop === `x${s.scale.toFixed(1)}` && c.flip === s.flip;
+const matches = same(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode === ageDecode(chosen.age.config)
+  && same(chosen.gender.config, PIPELINE.gender) && PIPELINE.gender.maleAt === maleAt(chosen.gender.config)
+  && same(chosen.emotion.config, PIPELINE.emotion);
+console.log(`\n== The module (attributes.ts PIPELINE: age ${stepName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${stepName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${stepName(PIPELINE.emotion)}) ==`);
+if (!matches) console.log('  NOTE: PIPELINE differs from the choice above; the figures below are the module\'s own.');
+{
+  const h = await getHuman();
+  const acc: Record<Half, { ae: number; g: number; nAg: number; e: number; nEm: number; ms: number; faces: number }> = {
+    fit: { ae: 0, g: 0, nAg: 0, e: 0, nEm: 0, ms: 0, faces: 0 }, check: { ae: 0, g: 0, nAg: 0, e: 0, nEm: 0, ms: 0, faces: 0 },
+  };
+  for (const item of items) {
+    const image = await load(item.rel);
+    const { face } = await findFace(h, image);
+    const t0 = performance.now();
+    const a = face ? (await faceAttributes(h, image, [face]))[0] : await imageAttributes(h, image);
+    const r = acc[item.half];
+    r.ms += performance.now() - t0; r.faces++;
+    if (item.set === 'age_gender') { r.nAg++; r.ae += Math.abs(a.age.value - Math.min(AGE_CAP, item.age!)); if (a.gender.value === item.gender) r.g++; }
+    else { r.nEm++; if (a.emotion.value === item.emotion) r.e++; }
+  }
+  for (const half of ['fit', 'check'] as const) {
+    const r = acc[half];
+    console.log(`  ${half.padEnd(5)} age MAE ${(r.ae / r.nAg).toFixed(1)}, gender ${pct(r.g / r.nAg)}, emotion ${pct(r.e / r.nEm)}; ${(r.ms / r.faces).toFixed(0)} ms per chip (all three, one face per call)`);
+  }
+  for (const rel of ['portraits/obama_official_portrait.jpg', 'portraits/group7_family_voc_2007_007763.jpg', 'portraits/group3_beard_glasses_voc_2008_002506.jpg']) {
+    if (!existsSync(path.join(testdata, rel))) continue;
+    const image = await load(rel);
+    const faces = await detectFaces(h, image);
+    await faceAttributes(h, image, faces);
+    const t0 = performance.now();
+    const out = await faceAttributes(h, image, faces);
+    const ms = performance.now() - t0;
+    console.log(`  ${path.basename(rel)}: ${faces.length} faces (${faces.filter((f) => f.mesh).length} with mesh) in ${ms.toFixed(0)} ms, ${(ms / Math.max(1, faces.length)).toFixed(0)} ms per face: ` +
+      out.map((a) => `${a.gender.value ? 'F' : 'M'}${a.age.value} ${EMOTION_NAMES[a.emotion.value]}`).join(', '));
+  }
 }

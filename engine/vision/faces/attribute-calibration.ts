@@ -22,6 +22,13 @@ export function temperatureScale(p: readonly number[], T: number): number[] {
   return e.map((v) => v / sum);
 }
 
+/** P(male) with the decision point moved from 0.5 to `at` (a shift of the logit), so that 0.5 is the boundary again. */
+export function shiftMale(p: number, at: number): number {
+  if (at === 0.5) return p;
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return 1 / (1 + Math.exp(-(Math.log(q / (1 - q)) - Math.log(at / (1 - at)))));
+}
+
 /** Gear's seven age ranges as [from, to) years. */
 const GEAR_RANGES: [number, number][] = [[0, 21], [21, 26], [26, 31], [31, 41], [41, 51], [51, 61], [61, 100]];
 

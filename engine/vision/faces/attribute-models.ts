@@ -249,6 +249,21 @@ function normalise(tf: Tf, x: TensorLike, norm: Norm, t: Record<string, TensorLi
 const mean = (a?: number, b?: number) => (a === undefined || b === undefined ? a : (a + b) / 2);
 const meanArr = (a?: number[], b?: number[]) => (a && b ? a.map((v, i) => (v + b[i]) / 2) : a);
 
+/** The mean of several models' (or views') outputs, field by field (fields all of them have). */
+export function meanAttributes(list: RawAttributes[]): RawAttributes {
+  if (list.length === 1) return list[0];
+  const n = list.length;
+  const r: RawAttributes = {};
+  const arr = (key: 'ageDist' | 'emotion') => (list.every((x) => x[key]) ? list[0][key]!.map((_, i) => list.reduce((s, x) => s + x[key]![i], 0) / n) : undefined);
+  const num = (key: 'age' | 'male') => (list.every((x) => x[key] !== undefined) ? list.reduce((s, x) => s + x[key]!, 0) / n : undefined);
+  const ageDist = arr('ageDist'), emotion = arr('emotion'), age = num('age'), male = num('male');
+  if (ageDist) r.ageDist = ageDist;
+  if (emotion) r.emotion = emotion;
+  if (age !== undefined) r.age = age;
+  if (male !== undefined) r.male = male;
+  return r;
+}
+
 /** The mean of two views' outputs. */
 export function averageViews(a: RawAttributes, b: RawAttributes): RawAttributes {
   const r: RawAttributes = {};
