@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -5,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../effects/effect.ts';
 import type { HumanLike } from '../models/human.ts';
 import { ModelRegistry } from '../models/registry.ts';
+import { WorkerPool } from '../../workers/pool.ts';
 import { detectFaces, type Face } from './detect.ts';
 import { faceAttributes, type FaceAttributes } from './attributes.ts';
 
@@ -90,5 +92,22 @@ describe('faceAttributes', () => {
     const before = human.tf.memory().numTensors;
     for (let i = 0; i < 4; i++) await faceAttributes(human, astronaut, astronautFaces);
     expect(human.tf.memory().numTensors).toBe(before);
+  });
+
+  it('runs inside an engine worker thread, on the models that worker loads', async () => {
+    const probe = new URL('./attributes-probe.test-effect.ts', import.meta.url).href;
+    const pool = new WorkerPool({ effects: { 'attributes-probe': probe }, threads: 1 }, 1, 2);
+    try {
+      const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));
+      const out = await pool.run('attributes-probe', { image: { bytes, format: 'jpeg', maxPixels: 50e6 } }, {}, 120_000);
+      const [a] = (out.data as { attributes: FaceAttributes[] }).attributes;
+      // The worker decodes the JPEG itself (decodeImage): allow the last digits to differ.
+      expect(a.gender.value).toBe(obamaAttr.gender.value);
+      expect(a.gender.probability).toBeCloseTo(obamaAttr.gender.probability, 2);
+      expect(a.age.value).toBe(obamaAttr.age.value);
+      expect(a.emotion.value).toBe(obamaAttr.emotion.value);
+    } finally {
+      await pool.close();
+    }
   });
 });
