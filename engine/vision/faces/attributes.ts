@@ -1,0 +1,103 @@
+/**
+ * Age, gender and emotion for each detected face, from human's attribute models run on the same Human
+ * instance (so on a worker's own registry). Which model, crop and decode answers each question was chosen
+ * by measurement on half of the shared test faces and checked on the other half
+ * (scripts/quality-face-attributes.ts; figures in README.md); PIPELINE records that choice.
+ *
+ * Every value comes with a probability: gender and emotion the model's own for the class reported, age
+ * the model's probability that the true age is within AGE_WINDOW years of the value (attribute-calibration.ts).
+ */
+import type { RasterImage } from '../../image/raster.ts';
+import type { HumanLike } from '../models/human.ts';
+import { humanModel } from '../models/human.ts';
+import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
+import { ATTRIBUTE_MODELS, decodeAge, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import type { Roi } from './crop.ts';
+import type { Face } from './detect.ts';
+
+export interface FaceAttributes {
+  /** Years as an integer; AGE_CAP (65) means 65 or older. probability: P(true age within 5 years of value; for 65: at least 60). */
+  age: { value: number; probability: number };
+  /** 0 male, 1 female; probability of the value given. */
+  gender: { value: 0 | 1; probability: number };
+  /** 0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful; scores: all seven, summing to 1. */
+  emotion: { value: number; probability: number; scores: number[] };
+}
+
+/** Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or not. */
+interface Step { models: string[]; scale: number; flip: boolean }
+
+/** The measured choice (see the file comment); temperature 1 = the models' own probabilities. */
+export const PIPELINE: {
+  age: Step & { decode: AgeDecode; temperature: number };
+  /** maleAt: P(male) at which a face counts as male (HSE's own code uses 0.6); probabilities are shifted to match. */
+  gender: Step & { maleAt: number; temperature: number };
+  emotion: Step & { temperature: number };
+} = {
+  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, decode: 'human', temperature: 1 },
+  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, maleAt: 0.6, temperature: 1 },
+  emotion: { models: ['emotion'], scale: 1.2, flip: true, temperature: 1 },
+};
+
+/** Loads the pipeline's models into this Human instance (a worker can call it at start-up). */
+export async function loadFaceAttributeModels(human: unknown): Promise<void> {
+  const files = new Set([PIPELINE.age, PIPELINE.gender, PIPELINE.emotion].flatMap((s) => s.models.map((m) => ATTRIBUTE_MODELS[m].file)));
+  await Promise.all([...files].map((f) => humanModel(human as HumanLike, f)));
+}
+
+/**
+ * Attributes of each face (same order as `faces`), all faces of the image batched into one call per model.
+ * `human` is the registry's Human instance (models.get('human')).
+ */
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[]): Promise<FaceAttributes[]> {
+  if (faces.length === 0) return Promise.resolve([]);
+  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)));
+}
+
+/**
+ * Attributes of an image that is itself a face crop in which no face was detected (a tiny or tight chip):
+ * every model reads the whole image, whatever its usual margin.
+ */
+export async function imageAttributes(human: unknown, image: RasterImage): Promise<FaceAttributes> {
+  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)]);
+  return a;
+}
+
+async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[]): Promise<FaceAttributes[]> {
+  // Steps that share a model, crop and flip run it once.
+  const runs = new Map<string, RawAttributes[]>();
+  const run = async (s: Step): Promise<RawAttributes[]> => {
+    const perModel: RawAttributes[][] = [];
+    // One model at a time: the wasm backend gains nothing from interleaving them.
+    for (const m of s.models) {
+      const key = `${m}|${s.scale}|${s.flip}`;
+      let r = runs.get(key);
+      if (!r) {
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip);
+        runs.set(key, r);
+      }
+      perModel.push(r);
+    }
+    return Array.from({ length: n }, (_, i) => meanAttributes(perModel.map((r) => r[i])));
+  };
+  const ageRaw = await run(PIPELINE.age);
+  const genderRaw = await run(PIPELINE.gender);
+  const emotionRaw = await run(PIPELINE.emotion);
+  return Array.from({ length: n }, (_, i) => {
+    const years = decodeAge(ageRaw[i], PIPELINE.age.decode) ?? 0;
+    const age = Math.max(0, Math.min(AGE_CAP, Math.round(years)));
+    const male = shiftMale(genderRaw[i].male ?? 0.5, PIPELINE.gender.maleAt);
+    const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
+    const scores = temperatureScale(emotionRaw[i].emotion ?? new Array(7).fill(1 / 7), PIPELINE.emotion.temperature);
+    const value = scores.indexOf(Math.max(...scores));
+    return {
+      age: { value: age, probability: prob(ageProbability(ageRaw[i], age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) ?? 0) },
+      gender: { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) },
+      emotion: { value, probability: prob(scores[value]), scores: scores.map(round4) },
+    };
+  });
+}
+
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
+/** In (0, 1]: a probability of exactly 0 would claim certainty the model cannot have. */
+const prob = (v: number) => Math.max(1e-4, Math.min(1, round4(v)));
