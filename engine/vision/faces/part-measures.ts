@@ -39,8 +39,6 @@ export interface PartFeatures {
   hatColours: number[];
   /** Share of the mesh nose / lips / chin regions that is neither skin, nose, lips nor mouth to the parser and far from skin in colour. */
   coverNose: number; coverMouth: number; coverChin: number;
-  /** The same just below the chin (a mask pulled down): not skin, neck, hair or background. */
-  coverUnderChin: number;
   /** L* of cheek skin minus L* of the upper-lip band (mesh moustache region, lips and nostrils left out). */
   lipBandDark: number;
   /** Spread of L* (median absolute deviation) in the upper-lip band over that of cheek skin: hair is textured. */
@@ -168,12 +166,11 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   // Skin: cheeks and forehead where the parser is sure of skin.
   const skinPx = collect((i) => Math.max(cheeks(i), R('forehead')(i)) * skinP(i), 0.6);
   const cheekPx = collect((i) => cheeks(i) * skinP(i), 0.6);
-  const foreheadPx = collect((i) => R('forehead')(i) * skinP(i), 0.6);
   const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
   const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
   const cheekMad = cheekPx.length >= 20 ? mad(cheekPx.map((p) => p[0])) : mad(skinPx.map((p) => p[0]));
-  // A mask hides the cheeks: the forehead's skin is the reference for what is not skin below.
-  const refSkin = foreheadPx.length >= 30 ? medianLab(foreheadPx) : skinLab;
+  // What a mask leaves of the cheeks and forehead (the parser does not call a mask skin) is the reference.
+  const refSkin = skinLab;
 
   // Glasses.
   const eyes = any(R('leftEye'), R('rightEye'));
@@ -213,17 +210,27 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const nh = Math.max(1, hatPx.length);
   for (let k = 0; k < 6; k++) hatColours[k] /= nh;
 
-  // Mask: not skin/nose/lips/mouth to the parser and not skin-coloured either (ΔE76 > 15 from the forehead skin).
+  // Mask: not skin-coloured (ΔE76 > 18 from the skin the parser is sure of) and either not skin/nose/lips to the parser
+  // or less red than skin (a* 6 below it). The parser alone does not do: over a plain patch where a face
+  // should be it still draws nose and lips (measured: a light-blue patch over nose, mouth and chin read
+  // 10% / 20% / 40% covered by the parser alone). Lips are redder than skin, masks (white, blue, grey,
+  // black) are not; the mouth opening (teeth) is left out.
   const covered = (i: number) => {
-    const face = prob(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth'], i);
     const c = labAt(i);
-    const far = Math.hypot(c[0] - refSkin[0], c[1] - refSkin[1], c[2] - refSkin[2]) > 15 ? 1 : 0;
-    return (1 - face) * far;
+    if (Math.hypot(c[0] - refSkin[0], c[1] - refSkin[1], c[2] - refSkin[2]) <= 18) return 0;
+    const face = prob(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth'], i);
+    return c[1] < refSkin[1] - 6 ? 1 : 1 - face;
   };
-  const coverNose = meanOver(R('nose'), covered);
-  const coverMouth = meanOver(any(R('upperLip'), R('lowerLip'), R('mouthOpening')), covered);
-  const coverChin = meanOver(R('chin'), covered);
-  const coverUnderChin = meanOver(box(-0.2, 0.2, vChin + 0.03, vChin + 0.15), (i) => (1 - prob(['skin', 'neck', 'hair', 'background'], i)) * (covered(i) > 0 ? 1 : 0));
+  // A mask is smooth cloth, a beard (which passes the colour test too) is textured: the covered share is
+  // weighed by how even the covered pixels' L* is (MAD below about 6).
+  const cover = (region: (i: number) => number) => {
+    const share = meanOver(region, covered);
+    const ls = collect((i) => region(i) * covered(i), 0.5).map((c) => c[0]);
+    return ls.length < 10 ? share : share / (1 + Math.exp((mad(ls) - 6) / 1));
+  };
+  const coverNose = cover(R('nose'));
+  const coverMouth = cover(any(R('upperLip'), R('lowerLip')));
+  const coverChin = cover(R('chin'));
 
   // Moustache and beard: darker and more textured than cheek skin, where the parser sees skin or hair.
   const notLips = (i: number) => 1 - prob(['upperLip', 'lowerLip', 'mouth', 'nose'], i);
@@ -265,7 +272,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   return {
     glassBand, lensGlass, eyeSeen, lensDark,
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
-    coverNose, coverMouth, coverChin, coverUnderChin,
+    coverNose, coverMouth, coverChin,
     lipBandDark, lipBandTexture, chinDark,
     hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
