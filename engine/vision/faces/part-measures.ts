@@ -1,0 +1,342 @@
+/**
+ * The measures behind the part attributes (part-attributes.ts): what the face parsing, the hair mask and
+ * the colours say about glasses, hats, a mask, a moustache, the hair and the skin, taken in the face's own
+ * frame (origin between the eyes, x across to the subject's left, y down, unit = the face's width from
+ * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, garments/lab.ts).
+ *
+ * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
+ * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
+ */
+import type { RasterImage } from '../../image/raster.ts';
+import { toLab } from '../garments/lab.ts';
+import { faceMeshTables } from '../models/human.ts';
+import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import { faceRegions, type Mask, type RegionName } from '../regions/face-regions.ts';
+import type { Face } from './detect.ts';
+import { faceFrame } from './geometry-measures.ts';
+import { CHIN, FOREHEAD_TOP } from './landmarks.ts';
+
+export type Lab = [number, number, number];
+
+export interface PartFeatures {
+  /** Mean glasses probability over a band across both eyes (brow to cheek top, outer corner to outer corner). */
+  glassBand: number;
+  /** Mean glasses probability inside the mesh's eye openings (a clear lens lets the parser see the eye). */
+  lensGlass: number;
+  /** Mean eye-class probability inside the mesh's eye openings (the iris and white seen). */
+  eyeSeen: number;
+  /** L* of the eye openings minus L* of the skin (median of each): a dark lens is far below skin. */
+  lensDark: number;
+  /** Mean hat probability over a cap above the forehead top (1 face width across, 0.45 high). */
+  hatTop: number;
+  /** Mean hat probability beside the face at ear level (a helmet covers the ears, a hat does not). */
+  hatEars: number;
+  /** Hat pixels' width at their widest over the face width (a brim sticks out). */
+  hatWidth: number;
+  /** Share of the hat's pixels that are near-white highlights (L* > 85, chroma < 15): a glossy shell. */
+  hatGloss: number;
+  /** Shares of the hat's pixels by colour bin: red(+orange), yellow, blue, black, grey/white, other. */
+  hatColours: number[];
+  /** Share of the mesh nose / lips / chin regions that is neither skin, nose, lips nor mouth to the parser and far from skin in colour. */
+  coverNose: number; coverMouth: number; coverChin: number;
+  /** L* of cheek skin minus L* of the upper-lip band (mesh moustache region, lips and nostrils left out). */
+  lipBandDark: number;
+  /** Spread of L* (median absolute deviation) in the upper-lip band over that of cheek skin: hair is textured. */
+  lipBandTexture: number;
+  /** L* of cheek skin minus L* of the chin and jaw below the lips (mesh beard region). */
+  chinDark: number;
+  /** Hair (hair mask, else the parser's hair) at the bottom: its 97th-percentile depth below the chin, in face widths. */
+  hairBelowChin: number;
+  /** Hair area over the face width squared. */
+  hairArea: number;
+  /** Mean hair over a cap above the forehead top; mean parser skin there (a bald crown). */
+  crownHair: number; crownSkin: number;
+  /** Mean hair beside the face from ear level to the chin. */
+  sideHair: number;
+  /** Mean parser hair over the mesh forehead (a fringe covers it). */
+  fringe: number;
+  /** Median L*a*b* of the surest hair pixels (NaN when there are too few). */
+  hairLab: Lab;
+  /** Median L*a*b* of cheek and forehead skin. */
+  skinLab: Lab;
+  /** Skin evenness: median absolute deviation of L* over cheek and forehead skin. */
+  skinSpread: number;
+  /** Mean mirror mismatch of the 3D mesh (pairs across the midline), in face widths. */
+  asymmetry: number;
+  /** Eye distance, mouth width, nose width over face width; face length over width. */
+  proportions: [number, number, number, number];
+}
+
+/** The mesh point mirrored across the midline, from the canonical uv map (u -> 1 - u), for the 468 points. */
+let mirrorTable: Int16Array | undefined;
+export function mirrorPairs(): Int16Array {
+  if (mirrorTable) return mirrorTable;
+  const { uv } = faceMeshTables();
+  const n = Math.min(468, uv.length);
+  mirrorTable = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    let best = 0, bd = Infinity;
+    for (let j = 0; j < n; j++) {
+      const d = (uv[j][0] - (1 - uv[i][0])) ** 2 + (uv[j][1] - uv[i][1]) ** 2;
+      if (d < bd) { bd = d; best = j; }
+    }
+    mirrorTable[i] = best;
+  }
+  return mirrorTable;
+}
+
+const median = (v: number[]) => {
+  if (!v.length) return NaN;
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const mad = (v: number[]) => { const m = median(v); return median(v.map((x) => Math.abs(x - m))); };
+const medianLab = (px: Lab[]): Lab => [median(px.map((p) => p[0])), median(px.map((p) => p[1])), median(px.map((p) => p[2]))];
+
+/** Colour bins for a hat: red (and orange), yellow, blue, black, grey/white, other (green, purple, brown). */
+export function colourBin([L, a, b]: Lab): number {
+  const C = Math.hypot(a, b), h = ((Math.atan2(b, a) * 180) / Math.PI + 360) % 360;
+  if (L < 35 && C < 20) return 3;
+  if (C < 14) return 4;
+  if (h < 62 || h >= 330) return L < 35 && C < 30 ? 5 : 0;
+  if (h < 105) return L > 55 ? 1 : 5;
+  if (h >= 200 && h < 300) return 2;
+  return 5;
+}
+
+export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing, hair?: Mask): PartFeatures | null {
+  const mesh = face.mesh;
+  if (!mesh || mesh.length < 468) return null;
+  const fr = faceFrame(mesh);
+  const W = fr.width;
+  // The image-plane frame: the mesh's across and down axes as they appear in the photo (the frame's x and y
+  // projected), so a point's (u, v) holds however the head is turned in the plane.
+  const o = fr.toImage([0, 0, 0]), ex = fr.toImage([1, 0, 0]), ey = fr.toImage([0, 1, 0]);
+  const ax = [ex[0] - o[0], ex[1] - o[1]], ay = [ey[0] - o[0], ey[1] - o[1]];
+  const det = ax[0] * ay[1] - ax[1] * ay[0] || 1;
+  const local = (x: number, y: number): [number, number] => {
+    const dx = x - o[0], dy = y - o[1];
+    return [(dx * ay[1] - dy * ay[0]) / det, (ax[0] * dy - ax[1] * dx) / det];
+  };
+  const at = (i: number) => local(mesh[i][0], mesh[i][1]);
+  const vTop = at(FOREHEAD_TOP)[1], vChin = at(CHIN)[1], vEar = (at(234)[1] + at(454)[1]) / 2;
+  const vEye = (at(159)[1] + at(386)[1] + at(145)[1] + at(374)[1]) / 4;
+  const uEye = Math.max(Math.abs(at(33)[0]), Math.abs(at(263)[0]));
+
+  const { win, classes } = parsing;
+  const n = win.w * win.h;
+  const P = (c: ParsingClass) => classes[c];
+  const prob = (names: ParsingClass[], i: number) => { let s = 0; for (const c of names) { const p = P(c); if (p) s += p[i]; } return Math.min(1, s / 255); };
+  const lab = toLab(windowRgb(image, win), 3, n);
+  const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
+  // Every window pixel's face coordinates, once.
+  const U = new Float32Array(n), V = new Float32Array(n);
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
+    const [u, v] = local(win.x0 + x + 0.5, win.y0 + y + 0.5);
+    U[y * win.w + x] = u; V[y * win.w + x] = v;
+  }
+  // Keep sample counts bounded on large faces: every `step`-th pixel in each direction.
+  const step = Math.max(1, Math.round(Math.sqrt(n / 60000)));
+  const each = (f: (i: number) => void) => {
+    for (let y = 0; y < win.h; y += step) for (let x = 0; x < win.w; x += step) f(y * win.w + x);
+  };
+  const meanOver = (inside: (i: number) => number, value: (i: number) => number) => {
+    let s = 0, w = 0;
+    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } });
+    return w > 0 ? s / w : NaN;
+  };
+  const box = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+  const sides = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+
+  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip', 'mouthOpening'];
+  const reg = faceRegions(face, image, undefined, names);
+  const R = (name: RegionName) => {
+    const m = reg[name];
+    return (i: number) => {
+      if (!m) return 0;
+      const x = win.x0 + (i % win.w), y = win.y0 + Math.floor(i / win.w);
+      return m.data[y * image.width + x] / 255;
+    };
+  };
+  const any = (...fs: ((i: number) => number)[]) => (i: number) => Math.max(...fs.map((f) => f(i)));
+  const cheeks = any(R('leftCheek'), R('rightCheek'));
+  const skinP = (i: number) => prob(['skin'], i);
+  const collect = (inside: (i: number) => number, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }); return out; };
+
+  // Skin: cheeks and forehead where the parser is sure of skin.
+  const skinPx = collect((i) => Math.max(cheeks(i), R('forehead')(i)) * skinP(i), 0.6);
+  const cheekPx = collect((i) => cheeks(i) * skinP(i), 0.6);
+  const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
+  const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
+  const cheekMad = cheekPx.length >= 20 ? mad(cheekPx.map((p) => p[0])) : mad(skinPx.map((p) => p[0]));
+  // What a mask leaves of the cheeks and forehead (the parser does not call a mask skin) is the reference.
+  const refSkin = skinLab;
+
+  // Glasses.
+  const eyes = any(R('leftEye'), R('rightEye'));
+  const glassBand = meanOver(box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1), (i) => prob(['glasses'], i));
+  const lensGlass = meanOver(eyes, (i) => prob(['glasses'], i));
+  const eyeSeen = meanOver(eyes, (i) => prob(['leftEye', 'rightEye'], i));
+  const eyePx = collect(eyes);
+  const lensDark = median(eyePx.map((p) => p[0])) - skinLab[0];
+
+  // Hat.
+  const hatP = (i: number) => prob(['hat'], i);
+  // UTKFace-style chips carry pure black fill from their alignment, which the parser takes for a hat: such pixels are left out.
+  const filled = (i: number) => (lab[3 * i] > 0.5 ? 1 : 0);
+  const cap = box(-0.5, 0.5, vTop - 0.45, vTop - 0.05);
+  // The share of the cap the parser is sure is hat (its mean probability also counts dark hair as a third hat).
+  const hatTop = meanOver((i) => cap(i) * filled(i), (i) => (hatP(i) >= 0.5 ? 1 : 0));
+  const hatEars = meanOver(sides(0.45, 0.75, vEye, vEar + 0.2), hatP);
+  let hatWidth = 0;
+  const hatPx: Lab[] = [];
+  {
+    // Widest extent of the hat across, per 0.05-high slice of the head.
+    const lo = new Map<number, number>(), hi = new Map<number, number>();
+    each((i) => {
+      if (hatP(i) < 0.5 || !filled(i)) return;
+      hatPx.push(labAt(i));
+      const k = Math.round(V[i] / 0.05);
+      lo.set(k, Math.min(lo.get(k) ?? Infinity, U[i])); hi.set(k, Math.max(hi.get(k) ?? -Infinity, U[i]));
+    });
+    for (const [k, a] of lo) hatWidth = Math.max(hatWidth, hi.get(k)! - a);
+  }
+  const hatColours = [0, 0, 0, 0, 0, 0];
+  let gloss = 0;
+  for (const p of hatPx) {
+    hatColours[colourBin(p)]++;
+    if (p[0] > 85 && Math.hypot(p[1], p[2]) < 15) gloss++;
+  }
+  const nh = Math.max(1, hatPx.length);
+  for (let k = 0; k < 6; k++) hatColours[k] /= nh;
+
+  // Mask: not skin-coloured (ΔE76 > 18 from the skin the parser is sure of) and either not skin/nose/lips to the parser
+  // or less red than skin (a* 6 below it). The parser alone does not do: over a plain patch where a face
+  // should be it still draws nose and lips (measured: a light-blue patch over nose, mouth and chin read
+  // 10% / 20% / 40% covered by the parser alone). Lips are redder than skin, masks (white, blue, grey,
+  // black) are not; the mouth opening (teeth) is left out.
+  const covered = (i: number) => {
+    const c = labAt(i);
+    if (Math.hypot(c[0] - refSkin[0], c[1] - refSkin[1], c[2] - refSkin[2]) <= 18) return 0;
+    const face = prob(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth'], i);
+    return c[1] < refSkin[1] - 6 ? 1 : 1 - face;
+  };
+  // A mask is smooth cloth, a beard (which passes the colour test too) is textured: the covered share is
+  // weighed by how even the covered pixels' L* is (MAD below about 6).
+  const cover = (region: (i: number) => number) => {
+    const share = meanOver(region, covered);
+    const ls = collect((i) => region(i) * covered(i), 0.5).map((c) => c[0]);
+    return ls.length < 10 ? share : share / (1 + Math.exp((mad(ls) - 6) / 1));
+  };
+  const coverNose = cover(R('nose'));
+  const coverMouth = cover(any(R('upperLip'), R('lowerLip')));
+  const coverChin = cover(R('chin'));
+
+  // Moustache and beard: darker and more textured than cheek skin, where the parser sees skin or hair.
+  const notLips = (i: number) => 1 - prob(['upperLip', 'lowerLip', 'mouth', 'nose'], i);
+  // Not conditioned on the parser's skin: a dark moustache is sometimes nose or mouth to it.
+  const lipBand = collect((i) => R('moustache')(i) * notLips(i), 0.5);
+  const lipBandL = lipBand.map((p) => p[0]);
+  const lipBandDark = cheekL - median(lipBandL);
+  const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
+  const chinPx = collect((i) => R('beard')(i) * notLips(i) * (V[i] > at(17)[1] ? 1 : 0), 0.5);
+  const chinDark = cheekL - median(chinPx.map((p) => p[0]));
+
+  // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
+  const parserHair = (i: number) => { const p = prob(['hair'], i); return p < 0.5 ? 0 : 1; };
+  const hairAt = hairSampler(hair, local, image, W, parserHair, win);
+  // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
+  // the mask is for how far down the hair goes.
+  const crownHair = meanOver((i) => box(-0.35, 0.35, vTop - 0.35, vTop - 0.05)(i) * filled(i), parserHair);
+  const crownSkin = meanOver(box(-0.3, 0.3, vTop - 0.3, vTop - 0.05), skinP);
+  const sideHair = meanOver((i) => sides(0.5, 0.85, vEar, vChin)(i) * filled(i), parserHair);
+  // No hair at all: its bottom counts as the forehead top.
+  const hairBelowChin = Math.max(hairAt.depth(0.97), vTop) - vChin;
+  const hairArea = hairAt.area;
+  const fringe = meanOver(R('forehead'), (i) => prob(['hair'], i));
+  const surest = collect((i) => (prob(['hair'], i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
+  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : hairAt.lab.length >= 30 ? medianLab(hairAt.lab) : [NaN, NaN, NaN];
+
+  // Symmetry and proportions from the 3D mesh in the face frame.
+  const pairs = mirrorPairs();
+  let asym = 0, np = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const j = pairs[i];
+    if (j === i) continue;
+    const a = fr.at(i), b = fr.at(j);
+    asym += Math.hypot(a[0] + b[0], a[1] - b[1], a[2] - b[2]); np++;
+  }
+  const dist = (i: number, j: number) => { const a = fr.at(i), b = fr.at(j); return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); };
+  const proportions: [number, number, number, number] = [dist(468, 473), dist(61, 291), dist(64, 294), dist(FOREHEAD_TOP, CHIN)];
+
+  return {
+    glassBand, lensGlass, eyeSeen, lensDark,
+    hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
+    coverNose, coverMouth, coverChin,
+    lipBandDark, lipBandTexture, chinDark,
+    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
+    skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
+    asymmetry: np ? asym / np : NaN, proportions,
+  };
+}
+
+/** RGB of the window's pixels, 3 channels. */
+function windowRgb(image: RasterImage, win: { x0: number; y0: number; w: number; h: number }): Uint8Array {
+  const ch = image.channels, out = new Uint8Array(win.w * win.h * 3);
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
+    const s = ((win.y0 + y) * image.width + win.x0 + x) * ch, d = (y * win.w + x) * 3;
+    out[d] = image.data[s]; out[d + 1] = image.data[s + 1]; out[d + 2] = image.data[s + 2];
+  }
+  return out;
+}
+
+/**
+ * Hair in face coordinates: the hair mask over u in [-1.5, 1.5], v in [-1.3, 3] (face widths), sampled on a
+ * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
+ */
+function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
+  parserHair: (i: number) => number, win: { x0: number; y0: number; w: number; h: number }) {
+  const pts: { u: number; v: number; h: number; x: number; y: number }[] = [];
+  const stepPx = Math.max(1, 0.02 * W);
+  // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
+  const c = local(0, 0), cx1 = local(1, 0), cy1 = local(0, 1);
+  const du = [cx1[0] - c[0], cx1[1] - c[1]], dv = [cy1[0] - c[0], cy1[1] - c[1]];
+  const detI = du[0] * dv[1] - du[1] * dv[0] || 1;
+  const toImage = (u: number, v: number): [number, number] => {
+    const a = u - c[0], b = v - c[1];
+    return [(a * dv[1] - b * dv[0]) / detI, (du[0] * b - du[1] * a) / detI];
+  };
+  const k = stepPx / W;
+  for (let v = -1.3; v <= 3; v += k) for (let u = -1.5; u <= 1.5; u += k) {
+    const [x, y] = toImage(u, v);
+    const xi = Math.floor(x), yi = Math.floor(y);
+    if (xi < 0 || yi < 0 || xi >= image.width || yi >= image.height) continue;
+    let h: number;
+    if (hair) h = hair.data[yi * image.width + xi] / 255;
+    else {
+      const wx = xi - win.x0, wy = yi - win.y0;
+      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(wy * win.w + wx) : 0;
+    }
+    pts.push({ u, v, h, x: xi, y: yi });
+  }
+  const cell = k * k;
+  let area = 0;
+  for (const p of pts) area += p.h * cell;
+  const lab: Lab[] = [];
+  const sure = pts.filter((p) => p.h > 0.8);
+  const rgb = new Uint8Array(sure.length * 3);
+  sure.forEach((p, j) => { const s = (p.y * image.width + p.x) * image.channels; rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
+  const l = toLab(rgb, 3, sure.length);
+  for (let j = 0; j < sure.length; j++) lab.push([l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
+  const mean = (f: (p: (typeof pts)[number]) => boolean) => { let s = 0, m = 0; for (const p of pts) if (f(p)) { s += p.h; m++; } return m ? s / m : 0; };
+  return {
+    area, lab,
+    meanIn: (u0: number, u1: number, v0: number, v1: number) => mean((p) => p.u >= u0 && p.u <= u1 && p.v >= v0 && p.v <= v1),
+    meanSides: (u0: number, u1: number, v0: number, v1: number) => mean((p) => Math.abs(p.u) >= u0 && Math.abs(p.u) <= u1 && p.v >= v0 && p.v <= v1),
+    /** The depth (v) above which this share of the hair lies (-Infinity without hair). */
+    depth: (q: number) => {
+      const hs = pts.filter((p) => p.h > 0.5 && Math.abs(p.u) < 1.2).map((p) => p.v).sort((a, b) => a - b);
+      return hs.length ? hs[Math.min(hs.length - 1, Math.floor(q * hs.length))] : -Infinity;
+    },
+  };
+}
