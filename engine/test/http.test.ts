@@ -38,7 +38,8 @@ describe('authentication', () => {
     expect(r.status).toBe(200);
     expect(r.body.models_loaded).toBe(true);
     expect(r.body.effects['commodity-background-removal']).toBe('available');
-    expect(r.body.effects['face-analyzer']).toBe('not_available');
+    expect(r.body.effects['face-analyzer']).toBe('available');
+    expect(r.body.effects['ai-red-lip-gloss']).toBe('not_available');
   });
 });
 

@@ -1,0 +1,114 @@
+/** Face analyzer over real HTTP, on the public-domain portraits in engine/test/fixtures. */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceAttributeFamilies } from '../../../contract/face-attributes.ts';
+import { faceAttributeTypes } from '../../../contract/endpoints/face-analyzer.ts';
+import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
+
+const ANALYZER = '/api/portrait/analysis/face-analyzer';
+const ALL = faceAttributeTypes.filter((t) => t !== 'None').join(',');
+let e: TestEngine;
+let pair: Buffer;
+
+beforeAll(async () => {
+  e = await startTestEngine();
+  await waitReady(e);
+  // Two public-domain portraits side by side: the astronaut's face is the smaller one.
+  const obama = await sharp(fixture('obama_official_portrait.jpg')).resize({ height: 800 }).toBuffer();
+  const astronaut = await sharp(fixture('astronaut_eileen_collins.png')).resize({ height: 512 }).removeAlpha().toBuffer();
+  const om = await sharp(obama).metadata();
+  pair = await sharp({ create: { width: om.width! + 512, height: 800, channels: 3, background: '#808080' } })
+    .composite([{ input: obama, left: 0, top: 0 }, { input: astronaut, left: om.width!, top: 144 }]).jpeg({ quality: 92 }).toBuffer();
+});
+afterAll(async () => { await e.close(); });
+
+const analyse = (image: Buffer, fields: Record<string, string> = {}) => post(e, ANALYZER, form({ image, ...fields }));
+
+/** Every member of decisions.md is there, coded members {type, probability} with a code the contract knows. */
+function expectWellFormed(attrs: any) {
+  for (const family of faceAttributeFamilies) {
+    for (const member of family.members) {
+      const v = member.path.reduce((o: any, k) => o?.[k], attrs);
+      expect(v, member.path.join('.')).toBeDefined();
+      if (member.kind === 'coded') {
+        expect(Object.keys(v).sort(), member.path.join('.')).toEqual(['probability', 'type']);
+        expect(v.type, member.path.join('.')).toBeGreaterThanOrEqual(0);
+        expect(v.type, member.path.join('.')).toBeLessThan(member.codes.length);
+        expect(v.probability).toBeGreaterThanOrEqual(0);
+        expect(v.probability).toBeLessThanOrEqual(1);
+      }
+    }
+  }
+}
+
+describe('face-analyzer', () => {
+  it('reports one face by default, with every member present and empty (None is the default)', async () => {
+    const r = await analyse(fixture('obama_official_portrait.jpg'));
+    expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+    expect([r.body.image_width, r.body.image_height]).toEqual([910, 1137]);
+    expect(r.body.face_detail_infos).toHaveLength(1);
+    const [face] = r.body.face_detail_infos;
+    const { x, y, width, height } = face.face_rect;
+    expect(x).toBeGreaterThan(300); expect(x + width).toBeLessThan(680);
+    expect(y).toBeGreaterThan(60); expect(y + height).toBeLessThan(480);
+    expectWellFormed(face.face_detail_attributes_info);
+    expect(face.face_detail_attributes_info.gender).toEqual({ type: 0, probability: 0 });
+    expect(face.face_detail_attributes_info.age).toBe(0);
+  });
+
+  it('fills every attribute of a known face with real values', async () => {
+    const r = await analyse(fixture('obama_official_portrait.jpg'), { face_attributes_type: ALL });
+    expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+    const a = r.body.face_detail_attributes_info ?? r.body.face_detail_infos[0].face_detail_attributes_info;
+    expectWellFormed(a);
+    expect(a.gender.type).toBe(0);
+    expect(a.gender.probability).toBeGreaterThan(0.5);
+    expect(a.age).toBeGreaterThanOrEqual(30);
+    expect(a.age).toBeLessThanOrEqual(65);
+    expect(a.emotion.type).toBe(1); // smiling
+    expect(a.smile).toBeGreaterThan(50);
+    expect(a.eye.glass.type).toBe(0);
+    expect(a.eye.eye_open.type).toBe(0); // the member means "eyes closed": 0 = open
+    expect(a.hat.style.type).toBe(0);
+    expect(a.mask.type).toBe(0);
+    expect(a.hair.color.type).toBe(0); // black
+    expect(Math.abs(a.head_pose.yaw)).toBeLessThan(20);
+    expect(a.beauty).toBeGreaterThan(0);
+    for (const coded of [a.emotion, a.gender, a.eye.glass, a.hat.style, a.skin, a.nose, a.shape]) expect(coded.probability).toBeGreaterThan(0);
+  });
+
+  it('answers faces largest first up to max_face_num, attributes only for those asked', async () => {
+    const one = await analyse(pair, { face_attributes_type: 'Gender' });
+    expect(one.body.face_detail_infos).toHaveLength(1);
+    const two = await analyse(pair, { max_face_num: '120', face_attributes_type: 'Gender,Headpose' });
+    expect(two.status, JSON.stringify(two.body.error_detail)).toBe(200);
+    const [big, small] = two.body.face_detail_infos;
+    expect(two.body.face_detail_infos).toHaveLength(2);
+    expect(big.face_rect.width * big.face_rect.height).toBeGreaterThan(small.face_rect.width * small.face_rect.height);
+    expect(big.face_rect.x).toBeLessThan(small.face_rect.x);
+    expect(big.face_detail_attributes_info.gender.type).toBe(0);
+    expect(small.face_detail_attributes_info.gender.type).toBe(1);
+    expect(small.face_detail_attributes_info.emotion).toEqual({ type: 0, probability: 0 });
+    expect(small.face_detail_attributes_info.age).toBe(0);
+  });
+
+  it('reads a face on its side (need_rotate_detection on): its attributes, and a head pose rolled a quarter turn', async () => {
+    const searched = await analyse(fixture('astronaut_rot90cw.png'), { need_rotate_detection: '1', face_attributes_type: 'Gender,Headpose' });
+    expect(searched.status, JSON.stringify(searched.body.error_detail)).toBe(200);
+    const a = searched.body.face_detail_infos[0].face_detail_attributes_info;
+    expect(a.gender.type).toBe(1);
+    expect(Math.abs(a.head_pose.roll)).toBeGreaterThan(60);
+  });
+
+  it('422 without a face; 400 for values outside the contract', async () => {
+    const cup = await analyse(fixture('product_coffee_cup.png'));
+    expect(cup.status).toBe(422);
+    expect(cup.body.error_detail.code).toBe('ERROR_NO_FACE_IN_FILE');
+    const bad: Record<string, string>[] = [{ max_face_num: '0' }, { max_face_num: '121' }, { face_attributes_type: 'Age,Height' }, { need_rotate_detection: '2' }];
+    for (const fields of bad) {
+      const r = await analyse(fixture('obama_official_portrait.jpg'), fields);
+      expect(r.status, JSON.stringify(fields)).toBe(400);
+      expect(r.body.error_detail.code).toBe('ERROR_INVALID_PARAMETER');
+    }
+  });
+});

@@ -1,0 +1,14 @@
+/**
+ * Face analyzer: the faces (up to max_face_num, largest first; a turned photo searched when asked) → for the 5
+ * largest, the attribute families asked for: age, gender and emotion from human's models, eyes, brows, mouth,
+ * nose, shape, smile and head pose from the mesh, glasses, hat, mask, moustache, hair, skin and beauty from
+ * the face parsing and colour → the answer, every member present.
+ */
+import { defineEffect } from '../../pipeline/effect.ts';
+import { answer, findFaces, measure, type P, type State } from './steps.ts';
+
+export default defineEffect<P, State>({
+  slug: 'face-analyzer',
+  models: ['human', 'bisenet-face-parsing'],
+  steps: [findFaces, measure, answer],
+});
