@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { configFromEnv } from '../config.ts';
 import { startEngine } from '../server.ts';
-import { form, get, post, solidPng, startTestEngine, testInvertEffect, testSlowEffect, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { form, get, post, solidPng, startTestEngine, testInvertEffect, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
 const QUERY = '/api/common/query-async-task-result';
@@ -22,14 +22,6 @@ const taskRow = (dataDir: string, id: string) => {
   finally { db.close(); }
 };
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * Another process that tries to lock the folder: it prints `locked` (and holds the lock until killed)

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { form, get, pollTask, post, solidPng, startTestEngine, testSlowEffect, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { form, get, pollTask, post, solidPng, startTestEngine, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const FACE_BEAUTY = '/api/portrait/effects/face-beauty';
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
@@ -42,14 +42,6 @@ async function engineProcess(env: Record<string, string> = {}) {
   return { e, child, exit, dataDir };
 }
 
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await ok()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const health = async (e: TestEngine) => (await get(e, '/healthz', {})).body;
 const taskStatuses = (dataDir: string) => {

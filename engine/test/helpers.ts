@@ -68,3 +68,13 @@ export async function pollTask(e: TestEngine, taskId: string, timeoutMs = 60_000
     await new Promise((res) => setTimeout(res, 100));
   }
 }
+
+/** Waits until `ok` holds, polling every 100 ms; fails naming `what` after the timeout. */
+export async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

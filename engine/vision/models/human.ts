@@ -7,23 +7,15 @@
  * worker threads each get their own module graph, hence their own models. The registry (catalog entry
  * 'human') creates one instance per worker and steps receive it from `kit.models.get('human')`.
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ModelOptions } from './options.ts';
 import { installFileFetch } from './fetch-shim.ts';
+import { packageDir } from './package-dir.ts';
 
 const require = createRequire(import.meta.url);
 
-/** A package's folder, found through Node's own lookup paths (exports maps hide package.json in some of these). */
-function packageDir(name: string): string {
-  for (const base of require.resolve.paths(name) ?? []) {
-    const dir = path.join(base, name);
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-  }
-  throw new Error(`${name} is not installed`);
-}
 
 // The package's `exports` map does not expose the wasm build to `require`, so it is loaded by path.
 const humanDist = path.join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js');

