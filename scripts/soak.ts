@@ -83,11 +83,17 @@ async function spawnEngine(): Promise<Engine> {
   });
   const kill = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
   process.on('exit', kill);
+  // Interrupted: stop the engine and remove its data folder, then go.
+  const interrupted = () => { void stop().finally(() => process.exit(130)); };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= (async () => {
     kill();
     await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
     process.off('exit', kill);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     rmSync(dataDir, { recursive: true, force: true });
   })());
   const base = `http://127.0.0.1:${port}`;
@@ -232,7 +238,9 @@ async function main() {
     for (const t of targets) {
       if (started >= total || Date.now() > deadline) break;
       started++;
-      record(t, await request(engine, t), true);
+      const o = await request(engine, t);
+      record(t, o, true);
+      console.log(`  first ${t.endpoint.slug}: ${(o.ms / 1000).toFixed(2)} s${o.error ? ` (${o.error})` : ''}`);
     }
     let stoppedEarly = false;
     const lane = async () => {
