@@ -47,8 +47,8 @@ if (opts.help) {
 const total = positive('n', opts.n);
 const concurrency = positive('concurrency', opts.concurrency);
 const deadline = Date.now() + positive('max-minutes', opts['max-minutes']) * 60_000;
-/** One request (async: submit and every poll) gives up after this; the engine's own sync budget is 120 s. */
-const REQUEST_TIMEOUT_MS = 180_000;
+/** One request (async: submit to result) gives up after this: long past the engine's own budgets (120 s once a worker takes it), so it only catches a hang. */
+const REQUEST_TIMEOUT_MS = 600_000;
 
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');
 if (!existsSync(testdata)) {
