@@ -166,11 +166,11 @@ async function waitHealthy(base: string, child: ChildProcess, log: string, timeo
     if (child.exitCode !== null) throw new Error(`the engine exited (${child.exitCode}):\n${readFileSync(log, 'utf8').slice(-2000)}`);
     try {
       const res = await fetch(`${base}/healthz`);
-      if (res.status === 200 && (await res.json() as { models_loaded?: boolean }).models_loaded) return;
+      if (res.status === 200 && (await res.json() as { ready?: boolean }).ready) return;
     } catch { /* not listening yet */ }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`the engine did not report models_loaded within ${timeoutMs / 1000} s`);
+  throw new Error(`the engine did not report ready within ${timeoutMs / 1000} s`);
 }
 
 function memory(pid: number) {

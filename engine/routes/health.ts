@@ -1,15 +1,45 @@
-/** Liveness without a key, plus whether the models are loaded and which effects this engine provides. */
+/**
+ * Liveness without a key, plus which effects this engine provides and where each model stands. Models
+ * load in a worker when an effect that needs them first runs there, so `ready` (every worker takes jobs)
+ * comes within a second or two of start and says nothing about models; `models` does, per catalog id:
+ * loaded (in `workers` of the worker threads), loading, loadable (its files are there, nothing has needed
+ * it yet) or failed (with the reason: the last load error, or the files that are missing).
+ */
 import type { FastifyInstance } from 'fastify';
 import { endpointList } from '../../contract/index.ts';
+import { catalog } from '../vision/models/catalog.ts';
+import type { WorkerModel } from '../workers/pool.ts';
 import type { Services } from '../services.ts';
 
+export type ModelHealth =
+  | { state: 'loaded'; workers: number }
+  | { state: 'loading' | 'loadable' }
+  | { state: 'failed'; message: string };
+
+/** One model across the workers: loaded anywhere wins, then loading, then a reported failure, then the file check. */
+export function modelHealth(perWorker: WorkerModel[], fileProblem: string | undefined): ModelHealth {
+  const loaded = perWorker.filter((m) => m.state === 'loaded').length;
+  if (loaded) return { state: 'loaded', workers: loaded };
+  if (perWorker.some((m) => m.state === 'loading')) return { state: 'loading' };
+  const failed = perWorker.find((m) => m.state === 'failed');
+  if (failed) return { state: 'failed', message: failed.message ?? 'unknown error' };
+  return fileProblem ? { state: 'failed', message: fileProblem } : { state: 'loadable' };
+}
+
 export default async function healthRoute(app: FastifyInstance, { services }: { services: Services }) {
+  // Files only, once: a missing weight file shows here before any request needs it.
+  const problems = new Map(await Promise.all(Object.values(catalog).map(async (e) => [e.id, await e.check()] as const)));
+
   app.get('/healthz', async () => {
     const { pool, tasks, queue, effects } = services;
+    const workers = pool.workerModels;
+    // The catalog, and anything a worker tried that is not in it (an effect naming a model that does not exist).
+    const ids = new Set([...Object.keys(catalog), ...workers.flatMap((w) => [...w.keys()])]);
     return {
       status: services.closing ? 'shutting_down' : 'ok',
-      models_loaded: pool.modelsLoaded,
-      models: pool.loadedModels,
+      ready: pool.ready,
+      models: Object.fromEntries([...ids].map((id) =>
+        [id, modelHealth(workers.flatMap((w) => w.get(id) ?? []), problems.get(id))])),
       effects: Object.fromEntries(endpointList.filter((e) => e.mode !== 'query')
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },

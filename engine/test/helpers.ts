@@ -22,12 +22,12 @@ export async function startTestEngine(overrides: Partial<EngineConfig> = {}): Pr
   return { app, url: address, dataDir, close: () => app.close() };
 }
 
-/** Waits until every worker has loaded its models (first requests would otherwise wait on them). */
+/** Waits until every worker thread takes jobs. Models load on first use, so a first request may still wait on them. */
 export async function waitReady(e: TestEngine, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const h = await (await fetch(`${e.url}/healthz`)).json();
-    if (h.models_loaded) return;
+    if (h.ready) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('engine did not become ready');

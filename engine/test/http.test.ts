@@ -36,7 +36,8 @@ describe('authentication', () => {
   it('serves health without a key', async () => {
     const r = await get(e, '/healthz', {});
     expect(r.status).toBe(200);
-    expect(r.body.models_loaded).toBe(true);
+    expect(r.body.ready).toBe(true);
+    expect(r.body.models['isnet-medium'].state).toMatch(/^(loadable|loading|loaded)$/);
     expect(r.body.effects['commodity-background-removal']).toBe('available');
     expect(r.body.effects['face-analyzer']).toBe('available');
     expect(r.body.effects['ai-red-lip-gloss']).toBe('not_available');

@@ -13,7 +13,10 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: string[] }
+/** One model in one worker, as its registry last reported it. */
+export interface WorkerModel { state: 'loading' | 'loaded' | 'failed'; message?: string }
+
+interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: Map<string, WorkerModel> }
 
 /** A sync request's place among the waiting jobs, held from admission (before its body is read) until run() or release(). */
 export interface Admission { release(): void }
@@ -37,9 +40,10 @@ export class WorkerPool {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
-  /** All workers have loaded their models. */
-  get modelsLoaded(): boolean { return this.slots.every((s) => s.ready); }
-  get loadedModels(): string[] { return [...new Set(this.slots.flatMap((s) => s.models))]; }
+  /** Every worker thread is up and takes jobs (models load later, on first use). */
+  get ready(): boolean { return this.slots.every((s) => s.ready); }
+  /** Each worker's models by id, as reported; a replaced worker's are gone with it. */
+  get workerModels(): Map<string, WorkerModel>[] { return this.slots.map((s) => s.models); }
   get size(): number { return this.slots.length; }
   get idle(): number { return this.slots.filter((s) => !s.busy).length; }
   /** Jobs waiting for a worker, plus admitted sync requests whose bodies are still arriving. */
@@ -99,7 +103,7 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const worker = new Worker(workerUrl, { workerData: this.init });
-    const slot: Slot = { worker, ready: false, models: [] };
+    const slot: Slot = { worker, ready: false, models: new Map() };
     worker.on('message', (m: WorkerMessage) => this.onMessage(slot, m));
     worker.on('error', (err) => console.error('[pool] worker error:', err));
     worker.on('exit', (code) => this.onExit(slot, code));
@@ -109,8 +113,11 @@ export class WorkerPool {
   private onMessage(slot: Slot, m: WorkerMessage) {
     if (m.type === 'ready') {
       slot.ready = true;
-      slot.models = m.models;
       return this.dispatch();
+    }
+    if (m.type === 'model') {
+      slot.models.set(m.id, m.state === 'failed' ? { state: m.state, message: m.message } : { state: m.state });
+      return;
     }
     const busy = slot.busy;
     if (!busy || busy.job.id !== m.id) return;

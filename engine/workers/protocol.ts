@@ -1,6 +1,7 @@
 /** Messages between the pool (HTTP side) and its worker threads. */
 import type { ImageFormat } from '../../contract/limits.ts';
 import type { EffectOutput } from '../pipeline/effect.ts';
+import type { ModelEvent } from '../vision/models/registry.ts';
 
 export interface JobImage { bytes: Uint8Array; format: ImageFormat; maxPixels: number }
 
@@ -21,7 +22,9 @@ export interface CancelRequest { type: 'cancel'; id: number }
 export type PoolMessage = JobRequest | CancelRequest;
 
 export type WorkerMessage =
-  | { type: 'ready'; models: string[] }
+  /** The thread is up and takes jobs; it has loaded no model yet (they load when an effect first needs them). */
+  | { type: 'ready' }
+  | ({ type: 'model' } & ModelEvent)
   | { type: 'done'; id: number; output: EffectOutput }
   | { type: 'failed'; id: number; code: string; message: string };
 

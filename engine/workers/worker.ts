@@ -1,13 +1,15 @@
 /**
  * A worker thread: decodes inputs, runs effects, encodes nothing itself (effects return encoded images).
- * Models load once per worker through its own registry; every effect's models are loaded at start so
- * the first request does not pay for them and /healthz can say when the engine is warm.
+ * Models load once per worker through its own registry, when an effect that needs them first runs here:
+ * loading every effect's models at start made each worker hold all of them whether used or not, which
+ * does not fit a laptop once there are a dozen effects. The registry's load events go to the pool, so
+ * /healthz says which models are loaded, loading or failed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { decodeImage } from '../image/decode.ts';
 import { runEffect } from '../pipeline/run.ts';
-import { ModelRegistry } from '../vision/models/registry.ts';
+import { ModelLoadError, ModelRegistry } from '../vision/models/registry.ts';
 import type { RasterImage } from '../image/raster.ts';
 import { EffectError, type Effect } from '../pipeline/effect.ts';
 import type { JobRequest, PoolMessage, WorkerInit, WorkerMessage } from './protocol.ts';
@@ -18,7 +20,7 @@ const send = (m: WorkerMessage) => port.postMessage(m);
 
 // One libvips thread per worker: the pool already spreads work over the cores.
 sharp.concurrency(1);
-const models = new ModelRegistry({ threads: init.threads });
+const models = new ModelRegistry({ threads: init.threads }, (e) => send({ type: 'model', ...e }));
 const effects = new Map<string, Promise<Effect>>();
 
 const loadEffect = (slug: string): Promise<Effect> => {
@@ -32,12 +34,18 @@ const loadEffect = (slug: string): Promise<Effect> => {
   return p;
 };
 
-async function warm() {
-  for (const slug of Object.keys(init.effects)) {
-    const effect = await loadEffect(slug);
-    for (const id of effect.models) await models.get(id);
+/** The effect's models, loaded before its first run here; a load that fails makes the effect unavailable, plainly. */
+async function loadModels(effect: Effect) {
+  for (const id of effect.models) {
+    try {
+      await models.get(id);
+    } catch (err) {
+      if (!(err instanceof ModelLoadError)) throw err;
+      console.error(`[worker] ${effect.slug}: ${err.message}`);
+      // The reason (paths, runtime messages) goes to the log and /healthz, not to the client.
+      throw new EffectError('ERROR_AI_NOT_AVAILABLE', `${effect.slug} is not available right now: its model ${id} could not be loaded (see /healthz)`);
+    }
   }
-  send({ type: 'ready', models: models.loadedIds() });
 }
 
 /** The running job's controller, so a cancel from the pool can stop it. */
@@ -49,6 +57,7 @@ async function runJob(job: JobRequest) {
   const timer = setTimeout(() => controller.abort(), job.timeoutMs);
   try {
     const effect = await loadEffect(job.slug);
+    await loadModels(effect);
     const decoded: Record<string, RasterImage> = {};
     for (const [name, img] of Object.entries(job.images)) {
       try {
@@ -78,7 +87,4 @@ port.on('message', (m: PoolMessage) => {
   if (m.type === 'cancel') running.get(m.id)?.abort();
   else void runJob(m);
 });
-warm().catch((err) => {
-  console.error('[worker] model warm-up failed:', err);
-  send({ type: 'ready', models: models.loadedIds() });
-});
+send({ type: 'ready' });

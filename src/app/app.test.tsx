@@ -24,7 +24,7 @@ describe('App', () => {
   });
 
   it('marks effects /healthz reports as not available, in the sidebar and in the panel', async () => {
-    vi.stubGlobal('fetch', health(200, { status: 'ok', models_loaded: true, effects: { 'commodity-background-removal': 'not_available', 'face-beauty': 'available' } }));
+    vi.stubGlobal('fetch', health(200, { status: 'ok', ready: true, effects: { 'commodity-background-removal': 'not_available', 'face-beauty': 'available' } }));
     renderWithQuery(<App />);
     const link = await screen.findByRole('link', { name: /Product background removal.*Not available/ });
     expect(screen.getByRole('link', { name: 'Face beauty' })).toBeTruthy();

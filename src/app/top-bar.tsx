@@ -3,7 +3,7 @@ import { cn } from '../lib/cn.ts';
 
 const states = {
   ready: { dot: 'bg-emerald-500', text: 'Engine ready' },
-  loading: { dot: 'bg-amber-500 animate-pulse', text: 'Engine loading models' },
+  loading: { dot: 'bg-amber-500 animate-pulse', text: 'Engine starting' },
   offline: { dot: 'bg-red-500', text: 'Engine offline' },
   unknown: { dot: 'bg-stone-400', text: 'Engine status unknown' },
 } as const;

