@@ -3,23 +3,13 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import { GalleryStage } from './gallery-stage.tsx';
+import { attributeBlock, noAttribute } from '../utils/face-answer.fixture.ts';
 
 const envelope = { request_id: 'req-1', log_id: 'log-1', error_detail: { code: '', code_message: '', message: '' } };
 const photo = () => Object.assign(new NodeBlob([new Uint8Array([1, 7, 7])], { type: 'image/jpeg' }) as unknown as Blob, { name: 'group.jpg' });
 
-const none = { type: 0, probability: 0 };
-/** An attribute block as the engine answers it: every member present, the unrequested ones zero. */
-const attributes = (over: Record<string, unknown> = {}) => ({
-  age: 0, beauty: 0, smile: 0,
-  emotion: none, gender: none, mask: none, moustache: none, nose: none, shape: none, skin: none,
-  eye: { glass: none, eye_open: none, eyelid_type: none, eye_size: none },
-  eyebrow: { eyebrow_density: none, eyebrow_curve: none, eyebrow_length: none },
-  hair: { length: none, bang: none, color: none },
-  hat: { style: none, color: none },
-  mouth: { mouth_open: none },
-  head_pose: { pitch: 0, yaw: 0, roll: 0 },
-  ...over,
-});
+const none = noAttribute;
+const attributes = attributeBlock;
 
 /** A 1000×500 photo: face 1 cut by the left edge, face 2 a smaller one, the rest small and without attributes past the 5th. */
 function answer(faceCount: number) {

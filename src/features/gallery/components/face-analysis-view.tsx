@@ -34,6 +34,17 @@ interface Pointing {
   choose: (i: number) => void;
 }
 
+/** A face's box and its list row are the same control: pointing previews the face, a click chooses it. */
+const faceButton = (pointing: Pointing, i: number, number: number) => ({
+  'aria-label': `Face ${number}`,
+  'aria-pressed': pointing.chosen === i,
+  onClick: () => pointing.choose(i),
+  onMouseEnter: () => pointing.preview(i),
+  onMouseLeave: () => pointing.preview(undefined),
+  onFocus: () => pointing.preview(i),
+  onBlur: () => pointing.preview(undefined),
+});
+
 const sizeText = (r: { width: number; height: number }) => `${Math.round(r.width)}×${Math.round(r.height)}`;
 const coord = (v: number) => (v < 0 ? `−${Math.abs(Math.round(v))}` : String(Math.round(v)));
 
@@ -71,13 +82,7 @@ function FacePhoto({ url, answer, pointing }: { url: string | undefined; answer:
                 <button
                   key={face.number}
                   type="button"
-                  aria-label={`Face ${face.number}`}
-                  aria-pressed={pointing.chosen === i}
-                  onClick={() => pointing.choose(i)}
-                  onMouseEnter={() => pointing.preview(i)}
-                  onMouseLeave={() => pointing.preview(undefined)}
-                  onFocus={() => pointing.preview(i)}
-                  onBlur={() => pointing.preview(undefined)}
+                  {...faceButton(pointing, i, face.number)}
                   className={cn(
                     'absolute cursor-pointer rounded-[3px] shadow-[0_0_0_1px_rgb(0_0_0/0.35)] outline-none transition-colors',
                     'focus-visible:ring-2 focus-visible:ring-accent-300',
@@ -128,13 +133,7 @@ function FaceList({ faces, readings, pointing }: { faces: Face[]; readings: Face
             <button
               type="button"
               data-face={i}
-              aria-label={`Face ${face.number}`}
-              aria-pressed={pointing.chosen === i}
-              onClick={() => pointing.choose(i)}
-              onMouseEnter={() => pointing.preview(i)}
-              onMouseLeave={() => pointing.preview(undefined)}
-              onFocus={() => pointing.preview(i)}
-              onBlur={() => pointing.preview(undefined)}
+              {...faceButton(pointing, i, face.number)}
               className={cn(
                 'flex w-full items-center gap-2 px-3.5 py-1.5 text-left text-[12.5px] outline-none',
                 'focus-visible:bg-accent-50 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-accent-300',

@@ -3,20 +3,10 @@ import { faceAttributeTypes } from '../../../../contract/endpoints/face-analyzer
 import { faceAttributeFamilies, faceAttributeMembers } from '../../../../contract/face-attributes.ts';
 import { boxToDisplay, degrees, faceSummary, readFace, readFaceAnswer, requestedFamilies } from './face-analysis.ts';
 import type { Face, FaceReading } from './face-analysis.ts';
+import { attributeBlock, noAttribute } from './face-answer.fixture.ts';
 
-const none = { type: 0, probability: 0 };
-/** Every member present, as the engine answers; the given ones filled. */
-const attrs = (over: Record<string, unknown> = {}) => ({
-  age: 0, beauty: 0, smile: 0,
-  emotion: none, gender: none, mask: none, moustache: none, nose: none, shape: none, skin: none,
-  eye: { glass: none, eye_open: none, eyelid_type: none, eye_size: none },
-  eyebrow: { eyebrow_density: none, eyebrow_curve: none, eyebrow_length: none },
-  hair: { length: none, bang: none, color: none },
-  hat: { style: none, color: none },
-  mouth: { mouth_open: none },
-  head_pose: { pitch: 0, yaw: 0, roll: 0 },
-  ...over,
-});
+const none = noAttribute;
+const attrs = attributeBlock;
 const face = (number: number, a: Record<string, unknown> | undefined): Face => ({ number, rect: { x: 0, y: 0, width: 10, height: 10 }, attributes: a });
 
 const rows = (r: FaceReading) => (r.attributes ? Object.fromEntries(r.families.flatMap((f) => (f.requested ? f.rows.map((x) => [x.label, x.value]) : [[f.family.label, 'not requested']]))) : {});
