@@ -52,7 +52,7 @@ const bare: Method = async (x) => {
   for (let i = 0, j = 0; j < n; i += 3, j++) {
     t[j] = (rgb[i] - 128) / 256; t[j + n] = (rgb[i + 1] - 128) / 256; t[j + 2 * n] = (rgb[i + 2] - 128) / 256;
   }
-  await model.session.run({ input: new ort.Tensor('float32', t, [1, 3, model.size, model.size]) }, ['output']);
+  await model.net.run({ input: { data: t, dims: [1, 3, model.size, model.size] } }, ['output']);
 };
 
 // (c) imgly, same weights; its publicPath default is cwd-relative, so point it at the package.

@@ -2,10 +2,11 @@
  * A fixed pool of worker threads. Image work never runs on the HTTP event loop: sync routes and the
  * task queue both submit jobs here. A job that overruns its budget gets its worker replaced.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { EffectError, type EffectOutput } from '../pipeline/effect.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
-import type { CancelRequest, JobImage, JobRequest, WorkerInit, WorkerMessage } from './protocol.ts';
+import type { HostConnect, HostInit } from './host-protocol.ts';
+import type { CancelRequest, HostPortMessage, JobImage, JobRequest, WorkerData, WorkerInit, WorkerMessage } from './protocol.ts';
 
 interface Pending {
   job: JobRequest;
@@ -25,6 +26,7 @@ export interface Admission { release(): void }
 const HARD_TIMEOUT_GRACE_MS = 5_000;
 
 const workerUrl = new URL('./worker-entry.mjs', import.meta.url);
+const hostUrl = new URL('./model-host-entry.mjs', import.meta.url);
 /** A worker that dies before it is ready is restarted after this pause, not in a tight loop. */
 const RESPAWN_DELAY_MS = 2_000;
 
@@ -36,7 +38,11 @@ export class WorkerPool {
   private nextId = 1;
   private closed = false;
 
+  /** The thread that holds the ONNX sessions the workers share (see model-host.ts). */
+  private host: Worker;
+
   constructor(private readonly init: WorkerInit, size: number, private readonly maxWaiting: number) {
+    this.host = this.spawnHost();
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -87,6 +93,7 @@ export class WorkerPool {
     this.closed = true;
     for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await this.host.terminate();
   }
 
   private cancel(p: Pending) {
@@ -101,8 +108,36 @@ export class WorkerPool {
     p.reject(cancelled(p.job.slug));
   }
 
+  /** A port to the host for one worker: the host keeps one end, the worker gets the other. */
+  private hostPort(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    const connect: HostConnect = { type: 'connect', port: port1 };
+    this.host.postMessage(connect, [port1]);
+    return port2;
+  }
+
+  private spawnHost(): Worker {
+    const init: HostInit = { threads: this.init.threads };
+    const host = new Worker(hostUrl, { workerData: init });
+    host.on('error', (err) => console.error('[pool] model host error:', err));
+    host.on('exit', (code) => {
+      if (this.closed) return;
+      // Workers' runs in flight have failed with their port; give every worker a port to the new host.
+      console.error(`[pool] model host exited (code ${code}); starting a new one`);
+      this.host = this.spawnHost();
+      for (const slot of this.slots) {
+        const port = this.hostPort();
+        const m: HostPortMessage = { type: 'host', port };
+        slot.worker.postMessage(m, [port]);
+      }
+    });
+    return host;
+  }
+
   private spawn(): Slot {
-    const worker = new Worker(workerUrl, { workerData: this.init });
+    const hostPort = this.hostPort();
+    const workerData: WorkerData = { ...this.init, hostPort };
+    const worker = new Worker(workerUrl, { workerData, transferList: [hostPort] });
     const slot: Slot = { worker, ready: false, models: new Map() };
     worker.on('message', (m: WorkerMessage) => this.onMessage(slot, m));
     worker.on('error', (err) => console.error('[pool] worker error:', err));

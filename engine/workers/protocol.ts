@@ -1,4 +1,5 @@
 /** Messages between the pool (HTTP side) and its worker threads. */
+import type { MessagePort } from 'node:worker_threads';
 import type { ImageFormat } from '../../contract/limits.ts';
 import type { EffectOutput } from '../pipeline/effect.ts';
 import type { ModelEvent } from '../vision/models/registry.ts';
@@ -18,8 +19,11 @@ export interface JobRequest {
 /** Stops a job whose requester has gone; the worker answers it as failed at its next step boundary. */
 export interface CancelRequest { type: 'cancel'; id: number }
 
+/** The worker's new port to the model host, after the host was replaced. */
+export interface HostPortMessage { type: 'host'; port: MessagePort }
+
 /** What the pool sends a worker. */
-export type PoolMessage = JobRequest | CancelRequest;
+export type PoolMessage = JobRequest | CancelRequest | HostPortMessage;
 
 export type WorkerMessage =
   /** The thread is up and takes jobs; it has loaded no model yet (they load when an effect first needs them). */
@@ -29,3 +33,6 @@ export type WorkerMessage =
   | { type: 'failed'; id: number; code: string; message: string };
 
 export interface WorkerInit { effects: Record<string, string>; threads: number }
+
+/** What a worker starts with: the pool's init and its port to the model host. */
+export interface WorkerData extends WorkerInit { hostPort: MessagePort }

@@ -12,15 +12,17 @@ import { runEffect } from '../pipeline/run.ts';
 import { ModelLoadError, ModelRegistry } from '../vision/models/registry.ts';
 import type { RasterImage } from '../image/raster.ts';
 import { EffectError, type Effect } from '../pipeline/effect.ts';
-import type { JobRequest, PoolMessage, WorkerInit, WorkerMessage } from './protocol.ts';
+import { HostLink } from './host-link.ts';
+import type { JobRequest, PoolMessage, WorkerData, WorkerMessage } from './protocol.ts';
 
-const init = workerData as WorkerInit;
+const init = workerData as WorkerData;
 const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
 
 // One libvips thread per worker: the pool already spreads work over the cores.
 sharp.concurrency(1);
-const models = new ModelRegistry({ threads: init.threads }, (e) => send({ type: 'model', ...e }));
+const host = new HostLink(init.hostPort);
+const models = new ModelRegistry({ threads: init.threads, host }, (e) => send({ type: 'model', ...e }));
 const effects = new Map<string, Promise<Effect>>();
 
 const loadEffect = (slug: string): Promise<Effect> => {
@@ -85,6 +87,7 @@ async function runJob(job: JobRequest) {
 // Jobs run one at a time per worker; the pool never sends a second before the first is answered.
 port.on('message', (m: PoolMessage) => {
   if (m.type === 'cancel') running.get(m.id)?.abort();
+  else if (m.type === 'host') host.connect(m.port);
   else void runJob(m);
 });
 send({ type: 'ready' });

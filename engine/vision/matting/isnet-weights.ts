@@ -4,6 +4,7 @@
  * there (for /healthz) without loading onnxruntime.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -29,4 +30,12 @@ export function isnetWeightsProblem(variant: IsnetVariant): string | undefined {
   } catch (err) {
     return (err as Error).message;
   }
+}
+
+/** The whole .onnx file, its chunks joined in order. */
+export async function readIsnetOnnx(variant: IsnetVariant): Promise<Buffer> {
+  const weights = isnetWeights(variant);
+  const bytes = Buffer.concat(await Promise.all(weights.files.map((f) => readFile(f))));
+  if (bytes.length !== weights.size) throw new Error(`isnet-${variant}: expected ${weights.size} bytes, read ${bytes.length}`);
+  return bytes;
 }

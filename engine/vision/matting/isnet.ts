@@ -3,17 +3,16 @@
  * Pre-processing copies imgly's own (dist/index.mjs `runInference`): the RGB image stretched to 1024x1024
  * (no letterbox), NCHW float32 with (x - 128) / 256, input `input`, output `output` = alpha in [0, 1].
  */
-import { readFile } from 'node:fs/promises';
-import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import type { ModelOptions } from '../models/options.ts';
+import { openOnnx, type OnnxNet } from '../models/onnx.ts';
 import { extractBox } from '../../image/alpha.ts';
-import { isnetWeights, type IsnetVariant } from './isnet-weights.ts';
+import { readIsnetOnnx, type IsnetVariant } from './isnet-weights.ts';
 
 export type { IsnetVariant };
 
-export interface IsnetModel { variant: IsnetVariant; session: ort.InferenceSession; size: number }
+export interface IsnetModel { variant: IsnetVariant; net: OnnxNet; size: number }
 
 /** A single-channel 8-bit matte, 255 = foreground. */
 export interface Matte { data: Uint8Array; width: number; height: number }
@@ -23,19 +22,10 @@ const SIZE = 1024;
 /** How modelInput() fills the context margin (sharp's extendWith). */
 export type Pad = 'copy' | 'mirror';
 
-/** Reassembles the chunked .onnx file (resources.json lists chunks by hash, in order) and opens it. */
+/** Opens the network (in the model host when this worker has one; see models/onnx.ts). */
 export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): Promise<IsnetModel> {
-  const weights = isnetWeights(variant);
-  const bytes = Buffer.concat(await Promise.all(weights.files.map((f) => readFile(f))));
-  if (bytes.length !== weights.size) throw new Error(`isnet-${variant}: expected ${weights.size} bytes, read ${bytes.length}`);
-  const session = await ort.InferenceSession.create(bytes, {
-    intraOpNumThreads: options.threads,
-    // One graph, one request at a time per worker: parallel execution only adds thread contention.
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
-  return { variant, session, size: SIZE };
+  const net = await openOnnx(`isnet-${variant}`, () => readIsnetOnnx(variant), options);
+  return { variant, net, size: SIZE };
 }
 
 /**
@@ -68,10 +58,9 @@ export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Prom
     x[j + n] = (rgb[i + 1] - 128) / 256;
     x[j + 2 * n] = (rgb[i + 2] - 128) / 256;
   }
-  const input = new ort.Tensor('float32', x, [1, 3, model.size, model.size]);
-  // Fetch only the final output: the graph also exposes six side outputs that would be copied out for nothing.
-  const out = await model.session.run({ input }, ['output']);
-  const y = out.output.data as Float32Array;
+  // Only the final output: the graph also exposes six side outputs.
+  const out = await model.net.run({ input: { data: x, dims: [1, 3, model.size, model.size] } }, ['output']);
+  const y = out.output.data;
   const data = new Uint8Array(n);
   for (let j = 0; j < n; j++) data[j] = Math.round(Math.min(1, Math.max(0, y[j])) * 255);
   return { data, width: model.size, height: model.size };

@@ -12,6 +12,8 @@ export interface CatalogEntry {
   /** Why the model cannot load here (its files are missing), or undefined: checks files, loads nothing. */
   check: () => Promise<string | undefined>;
   load: (options: ModelOptions) => Promise<unknown>;
+  /** For ONNX networks: the .onnx bytes, so the model host can open the one session every worker shares. */
+  onnx?: () => Promise<Uint8Array>;
 }
 
 const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry => ({
@@ -19,6 +21,7 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   description,
   check: async () => (await import('../matting/isnet-weights.ts')).isnetWeightsProblem(variant),
   load: async (o) => (await import('../matting/isnet.ts')).loadIsnet(variant, o),
+  onnx: async () => (await import('../matting/isnet-weights.ts')).readIsnetOnnx(variant),
 });
 
 export const catalog: Record<string, CatalogEntry> = {

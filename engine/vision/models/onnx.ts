@@ -1,0 +1,43 @@
+/**
+ * An ONNX network as the vision code sees it: named float tensors in, named float tensors out. Opened
+ * in this thread (scripts, tests) or served by the model host (the engine's workers), which keeps one
+ * onnxruntime session for all of them: each session's arena grows to its largest run (about 1.3 GB for
+ * ISNet at 1024x1024), so one per worker thread doubled the engine's peak memory for no speed (inference
+ * already uses every core).
+ */
+export interface OnnxTensor { data: Float32Array; dims: number[] }
+
+export interface OnnxNet {
+  run(feeds: Record<string, OnnxTensor>, outputs: string[]): Promise<Record<string, OnnxTensor>>;
+}
+
+/** Serves ONNX networks that live in another thread, by catalog id. */
+export interface OnnxHost {
+  /** Resolves once the host has the network loaded; rejects with the reason it could not load it. */
+  open(id: string): Promise<OnnxNet>;
+}
+
+/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
+export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
+  const ort = await import('onnxruntime-node');
+  const session = await ort.InferenceSession.create(bytes, {
+    intraOpNumThreads: threads,
+    // One graph, one run at a time: parallel execution only adds thread contention.
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  return {
+    async run(feeds, outputs) {
+      const inputs = Object.fromEntries(Object.entries(feeds).map(([k, t]) => [k, new ort.Tensor('float32', t.data, t.dims)]));
+      // Only the outputs asked for: graphs often expose side outputs that would be copied out for nothing.
+      const out = await session.run(inputs, outputs);
+      return Object.fromEntries(outputs.map((k) => [k, { data: out[k].data as Float32Array, dims: [...out[k].dims] }]));
+    },
+  };
+}
+
+/** The network by id: from the host when this thread has one, else opened here from `bytes`. */
+export function openOnnx(id: string, bytes: () => Promise<Uint8Array>, options: { threads: number; host?: OnnxHost }): Promise<OnnxNet> {
+  return options.host ? options.host.open(id) : bytes().then((b) => openLocalOnnx(b, options.threads));
+}

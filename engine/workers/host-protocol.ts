@@ -1,0 +1,19 @@
+/** Messages between worker threads and the model host, over one MessagePort per worker. */
+import type { MessagePort } from 'node:worker_threads';
+import type { OnnxTensor } from '../vision/models/onnx.ts';
+
+export type HostRequest =
+  | { type: 'open'; req: number; id: string }
+  | { type: 'run'; req: number; id: string; feeds: Record<string, OnnxTensor>; outputs: string[] };
+
+/** A request before the link numbers it. */
+export type HostCall = HostRequest extends infer R ? R extends HostRequest ? Omit<R, 'req'> : never : never;
+
+export type HostReply =
+  | { type: 'ok'; req: number; outputs?: Record<string, OnnxTensor> }
+  | { type: 'failed'; req: number; message: string };
+
+/** What the pool sends the host: a new worker's end of its channel. */
+export interface HostConnect { type: 'connect'; port: MessagePort }
+
+export interface HostInit { threads: number }

@@ -1,0 +1,56 @@
+/**
+ * The model host: one thread that holds the ONNX sessions every worker shares. Workers ask it to open a
+ * network by catalog id and to run it; runs go one at a time, each with every core, so the session's
+ * arena is sized for one run and the engine holds one copy of each network however many workers it has.
+ * Loads nothing until asked.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { catalog } from '../vision/models/catalog.ts';
+import { openLocalOnnx, type OnnxNet, type OnnxTensor } from '../vision/models/onnx.ts';
+import type { HostConnect, HostInit, HostReply, HostRequest } from './host-protocol.ts';
+
+const init = workerData as HostInit;
+const nets = new Map<string, Promise<OnnxNet>>();
+
+function open(id: string): Promise<OnnxNet> {
+  let p = nets.get(id);
+  if (!p) {
+    const source = catalog[id]?.onnx;
+    if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
+    p = source().then((bytes) => openLocalOnnx(bytes, init.threads));
+    // A failed open is forgotten, so a later request tries again (as the workers' registries do).
+    p.catch(() => nets.delete(id));
+    nets.set(id, p);
+  }
+  return p;
+}
+
+/** Runs queue behind each other: concurrent runs would each grow the arena and share the same cores. */
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(fn: () => Promise<T>): Promise<T> {
+  const next = queue.then(fn, fn);
+  queue = next.catch(() => {});
+  return next;
+}
+
+function serve(port: MessagePort) {
+  port.on('message', (m: HostRequest) => {
+    const work = m.type === 'open'
+      ? open(m.id).then(() => undefined)
+      : serial(async () => (await open(m.id)).run(m.feeds, m.outputs));
+    work.then(
+      (outputs) => {
+        const reply: HostReply = { type: 'ok', req: m.req, outputs };
+        port.postMessage(reply, outputs ? transferables(outputs) : []);
+      },
+      (err: unknown) => {
+        const reply: HostReply = { type: 'failed', req: m.req, message: err instanceof Error ? err.message : String(err) };
+        port.postMessage(reply);
+      },
+    );
+  });
+}
+
+const transferables = (tensors: Record<string, OnnxTensor>) => Object.values(tensors).map((t) => t.data.buffer as ArrayBuffer);
+
+parentPort!.on('message', (m: HostConnect) => serve(m.port));
