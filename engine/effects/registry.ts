@@ -3,6 +3,7 @@
  * Paths are resolved inside the worker, which imports the module once and keeps it.
  */
 export const effectModules: Record<string, string> = {
+  'ai-colored-contacts': new URL('./ai-colored-contacts/effect.ts', import.meta.url).href,
   'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
   'face-analyzer': new URL('./face-analyzer/effect.ts', import.meta.url).href,

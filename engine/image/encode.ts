@@ -16,3 +16,11 @@ export async function encodePngFast(img: RawPixels): Promise<EncodedImage> {
     .toBuffer();
   return { data, format: 'png' };
 }
+
+/** An edited photo: JPEG (quality 92, no chroma subsampling) when opaque, fast PNG where it has transparency. */
+export async function encodePhoto(img: RawPixels): Promise<EncodedImage> {
+  if (img.channels !== 3) return encodePngFast(img);
+  const data = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .jpeg({ quality: 92, chromaSubsampling: '4:4:4' }).toBuffer();
+  return { data, format: 'jpeg' };
+}

@@ -1,0 +1,13 @@
+/**
+ * Coloured contacts: the lens colour, strength and limbal ring read from `name` / `desc` (natural light
+ * brown without either) → the 5 largest faces → each iris tinted inside the eye opening, its texture,
+ * pupil and catchlights kept → the photo.
+ */
+import { defineEffect } from '../../pipeline/effect.ts';
+import { encode, findFaces, readLensStep, tintEyes, type P, type State } from './steps.ts';
+
+export default defineEffect<P, State>({
+  slug: 'ai-colored-contacts',
+  models: ['human'],
+  steps: [readLensStep, findFaces, tintEyes, encode],
+});
