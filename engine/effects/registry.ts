@@ -3,8 +3,10 @@
  * Paths are resolved inside the worker, which imports the module once and keeps it.
  */
 export const effectModules: Record<string, string> = {
+  'ai-red-lip-gloss': new URL('./ai-red-lip-gloss/effect.ts', import.meta.url).href,
   'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
   'face-analyzer': new URL('./face-analyzer/effect.ts', import.meta.url).href,
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
+  'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
 };
