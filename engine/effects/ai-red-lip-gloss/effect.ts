@@ -1,7 +1,7 @@
 /**
  * Red lip gloss: the 5 largest faces → each face's lips from the mesh (opening and teeth left out) → a
  * classic red, the lips' shading and texture kept → a specular highlight that follows the lips' curvature
- * and the photo's light, screened on in linear light → JPEG (PNG with alpha) behind the task's result URL.
+ * and the photo's light, screened on in linear light → PNG behind the task's result URL.
  */
 import { defineEffect } from '../../pipeline/effect.ts';
 import { encode, findFaces, glossLips, type P, type State } from './steps.ts';
