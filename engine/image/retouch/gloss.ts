@@ -79,8 +79,9 @@ export function glossHighlight(source: Pixels, mask: Float32Array, area: Area, s
     const nl = Math.hypot(nx, ny, 1);
     const nh = Math.max(0, (nx * hx + ny * hy + hz) / nl);
     const spec = nh ** 30 + 0.12 * nh ** 6;
-    // Where the photo is already bright the light really falls: full there, a third elsewhere.
-    const lit = 0.35 + 0.65 * ramp(fine[i], p50, p98);
+    // Where the photo is already bright the light really falls: full there, a fifth elsewhere (a third drew
+    // thin arcs along the lip line on a child's thin lips, helen_3251963224).
+    const lit = 0.2 + 0.8 * ramp(fine[i], p50, p98);
     const f = favour ? 0.55 + 0.45 * favour[i] : 1;
     // Off the rims: a highlight on the very edge reads as an outline, not a wet surface.
     const core = ramp(dome[i], 0.35, 0.75);
