@@ -142,3 +142,4 @@ for (const h of ['tune', 'check'] as Half[]) {
   }
 }
 console.log(failed ? '\nsome targets missed (spill ≤ 0.2% on every photo, coverage ≥ 50% on every face)' : '\nall targets met');
+process.exitCode = failed ? 1 : 0;
