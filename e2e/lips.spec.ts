@@ -48,6 +48,8 @@ test('lip colour: a shade, the face clicked on the photo, before/after; then the
   await expect(page.getByRole('heading', { level: 1, name: 'Red lip gloss' })).toBeVisible();
   await dropPortrait(page);
   await page.getByTestId('run-button').click();
-  await expect(stage.getByRole('slider', { name: 'Before/after divider' })).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByText('Done. The result is in the gallery.')).toBeVisible({ timeout: 150_000 });
+  await expect(stage.getByRole('heading', { level: 2, name: /Red lip gloss/ })).toBeVisible();
+  await expect(stage.getByRole('slider', { name: 'Before/after divider' })).toBeVisible();
   await page.screenshot({ path: `${shots}/ai-red-lip-gloss.png` });
 });
