@@ -7,7 +7,7 @@ import { imageBase64 } from '../result.ts';
 const lipColorInfos: LipColorsField = {
   kind: 'lip-colors',
   label: 'Lip colours',
-  description: 'Up to 3 colours, each {rgba:{r,g,b,a}, face_rect?}; a is opacity in percent.',
+  description: 'Up to 3 colours, each {rgba:{r,g,b,a}, face_rect?}; a is opacity in percent; face_rect picks the face it overlaps most (default: the largest face).',
   required: true,
   maxItems: 3,
 };

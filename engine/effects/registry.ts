@@ -4,8 +4,10 @@
  */
 export const effectModules: Record<string, string> = {
   'ai-colored-contacts': new URL('./ai-colored-contacts/effect.ts', import.meta.url).href,
+  'ai-red-lip-gloss': new URL('./ai-red-lip-gloss/effect.ts', import.meta.url).href,
   'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
   'face-analyzer': new URL('./face-analyzer/effect.ts', import.meta.url).href,
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
+  'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
 };

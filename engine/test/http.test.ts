@@ -40,7 +40,7 @@ describe('authentication', () => {
     expect(r.body.models['isnet-medium'].state).toMatch(/^(loadable|loading|loaded)$/);
     expect(r.body.effects['commodity-background-removal']).toBe('available');
     expect(r.body.effects['face-analyzer']).toBe('available');
-    expect(r.body.effects['ai-red-lip-gloss']).toBe('not_available');
+    expect(r.body.effects['ai-square-face-filter']).toBe('not_available');
   });
 });
 
@@ -48,9 +48,9 @@ describe('routing', () => {
   it('404 for unknown paths, 405 for a wrong method, 501 for effects not built', async () => {
     expectError(await get(e, '/api/cutout/general/nothing-here'), 404, 'ERROR_AI_NOT_EXISTS');
     expectError(await get(e, COMMODITY), 405, 'ERROR_METHOD_NOT_ALLOWED');
-    const lips = await post(e, '/api/portrait/effects/ai-red-lip-gloss', form({ image: await solidPng(64, 64) }));
-    expectError(lips, 501, 'ERROR_AI_NOT_AVAILABLE');
-    expect(lips.body.error_detail.message).toContain('ai-red-lip-gloss');
+    const square = await post(e, '/api/portrait/effects/ai-square-face-filter', form({ image: await solidPng(64, 64) }));
+    expectError(square, 501, 'ERROR_AI_NOT_AVAILABLE');
+    expect(square.body.error_detail.message).toContain('ai-square-face-filter');
   });
 
   it('gives every response a fresh request_id and log_id', async () => {

@@ -15,7 +15,7 @@ import { studioProxy } from '../../proxy.config.ts';
 import { solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const MB = 1024 * 1024;
-const LIP_GLOSS = '/api/portrait/effects/ai-red-lip-gloss';
+const SQUARE_FACE = '/api/portrait/effects/ai-square-face-filter';
 const COMMODITY = '/api/cutout/general/commodity-background-removal';
 
 let engine: TestEngine;
@@ -119,7 +119,7 @@ async function fetchClient(url: string): Promise<Answer> {
 
 const clients: [string, (url: string) => Promise<Answer>][] = [['node:http', nodeHttp], ['curl', curl], ['fetch', fetchClient]];
 const cases: [string, () => string, string, number, string][] = [
-  ['an effect not provided yet', () => good, LIP_GLOSS, 501, 'ERROR_AI_NOT_AVAILABLE'],
+  ['an effect not provided yet', () => good, SQUARE_FACE, 501, 'ERROR_AI_NOT_AVAILABLE'],
   ['a file over the size limit', () => good, COMMODITY, 413, 'FILE_SIZE_EXCEEDS_LIMIT'],
   ['a wrong key', () => wrong, COMMODITY, 401, 'ERROR_INVALID_API_KEY'],
 ];

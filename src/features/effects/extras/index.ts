@@ -7,10 +7,12 @@ import type { ComponentType } from 'react';
 import type { ExtraProps, FieldOverrideProps } from './types.ts';
 import { ApparelSummary, OutModeChoice } from './apparel-options.tsx';
 import { CropPresets } from './crop-presets.tsx';
+import { LipFaces } from './lip-faces.tsx';
 
 export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
   'apparel-background-removal': ApparelSummary,
   'image-cropping': CropPresets,
+  'lips-color-changer': LipFaces,
 };
 
 /** slug → field name → the control drawn instead of the generated one (inside the same labelled frame). */

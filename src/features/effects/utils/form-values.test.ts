@@ -25,6 +25,9 @@ describe('serializeValues', () => {
     const values = { image: photo(), lip_color_infos: [{ color: '#ff8000', opacity: 40 }, { color: '#000010', opacity: 100 }] };
     const s = serializeValues(endpoints.lipsColorChanger, values);
     expect(JSON.parse(s.params.lip_color_infos)).toEqual([{ rgba: { r: 255, g: 128, b: 0, a: 40 } }, { rgba: { r: 0, g: 0, b: 16, a: 100 } }]);
+    const face = { x: 10, y: 20, width: 30, height: 40 };
+    const withFace = serializeValues(endpoints.lipsColorChanger, { ...values, lip_color_infos: [{ color: '#ff8000', opacity: 40, face }] });
+    expect(JSON.parse(withFace.params.lip_color_infos)).toEqual([{ rgba: { r: 255, g: 128, b: 0, a: 40 }, face_rect: face }]);
   });
 
   it('leaves empty text out', () => {

@@ -6,11 +6,15 @@ import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { Field } from '../../../../contract/fields.ts';
 import { ContractError, validateFields } from '../../../../contract/validate.ts';
 
+export interface FaceRect { x: number; y: number; width: number; height: number }
+
 export interface LipColor {
   /** #rrggbb */
   color: string;
   /** 0..100, percent */
   opacity: number;
+  /** The face this colour is for (sent as face_rect); without it the engine colours the largest face. */
+  face?: FaceRect;
 }
 
 export type FieldValue = string | number | boolean | readonly string[] | LipColor[] | File | undefined;
@@ -50,7 +54,7 @@ const hexToRgb = (hex: string) => {
 };
 
 export const lipColorsJson = (list: readonly LipColor[]): string =>
-  JSON.stringify(list.map((c) => ({ rgba: { ...hexToRgb(c.color), a: Math.round(c.opacity) } })));
+  JSON.stringify(list.map((c) => ({ rgba: { ...hexToRgb(c.color), a: Math.round(c.opacity) }, ...(c.face ? { face_rect: c.face } : {}) })));
 
 /** The text of one non-image field as sent in the form, or undefined to leave it out. */
 export function serializeValue(f: Field, v: FieldValue): string | undefined {

@@ -9,14 +9,28 @@ export interface RgbaFieldProps {
   onChange: (value: LipColor[]) => void;
 }
 
-/** Up to maxItems colours, each a colour picker and an opacity; sent as the JSON string the contract describes. */
+/** Lipstick shades to start from; the picker gives any other. */
+export const LIP_SWATCHES: readonly { name: string; color: string }[] = [
+  { name: 'Classic red', color: '#b0122e' },
+  { name: 'Berry', color: '#8a1f4f' },
+  { name: 'Plum', color: '#6e2a5a' },
+  { name: 'Coral', color: '#e8604c' },
+  { name: 'Pink', color: '#e5739a' },
+  { name: 'Nude', color: '#b9786a' },
+];
+
+/**
+ * Up to maxItems colours, each a swatch row, a colour picker and an opacity, and the face it is for (chosen on
+ * the photo, see extras/lip-faces.tsx); sent as the JSON string the contract describes.
+ */
 export function RgbaField({ field, value, onChange }: RgbaFieldProps) {
   const update = (i: number, patch: Partial<LipColor>) => onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
     <div className="space-y-2">
       <ul className="space-y-2">
         {value.map((c, i) => (
-          <li key={i} className="flex items-center gap-3 rounded-lg bg-white px-2.5 py-2 ring-1 ring-inset ring-stone-200">
+          <li key={i} className="space-y-2 rounded-lg bg-white px-2.5 py-2 ring-1 ring-inset ring-stone-200">
+          <div className="flex items-center gap-3">
             <input
               type="color"
               aria-label={`Colour ${i + 1}`}
@@ -42,6 +56,29 @@ export function RgbaField({ field, value, onChange }: RgbaFieldProps) {
                 <path d="M5 5l10 10M15 5 5 15" />
               </svg>
             </Button>
+          </div>
+          <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label={`Shades for colour ${i + 1}`}>
+            {LIP_SWATCHES.map((w) => (
+              <button
+                key={w.color}
+                type="button"
+                aria-label={w.name}
+                aria-pressed={c.color === w.color}
+                title={w.name}
+                onClick={() => update(i, { color: w.color })}
+                className="size-6 rounded-full ring-1 ring-inset ring-black/10 aria-pressed:ring-2 aria-pressed:ring-stone-900"
+                style={{ backgroundColor: w.color }}
+              />
+            ))}
+            <span className="ml-auto text-xs text-stone-500">
+              {c.face ? `Face at ${Math.round(c.face.x)}, ${Math.round(c.face.y)}` : 'Largest face'}
+            </span>
+            {c.face && (
+              <Button variant="ghost" size="sm" onClick={() => update(i, { face: undefined })}>
+                Any face
+              </Button>
+            )}
+          </div>
           </li>
         ))}
       </ul>

@@ -1,0 +1,13 @@
+/**
+ * Lip colour: per lip_color_infos entry, its face (face_rect's, else the largest) → the lips from the mesh
+ * (mouth opening and teeth left out) → hue and chroma from the colour, the lips' own shading and texture
+ * kept, blended at the entry's opacity in linear light → PNG, answered as base64.
+ */
+import { defineEffect } from '../../pipeline/effect.ts';
+import { colourLips, encode, findFaces, type P, type State } from './steps.ts';
+
+export default defineEffect<P, State>({
+  slug: 'lips-color-changer',
+  models: ['human'],
+  steps: [findFaces, colourLips, encode],
+});
