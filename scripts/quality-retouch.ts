@@ -164,15 +164,20 @@ function spill(before: RasterImage, after: RasterImage, faces: Face[], masks: Ui
   return outside ? changed / outside : 0;
 }
 
-/** High-band energy after / before on the cheeks and around the eyes (eye openings grown by 4 % of the face). */
-function smoothing(before: RasterImage, after: RasterImage, faces: Face[]): { cheeks: number; eyes: number }[] {
-  return faces.map((face) => {
+/**
+ * High-band energy after / before on the cheeks (the mesh's cheeks where the parsing sees skin, so hair or
+ * sunglasses over a cheek do not count as cheek) and around the eyes (eye openings grown by 4 % of the face).
+ */
+async function smoothing(before: RasterImage, after: RasterImage, faces: Face[]): Promise<{ cheeks: number; eyes: number }[]> {
+  const facts = jobFacts(before, models);
+  return Promise.all(faces.map(async (face) => {
+    const skin = classMask(await facts.parsing(face), ['skin'], before).data;
     const fw = meshFaceWidth(face.mesh!), sigma = Math.max(1, 0.01 * fw);
     const r = faceRegions(face, before, undefined, ['leftCheek', 'rightCheek', 'leftEye', 'rightEye']);
     const n = before.width * before.height;
     const cheeks = new Float32Array(n), eyeOn = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      cheeks[i] = Math.max(r.leftCheek!.data[i], r.rightCheek!.data[i]) >= 128 ? 1 : 0;
+      cheeks[i] = Math.max(r.leftCheek!.data[i], r.rightCheek!.data[i]) >= 128 && skin[i] >= 128 ? 1 : 0;
       eyeOn[i] = Math.max(r.leftEye!.data[i], r.rightEye!.data[i]) >= 128 ? 1 : 0;
     }
     const d = distance2(eyeOn, before.width, before.height), g = (0.04 * fw) ** 2;
@@ -181,7 +186,7 @@ function smoothing(before: RasterImage, after: RasterImage, faces: Face[]): { ch
     const hb = splitBands(lumaPlane(before.data, before.width, before.height, 3), before.width, before.height, sigma).high;
     const ha = splitBands(lumaPlane(after.data, after.width, after.height, 3), after.width, after.height, sigma).high;
     return { cheeks: bandEnergy(ha, cheeks) / bandEnergy(hb, cheeks), eyes: bandEnergy(ha, eyes) / bandEnergy(hb, eyes) };
-  });
+  }));
 }
 
 async function identity(before: RasterImage, after: RasterImage): Promise<{ found: number; total: number; gender: number; minSim: number }> {
@@ -245,7 +250,7 @@ for (const slug of chosen) {
     const { faces, masks } = await regionsOf(before, kase.region);
     const sp = spill(before, strong, faces, masks, kase.margin);
     s.spill = Math.max(s.spill, sp);
-    const sm = kase.smoothing ? smoothing(before, await run(kase.smoothing), faces) : [];
+    const sm = kase.smoothing ? await smoothing(before, await run(kase.smoothing), faces) : [];
     for (const x of sm) { s.cheeks.push(x.cheeks); s.eyes.push(x.eyes); }
     const id = await identity(before, strong);
     s.lost += id.total - id.found; s.gender += id.found - id.gender;

@@ -32,11 +32,12 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
 
 /**
  * Tuning, in face widths where it is a size (scripts/quality-retouch.ts on the shared portraits' tune half).
- * radius: blemishes and blotches up to ~4% of the face flatten; eps: contrasts below ~0.05 (13 levels)
- * count as skin texture; pores (~0.4% of the face) come back at `texture`.
+ * radius: blemishes and blotches up to ~4% of the face flatten; eps: contrasts below ~0.1 (25 levels)
+ * count as skin texture (0.0025 left grainy large faces at 0.9-0.95 of their cheek energy); pores (~0.4% of
+ * the face) come back at `texture`.
  */
 export const TUNING = {
-  smooth: { radius: 0.04, eps: 0.0025, poreSigma: 0.004, texture: 0.5 },
+  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45 },
   white: { lift: 9, even: 0.5, toneSigma: 0.08 },
   sharp: { sigma: 0.004, amount: 1.2 },
 };
