@@ -24,7 +24,7 @@ import { lumaPlane } from '../engine/image/luma.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { bandEnergy, splitBands } from '../engine/image/retouch/frequency.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
-import { jobFacts } from '../engine/pipeline/facts.ts';
+import { jobFacts, type JobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { faceConfig, type HumanLike } from '../engine/vision/models/human.ts';
@@ -127,8 +127,7 @@ function distance2(on: Uint8Array, w: number, h: number): Float32Array {
 }
 
 /** The faces the effects work on (the 5 largest, meshed) and, per face, its region as a binary plane. */
-async function regionsOf(img: RasterImage, region: Region): Promise<{ faces: Face[]; masks: Uint8Array[] }> {
-  const facts = jobFacts(img, models);
+async function regionsOf(img: RasterImage, region: Region, facts: JobFacts): Promise<{ faces: Face[]; masks: Uint8Array[] }> {
   const faces = (await facts.faces({ meshFaces: 5 })).slice(0, 5).filter((f) => f.mesh);
   const masks: Uint8Array[] = [];
   for (const face of faces) {
@@ -168,8 +167,7 @@ function spill(before: RasterImage, after: RasterImage, faces: Face[], masks: Ui
  * High-band energy after / before on the cheeks (the mesh's cheeks where the parsing sees skin, so hair or
  * sunglasses over a cheek do not count as cheek) and around the eyes (eye openings grown by 4 % of the face).
  */
-async function smoothing(before: RasterImage, after: RasterImage, faces: Face[]): Promise<{ cheeks: number; eyes: number }[]> {
-  const facts = jobFacts(before, models);
+async function smoothing(before: RasterImage, after: RasterImage, faces: Face[], facts: JobFacts): Promise<{ cheeks: number; eyes: number }[]> {
   return Promise.all(faces.map(async (face) => {
     const skin = classMask(await facts.parsing(face), ['skin'], before).data;
     const fw = meshFaceWidth(face.mesh!), sigma = Math.max(1, 0.01 * fw);
@@ -247,10 +245,12 @@ for (const slug of chosen) {
     let strong: RasterImage;
     try { strong = await run(kase.strong); } catch (e) { console.log([h, rel, `(${(e as Error).message})`].join('\t')); continue; }
     s.photos++;
-    const { faces, masks } = await regionsOf(before, kase.region);
+    // One set of facts for the measures: detection and parsing once per photo.
+    const facts = jobFacts(before, models);
+    const { faces, masks } = await regionsOf(before, kase.region, facts);
     const sp = spill(before, strong, faces, masks, kase.margin);
     s.spill = Math.max(s.spill, sp);
-    const sm = kase.smoothing ? await smoothing(before, await run(kase.smoothing), faces) : [];
+    const sm = kase.smoothing ? await smoothing(before, await run(kase.smoothing), faces, facts) : [];
     for (const x of sm) { s.cheeks.push(x.cheeks); s.eyes.push(x.eyes); }
     const id = await identity(before, strong);
     s.lost += id.total - id.found; s.gender += id.found - id.gender;
