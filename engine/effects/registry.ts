@@ -8,6 +8,7 @@ export const effectModules: Record<string, string> = {
   'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,
   'face-analyzer': new URL('./face-analyzer/effect.ts', import.meta.url).href,
+  'face-beauty': new URL('./face-beauty/effect.ts', import.meta.url).href,
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
   'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
 };

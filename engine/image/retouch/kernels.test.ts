@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { bandEnergy, blurPlane, mergeBands, splitBands } from './frequency.ts';
+import { smoothPlane } from './smooth.ts';
+import { labToRgb, rgbToLab, whitenSkin } from './tone.ts';
+
+const W = 64, H = 32;
+/** A step edge at x = 32 (0.2 | 0.8) with a ±0.03 checkerboard "pore" texture on top. */
+const photo = () => Float32Array.from({ length: W * H }, (_, i) => ((i % W) < 32 ? 0.2 : 0.8) + (((i % W) + Math.floor(i / W)) % 2 ? 0.03 : -0.03));
+const ones = new Float32Array(W * H).fill(1);
+
+describe('frequency separation', () => {
+  it('splits into bands that add back to the plane', () => {
+    const p = photo(), { low, high } = splitBands(p, W, H, 2);
+    const back = mergeBands(low, high);
+    for (let i = 0; i < p.length; i++) expect(back[i]).toBeCloseTo(p[i], 5);
+    expect(bandEnergy(high, ones)).toBeGreaterThan(0.0008);
+  });
+  it('blurs a checkerboard to its mean and leaves a sub-pixel sigma alone', () => {
+    const b = blurPlane(photo(), W, H, 2);
+    expect(b[10 * W + 10]).toBeCloseTo(0.2, 2);
+    expect([...blurPlane(photo(), W, H, 0.3)]).toEqual([...photo()]);
+  });
+});
+
+describe('smoothPlane', () => {
+  it('flattens texture below eps, keeps the edge, and restores the pore band in part', () => {
+    const p = photo();
+    const flat = smoothPlane(p, W, H, { radius: 4, eps: 0.01, poreSigma: 1, texture: 0 });
+    const kept = smoothPlane(p, W, H, { radius: 4, eps: 0.01, poreSigma: 1, texture: 0.5 });
+    const hp = splitBands(p, W, H, 1).high, hf = splitBands(flat, W, H, 1).high, hk = splitBands(kept, W, H, 1).high;
+    // Away from the edge the checkerboard is gone without texture, about half back with it.
+    const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
+    expect(bandEnergy(hf, inner)).toBeLessThan(0.1 * bandEnergy(hp, inner));
+    expect(bandEnergy(hk, inner) / bandEnergy(hp, inner)).toBeGreaterThan(0.15);
+    expect(bandEnergy(hk, inner) / bandEnergy(hp, inner)).toBeLessThan(0.5);
+    // The 0.6 step survives: 3 px either side of it the levels are still apart.
+    expect(flat[10 * W + 35] - flat[10 * W + 28]).toBeGreaterThan(0.5);
+  });
+});
+
+describe('Lab whitening', () => {
+  it('round-trips sRGB through Lab', () => {
+    const lab = [0, 0, 0], rgb = [0, 0, 0];
+    for (const c of [[0, 0, 0], [255, 255, 255], [200, 150, 120], [90, 60, 40], [12, 200, 90]]) {
+      rgbToLab(c[0], c[1], c[2], lab);
+      labToRgb(lab[0], lab[1], lab[2], rgb);
+      expect(rgb).toEqual(c);
+    }
+    rgbToLab(255, 255, 255, lab);
+    expect(lab[0]).toBeCloseTo(100, 1);
+  });
+  it('lifts lightness where the mask is on, keeps hue, and leaves the rest', () => {
+    const w = 16, h = 1, px = Buffer.alloc(w * 3);
+    for (let i = 0; i < w; i++) px.set([180, 120, 95], i * 3);
+    const mask = Float32Array.from({ length: w }, (_, i) => (i < 8 ? 1 : 0));
+    whitenSkin(px, 3, w, h, mask, { strength: 1, lift: 9, even: 0.5, toneSigma: 2 });
+    const a = [0, 0, 0], b = [0, 0, 0];
+    rgbToLab(180, 120, 95, a); rgbToLab(px[0], px[1], px[2], b);
+    expect(b[0] - a[0]).toBeGreaterThan(6);
+    expect(Math.abs(Math.atan2(b[2], b[1]) - Math.atan2(a[2], a[1]))).toBeLessThan(0.02);
+    expect([...px.subarray(8 * 3)]).toEqual(Array(8).fill([180, 120, 95]).flat());
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * The masks a skin retouch works through, for one face, over a window around it (0..1 planes):
+ *   skin  the parsing's skin and nose, without the mesh's eyes, brows, lips and nostrils (each with a
+ *         guard band, so lashes, lid lines and the lip line stay crisp) and without hair, glasses and hats;
+ *   tone  skin plus neck and ears (whitening the face alone would leave a darker neck below it);
+ *   sharp the features a sharpening brings out: eyes with their lashes, brows, lips, and the hair.
+ * Parsing draws the skin's outline along the photo's edges; the mesh is surer about the features.
+ */
+import type { Face } from '../faces/detect.ts';
+import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
+import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import { feather, grow, minus, union } from './feather.ts';
+import { fillPolygon, type Pt, type Win } from './polygon.ts';
+
+/**
+ * Mesh points around each nostril and the alar base beside it (canonical uv just below the nose tip),
+ * the columella's foot (2) shared; the hull of each set is what smoothing keeps its hands off.
+ */
+const RIGHT_NOSTRIL = [79, 239, 238, 241, 242, 20, 60, 75, 240, 98, 99, 97, 2];
+const LEFT_NOSTRIL = [309, 459, 458, 461, 462, 250, 290, 305, 460, 327, 328, 326, 2];
+
+export interface RetouchMasks { win: Win; faceWidth: number; skin: Float32Array; tone: Float32Array; sharp: Float32Array }
+
+/** Face width in pixels: cheek to cheek across the mesh. */
+export const meshFaceWidth = (mesh: readonly (readonly number[])[]) => Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
+
+/** The window a retouch of this face works in: the mesh's box grown by half a face width (neck, hair). */
+export function retouchWindow(face: Face, size: { width: number; height: number }): Win | null {
+  const m = face.mesh;
+  if (!m || m.length < 478) return null;
+  const fw = meshFaceWidth(m), g = 0.5 * fw;
+  const xs = m.map((p) => p[0]), ys = m.map((p) => p[1]);
+  const x0 = Math.max(0, Math.floor(Math.min(...xs) - g)), y0 = Math.max(0, Math.floor(Math.min(...ys) - g));
+  const x1 = Math.min(size.width, Math.ceil(Math.max(...xs) + g)), y1 = Math.min(size.height, Math.ceil(Math.max(...ys) + g));
+  if (x1 <= x0 || y1 <= y0) return null;
+  return { x0, y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/** The sum (clipped to 1) of parsing classes, resampled onto `win` (zero where the parsing has no pixels). */
+export function parsingPlane(parsing: FaceParsing, classes: readonly ParsingClass[], win: Win): Float32Array {
+  const out = new Float32Array(win.w * win.h);
+  const pw = parsing.win;
+  const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
+  if (planes.length === 0) return out;
+  const xa = Math.max(win.x0, pw.x0), xb = Math.min(win.x0 + win.w, pw.x0 + pw.w);
+  const ya = Math.max(win.y0, pw.y0), yb = Math.min(win.y0 + win.h, pw.y0 + pw.h);
+  for (let y = ya; y < yb; y++) {
+    for (let x = xa; x < xb; x++) {
+      const s = (y - pw.y0) * pw.w + (x - pw.x0);
+      let v = 0;
+      for (const p of planes) v += p[s];
+      out[(y - win.y0) * win.w + (x - win.x0)] = Math.min(255, v) / 255;
+    }
+  }
+  return out;
+}
+
+/** Convex hull (Andrew's monotone chain), counter-clockwise. */
+export function convexHull(points: readonly Pt[]): Pt[] {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (p.length < 3) return p;
+  const cross = (o: Pt, a: Pt, b: Pt) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: Pt[] = [], upper: Pt[] = [];
+  for (const q of p) { while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop(); lower.push(q); }
+  for (const q of p.reverse()) { while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop(); upper.push(q); }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+/** The three masks of one meshed face over `win`. */
+export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): RetouchMasks {
+  const mesh = face.mesh!;
+  const fw = meshFaceWidth(mesh);
+  const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
+  const poly = (idx: readonly number[]) => fillPolygon(pts(idx), win);
+  const eyes = union(poly(RIGHT_EYE), poly(LEFT_EYE));
+  const brows = union(poly(RIGHT_BROW), poly(LEFT_BROW), parsingPlane(parsing, ['rightBrow', 'leftBrow'], win));
+  const lips = poly([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()]);
+  const nostrils = union(fillPolygon(convexHull(pts(RIGHT_NOSTRIL)), win), fillPolygon(convexHull(pts(LEFT_NOSTRIL)), win));
+  // Guard bands: the lashes and lid crease lie within ~4% of the face width of the eye opening.
+  const holes = union(grow(eyes, win, 0.05 * fw), grow(brows, win, 0.02 * fw), grow(lips, win, 0.02 * fw), grow(nostrils, win, 0.01 * fw));
+  const notSkin = parsingPlane(parsing, ['hair', 'glasses', 'hat', 'earring', 'necklace', 'cloth'], win);
+  const soft = (p: Float32Array) => feather(p, win, 0.008 * fw);
+  const skin = soft(minus(parsingPlane(parsing, ['skin', 'nose'], win), holes, notSkin));
+  const tone = soft(minus(parsingPlane(parsing, ['skin', 'nose', 'neck', 'rightEar', 'leftEar'], win), union(eyes, brows, lips), notSkin));
+  const hair = parsingPlane(parsing, ['hair'], win);
+  const sharp = soft(union(grow(eyes, win, 0.03 * fw), brows, lips, hair));
+  return { win, faceWidth: fw, skin, tone, sharp };
+}
