@@ -4,16 +4,14 @@
  * pixels there), coverage (the share of eye-opening pixels changed) and whether the changed pixels moved
  * toward the lens colour (mean ΔE2000 to it, before and after).
  */
-import { converter, differenceCiede2000 } from 'culori';
 import { changedPixels, dilate, spill } from '../../image/change.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import { deltaE, labOf } from '../../image/retouch/color.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { faceRegions } from '../../vision/regions/face-regions.ts';
 
 export interface ContactsMeasure { spill: number; coverage: number; deltaBefore: number; deltaAfter: number; eyePixels: number }
 
-const deltaE = differenceCiede2000();
-const toRgb = converter('rgb');
 
 export function measureContacts(before: RasterImage, after: Uint8Array, faces: Face[], lensHex: string): ContactsMeasure {
   const { width, height, channels } = before;
@@ -27,16 +25,16 @@ export function measureContacts(before: RasterImage, after: Uint8Array, faces: F
   }
   const grown = dilate(eyes, width, height, Math.round(0.06 * faceWidth));
   let eyePixels = 0, eyeChanged = 0, n = 0, dBefore = 0, dAfter = 0;
-  const lens = toRgb(lensHex)!;
+  const hex = parseInt(lensHex.slice(1), 16);
+  const lens = labOf(hex >> 16, (hex >> 8) & 255, hex & 255);
   for (let i = 0; i < eyes.length; i++) {
     if (!eyes[i]) continue;
     eyePixels++;
     if (!changed[i]) continue;
     eyeChanged++;
     const o = i * channels;
-    const rgb = (d: Uint8Array) => ({ mode: 'rgb' as const, r: d[o] / 255, g: d[o + 1] / 255, b: d[o + 2] / 255 });
-    dBefore += deltaE(rgb(before.data), lens);
-    dAfter += deltaE(rgb(after), lens);
+    dBefore += deltaE(labOf(before.data[o], before.data[o + 1], before.data[o + 2]), lens);
+    dAfter += deltaE(labOf(after[o], after[o + 1], after[o + 2]), lens);
     n++;
   }
   return { spill: spill(changed, grown).fraction, coverage: eyePixels ? eyeChanged / eyePixels : 0, deltaBefore: n ? dBefore / n : 0, deltaAfter: n ? dAfter / n : 0, eyePixels };

@@ -4,18 +4,15 @@
  * a darker limbal ring is drawn at the iris's edge; the pupil and the catchlights are left alone, and the
  * eyelids clip it (the weight is the iris region times the eye opening).
  */
-import { converter } from 'culori';
 import type { RasterImage } from '../../image/raster.ts';
+import { labOf, labToRgb, rgbToLab } from '../../image/retouch/color.ts';
 import type { Mask } from '../../vision/regions/face-regions.ts';
 import type { Lens } from './lens.ts';
 
-const toLab = converter('lab65');
-const toRgb = converter('rgb');
 
 export interface Iris { cx: number; cy: number; r: number }
 
 const smoothstep = (a: number, b: number, x: number) => { const t = Math.min(1, Math.max(0, (x - a) / (b - a))); return t * t * (3 - 2 * t); };
-const byte = (v: number) => Math.max(0, Math.min(255, Math.round(v * 255)));
 
 /** How far (in lightness) the iris's mean may move: a lens is printed over the iris, it does not replace it. */
 const LIGHTNESS_REACH = 0.8;
@@ -30,15 +27,16 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
   const { width, height, channels } = image;
   const x0 = Math.max(0, Math.floor(iris.cx - iris.r * 1.3)), x1 = Math.min(width, Math.ceil(iris.cx + iris.r * 1.3));
   const y0 = Math.max(0, Math.floor(iris.cy - iris.r * 1.3)), y1 = Math.min(height, Math.ceil(iris.cy + iris.r * 1.3));
-  const px: { i: number; w: number; rr: number; L: number; a: number; b: number; alpha?: number }[] = [];
+  const px: { i: number; w: number; rr: number; L: number; a: number; b: number }[] = [];
+  const lab = [0, 0, 0];
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = y * width + x;
       const w = weight.data[i] / 255;
       if (w <= 0) continue;
       const o = i * channels;
-      const lab = toLab({ mode: 'rgb', r: image.data[o] / 255, g: image.data[o + 1] / 255, b: image.data[o + 2] / 255 });
-      px.push({ i, w, rr: Math.hypot(x + 0.5 - iris.cx, y + 0.5 - iris.cy) / iris.r, L: lab.l, a: lab.a ?? 0, b: lab.b ?? 0 });
+      rgbToLab(image.data[o], image.data[o + 1], image.data[o + 2], lab);
+      px.push({ i, w, rr: Math.hypot(x + 0.5 - iris.cx, y + 0.5 - iris.cy) / iris.r, L: lab[0], a: lab[1], b: lab[2] });
     }
   }
   if (px.length === 0) return 0;
@@ -48,10 +46,11 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
   let sw = 0, sl = 0;
   for (const p of px) if (p.rr > 0.5 && p.L < median + CATCHLIGHT_L) { sw += p.w; sl += p.w * p.L; }
   const meanL = sw > 0 ? sl / sw : median;
-  const lensLab = toLab(lens.hex)!;
-  const lensL = lensLab.l, lensA = lensLab.a ?? 0, lensB = lensLab.b ?? 0;
+  const hex = parseInt(lens.hex.slice(1), 16);
+  const { l: lensL, a: lensA, b: lensB } = labOf(hex >> 16, (hex >> 8) & 255, hex & 255);
   const shift = (lensL - meanL) * LIGHTNESS_REACH;
   let changed = 0;
+  const rgb = [0, 0, 0];
   for (const p of px) {
     const chroma = Math.hypot(p.a, p.b);
     const catchlight = smoothstep(CATCHLIGHT_L * 0.6, CATCHLIGHT_L, p.L - median) * (1 - smoothstep(10, 25, chroma));
@@ -63,9 +62,8 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
     const L = Math.max(0, p.L + shift - 22 * ring);
     // Darker fibres carry less of the lens colour, as a tint over a darker ground does.
     const c = Math.min(1.15, Math.max(0.35, 0.55 + 0.45 * (L / Math.max(1, lensL)))) * (1 - 0.5 * ring);
-    const target = toRgb({ mode: 'lab65', l: L, a: lensA * c, b: lensB * c });
+    labToRgb(L, lensA * c, lensB * c, rgb);
     const o = p.i * channels;
-    const rgb = [byte(target.r), byte(target.g), byte(target.b)];
     let moved = false;
     for (let ch = 0; ch < 3; ch++) {
       const v = Math.round(image.data[o + ch] + k * (rgb[ch] - image.data[o + ch]));

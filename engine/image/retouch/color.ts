@@ -101,6 +101,20 @@ export function fromLab(planes: LabPlanes, img: Pixels): void {
   }
 }
 
+/** One 8-bit sRGB pixel → Lab into out[o..o+2] (the buffer converter's arithmetic, for per-pixel loops). */
+export function rgbToLab(r: number, g: number, b: number, out: Float32Array | number[], o = 0): void {
+  const t = linearToLab(LINEAR[r], LINEAR[g], LINEAR[b], scratchLab);
+  out[o] = t.l; out[o + 1] = t.a; out[o + 2] = t.b;
+}
+
+/** Lab → 8-bit sRGB into out[o..o+2], each channel clipped. */
+export function labToRgb(l: number, a: number, b: number, out: Uint8Array | number[], o = 0): void {
+  const c = labToLinear(l, a, b, scratchRgb);
+  out[o] = toByte(c[0]); out[o + 1] = toByte(c[1]); out[o + 2] = toByte(c[2]);
+}
+const scratchLab: Lab = { l: 0, a: 0, b: 0 };
+const scratchRgb: [number, number, number] = [0, 0, 0];
+
 const inGamut = (c: readonly number[]) => c[0] >= -1e-4 && c[0] <= 1.0001 && c[1] >= -1e-4 && c[1] <= 1.0001 && c[2] >= -1e-4 && c[2] <= 1.0001;
 
 /** Lab → linear RGB inside the gamut: chroma halved by bisection (8 steps) when the colour does not fit. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bandEnergy, blurPlane, mergeBands, splitBands } from './frequency.ts';
 import { smoothPlane } from './smooth.ts';
-import { labToRgb, rgbToLab, whitenSkin } from './tone.ts';
+import { labToRgb, rgbToLab } from './color.ts';
+import { whitenSkin } from './tone.ts';
 
 const W = 64, H = 32;
 /** A step edge at x = 32 (0.2 | 0.8) with a ±0.03 checkerboard "pore" texture on top. */
