@@ -174,11 +174,12 @@ async function request(engine: Engine, t: Target): Promise<Outcome> {
     const res = await fetch(engine.base + t.endpoint.path, { method: 'POST', body: form, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     let body = await res.json() as { task_id?: string; task_status?: number; error_detail?: { code?: string } };
     if (res.ok && t.endpoint.mode === 'async') {
-      if (!body.task_id) return { ms: performance.now() - t0, error: `${res.status} no task_id` };
+      const taskId = body.task_id;
+      if (!taskId) return { ms: performance.now() - t0, error: `${res.status} no task_id` };
       const until = Date.now() + REQUEST_TIMEOUT_MS;
       for (;;) {
         await sleep(200);
-        const r = await fetch(`${engine.base}/api/common/query-async-task-result?task_id=${body.task_id}`, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const r = await fetch(`${engine.base}/api/common/query-async-task-result?task_id=${taskId}`, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
         body = await r.json() as typeof body;
         if (!r.ok || body.task_status === 2) return outcome(r.status, body, t0);
         if (Date.now() > until) return { ms: performance.now() - t0, error: 'client timeout (task never finished)' };
