@@ -4,6 +4,7 @@
  */
 export const effectModules: Record<string, string> = {
   'ai-colored-contacts': new URL('./ai-colored-contacts/effect.ts', import.meta.url).href,
+  'ai-square-face-filter': new URL('./ai-square-face-filter/effect.ts', import.meta.url).href,
   'ai-red-lip-gloss': new URL('./ai-red-lip-gloss/effect.ts', import.meta.url).href,
   'apparel-background-removal': new URL('./apparel-background-removal/effect.ts', import.meta.url).href,
   'commodity-background-removal': new URL('./commodity-background-removal/effect.ts', import.meta.url).href,

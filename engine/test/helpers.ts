@@ -6,8 +6,12 @@ import sharp from 'sharp';
 import { buildApp } from '../app.ts';
 import { configFromEnv, type EngineConfig } from '../config.ts';
 import type { FastifyInstance } from 'fastify';
+import { endpointList } from '../../contract/index.ts';
+import { effectModules } from '../effects/registry.ts';
 
 export const TEST_KEY = 'test-key-0123456789';
+/** An endpoint of the contract that no effect provides yet (they answer 501), for the tests of that answer. */
+export const notBuilt = endpointList.find((x) => x.mode !== 'query' && !effectModules[x.slug]);
 export const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
 export const testInvertEffect = new URL('./effects/test-invert.ts', import.meta.url).href;
 export const testSlowEffect = new URL('./effects/test-slow.ts', import.meta.url).href;

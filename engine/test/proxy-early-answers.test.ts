@@ -12,10 +12,11 @@ import path from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { studioProxy } from '../../proxy.config.ts';
-import { solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { notBuilt, solidPng, startTestEngine, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const MB = 1024 * 1024;
-const SQUARE_FACE = '/api/portrait/effects/ai-square-face-filter';
+/** An effect not provided yet; once all are, a test-only engine without one would be needed. */
+const NOT_BUILT = notBuilt?.path ?? '/api/portrait/effects/ai-square-face-filter';
 const COMMODITY = '/api/cutout/general/commodity-background-removal';
 
 let engine: TestEngine;
@@ -119,7 +120,7 @@ async function fetchClient(url: string): Promise<Answer> {
 
 const clients: [string, (url: string) => Promise<Answer>][] = [['node:http', nodeHttp], ['curl', curl], ['fetch', fetchClient]];
 const cases: [string, () => string, string, number, string][] = [
-  ['an effect not provided yet', () => good, SQUARE_FACE, 501, 'ERROR_AI_NOT_AVAILABLE'],
+  ['an effect not provided yet', () => good, NOT_BUILT, 501, 'ERROR_AI_NOT_AVAILABLE'],
   ['a file over the size limit', () => good, COMMODITY, 413, 'FILE_SIZE_EXCEEDS_LIMIT'],
   ['a wrong key', () => wrong, COMMODITY, 401, 'ERROR_INVALID_API_KEY'],
 ];

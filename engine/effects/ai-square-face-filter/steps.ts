@@ -1,0 +1,75 @@
+/**
+ * Steps of the square-face avatar: the 5 largest faces → each oval warped toward a rounded square
+ * (square-warp.ts) → a square around the largest face, at most 768 px → cartoon stylisation (flat colour,
+ * banded light, clean lines: engine/image/cartoon.ts) → framed as a rounded square (transparent corners, PNG).
+ */
+import sharp from 'sharp';
+import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
+import type { Params } from '../../../contract/endpoint.ts';
+import { cartoon } from '../../image/cartoon.ts';
+import { encodePngFast } from '../../image/encode.ts';
+import type { Step } from '../../pipeline/effect.ts';
+import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { faceFrame, warpFace, type FaceFrame } from './square-warp.ts';
+
+export type P = Params<typeof endpoint>;
+
+export interface State extends PortraitState {
+  /** The photo with the faces warped. */
+  warped: Buffer;
+  /** The largest face's frame, which the avatar is cut around. */
+  main: FaceFrame;
+}
+
+const AVATAR = 768;
+/** The avatar's side in oval half-heights (about 2.2 face heights: hair, ears and a little neck). */
+const SIDE = 4.4;
+/** Corner radius as a share of the side. */
+const CORNER = 0.18;
+
+export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+
+export const warp: Step<P, State> = perFace<P, State>((face, i, c) => {
+  c.state.warped ??= Buffer.from(c.image.data);
+  if (!face.mesh) return;
+  const f = faceFrame(face.mesh, face.pose?.roll ?? 0);
+  if (i === 0) c.state.main = f;
+  warpFace(c.image, c.state.warped, f);
+});
+
+/** A square of SIDE half-heights around the face, a little above its centre, inside the photo. */
+export function avatarWindow(f: FaceFrame, width: number, height: number) {
+  const side = Math.max(1, Math.round(Math.min(SIDE * f.b, width, height)));
+  const left = Math.round(Math.min(Math.max(0, f.cx - side / 2), width - side));
+  const top = Math.round(Math.min(Math.max(0, f.cy - 0.15 * f.b - side / 2), height - side));
+  return { left, top, width: side, height: side };
+}
+
+export const stylise: Step<P, State> = async (c) => {
+  const { image } = c;
+  const s = c.state;
+  // A face without a mesh (beyond the 5 largest) cannot be the main one; selectFaces puts the largest first.
+  if (!s.main) throw new Error('the largest face has no mesh');
+  const win = avatarWindow(s.main, image.width, image.height);
+  const size = Math.min(AVATAR, win.width);
+  const { data } = await sharp(s.warped!, { raw: { width: image.width, height: image.height, channels: image.channels } })
+    .extract(win).flatten({ background: '#ffffff' }).resize(size, size).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  cartoon({ data, width: size, height: size, channels: 3 });
+  const rgba = Buffer.alloc(size * size * 4);
+  const r = CORNER * size;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const i = y * size + x;
+      rgba[i * 4] = data[i * 3]; rgba[i * 4 + 1] = data[i * 3 + 1]; rgba[i * 4 + 2] = data[i * 3 + 2];
+      rgba[i * 4 + 3] = Math.round(255 * roundedSquareCoverage(x + 0.5, y + 0.5, size, r));
+    }
+  }
+  c.output.images.result = await encodePngFast({ data: rgba, width: size, height: size, channels: 4 });
+};
+
+/** Anti-aliased coverage of a pixel centre by a square of `side` with corners of radius `r`. */
+export function roundedSquareCoverage(x: number, y: number, side: number, r: number): number {
+  const dx = Math.max(r - x, 0, x - (side - r)), dy = Math.max(r - y, 0, y - (side - r));
+  if (dx === 0 || dy === 0) return 1;
+  return Math.min(1, Math.max(0, r - Math.hypot(dx, dy) + 0.5));
+}
