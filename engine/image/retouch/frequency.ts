@@ -37,3 +37,16 @@ export function bandEnergy(high: Float32Array, weight: Float32Array): number {
   for (let i = 0; i < high.length; i++) { const m = weight[i]; if (m > 0) { s += m * high[i] * high[i]; n += m; } }
   return n > 0 ? s / n : 0;
 }
+
+/**
+ * The blur of `plane` over the pixels where `weight` (0..1) is on, normalised by the blurred weight: a
+ * local mean of skin that never takes in the hair, eyes or background beside it. Where no weight lies
+ * within reach the plane itself is returned.
+ */
+export function maskedBlur(plane: Float32Array, weight: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const pw = new Float32Array(plane.length);
+  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+  const num = blurPlane(pw, w, h, sigma), den = blurPlane(weight, w, h, sigma);
+  for (let i = 0; i < num.length; i++) num[i] = den[i] > 1e-3 ? num[i] / den[i] : plane[i];
+  return num;
+}
