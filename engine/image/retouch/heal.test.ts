@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskedBlur } from './frequency.ts';
+import { blurCoarse, blurPlane, maskedBlur } from './frequency.ts';
 import { healSpots } from './heal.ts';
 import { valleyDepth, valleyness } from './ridges.ts';
 
@@ -62,5 +62,15 @@ describe('maskedBlur', () => {
     const p = Float32Array.from({ length: W * H }, (_, i) => (i % W < 48 ? 40 : 90));
     const m = Float32Array.from({ length: W * H }, (_, i) => (i % W < 48 ? 1 : 0));
     expect(maskedBlur(p, m, W, H, 6)[48 * W + 46]).toBeCloseTo(40, 3);
+  });
+});
+
+describe('blurCoarse', () => {
+  it('matches blurPlane on a textured ramp to within a few hundredths of its range', () => {
+    const p = Float32Array.from({ length: W * H }, (_, i) => (i % W) / W + Math.floor(i / W) / H + 0.3 * rand(i));
+    const exact = blurPlane(p, W, H, 12), coarse = blurCoarse(p, W, H, 12);
+    let worst = 0;
+    for (let y = 12; y < H - 12; y++) for (let x = 12; x < W - 12; x++) worst = Math.max(worst, Math.abs(exact[y * W + x] - coarse[y * W + x]));
+    expect(worst).toBeLessThan(0.03);
   });
 });
