@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { findBlemishes, pixelsPerMm, type BlemishKind } from '../engine/effects/smart-skin-advanced/blemishes.ts';
+import { firm } from '../engine/effects/smart-skin-advanced/steps.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { labToRgb, rgbToLab, toLab } from '../engine/image/retouch/color.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
@@ -50,6 +51,8 @@ for (const rel of photos) {
     const win = retouchWindow(face, image);
     if (!win) continue;
     const masks = retouchMasks(face, await facts.parsing(face), win);
+    // The skin as the effect sees it (steps.ts: the parsing's probability made firm above 0.6).
+    const skin = firm(masks.skin);
     const mm = pixelsPerMm(face.mesh!, masks.faceWidth);
     // Faces under ~1.5 px/mm (about 200 px wide) have no lesion-scale detail to find; the effect still runs there.
     if (mm < 1.5) continue;
@@ -58,7 +61,7 @@ for (const rel of photos) {
     const px = Buffer.alloc(w * h * 3);
     for (let y = 0; y < h; y++) image.data.copy(px, y * w * 3, ((win.y0 + y) * image.width + win.x0) * 3, ((win.y0 + y) * image.width + win.x0 + w) * 3);
     const lab0 = toLab({ data: px, width: w, height: h, channels: 3 });
-    const own = findBlemishes(lab0.L, lab0.a, masks.skin, w, h, mm).spots;
+    const own = findBlemishes(lab0.L, lab0.a, skin, w, h, mm).spots;
     tot.own += own.length;
 
     // Places well inside the skin (a disc of 3 mm all skin), 8 mm apart and away from the photo's own spots.
@@ -68,9 +71,9 @@ for (const rel of photos) {
       const ok = (() => {
         for (let k = 0; k < 12; k++) {
           const a = (k / 12) * 2 * Math.PI, xx = Math.round(x + 3 * mm * Math.cos(a)), yy = Math.round(y + 3 * mm * Math.sin(a));
-          if (xx < 0 || yy < 0 || xx >= w || yy >= h || masks.skin[yy * w + xx] < 0.99) return false;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h || skin[yy * w + xx] < 0.99) return false;
         }
-        return masks.skin[Math.round(y) * w + Math.round(x)] >= 0.99;
+        return skin[Math.round(y) * w + Math.round(x)] >= 0.99;
       })();
       if (!ok || truth.some((t) => Math.hypot(t.x - x, t.y - y) < 8 * mm) || own.some((s) => Math.hypot(s.x - x, s.y - y) < 5 * mm)) continue;
       truth.push({ kind: truth.length % 2 ? 'dark' : 'red', x, y, r });
@@ -88,7 +91,7 @@ for (const rel of photos) {
       }
     }
     const lab1 = toLab({ data: out, width: w, height: h, channels: 3 });
-    const found = findBlemishes(lab1.L, lab1.a, masks.skin, w, h, mm).spots
+    const found = findBlemishes(lab1.L, lab1.a, skin, w, h, mm).spots
       .filter((s) => !own.some((o) => Math.hypot(o.x - s.x, o.y - s.y) < Math.max(mm, o.r)));
     const used = new Set<number>();
     let tp = 0;

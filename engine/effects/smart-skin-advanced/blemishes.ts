@@ -77,50 +77,62 @@ export function findBlemishes(L: Float32Array, A: Float32Array, skin: Float32Arr
   const tRed = Math.max(f.pixel.redFloor, f.pixel.k * sdRed), tDark = Math.max(f.pixel.darkFloor, f.pixel.k * sdDark);
   const pRed = Math.max(f.peak.redFloor, f.peak.k * sdRed), pDark = Math.max(f.peak.darkFloor, f.peak.k * sdDark);
 
-  // Candidate pixels: label 1 red, 2 dark (red wins: an inflamed bump is darker too).
-  const cand = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (on[i]) cand[i] = red[i] > tRed ? 1 : dark[i] > tDark ? 2 : 0;
-
+  // Blobs: local maxima of each contrast above its peak threshold, each grown over the pixels above half
+  // its peak (its full width at half maximum, so a bump on a broadly flushed cheek is not merged into it).
   const out: Blemishes = { spots: [], patches: [], lines: [] };
-  const seen = new Uint8Array(n), stack: number[] = [];
-  for (let start = 0; start < n; start++) {
-    if (!cand[start] || seen[start]) continue;
-    // One connected component of candidates (8-neighbours), red and dark pixels together.
-    const px: number[] = [];
-    seen[start] = 1; stack.push(start);
-    let touchesEdge = false;
-    while (stack.length) {
-      const i = stack.pop()!;
-      px.push(i);
-      const x = i % w, y = (i - x) / w;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx, yy = y + dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h) { touchesEdge = true; continue; }
+  const taken = new Uint8Array(n), stack: number[] = [];
+  const rMax = Math.max(1, Math.round(pxPerMm)), reach = Math.ceil(f.patchMaxMm * pxPerMm);
+  for (const [kind, v, peak, floor] of [['red', red, pRed, tRed], ['dark', dark, pDark, tDark]] as const) {
+    const mark = new Uint8Array(n);
+    for (let start = 0; start < n; start++) {
+      const top = v[start];
+      if (!on[start] || top < peak || taken[start]) continue;
+      const sx0 = start % w, sy0 = (start - sx0) / w;
+      let isMax = true;
+      for (let dy = -rMax; dy <= rMax && isMax; dy++) for (let dx = -rMax; dx <= rMax; dx++) {
+        const xx = sx0 + dx, yy = sy0 + dy;
+        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
         const j = yy * w + xx;
-        if (!on[j]) { if (core[j] === 0) touchesEdge = true; continue; }
-        if (cand[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
+        if (v[j] > top || (v[j] === top && j < start)) { isMax = false; break; }
       }
+      if (!isMax) continue;
+      const level = Math.max(floor, top / 2);
+      const px: number[] = [];
+      let touchesEdge = false;
+      mark[start] = 1; stack.push(start);
+      while (stack.length) {
+        const i = stack.pop()!;
+        px.push(i);
+        const x = i % w, y = (i - x) / w;
+        if (Math.abs(x - sx0) > reach || Math.abs(y - sy0) > reach) { touchesEdge = true; continue; }
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx, yy = y + dy;
+          if (xx < 0 || yy < 0 || xx >= w || yy >= h) { touchesEdge = true; continue; }
+          const j = yy * w + xx;
+          if (mark[j] || v[j] < level) continue;
+          if (!on[j]) { touchesEdge = true; continue; }
+          mark[j] = 1; stack.push(j);
+        }
+      }
+      for (const i of px) taken[i] = 1;
+      if (touchesEdge) continue;
+      let sx = 0, sy = 0;
+      for (const i of px) { const x = i % w; sx += x; sy += (i - x) / w; }
+      const cx = sx / px.length, cy = sy / px.length;
+      let xx = 0, yy = 0, xy = 0;
+      for (const i of px) { const x = i % w - cx, y = (i - (i % w)) / w - cy; xx += x * x; yy += y * y; xy += x * y; }
+      xx /= px.length; yy /= px.length; xy /= px.length;
+      const m = (xx + yy) / 2, d = Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
+      const major = Math.sqrt(Math.max(0, m + d)), minor = Math.sqrt(Math.max(0.25, m - d));
+      const r = Math.sqrt(px.length / Math.PI), diamMm = (2 * r) / pxPerMm;
+      const b: Blemish = { kind, x: cx, y: cy, r, contrast: top, pixels: px };
+      // A uniform ellipse's 4 x sd along its axis is its length.
+      const elongation = major / minor, lengthMm = (4 * major) / pxPerMm;
+      if (elongation >= f.lineElongation) { if (lengthMm >= f.lineMinMm) out.lines.push(b); continue; }
+      if (diamMm < f.spot.minMm) continue;
+      if (diamMm <= f.spot.maxMm) out.spots.push(b);
+      else if (diamMm <= f.patchMaxMm) out.patches.push(b);
     }
-    if (touchesEdge) continue;
-    let sx = 0, sy = 0, peakRed = -Infinity, peakDark = -Infinity, nRed = 0;
-    for (const i of px) { const x = i % w; sx += x; sy += (i - x) / w; if (red[i] > peakRed) peakRed = red[i]; if (dark[i] > peakDark) peakDark = dark[i]; if (cand[i] === 1) nRed++; }
-    const cx = sx / px.length, cy = sy / px.length;
-    let xx = 0, yy = 0, xy = 0;
-    for (const i of px) { const x = i % w - cx, y = (i - (i % w)) / w - cy; xx += x * x; yy += y * y; xy += x * y; }
-    xx /= px.length; yy /= px.length; xy /= px.length;
-    const m = (xx + yy) / 2, d = Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
-    const major = Math.sqrt(Math.max(0, m + d)), minor = Math.sqrt(Math.max(1e-6, m - d));
-    const kind: BlemishKind = nRed * 2 >= px.length ? 'red' : 'dark';
-    const contrast = kind === 'red' ? peakRed : peakDark;
-    if (contrast < (kind === 'red' ? pRed : pDark)) continue;
-    const r = Math.sqrt(px.length / Math.PI), diamMm = (2 * r) / pxPerMm;
-    const b: Blemish = { kind, x: cx, y: cy, r, contrast, pixels: px };
-    // A uniform ellipse's 4 x sd along its axis is its length.
-    const elongation = major / minor, lengthMm = (4 * major) / pxPerMm;
-    if (elongation >= f.lineElongation) { if (lengthMm >= f.lineMinMm) out.lines.push(b); continue; }
-    if (diamMm < f.spot.minMm) continue;
-    if (diamMm <= f.spot.maxMm) out.spots.push(b);
-    else if (diamMm <= f.patchMaxMm) out.patches.push(b);
   }
   out.spots.sort((p, q) => q.contrast - p.contrast);
   return out;

@@ -163,7 +163,7 @@ describe('smart-skin-advanced', () => {
       expect(l2).toBeLessThan(l0 + 4);
     }
     // The cheek below and the forehead are not under-eyes.
-    for (const i of [205, 151]) expect(maxDiff(input, out, Math.round(pt(i)[0]), Math.round(pt(i)[1]), 8, 8)).toBeLessThanOrEqual(2);
+    for (const i of [205, 151]) expect(maxDiff(input, out, Math.round(pt(i)[0]), Math.round(pt(i)[1]), 8, 8)).toBeLessThanOrEqual(4); // JPEG 97's re-encoding
   });
 
   it('retouches every face of a group photo', async () => {

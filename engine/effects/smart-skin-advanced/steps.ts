@@ -80,6 +80,11 @@ export const TUNING = {
   brighten: { lift: 9, even: 0.5, toneSigma: 0.08 },
   /** A healed spot covers at least this radius (mm), and its halo (heal.ts). */
   spotMinRadiusMm: 0.6,
+  /**
+   * A spot's found radius is its half-maximum; its soft tail and inflamed halo reach further, and a rim
+   * still on the tail would be cloned back in (at 1x, a rendered bump came out half healed).
+   */
+  spotReach: 1.3,
   /** Patches and lines: pulled this far toward the skin around, grain kept (below grainMm). */
   even: { amount: 0.75, grainMm: 0.5, skinMm: 3, growMm: 0.6 },
   /** Under-eye: fraction of the gap to the cheek's lightness and colour closed, over the broad tone (mm). */
@@ -174,7 +179,8 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   let report: FaceReport = { healed: 0, spots: 0, patches: 0, lines: 0 };
   if (box) {
     const sub = readBox(px, ch, win, box);
-    report = retouchSkin(sub, ch, face, box, firm(cropPlane(masks.skin, win, box)), masks.faceWidth, image, plan);
+    const soft = cropPlane(masks.skin, win, box);
+    report = retouchSkin(sub, ch, face, box, firm(soft), soft, masks.faceWidth, image, plan);
     writeBox(px, ch, win, box, sub);
   }
   if (plan.brighten > 0) {
@@ -190,7 +196,7 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
  * full; the soft edges toward hair, brows and the background stay soft.
  */
 const SURE = 0.6;
-const firm = (p: Float32Array) => p.map((v) => Math.min(1, v / SURE));
+export const firm = (p: Float32Array): Float32Array => p.map((v) => Math.min(1, v / SURE));
 
 /** The box (image coordinates) around the pixels of `win` where `p` > 0, or null when there are none. */
 function boundingBox(p: Float32Array, win: Win): Win | null {
@@ -216,7 +222,7 @@ function writeBox(px: Uint8Array, ch: number, win: Win, box: Win, sub: Uint8Arra
 }
 
 /** The skin part of the retouch over `win` (the skin's box): everything but brightening. */
-function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, skin: Float32Array, fw: number, image: { width: number; height: number }, plan: Plan): FaceReport {
+function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, skin: Float32Array, softSkin: Float32Array, fw: number, image: { width: number; height: number }, plan: Plan): FaceReport {
   const t = TUNING, { w, h } = win, n = w * h;
   const mesh = face.mesh!;
   const mm = pixelsPerMm(mesh, fw);
@@ -231,7 +237,7 @@ function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, 
     const heal = found.spots.filter((s) => (s.kind === 'red' ? plan.acne : plan.spots) > 0);
     report.spots = heal.length;
     const allowed = Float32Array.from(skin, (v) => (v >= 0.95 ? 1 : 0));
-    report.healed = healSpots(planes, w, h, heal.map((s) => ({ x: s.x, y: s.y, r: Math.max(s.r, t.spotMinRadiusMm * mm) })), { allowed, weight: skin });
+    report.healed = healSpots(planes, w, h, heal.map((s) => ({ x: s.x, y: s.y, r: Math.max(t.spotReach * s.r, t.spotMinRadiusMm * mm) })), { allowed, weight: skin });
     // Spots too large to heal, and lines: evened by spot correction (patches) and scar reduction (both).
     const patches = found.patches.filter((p) => plan.spots > 0 || plan.scars > 0);
     evenOut(planes, patches, skin, w, h, mm, Math.max(plan.spots, plan.scars));
@@ -293,7 +299,8 @@ function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, 
 
   if (plan.smooth > 0) {
     const s = t.smooth;
-    smoothMasked(px, ch, w, h, skin, { radius: s.radius * fw, eps: s.eps, poreSigma: Math.max(0.7, s.poreSigma * fw), texture: s.texture }, plan.smooth);
+    // Smoothing by the soft mask, as face-beauty: made firm, it crept into the lash line (eye-band energy 0.72 → 0.62 on one photo).
+    smoothMasked(px, ch, w, h, softSkin, { radius: s.radius * fw, eps: s.eps, poreSigma: Math.max(0.7, s.poreSigma * fw), texture: s.texture }, plan.smooth);
   }
   return report;
 }

@@ -59,7 +59,7 @@ function forDisc(cx: number, cy: number, r: number, w: number, h: number, f: (i:
 
 /**
  * The donor offset: among 16 candidates around the spot (two distances, eight directions), one whose disc
- * lies wholly on allowed skin, touches no spot, and whose rim matches the target's rim best (the smaller
+ * lies wholly on allowed skin, touches no other spot (if any such), and whose rim matches the target's rim best (the smaller
  * the mismatch, the less the membrane has to bend the patch's shading).
  */
 function pickDonor(planes: Float32Array[], w: number, h: number, s: Spot, R: number, allowed: Float32Array, blocked: Uint8Array): [number, number] | null {
@@ -73,25 +73,27 @@ function pickDonor(planes: Float32Array[], w: number, h: number, s: Spot, R: num
     return v;
   };
   const target = rimOf(s.x, s.y);
-  let best: [number, number] | null = null, bestScore = Infinity;
+  // Best clean donor; failing that (spots crowd a small face), the best donor on skin even if it overlaps one.
+  let best: [number, number] | null = null, bestScore = Infinity, fallback: [number, number] | null = null, fallbackScore = Infinity;
   for (const dist of [2.3 * R + 2, 3.2 * R + 3]) {
     for (let k = 0; k < 8; k++) {
       const a = (k / 8) * 2 * Math.PI, dx = Math.round(dist * Math.cos(a)), dy = Math.round(dist * Math.sin(a));
       const cx = s.x + dx, cy = s.y + dy;
       if (cx - R - 2 < 0 || cy - R - 2 < 0 || cx + R + 2 >= w || cy + R + 2 >= h) continue;
-      let ok = true;
-      forDisc(cx, cy, R + 1, w, h, (i) => { if (allowed[i] < 0.5 || blocked[i]) ok = false; });
-      if (!ok) continue;
+      let onSkin = true, clean = true;
+      forDisc(cx, cy, R + 1, w, h, (i) => { if (allowed[i] < 0.5) onSkin = false; else if (blocked[i] && Math.hypot(i % w - s.x, Math.floor(i / w) - s.y) > R + 1) clean = false; });
+      if (!onSkin) continue;
       const rim = rimOf(cx, cy);
       if (!rim) continue;
       let score = 0;
       if (target) for (let i = 0; i < rim.length; i++) score += Math.abs(rim[i] - target[i]);
       // A nearer donor is likelier to share the spot's lighting and grain.
       score *= dist < 3 * R ? 1 : 1.15;
-      if (score < bestScore) { bestScore = score; best = [dx, dy]; }
+      if (clean && score < bestScore) { bestScore = score; best = [dx, dy]; }
+      if (!clean && score < fallbackScore) { fallbackScore = score; fallback = [dx, dy]; }
     }
   }
-  return best;
+  return best ?? fallback;
 }
 
 /**
