@@ -1,6 +1,7 @@
 /**
  * Quality of the retouch effects on the shared portraits and landmark photos, per half of a split by file
- * name fixed before tuning (sha1(path) first byte even = tune, odd = check), with issue 9's targets:
+ * name fixed before tuning (face-parts-data.ts's half(): sha1(path) first byte even = tune, odd = check), with
+ * issue 9's targets:
  *   spill     pixels changed by more than 12 in any channel outside the effect's region grown by a margin
  *             (a fraction of each face's width), as a share of those pixels: ≤ 0.2 % on every photo;
  *   smoothing high-band energy of the luma (sigma 1 % of the face width) after / before, on the cheeks
@@ -8,13 +9,12 @@
  *   identity  every face found again (box IoU ≥ 0.5) with the same gender, and human's face-descriptor
  *             similarity before / after ≥ 0.9.
  * Effects are rows of RETOUCH (slug → strong params, region, margin, smoothing params): adding one is a row.
- * Before/after contact sheets, with zoomed cheek crops, go to /tmp/<slug>-sheets (--sheets DIR overrides).
+ * Before/after contact sheets, with zoomed cheek and under-eye crops, go to /tmp/<slug>-sheets (--sheets DIR overrides).
  *
  *   npm run quality:retouch -- [slug ...] [--sheets DIR] [--no-sheets]
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
+import { half as splitHalf } from './face-parts-data.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -55,6 +56,11 @@ interface RetouchCase {
 
 const RETOUCH: Record<string, RetouchCase> = {
   'face-beauty': { strong: { sharp: 1, smooth: 1, white: 1 }, region: 'skin', margin: 0.6, smoothing: { sharp: 0, smooth: 1, white: 0 }, typical: {} },
+  // Strong: every flag on its own at full strength together (smart_skin blends them gentler); typical: smart_skin.
+  'smart-skin-advanced': {
+    strong: { acne_removal: 1, spot_correction: 1, skin_brightening: 1, skin_smoothing: 1, pore_control: 1, wrinkle_reduction: 1, under_eye_correction: 1, scar_reduction: 1 },
+    region: 'skin', margin: 0.6, smoothing: { smart_skin: 1 }, typical: { smart_skin: 1 },
+  },
 };
 
 const TARGET = { spill: 0.002, cheeks: 0.8, eyes: 0.7, similarity: 0.9 };
@@ -66,7 +72,8 @@ const slugs = args.filter((a, i) => !a.startsWith('--') && i !== sheetsArg + 1);
 const chosen = slugs.length ? slugs : Object.keys(RETOUCH);
 for (const s of chosen) if (!RETOUCH[s]) { console.error(`quality-retouch: no case for ${s}; known: ${Object.keys(RETOUCH).join(', ')}`); process.exit(1); }
 
-const half = (rel: string) => (createHash('sha1').update(rel).digest()[0] & 1 ? 'check' : 'tune');
+// The split of the face-parts data (sha1 of the path, fixed before tuning): its 'fit' half is the tune half.
+const half = (rel: string) => (splitHalf(rel) === 'fit' ? 'tune' : 'check');
 const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')).files as Record<string, { kind: string; num_faces?: number }>;
 const photos = Object.entries(labels)
   .filter(([, l]) => (l.kind === 'portrait' || l.kind === 'face_landmarks_image') && (l.num_faces ?? 1) > 0)
@@ -200,7 +207,7 @@ async function identity(before: RasterImage, after: RasterImage): Promise<{ foun
   return { found, total: a.length, gender, minSim };
 }
 
-/** before | typical | strong; below, the largest face and then its cheek, zoomed, for each. */
+/** before | typical | strong; below, the largest face, then its cheek and its under-eye, zoomed, for each. */
 async function sheet(file: string, imgs: RasterImage[], face: Face | undefined): Promise<void> {
   const H = 480;
   const raw = (m: RasterImage) => sharp(m.data, { raw: { width: m.width, height: m.height, channels: 3 } });
@@ -216,7 +223,9 @@ async function sheet(file: string, imgs: RasterImage[], face: Face | undefined):
       return { left: Math.max(0, Math.min(imgs[0].width - s, Math.round(cx - s / 2))), top: Math.max(0, Math.min(imgs[0].height - s, Math.round(cy - s / 2))), width: s, height: s };
     };
     const cheek = [(m[205][0] + m[1][0]) / 2, (m[205][1] + m[1][1]) / 2];
-    for (const box of [square(m[1][0], m[1][1], 1.5 * fw), square(cheek[0], cheek[1], 0.3 * fw)]) {
+    // Under the subject's right eye: its lower lid (145) and a little below, where dark circles lie.
+    const underEye = [m[145][0], m[145][1] + 0.06 * fw];
+    for (const box of [square(m[1][0], m[1][1], 1.5 * fw), square(cheek[0], cheek[1], 0.3 * fw), square(underEye[0], underEye[1], 0.3 * fw)]) {
       for (let i = 0; i < imgs.length; i++) {
         const crop = await raw(imgs[i]).extract(box).resize(Z, Z, { kernel: box.width < Z / 2 ? 'nearest' : 'lanczos3' }).png().toBuffer();
         comp.push({ input: crop, left: i * tileW, top: height });

@@ -12,4 +12,5 @@ export const effectModules: Record<string, string> = {
   'face-beauty': new URL('./face-beauty/effect.ts', import.meta.url).href,
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
   'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
+  'smart-skin-advanced': new URL('./smart-skin-advanced/effect.ts', import.meta.url).href,
 };
