@@ -11,4 +11,5 @@ export const effectModules: Record<string, string> = {
   'face-beauty': new URL('./face-beauty/effect.ts', import.meta.url).href,
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
   'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
+  'skin-analysis-advanced': new URL('./skin-analysis-advanced/effect.ts', import.meta.url).href,
 };

@@ -1,0 +1,106 @@
+/**
+ * The zones skin is measured in, as 0..1 planes over the frame: skin itself (the parsing's skin and nose
+ * without eyes, brows, lips, nostrils, hair, glasses and hats; the guard bands here are 1 mm, not the
+ * retouch's wide ones, so under-eye skin and crow's feet stay in), the mesh atlas regions (forehead, cheeks,
+ * under-eye, nose, T-zone, chin, jaw) and the zones the atlas lacks, drawn in millimetres from mesh points:
+ * glabella, crow's feet beside the outer eye corners, the nasolabial band from the nose wing to past the
+ * mouth corner. Every zone is kept within skin.
+ */
+import type { Face } from '../faces/detect.ts';
+import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
+import type { FaceParsing } from '../parsing/face-parsing.ts';
+import { feather, grow, minus, times, union } from '../regions/feather.ts';
+import { faceRegions, type RegionName } from '../regions/face-regions.ts';
+import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
+import { convexHull, LEFT_NOSTRIL, parsingPlane, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
+import { resamplePlane, type Frame, type P2 } from './frame.ts';
+
+export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
+  | 'rightCheek' | 'leftCheek' | 'rightNasolabial' | 'leftNasolabial' | 'nose' | 'chin' | 'jaw' | 'tZone';
+
+export type Zones = Record<ZoneName, Float32Array>;
+
+/** Glabella: between the inner brow ends, from the forehead above them down to the nasion. */
+export const GLABELLA = [107, 9, 336, 285, 417, 168, 193, 55];
+
+const add = (a: P2, b: P2, k = 1): P2 => [a[0] + b[0] * k, a[1] + b[1] * k];
+const unit = (a: P2, b: P2): P2 => { const d = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1; return [(b[0] - a[0]) / d, (b[1] - a[1]) / d]; };
+
+/** Crow's feet: a trapezoid fanning out from 3 to 17 mm beyond the outer eye corner. */
+export function crowsFeetPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
+  const [outer, inner] = side === 'right' ? [33, 133] : [263, 362];
+  const u = unit(mesh[inner], mesh[outer]);
+  const v: P2 = side === 'right' ? [-u[1], u[0]] : [u[1], -u[0]];
+  const c = mesh[outer];
+  const at = (along: number, across: number) => add(add(c, u, along * s), v, across * s);
+  return [at(3, -5), at(17, -9), at(17, 11), at(3, 6)];
+}
+
+/** Nasolabial band: 10 mm wide, from beside the nose wing to 6 mm below and beyond the mouth corner. */
+export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
+  const [wing, corner] = side === 'right' ? [129, 61] : [358, 291];
+  const out = unit(side === 'right' ? mesh[454] : mesh[234], side === 'right' ? mesh[234] : mesh[454]);
+  const down = unit(mesh[168], mesh[152]);
+  const a = add(add(mesh[wing], out, 2 * s), down, -2 * s), b = add(add(mesh[corner], out, 4 * s), down, 6 * s);
+  return [add(a, out, -3 * s), add(a, out, 7 * s), add(b, out, 7 * s), add(b, out, -3 * s)];
+}
+
+/** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
+export const ZONE_PX_PER_MM = 1.5;
+
+/** All zones of one face over its frame. */
+export function skinZones(f: Frame, face: Face, parsing: FaceParsing): Zones {
+  const zk = Math.min(1, ZONE_PX_PER_MM / f.s);
+  const zw = Math.max(1, Math.round(f.w * zk)), zh = Math.max(1, Math.round(f.h * zk));
+  const kx = zw / f.w, ky = zh / f.h;
+  const mesh = f.mesh.map(([x, y]) => [x * kx, y * ky] as P2);
+  const zones = drawZones(mesh, f.s * zk, zw, zh, f, face, parsing);
+  if (zk === 1) return zones;
+  const out = {} as Zones;
+  for (const [name, p] of Object.entries(zones) as [ZoneName, Float32Array][]) out[name] = resamplePlane(p, zw, zh, f.w, f.h);
+  for (const v of Object.values(out)) for (let i = 0; i < v.length; i++) v[i] = v[i] >= 0.5 ? 1 : v[i] < 0.02 ? 0 : v[i];
+  return out;
+}
+
+function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: Face, parsing: FaceParsing): Zones {
+  const win: Win = { x0: 0, y0: 0, w, h };
+  const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
+  const poly = (p: readonly Pt[]) => fillPolygon(p, win);
+  const fromParsing = (classes: Parameters<typeof parsingPlane>[1]) => resamplePlane(parsingPlane(parsing, classes, f.win), f.win.w, f.win.h, w, h);
+  const eyes = union(poly(pts(RIGHT_EYE)), poly(pts(LEFT_EYE)));
+  const brows = union(poly(pts(RIGHT_BROW)), poly(pts(LEFT_BROW)), fromParsing(['rightBrow', 'leftBrow']));
+  const lips = poly(pts([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()]));
+  const nostrils = union(poly(convexHull(pts(RIGHT_NOSTRIL))), poly(convexHull(pts(LEFT_NOSTRIL))));
+  const features = union(grow(eyes, win, 1.5 * s), grow(brows, win, 1.5 * s), grow(lips, win, 1.5 * s), grow(nostrils, win, 1 * s));
+  const notSkin = grow(fromParsing(['hair', 'glasses', 'hat', 'earring', 'cloth']), win, 1 * s);
+  const skin = minus(fromParsing(['skin', 'nose']), features, notSkin);
+  for (let i = 0; i < skin.length; i++) skin[i] = skin[i] > 0.5 ? 1 : 0;
+
+  const zk = w / f.w;
+  const scaled: Face = { ...face, mesh: face.mesh!.map((p, i) => [mesh[i][0], mesh[i][1], p[2] * f.k * zk]) };
+  const names: RegionName[] = ['forehead', 'rightCheek', 'leftCheek', 'rightUnderEye', 'leftUnderEye', 'nose', 'chin', 'jaw', 'tZone'];
+  const atlas = faceRegions(scaled, { width: w, height: h }, undefined, names);
+  const plane = (n: RegionName) => { const m = atlas[n]!; const p = new Float32Array(m.data.length); for (let i = 0; i < p.length; i++) p[i] = m.data[i] / 255; return p; };
+  const inSkin = (p: Float32Array) => times(p, skin);
+  const glabella = feather(poly(pts(GLABELLA)), win, 0.5 * s);
+  return {
+    skin,
+    forehead: inSkin(minus(plane('forehead'), glabella)),
+    glabella: inSkin(glabella),
+    rightCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'right', s))),
+    leftCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'left', s))),
+    rightUnderEye: inSkin(plane('rightUnderEye')),
+    leftUnderEye: inSkin(plane('leftUnderEye')),
+    rightCheek: inSkin(plane('rightCheek')),
+    leftCheek: inSkin(plane('leftCheek')),
+    rightNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'right', s))),
+    leftNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'left', s))),
+    nose: inSkin(plane('nose')),
+    chin: inSkin(plane('chin')),
+    jaw: inSkin(plane('jaw')),
+    tZone: inSkin(plane('tZone')),
+  };
+}
+
+/** Area of a zone in mm² (its plane summed, over the frame's scale). */
+export const zoneArea = (zone: Float32Array, s: number) => { let a = 0; for (const v of zone) a += v; return a / (s * s); };
