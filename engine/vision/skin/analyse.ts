@@ -35,8 +35,8 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 export const LINES: Record<WrinkleName, { zones: ZoneName[]; field: 'fine' | 'coarse'; direction: 'across' | 'down' | 'fold'; tolerance: number; minDepth: number; minLength: number }> = {
   forehead_wrinkle: { zones: ['forehead'], field: 'fine', direction: 'across', tolerance: 25, minDepth: 3, minLength: 12 },
   glabella_wrinkle: { zones: ['glabella'], field: 'fine', direction: 'down', tolerance: 25, minDepth: 3, minLength: 6 },
-  crows_feet: { zones: ['rightCrowsFeet', 'leftCrowsFeet'], field: 'fine', direction: 'across', tolerance: 50, minDepth: 3, minLength: 6 },
-  eye_finelines: { zones: ['rightUnderEye', 'leftUnderEye'], field: 'fine', direction: 'across', tolerance: 35, minDepth: 2.5, minLength: 5 },
+  crows_feet: { zones: ['rightCrowsFeet', 'leftCrowsFeet'], field: 'fine', direction: 'across', tolerance: 50, minDepth: 3, minLength: 7 },
+  eye_finelines: { zones: ['rightUnderEye', 'leftUnderEye'], field: 'fine', direction: 'across', tolerance: 35, minDepth: 3, minLength: 6 },
   nasolabial_fold: { zones: ['rightNasolabial', 'leftNasolabial'], field: 'coarse', direction: 'fold', tolerance: 25, minDepth: 4, minLength: 14 },
 };
 /** Ridge scales (σ, mm): fine lines 0.25-0.5 mm wide, folds several mm. */
@@ -45,17 +45,19 @@ export const RIDGE_SIGMAS = { fine: [0.3, 0.6], coarse: [1.2, 2.4] };
 /** Blob scales (radius, mm) and lesion rules. */
 export const BLOBS = {
   lesionRadii: [0.5, 0.7, 1, 1.4, 2, 2.8],
-  lesionResponse: 1.5,
+  lesionResponse: 2,
+  /** Robust standard deviations of the skin's own texture a blob must exceed (blobs.ts). */
+  noise: 3,
   poreRadii: [0.15, 0.22, 0.3, 0.4],
   poreResponse: 1,
   /** Pores need this frame scale (px/mm) to be seen at all. */
   poreScale: 2.5,
   pores: { density: 30, minContrast: 2 },
   blackhead: { minContrast: 8, levels: [0.4, 1.2, 3] },
-  acne: { minRedness: 3.5, minR: 0.5, maxR: 3, maxDarkness: 15 },
-  mole: { minDarkness: 10, minRoundness: 0.7, maxEdge: 0.6, minR: 0.5, maxR: 3 },
-  spot: { minDarkness: 3.5, minR: 0.7, maxRedness: 3.5 },
-  comedone: { minLightness: 2.5, maxLightness: 15, minR: 0.4, maxR: 1.5, maxRedness: 2.5, maxShine: 0.3 },
+  acne: { minRedness: 5, minR: 0.5, maxR: 3, maxDarkness: 15, minRoundness: 0.5 },
+  mole: { minDarkness: 12, minRoundness: 0.7, maxEdge: 0.6, minR: 0.5, maxR: 3 },
+  spot: { minDarkness: 5, minR: 0.9, maxRedness: 3.5, minRoundness: 0.55, minYellow: -0.5 },
+  comedone: { minLightness: 3.5, maxLightness: 15, minR: 0.4, maxR: 1.5, maxRedness: 2.5, maxShine: 0.05, minRoundness: 0.6 },
 };
 
 export const POUCH_CONF = { depth: 3 };
@@ -82,7 +84,7 @@ export interface SkinAnalysis {
   };
   /** Features of the skin-age model, in its order. */
   ageFeatures: number[];
-  internals: { lab: LabFrame; fine: RidgeField; pig: Pigments; shine: Float32Array; pores: Blob[]; blackheads: Blob[]; lines: Line[][] };
+  internals: { lab: LabFrame; fine: RidgeField; pig: Pigments; shine: Float32Array; pores: Blob[]; blackheads: Blob[]; lines: Record<WrinkleName, Line[]> };
 }
 
 /** Sharpness: RMS of detail finer than 0.3 mm over RMS of 0.3-1.2 mm detail, around the eyes and brows. */
@@ -114,11 +116,12 @@ export function labFrame(f: Frame): LabFrame {
 /** Classifies one lesion-scale blob (measures in mm); null when it is none of the four. */
 export function lesionKind(b: Blob, s: number, shine = 0): LesionKind | null {
   const r = b.r / s, edge = b.edge / s, B = BLOBS;
-  if (b.da >= B.acne.minRedness && r >= B.acne.minR && r <= B.acne.maxR && b.dL > -B.acne.maxDarkness) return 'acne';
+  if (b.da >= B.acne.minRedness && r >= B.acne.minR && r <= B.acne.maxR && b.dL > -B.acne.maxDarkness && b.roundness >= B.acne.minRoundness) return 'acne';
   if (b.dL <= -B.mole.minDarkness && r >= B.mole.minR && r <= B.mole.maxR && b.roundness >= B.mole.minRoundness && edge <= B.mole.maxEdge * Math.max(r, 1)) return 'mole';
-  if (b.dL <= -B.spot.minDarkness && r >= B.spot.minR && b.da < B.spot.maxRedness) return 'skin_spot';
+  // Pigment, not shadow: a spot is round-ish and no bluer than the skin around it.
+  if (b.dL <= -B.spot.minDarkness && r >= B.spot.minR && b.da < B.spot.maxRedness && b.roundness >= B.spot.minRoundness && b.db >= B.spot.minYellow) return 'skin_spot';
   if (b.dL >= B.comedone.minLightness && b.dL <= B.comedone.maxLightness && r >= B.comedone.minR && r <= B.comedone.maxR
-    && b.da < B.comedone.maxRedness && shine < B.comedone.maxShine) return 'closed_comedones';
+    && b.da < B.comedone.maxRedness && shine < B.comedone.maxShine && b.roundness >= B.comedone.minRoundness) return 'closed_comedones';
   return null;
 }
 
@@ -153,14 +156,14 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   };
   const wrinkles = {} as SkinAnalysis['measures']['wrinkles'];
   const members = {} as Record<MemberName, Scored>;
-  const allLines: Line[][] = [];
+  const allLines = {} as Record<WrinkleName, Line[]>;
   for (const [name, rule] of Object.entries(LINES) as [WrinkleName, (typeof LINES)[WrinkleName]][]) {
     let evidence = 0, longest = 0, depth = 0;
+    allLines[name] = [];
     for (const z of rule.zones) {
       const dir = rule.direction === 'across' ? f.roll : rule.direction === 'down' ? f.roll + Math.PI / 2 : foldDir(z.startsWith('right') ? 'right' : 'left');
       const lines = findLines(rule.field === 'fine' ? fine : coarse, { zone: zones[z], minDepth: rule.minDepth, direction: dir, tolerance: (rule.tolerance * Math.PI) / 180, s });
-      const long = lines.filter((l) => l.length >= rule.minLength);
-      allLines.push(long);
+      allLines[name].push(...lines.filter((l) => l.length >= rule.minLength));
       evidence += lineEvidence(lines, rule.minLength);
       for (const l of lines) if (l.length > longest) { longest = l.length; depth = l.depth; }
     }
@@ -208,7 +211,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   // Pores and blackheads (pore-scale dark blobs), lesions (lesion-scale blobs).
   lap('colour+type');
   const poresSeen = s >= BLOBS.poreScale;
-  const pores = poresSeen ? findBlobs(lab, { radii: BLOBS.poreRadii.map((r) => r * s), polarity: 'dark', minResponse: BLOBS.poreResponse, zone: zones.skin })
+  const pores = poresSeen ? findBlobs(lab, { radii: BLOBS.poreRadii.map((r) => r * s), polarity: 'dark', minResponse: BLOBS.poreResponse, zone: zones.skin, noise: 3 })
     .filter((b) => -b.dL >= BLOBS.pores.minContrast && b.da < BLOBS.acne.minRedness) : [];
   const density = (blobs: Blob[], zone: Float32Array) => {
     const area = zoneArea(zone, s) / 100;
@@ -234,8 +237,8 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   lap('pores');
   const lesionZone = zones.skin;
   const candidates = [
-    ...findBlobs(lab, { radii: BLOBS.lesionRadii.map((r) => r * s), polarity: 'dark', minResponse: BLOBS.lesionResponse, zone: lesionZone, detect: lesionPlane(lab) }),
-    ...findBlobs(lab, { radii: BLOBS.lesionRadii.filter((r) => r <= 1.5).map((r) => r * s), polarity: 'bright', minResponse: BLOBS.lesionResponse, zone: lesionZone }),
+    ...findBlobs(lab, { radii: BLOBS.lesionRadii.map((r) => r * s), polarity: 'dark', minResponse: BLOBS.lesionResponse, zone: lesionZone, detect: lesionPlane(lab), noise: BLOBS.noise }),
+    ...findBlobs(lab, { radii: BLOBS.lesionRadii.filter((r) => r <= 1.5).map((r) => r * s), polarity: 'bright', minResponse: BLOBS.lesionResponse, zone: lesionZone, noise: BLOBS.noise }),
   ];
   const lesions: Lesion[] = [];
   for (const b of candidates) {
@@ -281,7 +284,7 @@ export function ageFeaturesOf(wr: SkinAnalysis['measures']['wrinkles'], pouch: n
  * Skin age: a linear model on ageFeaturesOf's four measures, least squares on the "fit" half of the
  * labelled faces (scripts/quality-skin-analysis.ts --fit prints the coefficients), clamped to 10..80.
  */
-export const AGE_MODEL = { intercept: 25, weights: [4, 1, 2, 20] };
+export const AGE_MODEL = { intercept: 14.78, weights: [1.041, 0.247, 323.997, 3.194] };
 
 export function skinAgeOf(features: readonly number[], model = AGE_MODEL): number {
   const v = model.intercept + features.reduce((s, x, i) => s + x * (model.weights[i] ?? 0), 0);

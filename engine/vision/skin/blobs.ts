@@ -30,6 +30,20 @@ export interface BlobQuery {
   zone: Float32Array;
   /** The plane searched (default lab.L); blobs are measured on lab either way. */
   detect?: Float32Array;
+  /**
+   * A blob must also stand this many robust standard deviations (1.4826 x median |response|, over the
+   * zone) above the skin's own texture at its scale: what counts as a spot adapts to grain, noise and JPEG.
+   */
+  noise?: number;
+}
+
+/** Robust spread of a response plane over a zone (every 3rd pixel). */
+export function robustSpread(R: Float32Array, zone: Float32Array): number {
+  const v: number[] = [];
+  for (let i = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v.push(Math.abs(R[i]));
+  if (!v.length) return 0;
+  v.sort((a, b) => a - b);
+  return 1.4826 * v[v.length >> 1];
 }
 
 export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w: number; h: number }
@@ -49,10 +63,11 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const cand: { x: number; y: number; k: number; v: number }[] = [];
   for (let k = 0; k < radii.length; k++) {
     const R = resp[k], border = Math.ceil(radii[k]) + 1;
+    const min = Math.max(q.minResponse, (q.noise ?? 0) * robustSpread(R, q.zone));
     for (let y = border; y < h - border; y++) {
       for (let x = border, i = y * w + border; x < w - border; x++, i++) {
         const v = R[i];
-        if (v < q.minResponse || q.zone[i] < 0.5) continue;
+        if (v < min || q.zone[i] < 0.5) continue;
         let max = true;
         for (let kk = Math.max(0, k - 1); kk <= Math.min(radii.length - 1, k + 1) && max; kk++) {
           const P = resp[kk];

@@ -3,7 +3,7 @@
  * the colour marks read) with one measured quantity laid over the analysed skin in one colour, its
  * opacity the quantity's strength. red_area and brown_area are the haemoglobin and melanin densities
  * (pigment.ts) above the face's own median, over its 10-90 % spread; the texture maps are the pore-scale
- * darkening with the pores found, the blackheads found on the nose, the shine, and the dark-line depth.
+ * darkening (faintly) with the pores found, the blackheads found on the nose, the shine, and the dark-line depth.
  */
 import sharp from 'sharp';
 import type { EncodedImage, RasterImage } from '../../image/raster.ts';
@@ -17,9 +17,9 @@ export type MapName = (typeof MAP_NAMES)[number];
 
 interface Overlay { alpha: Float32Array; colour: [number, number, number]; grey: boolean }
 
-/** Relative density: (v - median) / (p90 - p10) over skin, 0 below the median. */
+/** Relative density over skin: 0 up to the face's 70th percentile, 1 from its 98th. */
 function relative(v: Float32Array, skin: Float32Array): Float32Array {
-  const med = quantileIn(v, skin, 0.5), spread = Math.max(1e-3, quantileIn(v, skin, 0.9) - quantileIn(v, skin, 0.1));
+  const med = quantileIn(v, skin, 0.7), spread = Math.max(1e-3, quantileIn(v, skin, 0.98) - med);
   const out = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = skin[i] * Math.max(0, Math.min(1, (v[i] - med) / spread));
   return out;
@@ -43,7 +43,7 @@ export function overlay(a: SkinAnalysis, name: MapName): Overlay {
     case 'brown_area': return { alpha: relative(pig.melanin, skin), colour: [125, 70, 15], grey: false };
     case 'texture_enhanced_pores': {
       const low = gauss(lab.L, w, h, Math.max(0.8, 0.6 * s)), alpha = new Float32Array(n);
-      for (let i = 0; i < n; i++) alpha[i] = skin[i] * Math.max(0, Math.min(0.6, (low[i] - lab.L[i]) / 6));
+      for (let i = 0; i < n; i++) alpha[i] = skin[i] * Math.max(0, Math.min(0.35, (low[i] - lab.L[i] - 1.5) / 10));
       discs(a, pores, alpha);
       return { alpha, colour: [0, 140, 255], grey: true };
     }

@@ -26,14 +26,14 @@ export const GLABELLA = [107, 9, 336, 285, 417, 168, 193, 55];
 const add = (a: P2, b: P2, k = 1): P2 => [a[0] + b[0] * k, a[1] + b[1] * k];
 const unit = (a: P2, b: P2): P2 => { const d = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1; return [(b[0] - a[0]) / d, (b[1] - a[1]) / d]; };
 
-/** Crow's feet: a trapezoid fanning out from 3 to 17 mm beyond the outer eye corner. */
+/** Crow's feet: a trapezoid fanning out from 5 to 18 mm beyond the outer eye corner (nearer, the corner's own shadow and lashes read as lines). */
 export function crowsFeetPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
   const [outer, inner] = side === 'right' ? [33, 133] : [263, 362];
   const u = unit(mesh[inner], mesh[outer]);
   const v: P2 = side === 'right' ? [-u[1], u[0]] : [u[1], -u[0]];
   const c = mesh[outer];
   const at = (along: number, across: number) => add(add(c, u, along * s), v, across * s);
-  return [at(3, -5), at(17, -9), at(17, 11), at(3, 6)];
+  return [at(5, -5), at(18, -9), at(18, 11), at(5, 6)];
 }
 
 /** Nasolabial band: 10 mm wide, from beside the nose wing to 6 mm below and beyond the mouth corner. */
@@ -67,12 +67,14 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
   const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
   const poly = (p: readonly Pt[]) => fillPolygon(p, win);
   const fromParsing = (classes: Parameters<typeof parsingPlane>[1]) => resamplePlane(parsingPlane(parsing, classes, f.win), f.win.w, f.win.h, w, h);
+  // Class probabilities made hard at 0.5 before growing: grow() lifts any faint probability to full.
+  const hard = (p: Float32Array) => { for (let i = 0; i < p.length; i++) p[i] = p[i] >= 0.5 ? 1 : 0; return p; };
   const eyes = union(poly(pts(RIGHT_EYE)), poly(pts(LEFT_EYE)));
-  const brows = union(poly(pts(RIGHT_BROW)), poly(pts(LEFT_BROW)), fromParsing(['rightBrow', 'leftBrow']));
+  const brows = union(poly(pts(RIGHT_BROW)), poly(pts(LEFT_BROW)), hard(fromParsing(['rightBrow', 'leftBrow'])));
   const lips = poly(pts([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()]));
   const nostrils = union(poly(convexHull(pts(RIGHT_NOSTRIL))), poly(convexHull(pts(LEFT_NOSTRIL))));
   const features = union(grow(eyes, win, 1.5 * s), grow(brows, win, 1.5 * s), grow(lips, win, 1.5 * s), grow(nostrils, win, 1 * s));
-  const notSkin = grow(fromParsing(['hair', 'glasses', 'hat', 'earring', 'cloth']), win, 1 * s);
+  const notSkin = grow(hard(fromParsing(['hair', 'glasses', 'hat', 'earring', 'cloth'])), win, 1 * s);
   const skin = minus(fromParsing(['skin', 'nose']), features, notSkin);
   for (let i = 0; i < skin.length; i++) skin[i] = skin[i] > 0.5 ? 1 : 0;
 
