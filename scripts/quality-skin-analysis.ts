@@ -24,7 +24,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, labFrame, LESION_KINDS, LINES, makeFrame, skinAgeOf, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { AGE_MODEL, analyseSkin, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
 import { toImage } from '../engine/vision/skin/frame.ts';
 import { renderSynthetic, type Synthetic, type SyntheticKind } from '../engine/vision/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
@@ -223,4 +223,21 @@ console.log('');
 await agreement('2x larger (frame capped at 3 px/mm)', consistencyPhotos, (img) => toRaster(raw(img).resize(img.width * 2, img.height * 2)));
 await agreement('0.75x smaller', consistencyPhotos, (img) => toRaster(raw(img).resize(Math.round(img.width * 0.75), Math.round(img.height * 0.75))));
 await agreement('JPEG quality 75', consistencyPhotos, async (img) => rasterOf(await raw(img).jpeg({ quality: 75 }).toBuffer()));
+
+// ---------- 3. the sharpness gate ----------
+console.log('\n3. Sharpness around the eyes (the blur gate, QUALITY.minSharpness in the effect\'s steps), sharp and blurred by a Gaussian of σ mm');
+console.log(['photo', 'px/mm', 'sharp', 'σ 0.25 mm', 'σ 0.5 mm', 'σ 1 mm'].join('\t'));
+for (const p of consistencyPhotos) {
+  const d = await faceData(models, p.image, `consistency/${p.name}`);
+  if (!d) continue;
+  const row: string[] = [];
+  let pxPerMm = 0;
+  for (const mm of [0, 0.25, 0.5, 1]) {
+    const img = mm ? await toRaster(raw(p.image).blur(Math.max(0.3, mm * (await makeFrame(p.image, d.face)).pxPerMm))) : p.image;
+    const f = await makeFrame(img, d.face);
+    pxPerMm = f.pxPerMm;
+    row.push(sharpness(labFrame(f).L, f.w, f.h, f.s, eyeArea(f)).toFixed(2));
+  }
+  console.log([p.name, pxPerMm.toFixed(2), ...row].join('\t'));
+}
 process.exit(0);

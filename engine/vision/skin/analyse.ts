@@ -12,7 +12,7 @@ import type { FaceParsing } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
-import { darkCircle, itaClass, itaMargin, itaOf, meanIn, pigments, quantileIn, type Pigments } from './pigment.ts';
+import { darkCircle, itaClass, itaMargin, itaOf, meanIn, pigments, quantile, quantileIn, sortedIn, type Pigments } from './pigment.ts';
 import { findLines, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
@@ -194,6 +194,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   const cheeks = new Float32Array(w * h);
   for (let i = 0; i < cheeks.length; i++) cheeks[i] = Math.max(zones.rightCheek[i], zones.leftCheek[i]) >= 0.5 && shine[i] < 0.05 ? 1 : 0;
   const Lc = quantileIn(lab.L, cheeks, 0.5), bc = quantileIn(lab.b, cheeks, 0.5);
+  const cheekMelanin = sortedIn(pig.melanin, cheeks);
   const ita = itaOf(Lc, bc);
   let cheekPx = 0; for (const v of cheeks) cheekPx += v;
   members.skin_color = { value: itaClass(ita), confidence: round3(grows(itaMargin(ita) + 2, 2) * Math.min(1, cheekPx / (200 * s * s))) };
@@ -253,7 +254,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   // Skin age (see skinAgeOf).
   const skinArea = zoneArea(zones.skin, s) / 100;
   const spotDensity = skinArea > 0 ? lesions.filter((l) => l.kind === 'skin_spot' || l.kind === 'mole').length / skinArea : 0;
-  const melaninSpread = quantileIn(pig.melanin, cheeks, 0.9) - quantileIn(pig.melanin, cheeks, 0.1);
+  const melaninSpread = quantile(cheekMelanin, 0.9) - quantile(cheekMelanin, 0.1);
   const ageFeatures = ageFeaturesOf(wrinkles, pouch, spotDensity, melaninSpread);
 
   return {

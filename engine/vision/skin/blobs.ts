@@ -39,11 +39,12 @@ export interface BlobQuery {
 
 /** Robust spread of a response plane over a zone (every 3rd pixel). */
 export function robustSpread(R: Float32Array, zone: Float32Array): number {
-  const v: number[] = [];
-  for (let i = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v.push(Math.abs(R[i]));
-  if (!v.length) return 0;
-  v.sort((a, b) => a - b);
-  return 1.4826 * v[v.length >> 1];
+  let n = 0;
+  for (let i = 0; i < R.length; i += 3) if (zone[i] >= 0.5) n++;
+  if (!n) return 0;
+  const v = new Float32Array(n);
+  for (let i = 0, k = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v[k++] = Math.abs(R[i]);
+  return 1.4826 * v.sort()[n >> 1];
 }
 
 export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w: number; h: number }
@@ -86,9 +87,27 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
     const r = radii[c.k];
     if (kept.some((k) => Math.hypot(k.x - c.x, k.y - c.y) < Math.max(k.r, r))) continue;
     const b = measureBlob(lab, q.zone, c.x, c.y, r, c.v);
-    if (b) kept.push(b);
+    // The Laplacian's side lobes ring a strong blob with weaker ones of the other polarity: a blob must
+    // also be darker (or lighter) than its ring on the plane searched.
+    if (b && sign * ringContrast(L, w, h, c.x, c.y, r) < 0) kept.push(b);
   }
   return kept;
+}
+
+/** Disc mean minus ring median (1.5r..2.5r) of one plane: the median ignores a neighbour in the ring. */
+export function ringContrast(P: Float32Array, w: number, h: number, cx: number, cy: number, r: number): number {
+  const R = Math.ceil(2.5 * r);
+  let dn = 0, ds = 0;
+  const ring: number[] = [];
+  for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
+    for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
+      const d = Math.hypot(x - cx, y - cy), v = P[y * w + x];
+      if (d <= r) { dn++; ds += v; } else if (d >= 1.5 * r && d <= 2.5 * r) ring.push(v);
+    }
+  }
+  if (!dn || !ring.length) return 0;
+  ring.sort((a, b) => a - b);
+  return ds / dn - ring[ring.length >> 1];
 }
 
 /** Disc and ring means, rays; null where the ring leaves the zone (an edge, not a blob). */

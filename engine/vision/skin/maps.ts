@@ -10,7 +10,7 @@ import type { EncodedImage, RasterImage } from '../../image/raster.ts';
 import type { SkinAnalysis } from './analyse.ts';
 import { resamplePlane } from './frame.ts';
 import { gauss } from './gauss.ts';
-import { quantileIn } from './pigment.ts';
+import { quantile, sortedIn } from './pigment.ts';
 
 export const MAP_NAMES = ['red_area', 'brown_area', 'texture_enhanced_pores', 'texture_enhanced_blackheads', 'texture_enhanced_oily_area', 'texture_enhanced_lines'] as const;
 export type MapName = (typeof MAP_NAMES)[number];
@@ -19,7 +19,8 @@ interface Overlay { alpha: Float32Array; colour: [number, number, number]; grey:
 
 /** Relative density over skin: 0 up to the face's 70th percentile, 1 from its 98th. */
 function relative(v: Float32Array, skin: Float32Array): Float32Array {
-  const med = quantileIn(v, skin, 0.7), spread = Math.max(1e-3, quantileIn(v, skin, 0.98) - med);
+  const sorted = sortedIn(v, skin);
+  const med = quantile(sorted, 0.7), spread = Math.max(1e-3, quantile(sorted, 0.98) - med);
   const out = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = skin[i] * Math.max(0, Math.min(1, (v[i] - med) / spread));
   return out;

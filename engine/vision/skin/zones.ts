@@ -84,6 +84,8 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
   const atlas = faceRegions(scaled, { width: w, height: h }, undefined, names);
   const plane = (n: RegionName) => { const m = atlas[n]!; const p = new Float32Array(m.data.length); for (let i = 0; i < p.length; i++) p[i] = m.data[i] / 255; return p; };
   const inSkin = (p: Float32Array) => times(p, skin);
+  // Under the eye, lashes and the lid margin's shadow reach about 2 mm below the lid: lines are not read there.
+  const lidGuard = grow(eyes, win, 3 * s);
   const glabella = feather(poly(pts(GLABELLA)), win, 0.5 * s);
   return {
     skin,
@@ -91,8 +93,8 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
     glabella: inSkin(glabella),
     rightCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'right', s))),
     leftCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'left', s))),
-    rightUnderEye: inSkin(plane('rightUnderEye')),
-    leftUnderEye: inSkin(plane('leftUnderEye')),
+    rightUnderEye: inSkin(minus(plane('rightUnderEye'), lidGuard)),
+    leftUnderEye: inSkin(minus(plane('leftUnderEye'), lidGuard)),
     rightCheek: inSkin(plane('rightCheek')),
     leftCheek: inSkin(plane('leftCheek')),
     rightNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'right', s))),
