@@ -71,6 +71,8 @@ export function overlay(a: SkinAnalysis, name: MapName): Overlay {
 export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: readonly MapName[]): Promise<Record<MapName, EncodedImage>> {
   const out = {} as Record<MapName, EncodedImage>;
   if (names.length === 0) return out;
+  // Encodes run in sharp's thread pool while the next map is drawn, and all together at the end.
+  const pending: Promise<void>[] = [];
   const { win, w, h } = a.frame, ch = image.channels, W = image.width;
   let grey: Uint8Array | undefined;
   for (const name of names) {
@@ -95,7 +97,10 @@ export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: rea
         px[j] += (cr - px[j]) * t; px[j + 1] += (cg - px[j + 1]) * t; px[j + 2] += (cb - px[j + 2]) * t;
       }
     }
-    out[name] = { data: await sharp(px, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer(), format: 'jpeg' };
+    pending.push(sharp(px, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer()
+      .then((data) => { out[name] = { data, format: 'jpeg' }; }));
   }
-  return out;
+  await Promise.all(pending);
+  // In the order asked for.
+  return Object.fromEntries(names.map((n) => [n, out[n]])) as Record<MapName, EncodedImage>;
 }
