@@ -8,11 +8,11 @@
  */
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
-import type { FaceParsing } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
 import { feather, grow, minus, times, union } from '../regions/feather.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
 import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
-import { convexHull, LEFT_NOSTRIL, parsingPlane, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
+import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
 import { resamplePlane, type Frame, type P2 } from './frame.ts';
 
 export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
@@ -56,9 +56,41 @@ export function skinZones(f: Frame, face: Face, parsing: FaceParsing): Zones {
   const mesh = f.mesh.map(([x, y]) => [x * kx, y * ky] as P2);
   const zones = drawZones(mesh, f.s * zk, zw, zh, f, face, parsing);
   if (zk === 1) return zones;
+  // Skin's edge shows in the maps: bilinear. The other zones only gate measures: nearest grid cell.
   const out = {} as Zones;
-  for (const [name, p] of Object.entries(zones) as [ZoneName, Float32Array][]) out[name] = resamplePlane(p, zw, zh, f.w, f.h);
-  for (const v of Object.values(out)) for (let i = 0; i < v.length; i++) v[i] = v[i] >= 0.5 ? 1 : v[i] < 0.02 ? 0 : v[i];
+  const xs = new Int32Array(f.w), ys = new Int32Array(f.h);
+  for (let x = 0; x < f.w; x++) xs[x] = Math.min(zw - 1, Math.floor(((x + 0.5) * zw) / f.w));
+  for (let y = 0; y < f.h; y++) ys[y] = Math.min(zh - 1, Math.floor(((y + 0.5) * zh) / f.h));
+  for (const [name, p] of Object.entries(zones) as [ZoneName, Float32Array][]) {
+    if (name === 'skin') {
+      const v = resamplePlane(p, zw, zh, f.w, f.h);
+      for (let i = 0; i < v.length; i++) v[i] = v[i] >= 0.5 ? 1 : v[i] < 0.02 ? 0 : v[i];
+      out[name] = v;
+      continue;
+    }
+    const v = new Float32Array(f.w * f.h);
+    for (let y = 0, i = 0; y < f.h; y++) { const row = ys[y] * zw; for (let x = 0; x < f.w; x++, i++) v[i] = p[row + xs[x]]; }
+    out[name] = v;
+  }
+  return out;
+}
+
+/** Parsing classes (summed, ≤ 1) at the centre of each cell of a w x h grid over the frame's window. */
+function parsingGrid(parsing: FaceParsing, classes: readonly ParsingClass[], f: Frame, w: number, h: number): Float32Array {
+  const out = new Float32Array(w * h), pw = parsing.win;
+  const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
+  if (!planes.length) return out;
+  for (let y = 0; y < h; y++) {
+    const iy = Math.floor(f.win.y0 + ((y + 0.5) * f.win.h) / h) - pw.y0;
+    if (iy < 0 || iy >= pw.h) continue;
+    for (let x = 0; x < w; x++) {
+      const ix = Math.floor(f.win.x0 + ((x + 0.5) * f.win.w) / w) - pw.x0;
+      if (ix < 0 || ix >= pw.w) continue;
+      let v = 0;
+      for (const p of planes) v += p[iy * pw.w + ix];
+      out[y * w + x] = Math.min(255, v) / 255;
+    }
+  }
   return out;
 }
 
@@ -66,7 +98,7 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
   const win: Win = { x0: 0, y0: 0, w, h };
   const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
   const poly = (p: readonly Pt[]) => fillPolygon(p, win);
-  const fromParsing = (classes: Parameters<typeof parsingPlane>[1]) => resamplePlane(parsingPlane(parsing, classes, f.win), f.win.w, f.win.h, w, h);
+  const fromParsing = (classes: readonly ParsingClass[]) => parsingGrid(parsing, classes, f, w, h);
   // Class probabilities made hard at 0.5 before growing: grow() lifts any faint probability to full.
   const hard = (p: Float32Array) => { for (let i = 0; i < p.length; i++) p[i] = p[i] >= 0.5 ? 1 : 0; return p; };
   const eyes = union(poly(pts(RIGHT_EYE)), poly(pts(LEFT_EYE)));
