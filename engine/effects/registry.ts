@@ -13,4 +13,5 @@ export const effectModules: Record<string, string> = {
   'image-cropping': new URL('./image-cropping/effect.ts', import.meta.url).href,
   'lips-color-changer': new URL('./lips-color-changer/effect.ts', import.meta.url).href,
   'smart-skin-advanced': new URL('./smart-skin-advanced/effect.ts', import.meta.url).href,
+  'skin-analysis-advanced': new URL('./skin-analysis-advanced/effect.ts', import.meta.url).href,
 };

@@ -16,8 +16,8 @@ import { fillPolygon, type Pt, type Win } from './polygon.ts';
  * Mesh points around each nostril and the alar base beside it (canonical uv just below the nose tip),
  * the columella's foot (2) shared; the hull of each set is what smoothing keeps its hands off.
  */
-const RIGHT_NOSTRIL = [79, 239, 238, 241, 242, 20, 60, 75, 240, 98, 99, 97, 2];
-const LEFT_NOSTRIL = [309, 459, 458, 461, 462, 250, 290, 305, 460, 327, 328, 326, 2];
+export const RIGHT_NOSTRIL = [79, 239, 238, 241, 242, 20, 60, 75, 240, 98, 99, 97, 2];
+export const LEFT_NOSTRIL = [309, 459, 458, 461, 462, 250, 290, 305, 460, 327, 328, 326, 2];
 
 export interface RetouchMasks { win: Win; faceWidth: number; skin: Float32Array; tone: Float32Array; sharp: Float32Array }
 

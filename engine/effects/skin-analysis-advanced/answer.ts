@@ -1,0 +1,53 @@
+/**
+ * The skin-analysis answer (interface.md 4.5, decisions.md): `result` with every member, Face++'s codes;
+ * lesion kinds as rectangles in image pixels, with a parallel `confidence` array when asked for;
+ * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch.
+ */
+import type { Face } from '../../vision/faces/detect.ts';
+import { LESION_KINDS, type LesionKind, type MemberName, type Rect, type Scored, type SkinAnalysis } from '../../vision/skin/analyse.ts';
+
+/** The `{value, confidence}` members, in interface.md's order. */
+export const SCORED_MEMBERS: readonly MemberName[] = ['skin_color', 'left_eyelids', 'right_eyelids', 'eye_pouch', 'dark_circle', 'forehead_wrinkle',
+  'crows_feet', 'eye_finelines', 'glabella_wrinkle', 'nasolabial_fold', 'pores_forehead', 'pores_left_cheek', 'pores_right_cheek', 'pores_jaw', 'blackhead'];
+
+/** Highest code of each member (decisions.md); the rest are 0/1. */
+export const MAX_CODE: Partial<Record<MemberName | 'skin_type', number>> = {
+  skin_color: 4, left_eyelids: 2, right_eyelids: 2, dark_circle: 3, blackhead: 3, skin_type: 3,
+};
+
+export const HEADPOSE_LIMIT = 45;
+
+export interface LesionAnswer { rectangle: Rect[]; confidence?: number[] }
+
+export interface SkinResult extends Record<MemberName, Scored> {
+  skin_age: { value: number };
+  skin_type: { skin_type: number; details: Record<'0' | '1' | '2' | '3', Scored> };
+  acne: LesionAnswer; closed_comedones: LesionAnswer; mole: LesionAnswer; skin_spot: LesionAnswer;
+}
+
+export function warnings(face: Face): string[] {
+  const p = face.pose;
+  return p && Math.max(Math.abs(p.roll), Math.abs(p.yaw), Math.abs(p.pitch)) > HEADPOSE_LIMIT ? ['imporper_headpose'] : [];
+}
+
+export const faceRectangle = (face: Face) => ({ top: Math.round(face.box.y), left: Math.round(face.box.x), width: Math.round(face.box.width), height: Math.round(face.box.height) });
+
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+
+export function skinResult(a: SkinAnalysis, withConfidence: boolean): SkinResult {
+  const out = {} as SkinResult;
+  for (const m of SCORED_MEMBERS) out[m] = { value: a.members[m].value, confidence: a.members[m].confidence };
+  out.skin_age = { value: a.skinAge };
+  // details: each type's fit, normalised so they read as a distribution; the chosen type is value 1.
+  const total = a.skinType.scores.reduce((s, v) => s + v, 0) || 1;
+  const details = {} as SkinResult['skin_type']['details'];
+  a.skinType.scores.forEach((v, i) => { details[String(i) as '0'] = { value: i === a.skinType.type ? 1 : 0, confidence: r3(v / total) }; });
+  out.skin_type = { skin_type: a.skinType.type, details };
+  for (const kind of LESION_KINDS) {
+    const found = a.lesions.filter((l) => l.kind === kind);
+    const answer: LesionAnswer = { rectangle: found.map((l) => ({ width: l.rect.width, top: l.rect.top, height: l.rect.height, left: l.rect.left })) };
+    if (withConfidence) answer.confidence = found.map((l) => r3(l.confidence));
+    out[kind as LesionKind] = answer;
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+/**
+ * Steps of the skin analysis: the largest face (portrait template) → its frame at a fixed mm scale →
+ * the quality gates when face_quality_control=1 (scale, then sharpness) → every measure on its parsing
+ * and mesh zones → the maps asked for → the answer.
+ */
+import type endpoint from '../../../contract/endpoints/skin-analysis-advanced.ts';
+import type { Params } from '../../../contract/endpoint.ts';
+import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '../../vision/skin/analyse.ts';
+import type { LabFrame } from '../../vision/skin/blobs.ts';
+import { IRIS_MM, makeFrame, type Frame } from '../../vision/skin/frame.ts';
+import { renderMaps, type MapName } from '../../vision/skin/maps.ts';
+import { faceRectangle, skinResult, warnings } from './answer.ts';
+
+export type P = Params<typeof endpoint>;
+
+export interface State extends PortraitState { frame: Frame; lab: LabFrame; analysis: SkinAnalysis }
+
+/**
+ * Quality gates. minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face under ~170 px wide) lines
+ * and lesions of a millimetre are a pixel or less. minSharpness: the fine-to-mid detail ratio around the
+ * eyes (analyse.ts sharpness); on the shared portraits whose faces pass the size gate it is 0.53-0.64
+ * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (quality-skin-analysis.ts, part 3).
+ */
+export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
+
+export const findFace: Step<P, State> = selectFaces<P, State>(() => ({ count: 1, detect: { meshFaces: 1 } }));
+
+export const frameFace: Step<P, State> = async (c) => {
+  const face = c.state.faces![0];
+  if (!face.mesh) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
+  c.state.frame = await makeFrame(c.image, face);
+  c.state.lab = labFrame(c.state.frame);
+};
+
+export const qualityGate: Step<P, State> = (c) => {
+  if (c.params.face_quality_control !== 1) return;
+  const f = c.state.frame!;
+  if (f.pxPerMm < QUALITY.minPxPerMm) {
+    const iris = Math.ceil(QUALITY.minPxPerMm * IRIS_MM), face = Math.ceil(QUALITY.minPxPerMm * 140);
+    throw new EffectError('ERROR_FACE_SIZE_RATIO_NOT_MET',
+      `the face is too small to measure skin: ${f.pxPerMm.toFixed(2)} px per mm (iris ${f.irisPx.toFixed(0)} px across); at least ${QUALITY.minPxPerMm} px per mm is needed (iris ${iris} px, face about ${face} px wide)`);
+  }
+  const sharp = sharpness(c.state.lab!.L, f.w, f.h, f.s, eyeArea(f));
+  if (sharp < QUALITY.minSharpness) {
+    throw new EffectError('ERROR_BLURRY_FACE', `the face is too blurred to measure skin: sharpness ${sharp.toFixed(2)} around the eyes, at least ${QUALITY.minSharpness} is needed`);
+  }
+};
+
+export const measure: Step<P, State> = async (c) => {
+  const face = c.state.faces![0];
+  c.state.analysis = analyseSkin(c.state.frame!, face, await c.facts.parsing(face), c.state.lab);
+};
+
+export const maps: Step<P, State> = async (c) => {
+  const names = (c.params.return_maps ?? []) as MapName[];
+  const rendered = await renderMaps(c.image, c.state.analysis!, names);
+  for (const [name, img] of Object.entries(rendered)) c.output.images[`map:${name}`] = img;
+};
+
+export const answer: Step<P, State> = (c) => {
+  const face = c.state.faces![0];
+  c.output.data = {
+    warning: warnings(face),
+    face_rectangle: faceRectangle(face),
+    result: skinResult(c.state.analysis!, c.params.return_rect_confidence === 1),
+  };
+};

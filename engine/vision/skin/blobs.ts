@@ -1,0 +1,154 @@
+/**
+ * Round spots and bumps as blobs: extrema of the scale-normalised Laplacian of Gaussian (Lindeberg 1998)
+ * over space and scale, each then measured directly on the skin: the mean L*, a*, b* inside its radius
+ * against a ring around it (contrast), the radius at which lightness crosses half-way along eight rays
+ * (roundness: how alike those radii are) and how wide that crossing is (edge sharpness, mm).
+ */
+import { gauss as blurPlane } from './gauss.ts';
+
+export interface Blob {
+  /** Centre and radius, frame pixels. */
+  x: number; y: number; r: number;
+  /** Disc minus ring: L*, a*, b*. */
+  dL: number; da: number; db: number;
+  /** 1 - relative spread of the eight half-way radii (1: a circle). */
+  roundness: number;
+  /** Mean width of the edge (25 % to 75 % of the step) along the rays, in pixels. */
+  edge: number;
+  /** LoG response at the blob's scale (σ²∇², L* units): its detection strength. */
+  response: number;
+}
+
+export interface BlobQuery {
+  /** Radii to look at, frame pixels (σ = r/√2); those giving σ < 0.6 px are dropped. */
+  radii: readonly number[];
+  /** 'dark' finds blobs darker than around them, 'bright' lighter ones. */
+  polarity: 'dark' | 'bright';
+  /** Least |LoG response| (a Gaussian blob of contrast c responds c/2). */
+  minResponse: number;
+  /** Blob centres must lie where this plane is ≥ 0.5, and most of their ring too. */
+  zone: Float32Array;
+  /** The plane searched (default lab.L); blobs are measured on lab either way. */
+  detect?: Float32Array;
+  /**
+   * A blob must also stand this many robust standard deviations (1.4826 x median |response|, over the
+   * zone) above the skin's own texture at its scale: what counts as a spot adapts to grain, noise and JPEG.
+   */
+  noise?: number;
+}
+
+/** Robust spread of a response plane over a zone (every 3rd pixel). */
+export function robustSpread(R: Float32Array, zone: Float32Array): number {
+  let n = 0;
+  for (let i = 0; i < R.length; i += 3) if (zone[i] >= 0.5) n++;
+  if (!n) return 0;
+  const v = new Float32Array(n);
+  for (let i = 0, k = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v[k++] = Math.abs(R[i]);
+  return 1.4826 * v.sort()[n >> 1];
+}
+
+export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w: number; h: number }
+
+/** Scale-space extrema of the LoG on lab.L, measured; overlapping ones keep the strongest. */
+export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
+  const { w, h } = lab;
+  const L = q.detect ?? lab.L;
+  const radii = q.radii.filter((r) => r / Math.SQRT2 >= 0.6);
+  const sign = q.polarity === 'dark' ? 1 : -1;
+  const resp = radii.map((r) => {
+    const s = r / Math.SQRT2, g = blurPlane(L, w, h, s), out = new Float32Array(w * h), n = s * s * sign;
+    for (let y = 1; y < h - 1; y++) for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) out[i] = n * (g[i - 1] + g[i + 1] + g[i - w] + g[i + w] - 4 * g[i]);
+    return out;
+  });
+  // Candidates first; the strongest of overlapping ones is measured (measuring is the costly part).
+  const cand: { x: number; y: number; k: number; v: number }[] = [];
+  for (let k = 0; k < radii.length; k++) {
+    const R = resp[k], border = Math.ceil(radii[k]) + 1;
+    const min = Math.max(q.minResponse, (q.noise ?? 0) * robustSpread(R, q.zone));
+    for (let y = border; y < h - border; y++) {
+      for (let x = border, i = y * w + border; x < w - border; x++, i++) {
+        const v = R[i];
+        if (v < min || q.zone[i] < 0.5) continue;
+        let max = true;
+        for (let kk = Math.max(0, k - 1); kk <= Math.min(radii.length - 1, k + 1) && max; kk++) {
+          const P = resp[kk];
+          for (let dy = -1; dy <= 1 && max; dy++) for (let dx = -1; dx <= 1; dx++) {
+            if (kk === k && dx === 0 && dy === 0) continue;
+            if (P[i + dy * w + dx] > v) { max = false; break; }
+          }
+        }
+        if (max) cand.push({ x, y, k, v });
+      }
+    }
+  }
+  cand.sort((a, b) => b.v * radii[b.k] - a.v * radii[a.k]);
+  const kept: Blob[] = [];
+  for (const c of cand) {
+    const r = radii[c.k];
+    if (kept.some((k) => Math.hypot(k.x - c.x, k.y - c.y) < Math.max(k.r, r))) continue;
+    const b = measureBlob(lab, q.zone, c.x, c.y, r, c.v);
+    // The Laplacian's side lobes ring a strong blob with weaker ones of the other polarity: a blob must
+    // also be darker (or lighter) than its ring on the plane searched.
+    if (b && sign * ringContrast(L, w, h, c.x, c.y, r) < 0) kept.push(b);
+  }
+  return kept;
+}
+
+/** Disc mean minus ring median (1.5r..2.5r) of one plane: the median ignores a neighbour in the ring. */
+export function ringContrast(P: Float32Array, w: number, h: number, cx: number, cy: number, r: number): number {
+  const R = Math.ceil(2.5 * r);
+  let dn = 0, ds = 0;
+  const ring: number[] = [];
+  for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
+    for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
+      const d = Math.hypot(x - cx, y - cy), v = P[y * w + x];
+      if (d <= r) { dn++; ds += v; } else if (d >= 1.5 * r && d <= 2.5 * r) ring.push(v);
+    }
+  }
+  if (!dn || !ring.length) return 0;
+  ring.sort((a, b) => a - b);
+  return ds / dn - ring[ring.length >> 1];
+}
+
+/** Disc and ring means, rays; null where the ring leaves the zone (an edge, not a blob). */
+export function measureBlob(lab: LabFrame, zone: Float32Array, cx: number, cy: number, r: number, response: number): Blob | null {
+  const { w, h, L, a, b } = lab;
+  const R = Math.ceil(2.5 * r);
+  let dn = 0, dl = 0, dA = 0, dB = 0, rn = 0, rl = 0, rA = 0, rB = 0, inZone = 0;
+  for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
+    for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
+      const d = Math.hypot(x - cx, y - cy), i = y * w + x;
+      if (d <= r) { dn++; dl += L[i]; dA += a[i]; dB += b[i]; }
+      else if (d >= 1.5 * r && d <= 2.5 * r) { rn++; if (zone[i] >= 0.5) { inZone++; rl += L[i]; rA += a[i]; rB += b[i]; } }
+    }
+  }
+  if (dn === 0 || inZone < 0.8 * rn || inZone === 0) return null;
+  const Lc = dl / dn, Lr = rl / inZone;
+  const step = Lc - Lr;
+  // Rays: where lightness crosses 25 %, 50 %, 75 % of the way from the centre's to the ring's.
+  const radiiHalf: number[] = [], edges: number[] = [];
+  const L0 = L[cy * w + cx];
+  for (let k = 0; k < 8; k++) {
+    const ux = Math.cos((k * Math.PI) / 4), uy = Math.sin((k * Math.PI) / 4);
+    let r25 = -1, r50 = -1, r75 = -1;
+    for (let t = 0; t <= 2.5 * r; t += 0.5) {
+      const x = Math.round(cx + ux * t), y = Math.round(cy + uy * t);
+      if (x < 0 || y < 0 || x >= w || y >= h) break;
+      const f = Math.abs(step) < 1e-3 ? 1 : (L[y * w + x] - L0) / (Lr - L0);
+      if (r25 < 0 && f >= 0.25) r25 = t;
+      if (r50 < 0 && f >= 0.5) r50 = t;
+      if (r75 < 0 && f >= 0.75) { r75 = t; break; }
+    }
+    radiiHalf.push(r50 < 0 ? 2.5 * r : r50);
+    edges.push(r25 < 0 || r75 < 0 ? 2.5 * r : r75 - r25);
+  }
+  const mean = radiiHalf.reduce((s, v) => s + v, 0) / 8;
+  const sd = Math.sqrt(radiiHalf.reduce((s, v) => s + (v - mean) ** 2, 0) / 8);
+  return {
+    x: cx, y: cy, r, dL: step, da: dA / dn - rA / inZone, db: dB / dn - rB / inZone,
+    roundness: mean > 0 ? Math.max(0, 1 - sd / mean) : 0, edge: edges.reduce((s, v) => s + v, 0) / 8, response,
+  };
+}
+
+/** Blobs whose centre lies in a zone (plane ≥ 0.5). */
+export const blobsIn = (blobs: readonly Blob[], zone: Float32Array, w: number) => blobs.filter((b) => zone[b.y * w + b.x] >= 0.5);

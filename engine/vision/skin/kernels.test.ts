@@ -1,0 +1,186 @@
+/** The skin kernels on planes whose answer is known by construction. */
+import { describe, expect, it } from 'vitest';
+import { toLab } from '../../image/retouch/color.ts';
+import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
+import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
+import { along } from './eyes.ts';
+import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
+import { gauss } from './gauss.ts';
+import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, pigments } from './pigment.ts';
+import { findLines, ridgeField } from './ridges.ts';
+import { shineMap, skinType } from './shine.ts';
+import { renderSynthetic } from './synthetic.ts';
+
+const W = 120, H = 100;
+const flat = (v = 60) => new Float32Array(W * H).fill(v);
+const ones = () => new Float32Array(W * H).fill(1);
+/** A flat plane with a dark horizontal line of Gaussian profile (depth, σ px) from x0 to x1 at row y. */
+function withLine(depth: number, sigma: number, y: number, x0: number, x1: number) {
+  const p = flat();
+  for (let yy = 0; yy < H; yy++) for (let x = x0; x < x1; x++) p[yy * W + x] -= depth * Math.exp(-((yy - y) ** 2) / (2 * sigma * sigma));
+  return p;
+}
+function labOf(L: Float32Array, a = new Float32Array(W * H).fill(12), b = new Float32Array(W * H).fill(15)): LabFrame { return { L, a, b, w: W, h: H }; }
+
+describe('gauss', () => {
+  it('keeps the mean and spreads an impulse by σ', () => {
+    const p = new Float32Array(W * H); p[50 * W + 60] = 1;
+    const g = gauss(p, W, H, 1.2);
+    expect(g.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 3);
+    let v = 0;
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) v += (x - 60) ** 2 * g[y * W + x];
+    expect(Math.sqrt(v)).toBeGreaterThan(1.1); expect(Math.sqrt(v)).toBeLessThan(1.3);
+  });
+});
+
+describe('ridges', () => {
+  it("reads a dark line's depth in L* at its matched scale and its direction", () => {
+    const f = ridgeField(withLine(10, 2, 50, 20, 100), W, H, [1, 2, 4]);
+    expect(f.depth[50 * W + 60]).toBeGreaterThan(8.5);
+    expect(f.depth[50 * W + 60]).toBeLessThan(11.5);
+    expect(Math.abs(f.angle[50 * W + 60])).toBeLessThan(0.05); // horizontal
+    expect(f.depth[20 * W + 60]).toBeLessThan(0.5);
+  });
+  it('finds the line as one run of its length in mm, only in the expected direction', () => {
+    const f = ridgeField(withLine(10, 2, 50, 20, 100), W, H, [2]);
+    const lines = findLines(f, { zone: ones(), minDepth: 3, direction: 0, tolerance: Math.PI / 8, s: 4 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0].length).toBeGreaterThan(17); // 80 px = 20 mm at 4 px/mm, less the faded ends
+    expect(lines[0].length).toBeLessThan(22);
+    expect(findLines(f, { zone: ones(), minDepth: 3, direction: Math.PI / 2, tolerance: Math.PI / 8, s: 4 })).toHaveLength(0);
+  });
+  it('does not take a round spot for a line', () => {
+    const p = flat();
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) p[y * W + x] -= 10 * Math.exp(-((x - 60) ** 2 + (y - 50) ** 2) / 8);
+    expect(ridgeField(p, W, H, [2]).depth[50 * W + 60]).toBeLessThan(2);
+  });
+});
+
+describe('blobs', () => {
+  const spot = (contrast: number, r: number, cx = 60, cy = 50) => {
+    const p = flat();
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.hypot(x - cx, y - cy) <= r) p[y * W + x] += contrast;
+    return p;
+  };
+  it('finds a dark disc where it is, about its size, round, with its contrast', () => {
+    const found = findBlobs(labOf(spot(-12, 5)), { radii: [2, 3, 4, 5.5, 7.5], polarity: 'dark', minResponse: 1, zone: ones() });
+    expect(found).toHaveLength(1);
+    const [b] = found;
+    expect(Math.hypot(b.x - 60, b.y - 50)).toBeLessThanOrEqual(1);
+    expect(b.r).toBeGreaterThanOrEqual(3); expect(b.r).toBeLessThanOrEqual(7.5);
+    expect(b.dL).toBeLessThan(-8);
+    expect(b.roundness).toBeGreaterThan(0.8);
+  });
+  it('finds a bright bump only when looking for bright ones, and nothing on flat skin', () => {
+    const q = { radii: [2, 3, 4], minResponse: 1, zone: ones() };
+    expect(findBlobs(labOf(spot(8, 3)), { ...q, polarity: 'bright' })).toHaveLength(1);
+    expect(findBlobs(labOf(spot(8, 3)), { ...q, polarity: 'dark' })).toHaveLength(0);
+    expect(findBlobs(labOf(flat()), { ...q, polarity: 'dark' })).toHaveLength(0);
+  });
+  it("raises the bar with the skin's own texture (noise)", () => {
+    const p = spot(-4, 3);
+    let seed = 7; const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let i = 0; i < p.length; i++) p[i] += (rnd() - 0.5) * 12;
+    const q = { radii: [2, 3, 4], minResponse: 0.5, zone: ones(), polarity: 'dark' as const };
+    expect(findBlobs(labOf(p), { ...q, noise: 3 }).length).toBeLessThan(findBlobs(labOf(p), q).length);
+  });
+  it('classifies lesions by colour, darkness, roundness and edge (sizes in mm at 3 px/mm)', () => {
+    const b = (o: Partial<Blob>): Blob => ({ x: 0, y: 0, r: 3, dL: 0, da: 0, db: 0, roundness: 0.9, edge: 0.5, response: 5, ...o });
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3)).toBe('acne');
+    expect(lesionKind(b({ dL: -20, da: 1, edge: 0.6 }), 3)).toBe('mole');
+    expect(lesionKind(b({ dL: -7, db: 3, r: 4 }), 3)).toBe('skin_spot');
+    expect(lesionKind(b({ dL: -7, db: -3, r: 4 }), 3)).toBeNull(); // bluish: a shadow, not pigment
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3)).toBe('closed_comedones');
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, 0.5)).toBeNull(); // a highlight
+    expect(lesionKind(b({ dL: -2 }), 3)).toBeNull();
+  });
+});
+
+describe('pigment', () => {
+  it('separates a melanin change from a haemoglobin change and from shading', () => {
+    const base = [180, 130, 110];
+    const shift = (dir: readonly number[], k: number) => base.map((v, i) => {
+      const lin = ((v / 255 + 0.055) / 1.055) ** 2.4 * Math.exp(-k * dir[i]);
+      return Math.round(255 * (1.055 * lin ** (1 / 2.4) - 0.055));
+    });
+    const px = new Uint8Array([...base, ...shift(MELANIN, 0.5), ...shift(HAEMOGLOBIN, 0.5), ...shift([1, 1, 1], 0.5)]);
+    const p = pigments(px, 4);
+    // The two directions are close, so byte rounding moves the other density by up to ~0.1.
+    expect(p.melanin[1] - p.melanin[0]).toBeGreaterThan(0.4);
+    expect(Math.abs(p.haemoglobin[1] - p.haemoglobin[0])).toBeLessThan(0.1);
+    expect(p.haemoglobin[2] - p.haemoglobin[0]).toBeGreaterThan(0.4);
+    expect(Math.abs(p.melanin[2] - p.melanin[0])).toBeLessThan(0.1);
+    expect(p.shading[3] - p.shading[0]).toBeGreaterThan(0.4);
+    expect(Math.abs(p.melanin[3] - p.melanin[0]) + Math.abs(p.haemoglobin[3] - p.haemoglobin[0])).toBeLessThan(0.15);
+  });
+  it('puts ITA° into the five classes', () => {
+    expect(itaOf(70, 10)).toBeCloseTo(63.43, 1);
+    expect([60, 45, 35, 20, 0, -40].map(itaClass)).toEqual([0, 1, 2, 3, 4, 4]);
+  });
+  it('types dark circles by the density that darkens most', () => {
+    const cheek = { L: 60, m: 1, h: 1, s: 1 };
+    expect(darkCircle({ L: 59, m: 1.2, h: 1, s: 1 }, cheek).type).toBe(0);
+    expect(darkCircle({ L: 54, m: 1.4, h: 1.05, s: 1 }, cheek).type).toBe(1);
+    expect(darkCircle({ L: 54, m: 1, h: 1.5, s: 1.05 }, cheek).type).toBe(2);
+    expect(darkCircle({ L: 54, m: 1.02, h: 1, s: 1.3 }, cheek).type).toBe(3);
+  });
+});
+
+describe('shine and skin type', () => {
+  it('marks a pale highlight, not a darker or more coloured patch', () => {
+    const L = flat(), a = new Float32Array(W * H).fill(14), b = new Float32Array(W * H).fill(18);
+    for (let y = 45; y < 55; y++) for (let x = 30; x < 40; x++) { const i = y * W + x; L[i] = 78; a[i] = 6; b[i] = 8; }
+    for (let y = 45; y < 55; y++) for (let x = 80; x < 90; x++) { const i = y * W + x; L[i] = 50; a[i] = 20; }
+    const s = shineMap({ L, a, b, w: W, h: H }, 3);
+    expect(s[50 * W + 35]).toBeGreaterThan(0.8);
+    expect(s[50 * W + 85]).toBe(0);
+    expect(s[10 * W + 10]).toBe(0);
+  });
+  it('tells oily, dry, neutral and combination apart', () => {
+    expect(skinType(0.08, 0.06, 1.5).type).toBe(0);
+    expect(skinType(0.005, 0.004, 3.5).type).toBe(1);
+    expect(skinType(0.005, 0.004, 1.2).type).toBe(2);
+    expect(skinType(0.08, 0.004, 1.5).type).toBe(3);
+  });
+});
+
+describe('frame, eyes, confidences, skin age', () => {
+  it('takes the scale from the iris and falls back to the face width when the iris is implausible', () => {
+    const mesh = Array.from({ length: 478 }, () => [0, 0, 0]);
+    mesh[234] = [100, 200, 0]; mesh[454] = [380, 200, 0]; // 280 px face: 2 px/mm
+    const iris = (c: number, x: number, r: number) => { mesh[c] = [x, 150, 0]; [[r, 0], [0, -r], [-r, 0], [0, r]].forEach(([dx, dy], k) => { mesh[c + 1 + k] = [x + dx, 150 + dy, 0]; }); };
+    iris(468, 180, 12); iris(473, 300, 12);
+    expect(irisDiameter(mesh)).toBeCloseTo(24, 5);
+    expect(pixelsPerMm(mesh).pxPerMm).toBeCloseTo(24 / 11.7, 5);
+    iris(468, 180, 40); iris(473, 300, 40);
+    expect(pixelsPerMm(mesh).pxPerMm).toBeCloseTo(2, 5);
+  });
+  it('resamples planes and walks polylines', () => {
+    const p = new Float32Array([0, 1, 0, 1]);
+    expect(Array.from(resamplePlane(p, 2, 2, 4, 4)).every((v) => v >= 0 && v <= 1)).toBe(true);
+    expect(along([[0, 0], [10, 0], [10, 10]], 0.75)).toEqual([10, 5]);
+  });
+  it('makes confidences 0.5 at a threshold and larger with the margin, either way', () => {
+    expect(grows(10, 10)).toBeCloseTo(0.5);
+    expect(grows(30, 10)).toBeGreaterThan(grows(15, 10));
+    expect(fades(0, 10)).toBe(1);
+    expect(fades(2, 10)).toBeGreaterThan(fades(8, 10));
+  });
+  it('ages skin with more lines and spots', () => {
+    expect(skinAgeOf([0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 10, 0.05, 2]));
+    expect(skinAgeOf([100, 100, 100, 100])).toBe(80);
+  });
+});
+
+describe('synthetic findings', () => {
+  it('render where asked with the Lab change asked for', () => {
+    const img = { data: Buffer.alloc(W * H * 3), width: W, height: H, channels: 3 as const };
+    for (let i = 0; i < W * H; i++) img.data.set([190, 140, 120], i * 3);
+    const out = renderSynthetic(img, [{ kind: 'mole', x: 40, y: 50, size: 2 }, { kind: 'acne', x: 90, y: 50, size: 2 }], 3);
+    const lab = toLab({ data: out.data, width: W, height: H, channels: 3 }), before = toLab({ data: img.data, width: W, height: H, channels: 3 });
+    const i = 50 * W + 40, j = 50 * W + 90;
+    expect(lab.L[i] - before.L[i]).toBeCloseTo(-28, 0);
+    expect(lab.a[j] - before.a[j]).toBeGreaterThan(9);
+    expect(lab.L[10 * W + 10]).toBeCloseTo(before.L[10 * W + 10], 3);
+  });
+});

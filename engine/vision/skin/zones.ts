@@ -1,0 +1,142 @@
+/**
+ * The zones skin is measured in, as 0..1 planes over the frame: skin itself (the parsing's skin and nose
+ * without eyes, brows, lips, nostrils, hair, glasses and hats; the guard bands here are 1 mm, not the
+ * retouch's wide ones, so under-eye skin and crow's feet stay in), the mesh atlas regions (forehead, cheeks,
+ * under-eye, nose, T-zone, chin, jaw) and the zones the atlas lacks, drawn in millimetres from mesh points:
+ * glabella, crow's feet beside the outer eye corners, the nasolabial band from the nose wing to past the
+ * mouth corner. Every zone is kept within skin.
+ */
+import type { Face } from '../faces/detect.ts';
+import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
+import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import { feather, grow, minus, times, union } from '../regions/feather.ts';
+import { faceRegions, type RegionName } from '../regions/face-regions.ts';
+import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
+import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
+import { resamplePlane, type Frame, type P2 } from './frame.ts';
+
+export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
+  | 'rightCheek' | 'leftCheek' | 'rightNasolabial' | 'leftNasolabial' | 'nose' | 'chin' | 'jaw' | 'tZone';
+
+export type Zones = Record<ZoneName, Float32Array>;
+
+/** Glabella: between the inner brow ends, from the forehead above them down to the nasion. */
+export const GLABELLA = [107, 9, 336, 285, 417, 168, 193, 55];
+
+const add = (a: P2, b: P2, k = 1): P2 => [a[0] + b[0] * k, a[1] + b[1] * k];
+const unit = (a: P2, b: P2): P2 => { const d = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1; return [(b[0] - a[0]) / d, (b[1] - a[1]) / d]; };
+
+/** Crow's feet: a trapezoid fanning out from 5 to 18 mm beyond the outer eye corner (nearer, the corner's own shadow and lashes read as lines). */
+export function crowsFeetPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
+  const [outer, inner] = side === 'right' ? [33, 133] : [263, 362];
+  const u = unit(mesh[inner], mesh[outer]);
+  const v: P2 = side === 'right' ? [-u[1], u[0]] : [u[1], -u[0]];
+  const c = mesh[outer];
+  const at = (along: number, across: number) => add(add(c, u, along * s), v, across * s);
+  return [at(5, -5), at(18, -9), at(18, 11), at(5, 6)];
+}
+
+/** Nasolabial band: 10 mm wide, from beside the nose wing to 6 mm below and beyond the mouth corner. */
+export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
+  const [wing, corner] = side === 'right' ? [129, 61] : [358, 291];
+  const out = unit(side === 'right' ? mesh[454] : mesh[234], side === 'right' ? mesh[234] : mesh[454]);
+  const down = unit(mesh[168], mesh[152]);
+  const a = add(add(mesh[wing], out, 2 * s), down, -2 * s), b = add(add(mesh[corner], out, 4 * s), down, 6 * s);
+  return [add(a, out, -3 * s), add(a, out, 7 * s), add(b, out, 7 * s), add(b, out, -3 * s)];
+}
+
+/** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
+export const ZONE_PX_PER_MM = 1.5;
+
+/** All zones of one face over its frame. */
+export function skinZones(f: Frame, face: Face, parsing: FaceParsing): Zones {
+  const zk = Math.min(1, ZONE_PX_PER_MM / f.s);
+  const zw = Math.max(1, Math.round(f.w * zk)), zh = Math.max(1, Math.round(f.h * zk));
+  const kx = zw / f.w, ky = zh / f.h;
+  const mesh = f.mesh.map(([x, y]) => [x * kx, y * ky] as P2);
+  const zones = drawZones(mesh, f.s * zk, zw, zh, f, face, parsing);
+  if (zk === 1) return zones;
+  // Skin's edge shows in the maps: bilinear. The other zones only gate measures: nearest grid cell.
+  const out = {} as Zones;
+  const xs = new Int32Array(f.w), ys = new Int32Array(f.h);
+  for (let x = 0; x < f.w; x++) xs[x] = Math.min(zw - 1, Math.floor(((x + 0.5) * zw) / f.w));
+  for (let y = 0; y < f.h; y++) ys[y] = Math.min(zh - 1, Math.floor(((y + 0.5) * zh) / f.h));
+  for (const [name, p] of Object.entries(zones) as [ZoneName, Float32Array][]) {
+    if (name === 'skin') {
+      const v = resamplePlane(p, zw, zh, f.w, f.h);
+      for (let i = 0; i < v.length; i++) v[i] = v[i] >= 0.5 ? 1 : v[i] < 0.02 ? 0 : v[i];
+      out[name] = v;
+      continue;
+    }
+    const v = new Float32Array(f.w * f.h);
+    for (let y = 0, i = 0; y < f.h; y++) { const row = ys[y] * zw; for (let x = 0; x < f.w; x++, i++) v[i] = p[row + xs[x]]; }
+    out[name] = v;
+  }
+  return out;
+}
+
+/** Parsing classes (summed, ≤ 1) at the centre of each cell of a w x h grid over the frame's window. */
+function parsingGrid(parsing: FaceParsing, classes: readonly ParsingClass[], f: Frame, w: number, h: number): Float32Array {
+  const out = new Float32Array(w * h), pw = parsing.win;
+  const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
+  if (!planes.length) return out;
+  for (let y = 0; y < h; y++) {
+    const iy = Math.floor(f.win.y0 + ((y + 0.5) * f.win.h) / h) - pw.y0;
+    if (iy < 0 || iy >= pw.h) continue;
+    for (let x = 0; x < w; x++) {
+      const ix = Math.floor(f.win.x0 + ((x + 0.5) * f.win.w) / w) - pw.x0;
+      if (ix < 0 || ix >= pw.w) continue;
+      let v = 0;
+      for (const p of planes) v += p[iy * pw.w + ix];
+      out[y * w + x] = Math.min(255, v) / 255;
+    }
+  }
+  return out;
+}
+
+function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: Face, parsing: FaceParsing): Zones {
+  const win: Win = { x0: 0, y0: 0, w, h };
+  const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
+  const poly = (p: readonly Pt[]) => fillPolygon(p, win);
+  const fromParsing = (classes: readonly ParsingClass[]) => parsingGrid(parsing, classes, f, w, h);
+  // Class probabilities made hard at 0.5 before growing: grow() lifts any faint probability to full.
+  const hard = (p: Float32Array) => { for (let i = 0; i < p.length; i++) p[i] = p[i] >= 0.5 ? 1 : 0; return p; };
+  const eyes = union(poly(pts(RIGHT_EYE)), poly(pts(LEFT_EYE)));
+  const brows = union(poly(pts(RIGHT_BROW)), poly(pts(LEFT_BROW)), hard(fromParsing(['rightBrow', 'leftBrow'])));
+  const lips = poly(pts([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()]));
+  const nostrils = union(poly(convexHull(pts(RIGHT_NOSTRIL))), poly(convexHull(pts(LEFT_NOSTRIL))));
+  const features = union(grow(eyes, win, 1.5 * s), grow(brows, win, 1.5 * s), grow(lips, win, 1.5 * s), grow(nostrils, win, 1 * s));
+  const notSkin = grow(hard(fromParsing(['hair', 'glasses', 'hat', 'earring', 'cloth'])), win, 1 * s);
+  const skin = minus(fromParsing(['skin', 'nose']), features, notSkin);
+  for (let i = 0; i < skin.length; i++) skin[i] = skin[i] > 0.5 ? 1 : 0;
+
+  const zk = w / f.w;
+  const scaled: Face = { ...face, mesh: face.mesh!.map((p, i) => [mesh[i][0], mesh[i][1], p[2] * f.k * zk]) };
+  const names: RegionName[] = ['forehead', 'rightCheek', 'leftCheek', 'rightUnderEye', 'leftUnderEye', 'nose', 'chin', 'jaw', 'tZone'];
+  const atlas = faceRegions(scaled, { width: w, height: h }, undefined, names);
+  const plane = (n: RegionName) => { const m = atlas[n]!; const p = new Float32Array(m.data.length); for (let i = 0; i < p.length; i++) p[i] = m.data[i] / 255; return p; };
+  const inSkin = (p: Float32Array) => times(p, skin);
+  // Under the eye, lashes and the lid margin's shadow reach about 2 mm below the lid: lines are not read there.
+  const lidGuard = grow(eyes, win, 3 * s);
+  const glabella = feather(poly(pts(GLABELLA)), win, 0.5 * s);
+  return {
+    skin,
+    forehead: inSkin(minus(plane('forehead'), glabella)),
+    glabella: inSkin(glabella),
+    rightCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'right', s))),
+    leftCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'left', s))),
+    rightUnderEye: inSkin(minus(plane('rightUnderEye'), lidGuard)),
+    leftUnderEye: inSkin(minus(plane('leftUnderEye'), lidGuard)),
+    rightCheek: inSkin(plane('rightCheek')),
+    leftCheek: inSkin(plane('leftCheek')),
+    rightNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'right', s))),
+    leftNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'left', s))),
+    nose: inSkin(plane('nose')),
+    chin: inSkin(plane('chin')),
+    jaw: inSkin(plane('jaw')),
+    tZone: inSkin(plane('tZone')),
+  };
+}
+
+/** Area of a zone in mm² (its plane summed, over the frame's scale). */
+export const zoneArea = (zone: Float32Array, s: number) => { let a = 0; for (const v of zone) a += v; return a / (s * s); };

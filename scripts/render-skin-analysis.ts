@@ -1,0 +1,71 @@
+/**
+ * Contact sheets of the skin analysis for looking at: per portrait, the photo with the zones outlined
+ * and the lesion rectangles (acne red, closed comedones white, moles blue, skin spots orange, forehead
+ * and other lines green), beside the six maps, under /tmp/skin-analysis-sheets.
+ *
+ *   npm run render:skin-analysis [-- file ...]
+ */
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { skinMaps } from '../contract/endpoints/skin-analysis-advanced.ts';
+import { ModelRegistry } from '../engine/vision/models/registry.ts';
+import { analyseSkin, labFrame, makeFrame, type LesionKind } from '../engine/vision/skin/analyse.ts';
+import { toImage } from '../engine/vision/skin/frame.ts';
+import { renderMaps } from '../engine/vision/skin/maps.ts';
+import { faceData, rasterOf } from './skin-analysis-data.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
+const OUT = '/tmp/skin-analysis-sheets';
+mkdirSync(OUT, { recursive: true });
+const models = new ModelRegistry({ threads: 2 });
+const COLOURS: Record<LesionKind, string> = { acne: '#ff2020', closed_comedones: '#ffffff', mole: '#2060ff', skin_spot: '#ff9900' };
+const ZONE_COLOURS: Record<string, string> = { forehead: '#ffff00', glabella: '#ff00ff', rightCrowsFeet: '#00ffff', leftCrowsFeet: '#00ffff', rightUnderEye: '#80ff80', leftUnderEye: '#80ff80',
+  rightCheek: '#ff8080', leftCheek: '#ff8080', rightNasolabial: '#8080ff', leftNasolabial: '#8080ff', nose: '#ffffff', chin: '#ffa500', jaw: '#a0a0a0' };
+
+const args = process.argv.slice(2);
+const files = args.length ? args : [
+  ...['obama_official_portrait.jpg', 'astronaut_eileen_collins.png'].map((f) => path.join(root, 'engine/test/fixtures', f)),
+  ...(existsSync(path.join(testdata, 'portraits')) ? readdirSync(path.join(testdata, 'portraits')).filter((f) => /headscarf|superbomba|rania|biden/.test(f)).map((f) => path.join(testdata, 'portraits', f)) : []),
+];
+for (const file of files) {
+  const image = await rasterOf(file);
+  const d = await faceData(models, image, `render/${path.basename(file)}`);
+  if (!d) { console.log(`${file}: no face`); continue; }
+  const f = await makeFrame(image, d.face);
+  const a = analyseSkin(f, d.face, d.parsing, labFrame(f));
+  // Zone outlines: pixels of a zone with a neighbour outside it.
+  const svg: string[] = [];
+  for (const [name, colour] of Object.entries(ZONE_COLOURS)) {
+    const z = a.zones[name as keyof typeof a.zones];
+    const pts: string[] = [];
+    for (let y = 1; y < f.h - 1; y += 1) for (let x = 1; x < f.w - 1; x += 1) {
+      const i = y * f.w + x;
+      if (z[i] >= 0.5 && (z[i - 1] < 0.5 || z[i + 1] < 0.5 || z[i - f.w] < 0.5 || z[i + f.w] < 0.5)) { const [ix, iy] = toImage(f, x, y); pts.push(`M${ix.toFixed(1)},${iy.toFixed(1)}h1`); }
+    }
+    svg.push(`<path d="${pts.join('')}" stroke="${colour}" stroke-width="1.5" opacity="0.8"/>`);
+  }
+  for (const l of a.lesions) svg.push(`<rect x="${l.rect.left}" y="${l.rect.top}" width="${l.rect.width}" height="${l.rect.height}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1.5"/>`);
+  for (const lines of Object.values(a.internals.lines)) for (const l of lines) {
+    const [x0, y0] = toImage(f, l.x0, l.y0), [x1, y1] = toImage(f, l.x1 + 1, l.y1 + 1);
+    svg.push(`<rect x="${x0}" y="${y0}" width="${x1 - x0}" height="${y1 - y0}" fill="none" stroke="#00ff60" stroke-width="1"/>`);
+  }
+  const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${image.width}" height="${image.height}">${svg.join('')}</svg>`);
+  const marked = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).composite([{ input: overlay }]).png().toBuffer();
+  const maps = await renderMaps(image, a, skinMaps);
+  // Crop every panel to the face window so details are visible.
+  const crop = { left: f.win.x0, top: f.win.y0, width: f.win.w, height: f.win.h };
+  const H = 420, W = Math.round((crop.width / crop.height) * H);
+  const panels = [marked, ...Object.values(maps).map((m) => m.data)];
+  const tiles = await Promise.all(panels.map((p) => sharp(p).extract(crop).resize(W, H).png().toBuffer()));
+  const sheet = await sharp({ create: { width: W * 4, height: H * 2, channels: 3, background: '#202020' } })
+    .composite(tiles.map((t, i) => ({ input: t, left: (i % 4) * W, top: Math.floor(i / 4) * H }))).png().toBuffer();
+  const out = path.join(OUT, path.basename(file).replace(/\.\w+$/, '.png'));
+  await sharp(sheet).toFile(out);
+  const kinds: Record<string, number> = {};
+  for (const l of a.lesions) kinds[l.kind] = (kinds[l.kind] ?? 0) + 1;
+  console.log(out, JSON.stringify(Object.fromEntries(Object.entries(a.members).map(([k, v]) => [k, v.value]))), JSON.stringify(kinds));
+}
+process.exit(0);
