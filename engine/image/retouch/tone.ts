@@ -6,7 +6,7 @@
  * a coverage mask says how much each takes the change.
  */
 import { labToRgb, rgbToLab } from './color.ts';
-import { blurPlane } from './frequency.ts';
+import { blurPlaneCoarse } from './frequency.ts';
 
 
 export interface WhitenOptions {
@@ -35,7 +35,7 @@ export function whitenSkin(rgb: Uint8Array | Buffer, ch: number, w: number, h: n
     L[i] = lab[0]; A[i] = lab[1]; B[i] = lab[2];
     wa[i] = mask[i] * lab[1]; wb[i] = mask[i] * lab[2];
   }
-  const m = blurPlane(mask, w, h, o.toneSigma), ma = blurPlane(wa, w, h, o.toneSigma), mb = blurPlane(wb, w, h, o.toneSigma);
+  const m = blurPlaneCoarse(mask, w, h, o.toneSigma), ma = blurPlaneCoarse(wa, w, h, o.toneSigma), mb = blurPlaneCoarse(wb, w, h, o.toneSigma);
   const s = o.strength;
   for (let i = 0, j = 0; i < n; i++, j += ch) {
     const k = mask[i];

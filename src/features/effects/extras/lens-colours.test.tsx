@@ -23,5 +23,4 @@ describe('Coloured contacts panel', () => {
     expect(within(swatches).queryByRole('button', { pressed: true })).toBeNull();
     expect(screen.getByLabelText('Description')).toBeTruthy();
   });
-
 });
