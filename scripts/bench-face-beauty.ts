@@ -9,7 +9,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { BEAUTY_FACES, retouchFace } from '../engine/effects/face-beauty/steps.ts';
+import { BEAUTY_FACES, BEAUTY_PARSING, retouchFace } from '../engine/effects/face-beauty/steps.ts';
 import { encodePngFast } from '../engine/image/encode.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
@@ -67,7 +67,8 @@ for (const p of photos) {
     const faces = (await facts.faces({ meshFaces: BEAUTY_FACES })).slice(0, BEAUTY_FACES);
     lap();
     const parsings: FaceParsing[] = [];
-    for (const f of faces) parsings.push(await facts.parsing(f));
+    // As the effect parses: its own input size and classes.
+    for (const f of faces) parsings.push(await facts.parsing(f, BEAUTY_PARSING));
     lap();
     const out = Buffer.from(image.data);
     faces.forEach((f, i) => {
