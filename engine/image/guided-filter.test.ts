@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCoefficients, boxMean, guidedCoefficients, guidedFilter } from './guided-filter.ts';
+import { applyCoefficients, boxMean, fastGuidedFilter, guidedCoefficients, guidedFilter } from './guided-filter.ts';
 
 const plane = (w: number, h: number, f: (x: number, y: number) => number) => {
   const out = new Float32Array(w * h);
@@ -90,5 +90,20 @@ describe('applyCoefficients (fast guided filter)', () => {
     const coef = { a: new Float32Array([0]), b: new Float32Array([0.5]), width: 1, height: 1 };
     const out = applyCoefficients(coef, new Float32Array(6).fill(0.3), 3, 2);
     expect([...out]).toEqual([128, 128, 128, 128, 128, 128]);
+  });
+});
+
+describe('fastGuidedFilter', () => {
+  it('matches the full filter on blotches over an edge, keeping the edge, at a quarter grid', () => {
+    const W = 120, H = 90;
+    // A 0.3 | 0.7 edge at x = 61 with smooth blotches (period ~20 px, ±0.04) and a pixel-scale texture.
+    const f = (x: number, y: number) => (x < 61 ? 0.3 : 0.7) + 0.04 * Math.sin(x / 3.2) * Math.cos(y / 3.7) + ((x + y) % 2 ? 0.01 : -0.01);
+    const p = plane(W, H, f);
+    const full = guidedFilter(p, p, W, H, 12, 0.01), fast = fastGuidedFilter(p, p, W, H, 12, 0.01, 4);
+    let worst = 0;
+    for (let i = 0; i < full.length; i++) worst = Math.max(worst, Math.abs(full[i] - fast[i]));
+    expect(worst).toBeLessThan(0.02);
+    expect(fast[45 * W + 64] - fast[45 * W + 57]).toBeGreaterThan(0.3);
+    expect(fastGuidedFilter(p, p, W, H, 3, 0.01, 1)).toEqual(guidedFilter(p, p, W, H, 3, 0.01));
   });
 });

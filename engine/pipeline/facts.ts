@@ -8,15 +8,18 @@ import { detectFaces, type DetectOptions, type Face } from '../vision/faces/dete
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { faceRegions, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
-import { parseFace, type FaceParser, type FaceParsing } from '../vision/parsing/face-parsing.ts';
+import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
 
 export interface JobFacts {
   /** The faces, largest first; memoised per set of options. */
   faces(opts?: DetectOptions): Promise<Face[]>;
   /** One face's regions as soft masks at full resolution, snapped to the photo's edges. */
   regions(face: Face): Partial<Record<RegionName, Mask>>;
-  /** One face's parsing (BiSeNetV2, 19 classes) over an upright crop around it, back in image pixels. */
-  parsing(face: Face): Promise<FaceParsing>;
+  /**
+   * One face's parsing (BiSeNetV2, 19 classes) over an upright crop around it, back in image pixels;
+   * memoised per face and options (face-beauty parses smaller and fewer classes than face-analyzer).
+   */
+  parsing(face: Face, opts?: ParseOptions): Promise<FaceParsing>;
   /** Every person, 255 = person. */
   personMatte(): Promise<Mask>;
   /** The hair of the people whose faces are given (by default the faces found with default options). */
@@ -27,7 +30,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   const faces = new Map<string, Promise<Face[]>>();
   const regions = new WeakMap<Face, Partial<Record<RegionName, Mask>>>();
   const hair = new Map<string, Promise<Mask>>();
-  const parsings = new WeakMap<Face, Promise<FaceParsing>>();
+  const parsings = new WeakMap<Face, Map<string, Promise<FaceParsing>>>();
   let matte: Promise<Mask> | undefined;
   const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
     let v = map.get(key);
@@ -42,10 +45,10 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
       if (!r) { r = faceRegions(face, image, image); regions.set(face, r); }
       return r;
     },
-    parsing: (face) => {
-      let p = parsings.get(face);
-      if (!p) { p = models.get<FaceParser>('bisenet-face-parsing').then((parser) => parseFace(parser, image, face)); parsings.set(face, p); }
-      return p;
+    parsing: (face, opts = {}) => {
+      let byOpts = parsings.get(face);
+      if (!byOpts) { byOpts = new Map(); parsings.set(face, byOpts); }
+      return once(byOpts, JSON.stringify(opts), () => models.get<FaceParser>('bisenet-face-parsing').then((parser) => parseFace(parser, image, face, opts)));
     },
     personMatte: () => (matte ??= personMatte(models, image)),
     hairMask: async (given) => {

@@ -3,7 +3,7 @@
  * band that holds what the blur removed (pores, fine hair, noise), so a retouch can smooth one band and
  * keep or restore the other. Planes are Float32Array, row-major, values in [0, 1].
  */
-import { boxMean } from '../guided-filter.ts';
+import { boxMean, expand, shrink } from '../guided-filter.ts';
 
 /**
  * Gaussian-like blur with standard deviation about `sigma` pixels: three box means of radius r (variance
@@ -13,6 +13,19 @@ export function blurPlane(plane: Float32Array, w: number, h: number, sigma: numb
   const r = Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5);
   if (r < 1) return Float32Array.from(plane);
   return boxMean(boxMean(boxMean(plane, w, h, r), w, h, r), w, h, r);
+}
+
+/**
+ * blurPlane for broad sigmas (a tenth of a face): blurred on a grid of sigma/4 blocks and brought back
+ * bilinearly, at 1/16 or less of the cost. A broad blur has no detail the coarse grid could lose.
+ */
+export function blurPlaneCoarse(plane: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const s = Math.floor(sigma / 4);
+  if (s < 2) return blurPlane(plane, w, h, sigma);
+  const gw = Math.ceil(w / s), gh = Math.ceil(h / s);
+  // The blocks' own averaging adds a variance of s^2 / 12 per axis.
+  const small = blurPlane(shrink(plane, w, h, s, gw, gh), gw, gh, Math.sqrt(sigma * sigma - (s * s) / 12) / s);
+  return expand(small, gw, gh, w, h, s);
 }
 
 export interface Bands { low: Float32Array; high: Float32Array }

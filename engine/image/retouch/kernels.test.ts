@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandEnergy, blurPlane, mergeBands, splitBands } from './frequency.ts';
+import { bandEnergy, blurPlane, blurPlaneCoarse, mergeBands, splitBands } from './frequency.ts';
 import { smoothPlane } from './smooth.ts';
 import { labToRgb, rgbToLab } from './color.ts';
 import { whitenSkin } from './tone.ts';
@@ -60,5 +60,17 @@ describe('Lab whitening', () => {
     expect(b[0] - a[0]).toBeGreaterThan(6);
     expect(Math.abs(Math.atan2(b[2], b[1]) - Math.atan2(a[2], a[1]))).toBeLessThan(0.02);
     expect([...px.subarray(8 * 3)]).toEqual(Array(8).fill([180, 120, 95]).flat());
+  });
+});
+
+describe('blurPlaneCoarse', () => {
+  // The box radii round differently at the two scales (sigma 20 against 5 on blocks of 4): a few percent.
+  it('is the broad blur within 5 % of a unit step', () => {
+    const w = 200, h = 150;
+    const p = Float32Array.from({ length: w * h }, (_, i) => ((i % w) > 90 && Math.floor(i / w) < 70 ? 1 : 0) + 0.3 * Math.sin(i / 37));
+    const fine = blurPlane(p, w, h, 20), coarse = blurPlaneCoarse(p, w, h, 20);
+    let worst = 0;
+    for (let i = 0; i < p.length; i++) worst = Math.max(worst, Math.abs(fine[i] - coarse[i]));
+    expect(worst).toBeLessThan(0.05);
   });
 });

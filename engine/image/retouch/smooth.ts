@@ -4,8 +4,8 @@
  * while the jaw, nostrils and lashes stay), then the pore-scale band of the original added back in part,
  * so the skin keeps a real surface and never looks airbrushed. Planes are Float32Array in [0, 1].
  */
-import { guidedFilter } from '../guided-filter.ts';
-import { splitBands } from './frequency.ts';
+import { fastGuidedFilter } from '../guided-filter.ts';
+import { blurPlane } from './frequency.ts';
 
 export interface SmoothOptions {
   /** Guided filter radius in pixels: the largest feature size that gets flattened. */
@@ -19,34 +19,57 @@ export interface SmoothOptions {
 }
 
 /**
+ * Block size of the fast guided filter's grid for a radius: the window keeps at least 3 grid cells of
+ * radius, where the coefficients (smooth at the scale of r) lose nothing visible; below r = 6 it is exact.
+ */
+export const gridStep = (r: number) => Math.max(1, Math.floor(r / 3));
+
+/**
  * The smoothed plane: guided(self), with `texture` of its pore band swapped back for the original's
- * (out = g + texture x (fine(plane) - fine(g))), so what the filter kept is not added twice.
+ * (out = g + texture x (fine(plane) - fine(g)), i.e. texture x fine(plane - g), the band being linear),
+ * so what the filter kept is not added twice.
  */
 export function smoothPlane(plane: Float32Array, w: number, h: number, o: SmoothOptions): Float32Array {
-  const flat = guidedFilter(plane, plane, w, h, Math.max(1, Math.round(o.radius)), o.eps);
+  const r = Math.max(1, Math.round(o.radius));
+  const flat = fastGuidedFilter(plane, plane, w, h, r, o.eps, gridStep(r));
   if (o.texture > 0) {
-    const before = splitBands(plane, w, h, o.poreSigma).high, after = splitBands(flat, w, h, o.poreSigma).high;
-    for (let i = 0; i < flat.length; i++) flat[i] += o.texture * (before[i] - after[i]);
+    const diff = new Float32Array(flat.length);
+    for (let i = 0; i < diff.length; i++) diff[i] = plane[i] - flat[i];
+    const low = blurPlane(diff, w, h, o.poreSigma);
+    for (let i = 0; i < flat.length; i++) flat[i] += o.texture * (diff[i] - low[i]);
   }
   return flat;
 }
 
 /**
  * Smooths interleaved 8-bit pixels (`ch` channels, w x h) in place: each colour channel through
- * smoothPlane, then blended in by `mask` x `strength` (0..1).
+ * smoothPlane, then blended in by `mask` x `strength` (0..1). Only the mask's bounding box is filtered,
+ * grown by the filters' reach (2r for the guided filter's two window means, 3 box radii for the pore band),
+ * so pixels the mask covers see the same neighbourhood as over the whole plane.
  */
 export function smoothMasked(rgb: Uint8Array | Buffer, ch: number, w: number, h: number, mask: Float32Array, o: SmoothOptions, strength: number): void {
   if (strength <= 0) return;
-  const n = w * h;
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      if (mask[i] > 0) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; y1 = y; }
+    }
+  }
+  if (x1 < 0) return;
+  const m = 2 * Math.max(1, Math.round(o.radius)) + 3 * Math.ceil(o.poreSigma) + 2;
+  x0 = Math.max(0, x0 - m); y0 = Math.max(0, y0 - m); x1 = Math.min(w, x1 + 1 + m); y1 = Math.min(h, y1 + 1 + m);
+  const bw = x1 - x0, bh = y1 - y0, n = bw * bh;
   const plane = new Float32Array(n);
   for (let c = 0; c < 3; c++) {
-    for (let i = 0; i < n; i++) plane[i] = rgb[i * ch + c] / 255;
-    const s = smoothPlane(plane, w, h, o);
-    for (let i = 0; i < n; i++) {
-      const k = mask[i] * strength;
-      if (k <= 0) continue;
-      const v = 255 * (plane[i] + k * (s[i] - plane[i])) + 0.5;
-      rgb[i * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : v;
+    for (let y = 0; y < bh; y++) for (let x = 0, i = y * bw, j = ((y0 + y) * w + x0) * ch + c; x < bw; x++, i++, j += ch) plane[i] = rgb[j] / 255;
+    const s = smoothPlane(plane, bw, bh, o);
+    for (let y = 0; y < bh; y++) {
+      for (let x = 0, i = y * bw, q = (y0 + y) * w + x0; x < bw; x++, i++, q++) {
+        const k = mask[q] * strength;
+        if (k <= 0) continue;
+        const v = 255 * (plane[i] + k * (s[i] - plane[i])) + 0.5;
+        rgb[q * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : v;
+      }
     }
   }
 }

@@ -52,6 +52,13 @@ describe('parseFace on a frontal portrait', () => {
     regions = faceRegions(face, image, image);
   });
 
+  it('parses at a smaller input and brings only the classes asked for (a side with its partner)', async () => {
+    const small = await parseFace(parser, image, face, { input: 384, classes: ['skin', 'rightEar'] });
+    expect(Object.keys(small.classes).sort()).toEqual(Object.keys(parsing.classes).filter((k) => ['skin', 'rightEar', 'leftEar'].includes(k)).sort());
+    const oval = regions.faceOval!;
+    expect(inter(classMask(small, 'skin', image), oval) / count(oval)).toBeGreaterThan(0.65);
+  });
+
   it('runs on the tfjs Human runs on', () => {
     const core = (t: unknown) => (t as { engine(): unknown }).engine();
     expect(core(parser.tf)).toBe(core(human.tf));

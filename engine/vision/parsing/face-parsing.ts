@@ -61,6 +61,11 @@ export interface FaceParsing {
 export interface ParseOptions {
   /** Model input side (multiple of 8). Default INPUT. */
   input?: number;
+  /**
+   * The classes brought to full resolution (default all): each costs a guided filter over its box, and
+   * the big ones (background, cloth) cover most of the window.
+   */
+  classes?: readonly ParsingClass[];
 }
 
 type P = readonly number[];
@@ -118,9 +123,11 @@ export async function parseFace(parser: FaceParser, image: RasterImage, face: Fa
     parser.tf.dispose(t);
   }
   const t1 = performance.now();
-  const classes = splitSides(await toImage(logits, out, roi, win, image), win, roi, face);
+  const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes), win, roi, face);
   return { roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } };
 }
+
+const SIDES = [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 'leftEar']] as const;
 
 /**
  * The model does not tell left from right (its training config mirrors the photos, apparently without
@@ -132,7 +139,7 @@ export async function parseFace(parser: FaceParser, image: RasterImage, face: Fa
 function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win, roi: Roi, face: Face): Partial<Record<ParsingClass, Uint8Array>> {
   const [mx, my] = face.mesh ? face.mesh[BETWEEN_EYES] : [roi.cx, roi.cy];
   const c = Math.cos(roi.angle), s = Math.sin(roi.angle);
-  for (const [right, left] of [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 'leftEar']] as const) {
+  for (const [right, left] of SIDES) {
     const a = classes[right], b = classes[left];
     if (!a && !b) continue;
     const r = new Uint8Array(win.w * win.h), l = new Uint8Array(win.w * win.h);
@@ -156,7 +163,7 @@ function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win
  * The logits' softmax at image pixels of `win`: computed on a grid at about the crop's resolution (bilinear
  * logits, as the graph's own resize does), then each present class is guided-filtered up to full size.
  */
-async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
+async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[]): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
   const L = out / STRIDE, C = PARSING_CLASSES.length;
   if (logits.length !== L * L * C) throw new Error(`parseFace: expected ${L}x${L}x${C} logits, got ${logits.length}`);
   const k = Math.min(1, (out * GRID) / roi.size);
@@ -169,7 +176,10 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
   const stats = guideStats(small, gw, gh, radius);
   const result: Partial<Record<ParsingClass, Uint8Array>> = {};
   const n = gw * gh;
+  // A side's class takes its partner along: the model's left and right are summed and re-split (splitSides).
+  const want = wanted && new Set(wanted.flatMap((k) => [k, ...SIDES.filter((pair) => (pair as readonly ParsingClass[]).includes(k)).flat()]));
   for (let c = 0; c < C; c++) {
+    if (want && !want.has(PARSING_CLASSES[c])) continue;
     const p = probs.subarray(c * n, (c + 1) * n);
     let max = 0;
     for (let i = 0; i < n; i++) if (p[i] > max) max = p[i];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillDisc, fillPolygon, type Win } from './polygon.ts';
 import { feather, grow, minus, toMask, union } from './feather.ts';
+import { boxMean } from '../../image/guided-filter.ts';
 
 const sum = (p: Float32Array) => p.reduce((s, v) => s + v, 0);
 const at = (p: Float32Array, win: Win, x: number, y: number) => p[(y - win.y0) * win.w + (x - win.x0)];
@@ -60,5 +61,16 @@ describe('feather and mask operations', () => {
     expect(m.data[3 * 8 + 7]).toBe(128);
     expect(m.data[1 * 8 + 5]).toBe(0);
     expect(m.data.reduce((s, v) => s + (v ? 1 : 0), 0)).toBe(3 * 2);
+  });
+});
+
+describe('feather over the feature\'s part of the window', () => {
+  it('gives what blurring the whole window gives', () => {
+    const win: Win = { x0: 3, y0: 7, w: 160, h: 120 };
+    const a = fillPolygon([[40, 30], [60, 28], [58, 44], [41, 47]], win);
+    const g = feather(a, win, 3);
+    const whole = boxMean(boxMean(boxMean(a, win.w, win.h, 3), win.w, win.h, 3), win.w, win.h, 3);
+    for (let i = 0; i < g.length; i++) expect(g[i]).toBeCloseTo(whole[i], 5);
+    expect(sum(grow(new Float32Array(win.w * win.h), win, 9))).toBe(0);
   });
 });

@@ -44,14 +44,17 @@ export function parsingPlane(parsing: FaceParsing, classes: readonly ParsingClas
   if (planes.length === 0) return out;
   const xa = Math.max(win.x0, pw.x0), xb = Math.min(win.x0 + win.w, pw.x0 + pw.w);
   const ya = Math.max(win.y0, pw.y0), yb = Math.min(win.y0 + win.h, pw.y0 + pw.h);
-  for (let y = ya; y < yb; y++) {
-    for (let x = xa; x < xb; x++) {
-      const s = (y - pw.y0) * pw.w + (x - pw.x0);
-      let v = 0;
-      for (const p of planes) v += p[s];
-      out[(y - win.y0) * win.w + (x - win.x0)] = Math.min(255, v) / 255;
+  if (xb <= xa || yb <= ya) return out;
+  // Plane by plane, row by row (a loop over the planes inside the pixel loop cost more than the sums).
+  const sum = planes.length === 1 ? null : new Uint16Array(out.length);
+  for (const p of planes) {
+    for (let y = ya; y < yb; y++) {
+      const s = (y - pw.y0) * pw.w - pw.x0, o = (y - win.y0) * win.w - win.x0;
+      if (sum) for (let x = xa; x < xb; x++) sum[o + x] += p[s + x];
+      else for (let x = xa; x < xb; x++) out[o + x] = p[s + x] / 255;
     }
   }
+  if (sum) for (let i = 0; i < out.length; i++) out[i] = sum[i] >= 255 ? 1 : sum[i] / 255;
   return out;
 }
 

@@ -42,9 +42,9 @@ describe('EffectPanel is generated from the contract', () => {
 
   it('pre-fills number defaults in the slider and the number box', () => {
     renderPanel(endpoints.faceBeauty);
-    expect((screen.getByLabelText('Sharpen value') as HTMLInputElement).value).toBe('0.3');
-    expect((screen.getByLabelText('Smooth value') as HTMLInputElement).value).toBe('0.5');
-    expect((screen.getByRole('slider', { name: 'Whiten' }) as HTMLInputElement).value).toBe('0.3');
+    expect((screen.getByLabelText('Sharpen features value') as HTMLInputElement).value).toBe('0.3');
+    expect((screen.getByLabelText('Smooth skin value') as HTMLInputElement).value).toBe('0.5');
+    expect((screen.getByRole('slider', { name: 'Brighten skin' }) as HTMLInputElement).value).toBe('0.3');
   });
 
   it('shows 0/1 flags as switches, csv-sets as toggles and an optional enum with a Default choice', () => {

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import type { ExtraProps, FieldOverrideProps } from './types.ts';
 import { ApparelSummary, OutModeChoice } from './apparel-options.tsx';
 import { CropPresets } from './crop-presets.tsx';
+import { LensColourField } from './lens-colours.tsx';
 import { LipFaces } from './lip-faces.tsx';
 
 export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
@@ -18,4 +19,5 @@ export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
 /** slug → field name → the control drawn instead of the generated one (inside the same labelled frame). */
 export const fieldOverrides: Partial<Record<string, Partial<Record<string, ComponentType<FieldOverrideProps>>>>> = {
   'apparel-background-removal': { out_mode: OutModeChoice },
+  'ai-colored-contacts': { name: LensColourField },
 };
