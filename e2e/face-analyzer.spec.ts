@@ -3,10 +3,8 @@
  * with probabilities, the raw JSON one click away. On a public-domain portrait (engine/test/fixtures/SOURCES.md).
  */
 import { expect, test } from '@playwright/test';
-import fs from 'node:fs';
-import path from 'node:path';
+import { dropPortrait } from './drop-portrait.ts';
 
-const portrait = path.join(import.meta.dirname, '../engine/test/fixtures/obama_official_portrait.jpg');
 const shots = 'test-results';
 
 test('face analyzer: boxes on the photo, attributes in words, raw JSON a click away', async ({ page }) => {
@@ -15,17 +13,7 @@ test('face analyzer: boxes on the photo, attributes in words, raw JSON a click a
   await page.getByRole('navigation', { name: 'Effects' }).getByRole('link', { name: /Face analyzer/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Face analyzer' })).toBeVisible();
 
-  const bytes = fs.readFileSync(portrait).toString('base64');
-  const dataTransfer = await page.evaluateHandle((b64) => {
-    const bin = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bin], 'obama-portrait.jpg', { type: 'image/jpeg' }));
-    return dt;
-  }, bytes);
-  const zone = page.locator('[data-testid^="dropzone-"]').first();
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-  await expect(page.getByText('Fits the limits')).toBeVisible();
+  await dropPortrait(page);
 
   const attributes = page.getByRole('group', { name: /Attributes/ });
   for (const name of ['Age', 'Gender', 'Emotion', 'Eye', 'Hair', 'Headpose']) await attributes.getByRole('button', { name, exact: true }).click();

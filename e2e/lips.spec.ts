@@ -3,26 +3,10 @@
  * the result in the before/after viewer; then the red lip gloss as an async task. On a public-domain
  * portrait (engine/test/fixtures/SOURCES.md).
  */
-import { expect, test, type Page } from '@playwright/test';
-import fs from 'node:fs';
-import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { dropPortrait } from './drop-portrait.ts';
 
-const portrait = path.join(import.meta.dirname, '../engine/test/fixtures/obama_official_portrait.jpg');
 const shots = 'test-results';
-
-async function dropPortrait(page: Page) {
-  const bytes = fs.readFileSync(portrait).toString('base64');
-  const dataTransfer = await page.evaluateHandle((b64) => {
-    const bin = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bin], 'obama-portrait.jpg', { type: 'image/jpeg' }));
-    return dt;
-  }, bytes);
-  const zone = page.locator('[data-testid^="dropzone-"]').first();
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-  await expect(page.getByText('Fits the limits')).toBeVisible();
-}
 
 test('lip colour: a shade, the face clicked on the photo, before/after; then the gloss task', async ({ page }) => {
   test.setTimeout(240_000);

@@ -16,6 +16,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 import { retouchMasks, retouchWindow } from '../../vision/regions/skin-mask.ts';
+import { readWindow, writeWindow } from '../../image/window.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -67,20 +68,6 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   }, d.smooth);
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });
   sharpenMasked(px, ch, w, h, m.sharp, Math.max(0.7, t.sharp.sigma * fw), d.sharp * t.sharp.amount);
-}
-
-function readWindow(img: RasterImage, win: Win): Buffer {
-  const ch = img.channels, out = Buffer.alloc(win.w * win.h * ch);
-  for (let y = 0; y < win.h; y++) {
-    const s = ((win.y0 + y) * img.width + win.x0) * ch;
-    img.data.copy(out, y * win.w * ch, s, s + win.w * ch);
-  }
-  return out;
-}
-
-function writeWindow(img: RasterImage, win: Win, px: Buffer): void {
-  const ch = img.channels;
-  for (let y = 0; y < win.h; y++) px.copy(img.data, ((win.y0 + y) * img.width + win.x0) * ch, y * win.w * ch, (y + 1) * win.w * ch);
 }
 
 export const retouch: Step<P, State> = async (c, kit) => {

@@ -27,6 +27,7 @@ import { feather } from '../../vision/regions/feather.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 import { retouchMasks, retouchWindow } from '../../vision/regions/skin-mask.ts';
 import { findBlemishes, pixelsPerMm, type Blemish } from './blemishes.ts';
+import { readWindow, writeWindow } from '../../image/window.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -303,20 +304,6 @@ function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, 
     smoothMasked(px, ch, w, h, softSkin, { radius: s.radius * fw, eps: s.eps, poreSigma: Math.max(0.7, s.poreSigma * fw), texture: s.texture }, plan.smooth);
   }
   return report;
-}
-
-function readWindow(img: RasterImage, win: Win): Buffer {
-  const ch = img.channels, out = Buffer.alloc(win.w * win.h * ch);
-  for (let y = 0; y < win.h; y++) {
-    const s = ((win.y0 + y) * img.width + win.x0) * ch;
-    img.data.copy(out, y * win.w * ch, s, s + win.w * ch);
-  }
-  return out;
-}
-
-function writeWindow(img: RasterImage, win: Win, px: Buffer): void {
-  const ch = img.channels;
-  for (let y = 0; y < win.h; y++) px.copy(img.data, ((win.y0 + y) * img.width + win.x0) * ch, y * win.w * ch, (y + 1) * win.w * ch);
 }
 
 export const retouch: Step<P, State> = async (c, kit) => {
