@@ -7,14 +7,17 @@ import type { RasterImage } from '../image/raster.ts';
 import { detectFaces, type DetectOptions, type Face } from '../vision/faces/detect.ts';
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
-import { faceRegions, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
+import { faceRegions, REGION_NAMES, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
 
 export interface JobFacts {
   /** The faces, largest first; memoised per set of options. */
   faces(opts?: DetectOptions): Promise<Face[]>;
-  /** One face's regions as soft masks at full resolution, snapped to the photo's edges. */
-  regions(face: Face): Partial<Record<RegionName, Mask>>;
+  /**
+   * One face's regions as soft masks at full resolution, snapped to the photo's edges: those named (all by
+   * default), each drawn once per job however many steps ask for it.
+   */
+  regions(face: Face, names?: readonly RegionName[]): Partial<Record<RegionName, Mask>>;
   /**
    * One face's parsing (BiSeNetV2, 19 classes) over an upright crop around it, back in image pixels;
    * memoised per face and options (face-beauty parses smaller and fewer classes than face-analyzer).
@@ -40,9 +43,11 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
 
   const facts: JobFacts = {
     faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => detectFaces(await models.get('human'), image, opts)),
-    regions: (face) => {
+    regions: (face, names = REGION_NAMES) => {
       let r = regions.get(face);
-      if (!r) { r = faceRegions(face, image, image); regions.set(face, r); }
+      if (!r) { r = {}; regions.set(face, r); }
+      const missing = names.filter((n) => !(n in r));
+      if (missing.length) Object.assign(r, faceRegions(face, image, image, missing));
       return r;
     },
     parsing: (face, opts = {}) => {

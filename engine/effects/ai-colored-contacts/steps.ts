@@ -41,7 +41,8 @@ const irisOf = (mesh: [number, number, number][], ring: { center: number; ring: 
 /** The iris region already lies inside the eye opening (face-regions.ts), so the lids clip it. */
 export const tintEyes: Step<P, State> = perFace<P, State>((face, _i, c) => {
   if (!face.mesh) return;
-  const regions = c.facts.regions(face);
+  // Only the two masks it uses: drawing all 24 regions at full resolution cost more than the tint.
+  const regions = c.facts.regions(face, ['leftIris', 'rightIris']);
   const eyes: [Mask | undefined, Iris][] = [
     [regions.leftIris, irisOf(face.mesh, LEFT_IRIS)],
     [regions.rightIris, irisOf(face.mesh, RIGHT_IRIS)],
