@@ -15,8 +15,7 @@
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
@@ -24,8 +23,8 @@ import { effectModules } from '../engine/effects/registry.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
-import { faceConfig, type HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
+import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -34,33 +33,10 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   process.exit(2);
 }
 const perFace = process.argv.includes('--faces');
-// The split and the photos of quality-retouch.ts.
-const half = (rel: string) => (createHash('sha1').update(rel).digest()[0] & 1 ? 'check' : 'tune');
-const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')).files as Record<string, { kind: string; num_faces?: number }>;
-const photos = Object.entries(labels)
-  .filter(([, l]) => (l.kind === 'portrait' || l.kind === 'face_landmarks_image') && (l.num_faces ?? 1) > 0)
-  .map(([rel]) => rel).sort();
-
+const photos = retouchPhotos(testdata);
 const models = new ModelRegistry({ threads: 2 });
-const human = await models.get<HumanLike>('human');
-const describe = {
-  face: { ...faceConfig, detector: { ...faceConfig.detector, rotation: false, maxDetected: 10 }, description: { enabled: true, modelPath: 'faceres.json' }, emotion: { enabled: false } },
-  body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false },
-};
-await human.load(describe);
-const similarity = (human as unknown as { match: { similarity(a: number[], b: number[]): number } }).match.similarity;
-interface Described { box: [number, number, number, number]; gender: string; genderScore: number; embedding: number[] }
-async function described(img: RasterImage): Promise<Described[]> {
-  const t = human.tf.tensor4d(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length), [1, img.height, img.width, img.channels], 'int32');
-  try {
-    const r = await human.detect(t, describe) as unknown as { face: Described[] };
-    return r.face.filter((f) => f.embedding?.length);
-  } finally { t.dispose(); }
-}
-const iou = (a: number[], b: number[]) => {
-  const ix = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])), iy = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
-  return (ix * iy) / (a[2] * a[3] + b[2] * b[3] - ix * iy);
-};
+const { described, similarity } = await faceDescriber(models);
+
 const raw = async (s: Sharp): Promise<RasterImage> => {
   const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 3 };

@@ -15,7 +15,7 @@
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
@@ -27,12 +27,11 @@ import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts, type JobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
-import { faceConfig, type HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
-import { half as splitHalf } from './face-parts-data.ts';
+import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -72,35 +71,9 @@ const slugs = args.filter((a, i) => !a.startsWith('--') && i !== sheetsArg + 1);
 const chosen = slugs.length ? slugs : Object.keys(RETOUCH);
 for (const s of chosen) if (!RETOUCH[s]) { console.error(`quality-retouch: no case for ${s}; known: ${Object.keys(RETOUCH).join(', ')}`); process.exit(1); }
 
-// The split of the face-parts data (sha1 of the path, fixed before tuning): its 'fit' half is the tune half.
-const half = (rel: string) => (splitHalf(rel) === 'fit' ? 'tune' : 'check');
-const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')).files as Record<string, { kind: string; num_faces?: number }>;
-const photos = Object.entries(labels)
-  .filter(([, l]) => (l.kind === 'portrait' || l.kind === 'face_landmarks_image') && (l.num_faces ?? 1) > 0)
-  .map(([rel]) => rel).sort();
-
+const photos = retouchPhotos(testdata);
 const models = new ModelRegistry({ threads: 2 });
-const human = await models.get<HumanLike>('human');
-// Human's own pipeline with faceres (gender and the descriptor), for the identity check only.
-const describe = {
-  face: { ...faceConfig, detector: { ...faceConfig.detector, rotation: false, maxDetected: 10 }, description: { enabled: true, modelPath: 'faceres.json' }, emotion: { enabled: false } },
-  body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false },
-};
-await human.load(describe);
-const similarity = (human as unknown as { match: { similarity(a: number[], b: number[]): number } }).match.similarity;
-
-interface Described { box: [number, number, number, number]; gender: string; embedding: number[] }
-async function described(img: RasterImage): Promise<Described[]> {
-  const t = human.tf.tensor4d(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length), [1, img.height, img.width, img.channels], 'int32');
-  try {
-    const r = await human.detect(t, describe) as unknown as { face: Described[] };
-    return r.face.filter((f) => f.embedding?.length);
-  } finally { t.dispose(); }
-}
-const iou = (a: number[], b: number[]) => {
-  const ix = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])), iy = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
-  return (ix * iy) / (a[2] * a[3] + b[2] * b[3] - ix * iy);
-};
+const { described, similarity } = await faceDescriber(models);
 
 async function decode(file: string): Promise<RasterImage> {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });

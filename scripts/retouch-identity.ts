@@ -1,0 +1,48 @@
+/**
+ * What scripts/quality-retouch.ts and scripts/identity-retouch.ts share: the photos (portraits and landmark
+ * photos with a face, from labels.json), their tune/check split (the face-parts split: sha1 of the path,
+ * fixed before tuning), and human's own face description (faceres: gender and the descriptor) for the
+ * identity check.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RasterImage } from '../engine/image/raster.ts';
+import { faceConfig, type HumanLike } from '../engine/vision/models/human.ts';
+import type { ModelRegistry } from '../engine/vision/models/registry.ts';
+import { half as splitHalf } from './face-parts-data.ts';
+
+export const half = (rel: string): 'tune' | 'check' => (splitHalf(rel) === 'fit' ? 'tune' : 'check');
+
+export function retouchPhotos(testdata: string): string[] {
+  const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')).files as Record<string, { kind: string; num_faces?: number }>;
+  return Object.entries(labels)
+    .filter(([, l]) => (l.kind === 'portrait' || l.kind === 'face_landmarks_image') && (l.num_faces ?? 1) > 0)
+    .map(([rel]) => rel).sort();
+}
+
+export interface Described { box: [number, number, number, number]; gender: string; genderScore: number; embedding: number[] }
+
+/** Human with faceres loaded: each face's box, gender and descriptor, and the descriptors' similarity. */
+export async function faceDescriber(models: ModelRegistry) {
+  const human = await models.get<HumanLike>('human');
+  const describe = {
+    face: { ...faceConfig, detector: { ...faceConfig.detector, rotation: false, maxDetected: 10 }, description: { enabled: true, modelPath: 'faceres.json' }, emotion: { enabled: false } },
+    body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false },
+  };
+  await human.load(describe);
+  const similarity = (human as unknown as { match: { similarity(a: number[], b: number[]): number } }).match.similarity;
+  async function described(img: RasterImage): Promise<Described[]> {
+    const t = human.tf.tensor4d(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length), [1, img.height, img.width, img.channels], 'int32');
+    try {
+      const r = await human.detect(t, describe) as unknown as { face: Described[] };
+      return r.face.filter((f) => f.embedding?.length);
+    } finally { t.dispose(); }
+  }
+  return { described, similarity };
+}
+
+/** Overlap of two [x, y, width, height] boxes over their union. */
+export const iou = (a: number[], b: number[]) => {
+  const ix = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])), iy = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
+  return (ix * iy) / (a[2] * a[3] + b[2] * b[3] - ix * iy);
+};
