@@ -42,6 +42,8 @@ export const removalTuning = {
   holeGrow: 0.008,
   /** Broad tone for evening: masked blur of this many face widths. */
   evenSigma: 0.04,
+  /** Skin between the hairs: lighter than the mean over this many face widths around. */
+  between: 0.015,
   /** Texture band (copied from the source at full resolution): finer than this many face widths. */
   textureSigma: 0.012,
   /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
@@ -116,8 +118,15 @@ export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | 
   const rim = blurPlane(m.beard, win.w, win.h, Math.max(1, T.rim * m.faceWidth));
   const reach = new Float32Array(n);
   for (let i = 0; i < n; i++) reach[i] = Math.max(filled[i], Math.min(1, rim[i] * 2) * m.zone[i]);
+  // The skin around: outside the reach, and inside it the skin seen between the hairs (pixels lighter than
+  // their surroundings), which carries the chin's own shading where a beard is sparse.
+  const localL = blurPlane(planes[0], win.w, win.h, Math.max(1, T.between * m.faceWidth));
   const ringW = new Float32Array(n), areaW = new Float32Array(n);
-  for (let i = 0; i < n; i++) { ringW[i] = Math.max(m.skin[i], m.zone[i]) * (1 - reach[i]); areaW[i] = reach[i]; }
+  for (let i = 0; i < n; i++) {
+    const between = reach[i] * Math.min(1, Math.max(0, (planes[0][i] - localL[i] - 1) / 3));
+    ringW[i] = Math.max(Math.max(m.skin[i], m.zone[i]) * (1 - reach[i]), between);
+    areaW[i] = reach[i];
+  }
   const sigma = T.evenSigma * m.faceWidth;
   for (let c = 0; c < 3; c++) {
     const around = spreadBlur(planes[c], ringW, win.w, win.h, sigma);

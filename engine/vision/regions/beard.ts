@@ -19,7 +19,8 @@ import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
-import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
+import { removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
@@ -27,9 +28,11 @@ import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, retouchWindow, R
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
 export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];
+/** Parse options for the beard: 384 input as face-beauty's (the mask pools over millimetres), only its classes. */
+export const BEARD_PARSING: ParseOptions = { input: 384, classes: BEARD_PARSING_CLASSES };
 
 /** The mesh regions the beard mask reads. */
-export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek', 'chin'];
+export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek'];
 
 export const beardTuning = {
   /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
@@ -74,8 +77,6 @@ export interface BeardMask {
   skin: Float32Array;
   /** Share of the zone covered by the beard, 0..1. */
   coverage: number;
-  /** Face-level signs, for tuning. */
-  signs: Record<string, number>;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
 }
@@ -137,14 +138,22 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const P = (c: readonly ParsingClass[]) => parsingPlane(parsing, c, win);
   const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
   const notFace = P(['cloth', 'glasses', 'hat', 'background']);
-  const mouthParts = P(['upperLip', 'lowerLip', 'mouth']);
-  const features = union(grow(lips, win, 0.012 * fw), grow(nostrils, win, 0.008 * fw), mouthParts);
+  // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
+  const features = union(grow(lips, win, 0.006 * fw), grow(nostrils, win, 0.008 * fw));
 
   const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
   const zone = new Float32Array(n);
   // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
   // is the head's hair falling past the jaw or over a cheek, which is no beard.
-  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i]);
+  // Between the mouth corners (moustache, chin) the parser's hair is the beard itself, so it is left in there.
+  const [lx, ly] = mesh[61], [rx, ry] = mesh[291];
+  const ax = rx - lx, ay = ry - ly, al = Math.hypot(ax, ay) || 1;
+  const sideways = (i: number) => {
+    const t = ((win.x0 + (i % win.w) - lx) * ax + (win.y0 + ((i / win.w) | 0) - ly) * ay) / al; // along the mouth, from its right corner
+    const out = Math.max(-t, t - al) - 0.05 * fw;
+    return Math.min(1, Math.max(0, out / (0.05 * fw)));
+  };
+  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i));
 
   const lab = toLab(image, win);
   const { L, a, b } = lab;
@@ -193,27 +202,27 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     // A dense beard in a soft photo shows little texture: dark and grey together stand for it.
     pixel[i] = zone[i] * colour * Math.max(texture[i], dark[i] * grey[i]);
   }
-  // Face-level signs: how much darker than the cheeks the chin's middle and the upper lip are, in spreads.
-  const chinZ = windowed(reg.chin, win), lipZ = windowed(reg.moustache, win);
-  const darkIn = (z: Float32Array) => { const v: number[] = []; for (let i = 0; i < n; i++) if (z[i] > 0.5 && zone[i] > 0.5) v.push((refTone[i] - tone[i]) / spread); return v.length ? median(v) : 0; };
-  const texIn = (z: Float32Array) => { const v: number[] = []; for (let i = 0; i < n; i++) if (z[i] > 0.5 && zone[i] > 0.5) v.push(texture[i]); return v.length ? median(v) : 0; };
-  const signs: Record<string, number> = { chinDark: darkIn(chinZ), lipDark: darkIn(lipZ), chinTex: texIn(chinZ), lipTex: texIn(lipZ), zoneTex: texIn(zone) };
-  // Seeds where hair-coloured texture is dense, grown through the zone where the colour alone says hair:
-  // a dense beard in a soft photo shows its texture only in places (its lit side, its edge).
-  const pooled = blurPlane(pixel, win.w, win.h, T.poolSigma * fw);
+  // Pooled as a mean over the zone (not over everything), so a narrow band (the upper lip) or the zone's
+  // edge is not diluted by the lips or the background beside it.
+  const ps = T.poolSigma * fw;
+  const zonePooled = blurPlane(zone, win.w, win.h, ps);
+  const pooled = blurPlane(pixel, win.w, win.h, ps);
   const colourOnly = new Float32Array(n);
   for (let i = 0; i < n; i++) colourOnly[i] = zone[i] * Math.max(dark[i], grey[i]);
-  const pooledColour = blurPlane(colourOnly, win.w, win.h, T.poolSigma * fw);
+  const pooledColour = blurPlane(colourOnly, win.w, win.h, ps);
+  for (let i = 0; i < n; i++) {
+    const z = Math.max(zonePooled[i], 0.05);
+    pooled[i] /= z; pooledColour[i] /= z;
+  }
   // No seed along the face's outline: the jaw's edge against the neck's shadow is fine-band energy too.
   const inner = feather(fillPolygon(pts(FACE_OVAL), win), win, T.outline * fw);
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    if (zone[i] < 0.3) continue;
+    if (zone[i] < 0.15) continue;
     if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
     if (pooledColour[i] >= T.grown) open[i] = 1;
   }
   const region = floodFrom(seed, open, win.w, win.h);
-  { const v: number[] = []; for (let i = 0; i < n; i++) if (zone[i] >= 0.3 && inner[i] > 0.97) v.push(pooled[i]); v.sort((x, y) => y - x); signs.p90 = v[Math.floor(0.1 * v.length)] ?? 0; signs.p95 = v[Math.floor(0.05 * v.length)] ?? 0; signs.p80 = v[Math.floor(0.2 * v.length)] ?? 0; }
   const beard = new Float32Array(n);
   let zoneSum = 0, seedSum = 0;
   for (let i = 0; i < n; i++) {
@@ -230,10 +239,23 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, signs, evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, evidence: { texture, dark, grey, hair, pixel, pooled } };
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, signs: { chinDark: 0, lipDark: 0, chinTex: 0, lipTex: 0, zoneTex: 0 }, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
   }
+}
+
+/**
+ * One face's beard found on `source` (the photo as sent) and removed from `target` (a copy being edited,
+ * same size). Returns the mask's coverage and the removal's figures, or null when the face has no mesh,
+ * no beard, or no bare skin to fill from (then `target` is untouched). `regions` may pass BEARD_REGIONS
+ * already drawn for the face (the pipeline's facts.regions).
+ */
+export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): (RemovalStats & { coverage: number }) | null {
+  const mask = beardMask(source, face, parsing, regions);
+  if (!mask || mask.coverage === 0) return null;
+  const done = removeBeard(target, mask);
+  return done && { ...done, coverage: mask.coverage };
 }
