@@ -34,12 +34,16 @@ export interface BeardPlanes {
 
 export const removalTuning = {
   /** Face width (pixels) of the working copy the fill is searched on. */
-  workFace: 200,
+  workFace: 160,
   /** Patch side of the fill, working pixels. */
   patch: 7,
   /** The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle). */
   holeAt: 0.15,
   holeGrow: 0.008,
+  /** The work is cut to the beard's box grown by this many face widths. */
+  context: 0.3,
+  /** Source pixels lie within this many robust spreads of the skin's median lightness. */
+  sourceSpread: 2.5,
   /** Broad tone for evening: masked blur of this many face widths. */
   evenSigma: 0.04,
   /** Skin between the hairs: lighter than the mean over this many face widths around. */
@@ -58,14 +62,13 @@ export interface RemovalStats { hole: number; workScale: number; ms: { fill: num
  * Removes the beard in place. Returns null (and changes nothing) when the mask is empty or no skin patch
  * can be found to fill it from.
  */
-export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | null {
+export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats | null {
   const t0 = performance.now();
   const T = removalTuning;
+  const m = aroundBeard(full, T.context * full.faceWidth);
+  if (!m) return null;
   const { win } = m;
   const n = win.w * win.h;
-  let any = false;
-  for (let i = 0; i < n; i++) if (m.beard[i] > T.holeAt) { any = true; break; }
-  if (!any) return null;
 
   const s = Math.max(1, Math.round(m.faceWidth / T.workFace));
   const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s);
@@ -77,10 +80,16 @@ export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | 
   const grownBeard = blurPlane(m.beard, win.w, win.h, Math.max(1, T.holeGrow * m.faceWidth));
   const holeSmall = shrink(grownBeard, win.w, win.h, s, gw, gh), skinSmall = shrink(m.skin, win.w, win.h, s, gw, gh);
   const hole = new Uint8Array(gw * gh), source = new Uint8Array(gw * gh);
+  // Sources: sure skin whose lightness is the skin's own (not a hair's edge or a deep shadow the parsing let in).
+  const skinL: number[] = [];
+  for (let i = 0; i < gw * gh; i++) if (skinSmall[i] > 0.8) skinL.push(small[0][i]);
+  skinL.sort((a, b) => a - b);
+  const medL = skinL.length ? skinL[skinL.length >> 1] : 0;
+  const spreadL = skinL.length ? Math.max(3, 1.4826 * skinL.map((v) => Math.abs(v - medL)).sort((a, b) => a - b)[skinL.length >> 1]) : 0;
   let holeCount = 0;
   for (let i = 0; i < hole.length; i++) {
     if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5) { hole[i] = 1; holeCount++; }
-    else if (skinSmall[i] > 0.6) source[i] = 1;
+    else if (skinSmall[i] > 0.8 && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
   }
   const inter = new Float32Array(gw * gh * 3);
   for (let i = 0; i < gw * gh; i++) for (let c = 0; c < 3; c++) inter[i * 3 + c] = small[c][i];
@@ -95,6 +104,16 @@ export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | 
   const texSigma = Math.max(1, T.textureSigma * m.faceWidth);
   const low = [0, 1, 2].map((c) => blurPlane(expand(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, win.w, win.h, s), win.w, win.h, texSigma));
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
+  // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
+  // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
+  // the source skin's own.
+  for (const h of band) {
+    const v: number[] = [];
+    for (let i = 0; i < n; i += 3) if (m.skin[i] > 0.6) v.push(Math.abs(h[i]));
+    v.sort((a, b) => a - b);
+    const lim = v.length ? 3 * 1.4826 * v[v.length >> 1] : 0;
+    for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
+  }
   const out = planes.map((p) => Float32Array.from(p));
   const filled = new Float32Array(n); // 1 where the fill replaced the pixel
   for (let y = 0; y < win.h; y++) {
@@ -145,6 +164,25 @@ export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | 
   fromLab(blended, image);
   restoreUntouched(image, before, win, alpha);
   return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
+}
+
+/**
+ * The planes cut to the beard's box grown by `margin` pixels (the skin a fill copies from and the evening
+ * reads lies within a few tenths of a face of it); null when the mask holds no beard.
+ */
+function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
+  const { win } = m;
+  let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
+    if (m.beard[y * win.w + x] <= removalTuning.holeAt) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+  }
+  if (x1 < 0) return null;
+  const g = Math.round(margin);
+  x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
+  const w = x1 - x0 + 1, h = y1 - y0 + 1;
+  const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone) };
 }
 
 /**

@@ -59,6 +59,8 @@ export const beardTuning = {
   grown: 0.5,
   /** Seeds keep about twice this many face widths inside the face's outline. */
   outline: 0.02,
+  /** How far past the face's outline (face widths) the zone reaches under the jaw. */
+  skirt: 0.06,
   /** Least share of the beard zone the seeds must cover to count as a beard at all. */
   least: 0.05,
   /** Soft edge, face widths. */
@@ -153,7 +155,10 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     const out = Math.max(-t, t - al) - 0.05 * fw;
     return Math.min(1, Math.max(0, out / (0.05 * fw)));
   };
-  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i));
+  // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
+  // take the jaw line (and the face's shape) with it.
+  const outline = grow(fillPolygon(pts(FACE_OVAL), win), win, T.skirt * fw);
+  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i));
 
   const lab = toLab(image, win);
   const { L, a, b } = lab;
