@@ -49,6 +49,30 @@ describe('square warp', () => {
   });
 });
 
+describe('square warp of a turned face', () => {
+  // A lopsided oval, as a profile's is about its centroid: 40 px to the left, 120 px to the right.
+  const mesh = Array.from({ length: 478 }, () => [200, 200, 0]);
+  FACE_OVAL.forEach((idx, k) => {
+    const t = (2 * Math.PI * k) / FACE_OVAL.length;
+    mesh[idx] = [200 + (Math.cos(t) < 0 ? 40 : 120) * Math.cos(t), 200 + 100 * Math.sin(t), 0];
+  });
+  const f = faceFrame(mesh, 0);
+
+  it('puts each side of the square at the oval\'s own extent on that side', () => {
+    expect(f.left).toBeLessThan(f.right * 0.75);
+    expect(squareRadius(f, Math.PI)).toBeCloseTo(f.left, 0);
+    expect(squareRadius(f, 0)).toBeCloseTo(f.right, 0);
+  });
+
+  it('never magnifies a ray by more than 1.3', () => {
+    for (let angle = -Math.PI; angle < Math.PI; angle += 0.05) {
+      const r = ovalRadius(f, angle);
+      const [sx, sy] = sourceOf(f, f.cx + r * Math.cos(angle), f.cy + r * Math.sin(angle));
+      expect(r / Math.hypot(sx - f.cx, sy - f.cy)).toBeLessThanOrEqual(1.3 + 1e-6);
+    }
+  });
+});
+
 describe('roundedSquareCoverage', () => {
   it('is 0 at the corner, 1 on the edges and inside, partial along the arc', () => {
     expect(roundedSquareCoverage(0.5, 0.5, 100, 20)).toBe(0);
