@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { roundedSquareCoverage } from './steps.ts';
-import { faceFrame, ovalRadius, sourceOf, squareRadius } from './square-warp.ts';
+import { faceFrame, ovalRadius, rayTable, sourceOf, squareRadius } from './square-warp.ts';
 
 /** A mesh whose oval is an ellipse (half-width 80, half-height 100) around (200, 200); other points unused. */
 function ellipseMesh(): number[][] {
@@ -35,6 +35,16 @@ describe('square warp', () => {
     expect(rs).toBeGreaterThan(ovalRadius(f, angle) * 1.1);
     const [sx, sy] = sourceOf(f, 200 + rs * Math.cos(angle), 200 + rs * Math.sin(angle));
     expect(Math.hypot(sx - 200, sy - 200)).toBeCloseTo(ovalRadius(f, angle), 0);
+  });
+
+  it('reads the same through the per-direction table, within a tenth of a pixel', () => {
+    const table = rayTable(f);
+    for (let y = 60; y < 340; y += 7) {
+      for (let x = 60; x < 340; x += 7) {
+        const [ex, ey] = sourceOf(f, x, y), [tx, ty] = sourceOf(f, x, y, table);
+        expect(Math.hypot(ex - tx, ey - ty)).toBeLessThan(0.1);
+      }
+    }
   });
 
   it('is monotonic along a ray (no fold-over)', () => {
