@@ -59,7 +59,8 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 }
 
 async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
-  const effects = { ...effectModules, ...config.extraEffects };
+  const effects: Record<string, string> = { ...effectModules, ...config.extraEffects };
+  for (const slug of config.disabledEffects) delete effects[slug];
   const results = new ResultStore(config.dataDir);
   await results.init();
   const tasks = new TaskStore(config.dataDir);

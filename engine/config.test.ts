@@ -15,4 +15,10 @@ describe('configFromEnv', () => {
     expect([c.workers, c.modelThreads, c.port]).toEqual([3, 5, 9000]);
     expect(configFromEnv({ ATELIER_WORKERS: 'many' }).workers).toBe(Math.min(2, os.availableParallelism()));
   });
+
+  it('reads the effects an operator switches off, and refuses a slug the contract does not know', () => {
+    expect(configFromEnv({}).disabledEffects).toEqual([]);
+    expect(configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beauty, skin-analysis-advanced' }).disabledEffects).toEqual(['face-beauty', 'skin-analysis-advanced']);
+    expect(() => configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beuaty' })).toThrow(/unknown effect face-beuaty; the effects are .*face-beauty/);
+  });
 });

@@ -1,6 +1,7 @@
 /** Engine settings from the environment, read once at start. */
 import os from 'node:os';
 import path from 'node:path';
+import { endpointList } from '../contract/index.ts';
 
 export interface EngineConfig {
   port: number;
@@ -27,9 +28,24 @@ export interface EngineConfig {
   /** How long results and tasks are kept. */
   retentionMs: number;
   sweepIntervalMs: number;
+  /**
+   * ATELIER_DISABLED_EFFECTS: effects the operator switches off (comma-separated slugs), e.g. those whose
+   * model licence does not fit the deployment (see the README's model table). They answer 501 and healthz
+   * lists them as not_available.
+   */
+  disabledEffects: string[];
   /** Extra effect modules by slug (tests register their own processors this way). */
   extraEffects: Record<string, string>;
   logLevel: string;
+}
+
+/** A comma-separated list of effect slugs; one the contract does not know stops the start with its name. */
+function effectSlugs(v: string | undefined): string[] {
+  const known = new Set(endpointList.filter((e) => e.mode !== 'query').map((e) => e.slug));
+  const slugs = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = slugs.filter((s) => !known.has(s));
+  if (unknown.length) throw new Error(`ATELIER_DISABLED_EFFECTS: unknown effect ${unknown.join(', ')}; the effects are ${[...known].join(', ')}`);
+  return slugs;
 }
 
 const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
@@ -57,6 +73,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     drainTimeoutMs: int(env.ATELIER_DRAIN_TIMEOUT_MS, 25_000),
     retentionMs: int(env.ATELIER_RETENTION_MS, 24 * 3600_000),
     sweepIntervalMs: int(env.ATELIER_SWEEP_INTERVAL_MS, 10 * 60_000),
+    disabledEffects: effectSlugs(env.ATELIER_DISABLED_EFFECTS),
     extraEffects: {},
     logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { roundedSquareCoverage } from './steps.ts';
-import { faceFrame, ovalRadius, sourceOf, squareRadius } from './square-warp.ts';
+import { faceFrame, ovalRadius, rayTable, sourceOf, squareRadius } from './square-warp.ts';
 
 /** A mesh whose oval is an ellipse (half-width 80, half-height 100) around (200, 200); other points unused. */
 function ellipseMesh(): number[][] {
@@ -37,6 +37,16 @@ describe('square warp', () => {
     expect(Math.hypot(sx - 200, sy - 200)).toBeCloseTo(ovalRadius(f, angle), 0);
   });
 
+  it('reads the same through the per-direction table, within a tenth of a pixel', () => {
+    const table = rayTable(f);
+    for (let y = 60; y < 340; y += 7) {
+      for (let x = 60; x < 340; x += 7) {
+        const [ex, ey] = sourceOf(f, x, y), [tx, ty] = sourceOf(f, x, y, table);
+        expect(Math.hypot(ex - tx, ey - ty)).toBeLessThan(0.1);
+      }
+    }
+  });
+
   it('is monotonic along a ray (no fold-over)', () => {
     const angle = Math.atan2(100, 80);
     let last = 0;
@@ -45,6 +55,30 @@ describe('square warp', () => {
       const d = Math.hypot(sx - 200, sy - 200);
       expect(d).toBeGreaterThan(last);
       last = d;
+    }
+  });
+});
+
+describe('square warp of a turned face', () => {
+  // A lopsided oval, as a profile's is about its centroid: 40 px to the left, 120 px to the right.
+  const mesh = Array.from({ length: 478 }, () => [200, 200, 0]);
+  FACE_OVAL.forEach((idx, k) => {
+    const t = (2 * Math.PI * k) / FACE_OVAL.length;
+    mesh[idx] = [200 + (Math.cos(t) < 0 ? 40 : 120) * Math.cos(t), 200 + 100 * Math.sin(t), 0];
+  });
+  const f = faceFrame(mesh, 0);
+
+  it('puts each side of the square at the oval\'s own extent on that side', () => {
+    expect(f.left).toBeLessThan(f.right * 0.75);
+    expect(squareRadius(f, Math.PI)).toBeCloseTo(f.left, 0);
+    expect(squareRadius(f, 0)).toBeCloseTo(f.right, 0);
+  });
+
+  it('never magnifies a ray by more than 1.3', () => {
+    for (let angle = -Math.PI; angle < Math.PI; angle += 0.05) {
+      const r = ovalRadius(f, angle);
+      const [sx, sy] = sourceOf(f, f.cx + r * Math.cos(angle), f.cy + r * Math.sin(angle));
+      expect(r / Math.hypot(sx - f.cx, sy - f.cy)).toBeLessThanOrEqual(1.3 + 1e-6);
     }
   });
 });

@@ -26,6 +26,7 @@ import { AnalysisView } from './analysis-view.tsx';
 import { BeforeAfter } from './before-after.tsx';
 import { CropView } from './crop-view.tsx';
 import { FaceAnalysisView } from './face-analysis-view.tsx';
+import { SkinReportView } from './skin-report-view.tsx';
 import { itemTitle } from './gallery-grid.tsx';
 import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
@@ -104,6 +105,12 @@ function FaceAnalysisItem({ item, photoUrl }: { item: GalleryItem; photoUrl: str
   return <FaceAnalysisView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} requested={item.params.face_attributes_type} responseKey={item.responseKey} />;
 }
 
+/** Skin analysis answers get a report: marks and maps on the photo, every code in words. */
+function SkinReportItem({ item, photoUrl }: { item: GalleryItem; photoUrl: string | undefined }) {
+  const loaded = useStoredJson(item.responseKey);
+  return <SkinReportView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} maps={item.afters} responseKey={item.responseKey} />;
+}
+
 function ItemView({ item }: { item: GalleryItem }) {
   const [resultIndex, setResultIndex] = useState(0);
   const [showResponse, setShowResponse] = useState(false);
@@ -114,6 +121,7 @@ function ItemView({ item }: { item: GalleryItem }) {
   const endpoint = endpointBySlug(item.slug);
   const analysis = endpoint?.group === 'portrait-analysis';
   const faces = item.slug === 'face-analyzer' && item.status === 'done';
+  const skin = item.slug === 'skin-analysis-advanced' && item.status === 'done';
   const params = Object.entries(item.params);
   const kept = retainLocation(useStoredJson(endpoint && shapeHasValue(endpoint.result.shape, 'retain_location') ? item.responseKey : undefined)?.value);
   const form = resultForm(item.params.return_form);
@@ -167,7 +175,7 @@ function ItemView({ item }: { item: GalleryItem }) {
         </div>
       </header>
 
-      {item.afters.length > 1 && <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} />}
+      {!skin && item.afters.length > 1 && <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} />}
 
       {blank && after && (
         <Notice tone="warning" role="status" title={`${label}: ${NOT_FOUND}`}>
@@ -181,6 +189,8 @@ function ItemView({ item }: { item: GalleryItem }) {
       <div className="@container flex min-h-0 flex-1 flex-col">
         {faces ? (
           <FaceAnalysisItem item={item} photoUrl={beforeUrl} />
+        ) : skin ? (
+          <SkinReportItem item={item} photoUrl={beforeUrl} />
         ) : (
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">
