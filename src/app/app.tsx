@@ -76,8 +76,9 @@ function usePhotosAnywhere(endpoint: Endpoint) {
     };
     const onDrop = (e: DragEvent) => {
       setDragging(false);
-      // The panel's own drop box handles its drops (and prevents the default).
-      if (e.defaultPrevented || !hasFiles(e)) return;
+      // The panel's own drop box handles its drops. Listened to in the capture phase: react-dropzone's
+      // document listener prevents the default of every drop outside its box.
+      if (!hasFiles(e) || (e.target instanceof Element && e.target.closest('[data-dropzone]'))) return;
       e.preventDefault();
       take(imagesOf(e.dataTransfer?.files));
     };
@@ -89,12 +90,12 @@ function usePhotosAnywhere(endpoint: Endpoint) {
     };
     window.addEventListener('dragover', onDragOver);
     window.addEventListener('dragleave', onDragLeave);
-    window.addEventListener('drop', onDrop);
+    window.addEventListener('drop', onDrop, true);
     window.addEventListener('paste', onPaste);
     return () => {
       window.removeEventListener('dragover', onDragOver);
       window.removeEventListener('dragleave', onDragLeave);
-      window.removeEventListener('drop', onDrop);
+      window.removeEventListener('drop', onDrop, true);
       window.removeEventListener('paste', onPaste);
     };
   }, [endpoint]);

@@ -116,7 +116,8 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
   const onDoubleClick = (e: React.MouseEvent<HTMLDivElement>) => {
     const p = local(e.clientX, e.clientY);
     const actual = size && p.w > 0 ? size.w / p.w : 2;
-    setView((v) => (v.zoom > 1.01 ? { zoom: 1, x: 0, y: 0 } : zoomAt(v, Math.max(actual, 1.0001), p.x, p.y)));
+    // A photo shown at its own size already goes to 200 % instead.
+    setView((v) => (v.zoom > 1.01 ? { zoom: 1, x: 0, y: 0 } : zoomAt(v, actual > 1.01 ? actual : 2, p.x, p.y)));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -172,7 +173,6 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
         </div>
         <div className={`absolute inset-0 ${bg.className}`} style={{ ...bg.style, clipPath: `inset(0 0 0 ${pos}%)` }} data-testid="after-layer">
           <div className="absolute inset-0" style={transform}>
-            {placement && beforeUrl && <img src={beforeUrl} alt="" draggable={false} className="absolute inset-0 size-full object-contain opacity-15" />}
             {afterUrl && (
               <img
                 src={afterUrl}
@@ -216,7 +216,7 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
         </div>
         <div className="absolute bottom-2 right-2 flex items-center gap-1 rounded-full bg-stone-900/75 px-1 py-0.5 text-[11px] font-medium text-white">
           <span className="px-1.5 tabular-nums" aria-live="polite" data-testid="zoom-level">
-            {view.zoom <= 1.001 ? 'Fit' : `${percent ?? Math.round(view.zoom * 100)} %`}
+            {view.zoom <= 1.001 ? `Fit (${percent ?? 100} %)` : `${percent ?? Math.round(view.zoom * 100)} %`}
           </span>
           {view.zoom > 1.001 && (
             <button type="button" className="rounded-full px-1.5 hover:bg-white/20" onPointerDown={(e) => e.stopPropagation()} onClick={() => setView({ zoom: 1, x: 0, y: 0 })}>

@@ -108,6 +108,7 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
       <div
         {...rootProps}
         data-testid={`dropzone-${id}`}
+        data-dropzone
         className={cn(
           'relative overflow-hidden rounded-xl transition',
           'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500',

@@ -35,6 +35,9 @@ describe('fitNote: one line saying what was done', () => {
     expect(fitNote({ bytes: 3e6, format: 'heic', width: 4032, height: 3024 }, { width: 1999, height: 1499, type: 'image/jpeg', bytes: 9e5 })).toBe(
       'Converted from HEIC to JPEG and resized from 4032×3024 to 1999×1499 to fit this effect.',
     );
+    expect(fitNote({ bytes: 9e4, format: 'png', width: 800, height: 600, pngBitsPerPixel: 8 }, { width: 800, height: 600, type: 'image/png', bytes: 3e5 })).toBe(
+      'Converted from 8-bit PNG to full-colour PNG to fit this effect.',
+    );
     expect(fitNote({ bytes: 4 * MB, format: 'png', width: 10, height: 10 }, { width: 10, height: 10, type: 'image/png', bytes: 2 * MB })).toBe('Re-encoded as PNG (4 MB → 2 MB) to fit this effect.');
   });
 

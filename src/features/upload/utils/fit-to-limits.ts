@@ -52,6 +52,7 @@ export function fitNote(m: Measured, out: { width: number; height: number; type:
   const to = mimeLabel[out.type] ?? out.type;
   const parts: string[] = [];
   if (from !== to) parts.push(`Converted from ${from} to ${to}`);
+  else if (m.format === 'png' && m.pngBitsPerPixel !== undefined && m.pngBitsPerPixel < 24) parts.push(`Converted from ${m.pngBitsPerPixel}-bit PNG to full-colour PNG`);
   if (out.width !== m.width || out.height !== m.height) parts.push(`${parts.length ? 'resized' : 'Resized'} from ${m.width}×${m.height} to ${out.width}×${out.height}`);
   if (parts.length === 0) parts.push(`Re-encoded as ${to} (${formatBytes(m.bytes)} → ${formatBytes(out.bytes)})`);
   return `${parts.join(' and ')} to fit this effect.`;
