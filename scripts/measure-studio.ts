@@ -21,6 +21,33 @@ const base = `http://127.0.0.1:${studioPort}`;
 const cup = path.join(root, 'engine/test/fixtures/product_coffee_cup.png');
 const portrait = path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg');
 
+/**
+ * Every visible element with its own text against the first opaque background behind it (WCAG ratio).
+ * A string, so that no build helper of this script leaks into the page.
+ */
+const contrastScan = `(() => {
+  // Computed colours may be oklch(): a 1×1 canvas turns any CSS colour into sRGB bytes.
+  const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+  const cx = cv.getContext('2d', { willReadFrequently: true });
+  const parse = (c) => { cx.clearRect(0, 0, 1, 1); cx.fillStyle = c; cx.fillRect(0, 0, 1, 1); const d = cx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2], d[3] / 255]; };
+  const lum = (rgb) => { const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]); };
+  // The first background that is mostly opaque, laid over white (a translucent badge over a photo counts as itself).
+  const bgOf = (el) => { for (; el; el = el.parentElement) { const c = parse(getComputedStyle(el).backgroundColor); if (c[3] > 0.5) return c.slice(0, 3).map((v) => v * c[3] + 255 * (1 - c[3])); } return [255, 255, 255]; };
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(' ');
+    if (!own || el.offsetParent === null || el.closest('[aria-hidden="true"], .sr-only, [disabled], option')) continue;
+    const st = getComputedStyle(el); const fg = parse(st.color); const bg = bgOf(el); const a = fg[3] * Number(st.opacity);
+    const mixed = fg.slice(0, 3).map((v, i) => v * a + bg[i] * (1 - a));
+    const ls = [lum(mixed), lum(bg)].sort((x, y) => y - x); const ratio = (ls[0] + 0.05) / (ls[1] + 0.05);
+    if (ratio < 4.5) found.push({ text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
+  }
+  return found;
+})()`;
+
+const only = process.env.MEASURE_ONLY?.split(',');
+const want = (part: string) => !only || only.includes(part);
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -70,6 +97,7 @@ async function dropToResult(page: Page, name: string, type: string, bytes: Buffe
   await page.getByRole('list', { name: 'Gallery items' }).getByRole('button').nth(before).waitFor({ timeout: 120_000 });
   return page.evaluate(async () => {
     for (;;) {
+      // (the stage header says "took N s": the run as the gallery recorded it, answer and result download included)
       const img = document.querySelector<HTMLImageElement>('[data-testid="after-layer"] img[alt="After"]');
       const pending = document.querySelector('[data-testid="stage-progress"]');
       if (img && img.complete && img.naturalWidth > 0 && !pending) return performance.now() - (window as unknown as { t0: number }).t0;
@@ -80,6 +108,7 @@ async function dropToResult(page: Page, name: string, type: string, bytes: Buffe
 
 // 3. First paint and time to interactive (the drop box answers), at 1440×900, cold cache.
 const loads: { fcp: number; tti: number }[] = [];
+if (want('load')) {
 for (let i = 0; i < 3; i++) {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await ctx.newPage();
@@ -88,9 +117,11 @@ for (let i = 0; i < 3; i++) {
   loads.push(await page.evaluate(() => ({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN, tti: performance.now() })));
   await ctx.close();
 }
-console.log(`first contentful paint: median ${s(median(loads.map((l) => l.fcp)))}; interactive (drop box ready): median ${s(median(loads.map((l) => l.tti)))} over 3 cold loads`);
+}
+if (want('load')) console.log(`first contentful paint: median ${s(median(loads.map((l) => l.fcp)))}; interactive (drop box ready): median ${s(median(loads.map((l) => l.tti)))} over 3 cold loads`);
 
 // 4. Drop → result on screen, product photo and phone photo, with run on drop.
+if (want('run')) {
 const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 const page = await ctx.newPage();
 await page.goto(`${base}/#commodity-background-removal`);
@@ -105,6 +136,8 @@ for (let i = 0; i < 3; i++) {
 console.log(`drop → result, product photo ${(await sharp(product).metadata()).width}×${(await sharp(product).metadata()).height} PNG: first (model loading) ${s(cold)}, then median ${s(median(productTimes))} (${productTimes.map(s).join(', ')})`);
 console.log(`drop → result, 4032×3024 phone JPEG (fitted to 1999×1499 in the browser): median ${s(median(phoneTimes))} (${phoneTimes.map(s).join(', ')})`);
 await ctx.close();
+
+}
 
 // 5. Screenshots of every state, wide and phone.
 async function shots(width: number, height: number, tag: string) {
@@ -153,7 +186,7 @@ async function shots(width: number, height: number, tag: string) {
   await p.getByRole('region', { name: 'Batch' }).waitFor();
   await p.waitForTimeout(1500);
   await shot('09-batch');
-  await p.locator('[data-testid="batch-row"][data-state="done"]').nth(2).waitFor({ timeout: 120_000 });
+  await p.locator('[data-testid="batch-row"][data-state="done"]').nth(2).waitFor({ state: 'attached', timeout: 120_000 });
   await shot('10-batch-done');
   await p.getByRole('button', { name: 'Select' }).click();
   const cards = p.getByRole('list', { name: 'Gallery items' }).getByRole('button');
@@ -180,11 +213,13 @@ async function shots(width: number, height: number, tag: string) {
   await shot('13-engine-down');
   await c.close();
 }
-await shots(1440, 900, 'wide');
-await shots(390, 844, 'phone');
+if (want('shots')) {
+  await shots(1440, 900, 'wide');
+  await shots(390, 844, 'phone');
+}
 
 // 6. Layout at other sizes: horizontal spill, and whether the stage overlaps the gallery strip.
-for (const [w, h] of [[1280, 720], [1024, 768]]) {
+for (const [w, h] of want('layout') ? [[1280, 720], [1024, 768]] : []) {
   const c = await browser.newContext({ viewport: { width: w, height: h } });
   const p = await c.newPage();
   await p.goto(`${base}/#apparel-background-removal`);
@@ -196,7 +231,7 @@ for (const [w, h] of [[1280, 720], [1024, 768]]) {
 }
 
 // 7. Gallery with 200 items (seeded in IndexedDB as the studio stores them), and text contrast.
-{
+if (want('gallery')) {
   const c = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const p = await c.newPage();
   await p.goto(`${base}/`);
@@ -237,34 +272,7 @@ for (const [w, h] of [[1280, 720], [1024, 768]]) {
   await p.screenshot({ path: path.join(out, 'wide-14-gallery-200.png') });
 
   // Contrast: every element with its own text against the first opaque background behind it.
-  const low = await p.evaluate(() => {
-    const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
-    const lum = ([r, g, b]: number[]) => {
-      const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-    };
-    const bgOf = (el: Element | null): number[] => {
-      for (; el; el = el.parentElement) {
-        const c = parse(getComputedStyle(el).backgroundColor);
-        if (c.length >= 3 && (c[3] ?? 1) > 0.9) return c;
-      }
-      return [255, 255, 255];
-    };
-    const found: { text: string; ratio: number }[] = [];
-    for (const el of document.querySelectorAll('body *')) {
-      const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent!.trim()).map((n) => n.textContent!.trim()).join(' ');
-      if (!own || (el as HTMLElement).offsetParent === null || el.closest('[aria-hidden="true"], .sr-only, button:disabled, [disabled]')) continue;
-      const st = getComputedStyle(el);
-      const fg = parse(st.color);
-      const bg = bgOf(el);
-      const a = fg[3] ?? 1;
-      const mixed = fg.slice(0, 3).map((v, i) => v * a + bg[i] * (1 - a));
-      const [l1, l2] = [lum(mixed), lum(bg)].sort((x, y) => y - x);
-      const ratio = (l1 + 0.05) / (l2 + 0.05);
-      if (ratio < 4.5) found.push({ text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
-    }
-    return found;
-  });
+  const low = (await p.evaluate(contrastScan)) as { text: string; ratio: number }[];
   console.log(`text below 4.5:1 contrast on the 200-item page: ${low.length}${low.length ? ` (${low.slice(0, 8).map((l) => `"${l.text}" ${l.ratio}`).join('; ')})` : ''}`);
   await c.close();
 }

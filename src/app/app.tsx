@@ -136,7 +136,8 @@ export function App() {
               </h2>
               <div className="flex min-h-0 flex-1 flex-col gap-3 px-4 pb-4 pt-5 sm:px-6">
                 <BatchPanel />
-                <div className="min-h-0 flex-1">
+                {/* Scrolls inside itself when tall results (many apparel classes) meet a short window, never over the strip. */}
+                <div className="min-h-0 flex-1 overflow-y-auto">
                   <GalleryStage actions={stageActions} />
                 </div>
               </div>

@@ -1,4 +1,5 @@
 /** The batch queue: one row per photo with its state and time, and the finished results as one zip. */
+import { useState } from 'react';
 import { Button } from '../components/ui/button.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { downloadZip } from '../features/gallery/components/gallery-grid.tsx';
@@ -39,6 +40,7 @@ function Row({ f, item, now }: { f: BatchFile; item: GalleryItem | undefined; no
 
 export function BatchPanel() {
   const { files, title, clear } = useBatch();
+  const [open, setOpen] = useState(false);
   const items = useGalleryStore((s) => s.items);
   const byId = new Map(items.map((it) => [it.id, it]));
   const busy = files.some((f) => {
@@ -58,12 +60,18 @@ export function BatchPanel() {
           <Button size="sm" disabled={done.length === 0} onClick={() => void downloadZip(done, `atelier-batch-${done.length}.zip`)}>
             Download all (zip)
           </Button>
+          {!busy && (
+            <Button size="sm" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+              {open ? 'Hide files' : 'Show files'}
+            </Button>
+          )}
           <Button size="sm" variant="ghost" onClick={clear} disabled={busy}>
             Close
           </Button>
         </div>
       </header>
-      <ol className="max-h-40 space-y-1 overflow-y-auto">
+      {/* The queue while it runs; folded away once done, so the stage keeps its room. */}
+      <ol className="max-h-32 space-y-1 overflow-y-auto" hidden={!busy && !open}>
         {files.map((f) => (
           <Row key={f.id} f={f} item={f.itemId ? byId.get(f.itemId) : undefined} now={now} />
         ))}

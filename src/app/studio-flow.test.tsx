@@ -32,7 +32,7 @@ function fakeEngine() {
 async function addPhoto(name = 'car.png') {
   const file = new File([pngHeader(640, 480)], name, { type: 'image/png' });
   fireEvent.change(screen.getByLabelText('Upload photo'), { target: { files: [file] } });
-  await screen.findByText('Fits the limits');
+  await screen.findByText('Fits the limits', undefined, { timeout: 5000 });
 }
 
 let urls = 0;
@@ -51,7 +51,7 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-describe('a run in progress', () => {
+describe('a run in progress', { timeout: 30_000 }, () => {
   it('shows the photo with progress and elapsed time and a placeholder card; cancel, then retry to a result', async () => {
     const posts = fakeEngine();
     renderWithQuery(<App />);
@@ -92,7 +92,7 @@ describe('a run in progress', () => {
   });
 });
 
-describe('plain words and the developer view', () => {
+describe('plain words and the developer view', { timeout: 30_000 }, () => {
   it('speaks plainly by default; the developer view shows names, JSON and a curl command', async () => {
     fakeEngine();
     renderWithQuery(<App />);
@@ -121,7 +121,7 @@ describe('plain words and the developer view', () => {
   });
 });
 
-describe('gallery', () => {
+describe('gallery', { timeout: 30_000 }, () => {
   it('names cards by photo and options, filters by effect, shows storage, and undoes a delete', async () => {
     fakeEngine();
     const add = (slug: string, name: string, params: Record<string, string>) =>

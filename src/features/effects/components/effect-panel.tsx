@@ -133,7 +133,7 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, 
     <form onSubmit={submit} aria-labelledby={`${slug}-title`} className="flex h-full min-h-0 flex-col" noValidate>
       <div className="min-h-0 flex-1 space-y-6 overflow-y-auto px-6 pb-6 pt-6">
         <header className="space-y-2">
-          <p className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-400">{group?.title}</p>
+          <p className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-600">{group?.title}</p>
           <div className="flex items-start justify-between gap-3">
             <h1 id={`${slug}-title`} className="text-xl font-semibold tracking-tight text-stone-900">
               {endpoint.title}

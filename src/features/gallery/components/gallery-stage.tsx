@@ -111,7 +111,7 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
         </div>
       )}
       <div className="min-h-0 flex-1 overflow-y-auto">
-        {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-400">Loading…</p> : <ResponseView responseKey={item.responseKey} />}
+        {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-600">Loading…</p> : <ResponseView responseKey={item.responseKey} />}
       </div>
     </aside>
   );
@@ -226,7 +226,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
               ))}
           </div>
         </div>
-        <div className="flex shrink-0 items-center gap-1.5">
+        <div className="flex flex-wrap items-center gap-1.5">
           {after && afterUrl && <DownloadMenu item={item} image={after} url={afterUrl} label={label} />}
           {after && afterBlob && actions?.onUseAsInput && (
             <Button size="sm" onClick={() => actions.onUseAsInput!(item, after, afterBlob)} title="This result becomes the photo of every effect; the next run is kept as its follow-up">

@@ -23,7 +23,7 @@ export function useStoredJson(key: string | undefined) {
 export function ResponseView({ responseKey }: { responseKey: string }) {
   const loaded = useStoredJson(responseKey);
   const [copied, setCopied] = useState(false);
-  if (!loaded) return <p className="text-xs text-stone-400">Loading…</p>;
+  if (!loaded) return <p className="text-xs text-stone-600">Loading…</p>;
   const text = JSON.stringify(loaded.value, shorten, 2);
   const copy = async () => {
     await navigator.clipboard?.writeText(JSON.stringify(loaded.value, null, 2));

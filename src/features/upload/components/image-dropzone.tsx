@@ -174,7 +174,7 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
           </Button>
         </div>
       ) : (
-        <p className="text-xs text-stone-400">{limitsHint(limits)}</p>
+        <p className="text-xs text-stone-600">{limitsHint(limits)}</p>
       )}
 
       {check && check.problems.length > 0 && (
