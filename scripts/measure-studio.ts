@@ -136,7 +136,24 @@ for (let i = 0; i < 3; i++) {
 console.log(`drop → result, product photo ${(await sharp(product).metadata()).width}×${(await sharp(product).metadata()).height} PNG: first (model loading) ${s(cold)}, then median ${s(median(productTimes))} (${productTimes.map(s).join(', ')})`);
 console.log(`drop → result, 4032×3024 phone JPEG (fitted to 1999×1499 in the browser): median ${s(median(phoneTimes))} (${phoneTimes.map(s).join(', ')})`);
 await ctx.close();
-
+// The same photos posted straight through the proxy (no browser): what of the time is the engine's.
+const direct = async (bytes: Buffer, name: string, type: string) => {
+  const fd = new FormData();
+  fd.append('image', new Blob([new Uint8Array(bytes)], { type }), name);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/cutout/general/commodity-background-removal`, { method: 'POST', body: fd });
+  const body = (await res.json()) as { data?: { image_url?: string } };
+  if (body.data?.image_url) await (await fetch(new URL(new URL(body.data.image_url).pathname, base))).arrayBuffer();
+  return performance.now() - t0;
+};
+const fittedPhone = await sharp(phone).resize(1999, 1499).jpeg({ quality: 92 }).toBuffer();
+const directProduct: number[] = [];
+const directPhone: number[] = [];
+for (let i = 0; i < 3; i++) {
+  directProduct.push(await direct(product, 'cup.png', 'image/png'));
+  directPhone.push(await direct(fittedPhone, 'phone.jpg', 'image/jpeg'));
+}
+console.log(`the same requests without a browser (POST through the proxy + result download): product median ${s(median(directProduct))}, 1999×1499 phone median ${s(median(directPhone))}`);
 }
 
 // 5. Screenshots of every state, wide and phone.
