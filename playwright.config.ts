@@ -5,7 +5,9 @@ import fs from 'node:fs';
 
 // One studio + embedded engine for the browser tests, on ports of their own and a fresh data folder.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-e2e-'));
-const studioPort = 4199;
+// Ports of their own; overridable so that two checkouts can run their browser tests side by side.
+const studioPort = Number(process.env.ATELIER_E2E_STUDIO_PORT ?? 4199);
+const enginePort = process.env.ATELIER_E2E_ENGINE_PORT ?? '8799';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,7 +34,7 @@ export default defineConfig({
     stdout: 'pipe',
     env: {
       ATELIER_DATA_DIR: dataDir,
-      ATELIER_ENGINE_PORT: '8799',
+      ATELIER_ENGINE_PORT: enginePort,
       ATELIER_STUDIO_PORT: String(studioPort),
       ATELIER_WORKERS: '1',
     },

@@ -17,8 +17,16 @@ interface FieldBase {
 }
 
 export interface ImageField extends FieldBase { kind: 'image'; limits: ImageLimits }
-export interface EnumField extends FieldBase { kind: 'enum'; values: readonly string[]; default?: string }
-export interface IntField extends FieldBase { kind: 'int'; min: number; max: number; default?: number }
+/** Plain words for a field's values in the studio (the technical value is still what is sent and shown to developers). */
+interface Labelled {
+  valueLabels?: Readonly<Record<string, string>>;
+  /** What leaving an optional field unset gives, in plain words ("Transparent background"). */
+  unsetLabel?: string;
+  /** The description in plain words for the studio, where `description` speaks in the values' technical names. */
+  help?: string;
+}
+export interface EnumField extends FieldBase, Labelled { kind: 'enum'; values: readonly string[]; default?: string }
+export interface IntField extends FieldBase, Labelled { kind: 'int'; min: number; max: number; default?: number }
 export interface NumberField extends FieldBase { kind: 'number'; min: number; max: number; default?: number }
 export interface CsvSetField extends FieldBase { kind: 'csv-set'; values: readonly string[]; default?: readonly string[] }
 /** lips-color-changer: JSON array of {rgba, face_rect?}. */
@@ -33,11 +41,17 @@ type Opts = { required?: boolean; oneOf?: string; aliases?: readonly string[] };
 export const imageField = (limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: Opts = {}): ImageField =>
   ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases });
 
-export const enumField = (values: readonly string[], label: string, description: string, o: Opts & { default?: string } = {}): EnumField =>
-  ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf });
+export const enumField = (values: readonly string[], label: string, description: string, o: Opts & Labelled & { default?: string } = {}): EnumField =>
+  ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf, ...labelled(o) });
 
-export const intField = (min: number, max: number, label: string, description: string, o: Opts & { default?: number } = {}): IntField =>
-  ({ kind: 'int', label, description, min, max, required: o.required ?? false, default: o.default });
+export const intField = (min: number, max: number, label: string, description: string, o: Opts & Labelled & { default?: number } = {}): IntField =>
+  ({ kind: 'int', label, description, min, max, required: o.required ?? false, default: o.default, ...labelled(o) });
+
+const labelled = (o: Labelled): Labelled => ({
+  ...(o.valueLabels ? { valueLabels: o.valueLabels } : {}),
+  ...(o.unsetLabel ? { unsetLabel: o.unsetLabel } : {}),
+  ...(o.help ? { help: o.help } : {}),
+});
 
 /** A 0/1 switch, given as a number or a string. */
 export const flagField = (label: string, description: string): IntField => intField(0, 1, label, description, { default: 0 });

@@ -14,7 +14,8 @@ export default defineEndpoint({
   fields: {
     image: imageField(limits.product, 'Image', 'Product photo.'),
     return_form: enumField(['mask', 'whiteBK', 'crop'], 'Output form',
-      'mask: single-channel mask; whiteBK: subject on white; crop: transparent PNG trimmed to the subject. Unset: transparent PNG.'),
+      'mask: single-channel mask; whiteBK: subject on white; crop: transparent PNG trimmed to the subject. Unset: transparent PNG.',
+      { unsetLabel: 'Transparent', help: 'What comes back: the product on a transparent background, a black-and-white mask, the product on white, or transparent and trimmed tight to the product.', valueLabels: { mask: 'Mask', whiteBK: 'On white', crop: 'Trimmed' } }),
   },
   result: { shape: { data: { image_url: imageUrl() } } },
 });

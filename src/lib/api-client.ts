@@ -34,6 +34,7 @@ export const studioCodes = {
   network: 'STUDIO_ENGINE_UNREACHABLE',
   badResponse: 'STUDIO_BAD_RESPONSE',
   result: 'STUDIO_RESULT_UNREADABLE',
+  cancelled: 'STUDIO_CANCELLED',
 } as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -71,10 +72,10 @@ export async function requestJson(path: string, init?: RequestInit): Promise<Raw
   } catch {
     throw new ApiError(res.status, {
       code: studioCodes.badResponse,
-      code_message: res.ok ? 'Unreadable answer' : `HTTP ${res.status} without an envelope`,
+      code_message: res.ok ? 'Unreadable answer' : 'The engine did not explain the failure',
       message: res.ok
         ? 'The engine answered with something that is not JSON.'
-        : `The request failed with HTTP ${res.status} ${res.statusText}`.trim() + ' and no error envelope; the engine may be down or restarting.',
+        : `The request failed (HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}) without saying why; the engine may be down or restarting. Try again in a moment.`,
     });
   }
 }

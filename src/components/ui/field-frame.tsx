@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useDevView } from '../../lib/dev-view.ts';
 
 export interface FieldFrameProps {
   htmlFor?: string;
@@ -17,6 +18,7 @@ export interface FieldFrameProps {
 
 export function FieldFrame({ htmlFor, label, name, required, requirement, description, descriptionId, action, children, asGroup }: FieldFrameProps) {
   const Label = asGroup ? 'span' : 'label';
+  const dev = useDevView((s) => s.on);
   return (
     <div className="space-y-2" role={asGroup ? 'group' : undefined} aria-label={asGroup ? label : undefined} data-field={name}>
       <div className="flex items-baseline justify-between gap-3">
@@ -29,12 +31,12 @@ export function FieldFrame({ htmlFor, label, name, required, requirement, descri
           ) : requirement ? (
             <span className="rounded bg-stone-100 px-1.5 text-[10px] font-semibold uppercase tracking-wide text-stone-600">{requirement}</span>
           ) : null}
-          <code className="truncate font-mono text-[11px] text-stone-400">{name}</code>
+          {dev && <code className="truncate font-mono text-[11px] text-stone-600">{name}</code>}
         </div>
         {action}
       </div>
       {children}
-      <p id={descriptionId} className="text-xs leading-5 text-stone-500">
+      <p id={descriptionId} className="text-xs leading-5 text-stone-600">
         {description}
       </p>
     </div>

@@ -31,7 +31,8 @@ export function SegmentedControl<V>({ label, options, value, onChange, described
       aria-label={label}
       aria-describedby={describedBy}
       onKeyDown={onKeyDown}
-      className="inline-flex w-full rounded-lg bg-stone-100 p-0.5 ring-1 ring-inset ring-stone-200"
+      // Wraps into a second row rather than cut a label short.
+      className="flex w-full flex-wrap gap-y-0.5 rounded-lg bg-stone-100 p-0.5 ring-1 ring-inset ring-stone-200"
     >
       {options.map((o, i) => {
         const active = i === index;
@@ -44,9 +45,9 @@ export function SegmentedControl<V>({ label, options, value, onChange, described
             tabIndex={active ? 0 : -1}
             onClick={() => onChange(o.value)}
             className={cn(
-              'h-8 min-w-0 flex-1 truncate rounded-md px-2.5 text-[13px] font-medium transition',
+              'h-8 flex-auto whitespace-nowrap rounded-md px-2.5 text-[13px] font-medium transition',
               'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent-500',
-              active ? 'bg-white text-stone-900 shadow-sm ring-1 ring-stone-200' : 'text-stone-500 hover:text-stone-800',
+              active ? 'bg-white text-stone-900 shadow-sm ring-1 ring-stone-200' : 'text-stone-600 hover:text-stone-900',
             )}
           >
             {o.label}

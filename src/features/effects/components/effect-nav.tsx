@@ -42,7 +42,7 @@ function NavItem({ endpoint, active, available }: { endpoint: Endpoint; active: 
         'focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-accent-500',
         active
           ? 'bg-white font-medium text-stone-900 shadow-card ring-1 ring-stone-200'
-          : cn('hover:bg-stone-200/50 hover:text-stone-900', available ? 'text-stone-600' : 'text-stone-400'),
+          : cn('hover:bg-stone-200/50 hover:text-stone-900', available ? 'text-stone-700' : 'text-stone-600'),
       )}
     >
       <span className="min-w-0 flex-1 truncate">{endpoint.title}</span>
@@ -53,28 +53,42 @@ function NavItem({ endpoint, active, available }: { endpoint: Endpoint; active: 
 }
 
 export function EffectNav({ current, isAvailable }: EffectNavProps) {
-  const anyUnavailable = panelEndpoints.some((e) => !isAvailable(e.slug));
+  // Effects the engine does not provide go out of the way, to a closed list at the end.
+  const unavailable = panelEndpoints.filter((e) => !isAvailable(e.slug));
   return (
     <nav aria-label="Effects" className="space-y-6">
-      {effectSections.map(({ group, endpoints }) => (
-        <section key={group.id} aria-labelledby={`nav-${group.id}`}>
-          <h2 id={`nav-${group.id}`} className="mb-1.5 px-2.5 text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-400">
-            {group.title}
-          </h2>
-          <ul className="space-y-0.5">
-            {endpoints.map((e) => (
+      {effectSections.map(({ group, endpoints }) => {
+        const shown = endpoints.filter((e) => isAvailable(e.slug));
+        if (shown.length === 0) return null;
+        return (
+          <section key={group.id} aria-labelledby={`nav-${group.id}`}>
+            <h2 id={`nav-${group.id}`} className="mb-1.5 px-2.5 text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-600">
+              {group.title}
+            </h2>
+            <ul className="space-y-0.5">
+              {shown.map((e) => (
+                <li key={e.slug}>
+                  <NavItem endpoint={e} active={e.slug === current} available />
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      {unavailable.length > 0 && (
+        <details open={unavailable.some((e) => e.slug === current)} className="group/na">
+          <summary className="flex cursor-pointer items-center gap-1.5 px-2.5 text-[12px] text-stone-600 hover:text-stone-900">
+            <UnavailableMark label={false} />
+            Not available on this engine ({unavailable.length})
+          </summary>
+          <ul className="mt-1.5 space-y-0.5">
+            {unavailable.map((e) => (
               <li key={e.slug}>
-                <NavItem endpoint={e} active={e.slug === current} available={isAvailable(e.slug)} />
+                <NavItem endpoint={e} active={e.slug === current} available={false} />
               </li>
             ))}
           </ul>
-        </section>
-      ))}
-      {anyUnavailable && (
-        <p className="flex items-center gap-1.5 px-2.5 text-[11.5px] text-stone-500">
-          <UnavailableMark label={false} />
-          Not available on this engine
-        </p>
+        </details>
       )}
     </nav>
   );
@@ -84,7 +98,7 @@ export function EffectNav({ current, isAvailable }: EffectNavProps) {
 export function EffectSelect({ current, isAvailable }: EffectNavProps) {
   return (
     <label className="block space-y-1.5">
-      <span className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-400">Effect</span>
+      <span className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-600">Effect</span>
       <Select value={current} onChange={(e) => (window.location.hash = e.target.value)}>
         {effectSections.map(({ group, endpoints }) => (
           <optgroup key={group.id} label={group.title}>

@@ -57,8 +57,9 @@ describe('EffectPanel is generated from the contract', () => {
     expect(screen.getByRole('button', { name: 'tops', pressed: true })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'bag', pressed: false })).toBeTruthy();
     const form = screen.getByRole('radiogroup', { name: 'Output form' });
-    expect(within(form).getByRole('radio', { name: 'Default', checked: true })).toBeTruthy();
-    expect(within(form).getAllByRole('radio').map((r) => r.textContent)).toEqual(['Default', 'mask', 'whiteBK']);
+    // Plain words from the contract; the developer view shows the values sent.
+    expect(within(form).getByRole('radio', { name: 'Transparent', checked: true })).toBeTruthy();
+    expect(within(form).getAllByRole('radio').map((r) => r.textContent)).toEqual(['Transparent', 'Mask', 'On white']);
   });
 
   it('uses a select for long enums, empty until chosen when required', () => {
@@ -95,7 +96,7 @@ describe('running', () => {
     const onRecord = vi.fn();
     renderPanel(endpoints.commodityBackgroundRemoval, { onRecord });
     fireEvent.click(screen.getByRole('button', { name: 'Pick Image' }));
-    fireEvent.click(screen.getByRole('radio', { name: 'crop' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Trimmed' }));
     fireEvent.click(runButton());
 
     await waitFor(() => expect(onRecord).toHaveBeenCalledTimes(1));

@@ -3,19 +3,24 @@
  * defaults from the contract, the limits checked before upload, and one Run button that says why it is off.
  */
 import { useIsMutating } from '@tanstack/react-query';
-import type { ComponentType, FormEvent, KeyboardEvent } from 'react';
+import { useEffect, useRef } from 'react';
+import type { ComponentType, FormEvent } from 'react';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import { groups } from '../../../../contract/groups.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
+import { Switch } from '../../../components/ui/switch.tsx';
+import { useDevView } from '../../../lib/dev-view.ts';
+import { formatSeconds } from '../../../lib/format.ts';
 import { useRunEffect } from '../api/run-effect.ts';
-import type { RunRecord } from '../api/run-effect.ts';
+import type { RunHooks, RunRecord } from '../api/run-effect.ts';
 import { extras } from '../extras/index.ts';
-import { usePanelStore, usePanelValues } from '../stores/panel-store.ts';
+import { linkChain, usePanelStore, usePanelValues } from '../stores/panel-store.ts';
 import type { ImageInputProps } from '../types.ts';
 import { blockingReason, serializeValues } from '../utils/form-values.ts';
-import type { FieldValue } from '../utils/form-values.ts';
+import type { FieldValue, Serialized } from '../utils/form-values.ts';
+import { DeveloperView } from './developer-view.tsx';
 import { FieldControl } from './field-control.tsx';
 import { RunStatus } from './run-status.tsx';
 
@@ -25,22 +30,49 @@ export interface EffectPanelProps {
   available: boolean;
   ImageInput: ComponentType<ImageInputProps>;
   onRecord?: (record: RunRecord) => void | Promise<void>;
+  /** The app's run hooks: a placeholder in the gallery at start, completed or failed later. */
+  hooks?: RunHooks;
+  /** The measured time of this effect's recent runs here (median), shown instead of a promise like "Instant". */
+  typicalMs?: number;
+  /** Several photos dropped at once: the app runs them as a batch with this panel's options. */
+  onBatch?: (endpoint: Endpoint, files: File[]) => void;
 }
 
-export function EffectPanel({ endpoint, available, ImageInput, onRecord }: EffectPanelProps) {
+export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, typicalMs, onBatch }: EffectPanelProps) {
   const { slug } = endpoint;
   const values = usePanelValues(endpoint);
   const problems = usePanelStore((s) => s.imageProblems[slug]);
+  const prepared = usePanelStore((s) => s.prepared[slug]);
   const lastRun = usePanelStore((s) => s.lastRun[slug]);
   const setValueIn = usePanelStore((s) => s.setValue);
   const setImageProblems = usePanelStore((s) => s.setImageProblems);
   const reset = usePanelStore((s) => s.reset);
-  const run = useRunEffect(endpoint, onRecord);
+  const runOnDrop = usePanelStore((s) => s.runOnDrop);
+  const setRunOnDrop = usePanelStore((s) => s.setRunOnDrop);
+  const autoRun = usePanelStore((s) => s.autoRun[slug]);
+  const setAutoRun = usePanelStore((s) => s.setAutoRun);
+  const dev = useDevView((s) => s.on);
+  const cancelRef = useRef<() => void>(undefined);
+  const run = useRunEffect(endpoint, {
+    ...hooks,
+    onStart: async (started) => {
+      cancelRef.current = started.cancel;
+      return hooks?.onStart?.(started);
+    },
+    onRecord: async (record) => {
+      await hooks?.onRecord?.(record);
+      await onRecord?.(record);
+    },
+  });
   // Also true when a run started before this panel was last left is still in flight.
   const running = useIsMutating({ mutationKey: ['run-effect', slug] }) > 0;
 
   const setValue = (field: string, value: FieldValue) => {
-    if (endpoint.fields[field]?.kind === 'image') setImageProblems(slug, field, undefined);
+    if (endpoint.fields[field]?.kind === 'image') {
+      setImageProblems(slug, field, undefined);
+      run.reset();
+      if (runOnDrop && value instanceof File) setAutoRun(slug, value);
+    }
     setValueIn(endpoint, field, value);
   };
 
@@ -54,23 +86,54 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord }: Effec
       : (blockingReason(endpoint, values) ??
         (broken ? 'The photo is outside this effect’s limits; see above.' : checking ? 'Checking the photo…' : null));
 
+  /** What is sent: the form's values, with each photo replaced by its copy fitted to the limits, if any. */
+  const toSend = (): Serialized => {
+    const input = serializeValues(endpoint, values);
+    for (const [name, file] of Object.entries(input.images)) {
+      const p = prepared?.[name];
+      if (p && p.source === file) {
+        linkChain(file, p.file);
+        input.images[name] = p.file;
+      }
+    }
+    return input;
+  };
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
     if (reason || running) return;
-    run.mutate(serializeValues(endpoint, values));
+    run.mutate(toSend());
   };
-  const onKeyDown = (e: KeyboardEvent<HTMLFormElement>) => {
-    if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) submit();
-  };
+
+  // Ctrl/Cmd + Enter runs from anywhere on the page, not only with focus in the form.
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Enter' && (e.metaKey || e.ctrlKey) && !e.defaultPrevented) {
+        e.preventDefault();
+        submitRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // Run on drop: the dropped photo runs as soon as it is checked (and fitted), if nothing else blocks it.
+  useEffect(() => {
+    if (!autoRun || running || checking) return;
+    if (autoRun !== values.image) return setAutoRun(slug, undefined);
+    setAutoRun(slug, undefined);
+    if (!reason) run.mutate(toSend());
+  });
 
   const group = groups.find((g) => g.id === endpoint.group);
   const Extra = extras[slug];
 
   return (
-    <form onSubmit={submit} onKeyDown={onKeyDown} aria-labelledby={`${slug}-title`} className="flex h-full min-h-0 flex-col" noValidate>
+    <form onSubmit={submit} aria-labelledby={`${slug}-title`} className="flex h-full min-h-0 flex-col" noValidate>
       <div className="min-h-0 flex-1 space-y-6 overflow-y-auto px-6 pb-6 pt-6">
         <header className="space-y-2">
-          <p className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-400">{group?.title}</p>
+          <p className="text-[11px] font-semibold uppercase tracking-[0.08em] text-stone-600">{group?.title}</p>
           <div className="flex items-start justify-between gap-3">
             <h1 id={`${slug}-title`} className="text-xl font-semibold tracking-tight text-stone-900">
               {endpoint.title}
@@ -81,10 +144,17 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord }: Effec
           </div>
           <p className="text-sm leading-6 text-stone-600">{endpoint.summary}</p>
           <div className="flex flex-wrap items-center gap-2 pt-0.5">
-            <code className="break-all rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-600">
-              {endpoint.method} {endpoint.path}
-            </code>
-            <Badge tone={endpoint.mode === 'async' ? 'accent' : 'neutral'}>{endpoint.mode === 'async' ? 'Async task' : 'Instant'}</Badge>
+            {dev && (
+              <code className="break-all rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-700">
+                {endpoint.method} {endpoint.path}
+              </code>
+            )}
+            <Badge tone="neutral">
+              <span data-testid="typical-time">
+                {typicalMs !== undefined ? `Takes about ${formatSeconds(typicalMs)} here` : endpoint.mode === 'async' ? 'Runs in the background' : 'Not run here yet'}
+              </span>
+            </Badge>
+            {dev && <Badge tone={endpoint.mode === 'async' ? 'accent' : 'neutral'}>{endpoint.mode === 'async' ? 'async task' : 'sync'}</Badge>}
           </div>
         </header>
 
@@ -103,23 +173,34 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord }: Effec
               field={field}
               value={values[name]}
               onChange={(v) => setValue(name, v)}
-              onImageCheck={(p) => setImageProblems(slug, name, p)}
+              onImageCheck={(p, prepared) => setImageProblems(slug, name, p, prepared)}
               ImageInput={ImageInput}
+              onMany={onBatch && ((files) => onBatch(endpoint, files))}
             />
           ))}
           {Extra && <Extra endpoint={endpoint} values={values} setValue={setValue} />}
         </div>
+        {dev && <DeveloperView endpoint={endpoint} input={serializeValues(endpoint, values)} />}
       </div>
 
       <footer className="space-y-3 border-t border-stone-200 bg-white/80 px-6 py-4 backdrop-blur">
-        <RunStatus endpoint={endpoint} pending={running} error={run.error} lastRun={lastRun} />
+        <RunStatus endpoint={endpoint} pending={running} error={run.error} lastRun={lastRun} onRetry={reason ? undefined : () => submit()} />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" size="lg" className="min-w-28" disabled={!!reason || running} aria-describedby={reason ? `${slug}-run-reason` : undefined} data-testid="run-button">
             {running ? 'Running…' : 'Run'}
           </Button>
-          <p id={`${slug}-run-reason`} className="min-w-0 text-[13px] leading-5 text-stone-500">
-            {reason ?? (running ? 'You can switch effects; the result lands in the gallery.' : <span className="text-stone-400">Ctrl + Enter runs it too.</span>)}
+          {running && (
+            <Button variant="ghost" onClick={() => cancelRef.current?.()}>
+              Cancel
+            </Button>
+          )}
+          <p id={`${slug}-run-reason`} className="min-w-0 text-[13px] leading-5 text-stone-600">
+            {reason ?? (running ? 'You can switch effects; the result lands in the gallery.' : 'Ctrl + Enter runs it from anywhere.')}
           </p>
+        </div>
+        <div className="flex items-center gap-2 text-[13px] text-stone-700">
+          <Switch id={`${slug}-run-on-drop`} label="Run on drop" checked={runOnDrop} onChange={setRunOnDrop} />
+          <label htmlFor={`${slug}-run-on-drop`}>Run as soon as a photo is added (dropped, pasted or picked)</label>
         </div>
       </footer>
     </form>

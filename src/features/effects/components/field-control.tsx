@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { Field } from '../../../../contract/fields.ts';
 import { FieldFrame } from '../../../components/ui/field-frame.tsx';
+import { useDevView } from '../../../lib/dev-view.ts';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { fieldOverrides } from '../extras/index.ts';
 import type { ImageInputProps } from '../types.ts';
@@ -20,8 +21,9 @@ export interface FieldControlProps {
   field: Field;
   value: FieldValue;
   onChange: (value: FieldValue) => void;
-  onImageCheck: (problems: string[]) => void;
+  onImageCheck: ImageInputProps['onCheck'];
   ImageInput: ComponentType<ImageInputProps>;
+  onMany?: (files: File[]) => void;
 }
 
 /** "One of: Beard preset, Reference image" for fields of a oneOf group. */
@@ -31,8 +33,11 @@ function requirementOf(endpoint: Endpoint, field: Field): string | undefined {
   return peers.length > 1 ? `One of ${peers.length}` : undefined;
 }
 
-export function FieldControl({ endpoint, name, field, value, onChange, onImageCheck, ImageInput }: FieldControlProps) {
+export function FieldControl({ endpoint, name, field, value, onChange, onImageCheck, ImageInput, onMany }: FieldControlProps) {
+  const dev = useDevView((s) => s.on);
   const id = `${endpoint.slug}-${name}`;
+  // Plain words in the studio; the contract's technical description in the developer view.
+  const help = 'help' in field && field.help && !dev ? field.help : field.description;
   const descriptionId = `${id}-description`;
   const frame = {
     htmlFor: id,
@@ -40,7 +45,7 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
     name,
     required: field.required,
     requirement: requirementOf(endpoint, field),
-    description: field.description,
+    description: help,
     descriptionId,
   };
 
@@ -67,6 +72,7 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
             onFile={onChange}
             onCheck={onImageCheck}
             describedBy={descriptionId}
+            onMany={onMany}
           />
         </FieldFrame>
       );
@@ -85,9 +91,9 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
               <label htmlFor={id} className="text-[13px] font-semibold text-stone-800">
                 {field.label}
               </label>
-              <code className="ml-2 font-mono text-[11px] text-stone-400">{name}</code>
-              <p id={descriptionId} className="mt-0.5 text-xs leading-5 text-stone-500">
-                {field.description}
+              {dev && <code className="ml-2 font-mono text-[11px] text-stone-600">{name}</code>}
+              <p id={descriptionId} className="mt-0.5 text-xs leading-5 text-stone-600">
+                {help}
               </p>
             </div>
             <Switch id={id} label={field.label} checked={value === true} onChange={onChange} describedBy={descriptionId} />

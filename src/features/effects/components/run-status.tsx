@@ -1,13 +1,14 @@
 /** What happened to the panel's last run: in flight, queued/processing, done, or the envelope's error. */
 import { useQuery } from '@tanstack/react-query';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
+import { Button } from '../../../components/ui/button.tsx';
 import { ErrorNotice } from '../../../components/ui/error-notice.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toShownError } from '../../../lib/api-client.ts';
 import { formatSeconds } from '../../../lib/format.ts';
 import { getTaskQueryOptions, taskFailure, taskLabel } from '../api/get-task.ts';
-import { useNow } from '../hooks/use-now.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import type { LastRun } from '../stores/panel-store.ts';
 
 export interface RunStatusProps {
@@ -15,6 +16,8 @@ export interface RunStatusProps {
   pending: boolean;
   error: Error | null;
   lastRun: LastRun | undefined;
+  /** Runs again with the same photo and options (shown after an error). */
+  onRetry?: () => void;
 }
 
 function Progress({ label, since }: { label: string; since: number }) {
@@ -51,9 +54,20 @@ function TaskStatus({ taskId, since }: { taskId: string; since: number }) {
   return <Progress label={`${taskLabel(data?.task_status)}…`} since={since} />;
 }
 
-export function RunStatus({ endpoint, pending, error, lastRun }: RunStatusProps) {
+export function RunStatus({ endpoint, pending, error, lastRun, onRetry }: RunStatusProps) {
   if (pending) return <Progress label={endpoint.mode === 'async' ? 'Sending…' : 'Processing…'} since={lastRun?.startedAt ?? Date.now()} />;
-  if (error) return <ErrorNotice error={toShownError(error)} />;
+  if (error) {
+    return (
+      <div className="space-y-2">
+        <ErrorNotice error={toShownError(error)} />
+        {onRetry && (
+          <Button size="sm" onClick={onRetry}>
+            Retry
+          </Button>
+        )}
+      </div>
+    );
+  }
   if (lastRun?.taskId) return <TaskStatus taskId={lastRun.taskId} since={lastRun.startedAt} />;
   if (lastRun?.finishedAt) {
     return (

@@ -47,9 +47,9 @@ export function OutModeChoice({ id, field, value, onChange, describedBy }: Field
             </span>
             <span className="min-w-0 flex-1">
               <span className="block text-[13px] font-medium text-stone-900">{m.title}</span>
-              <span className="block text-xs leading-5 text-stone-500">{m.detail}</span>
+              <span className="block text-xs leading-5 text-stone-600">{m.detail}</span>
             </span>
-            <code className="shrink-0 font-mono text-[11px] text-stone-400">{m.sent}</code>
+            <code className="shrink-0 font-mono text-[11px] text-stone-600">{m.sent}</code>
           </button>
         );
       })}

@@ -53,7 +53,7 @@ export function CropPresets({ values, setValue }: ExtraProps) {
       <div className="space-y-2">
         <div className="flex items-baseline justify-between gap-3">
           <p className="text-[13px] font-semibold text-stone-800">Aspect ratio</p>
-          <p className="text-xs text-stone-400">{photo ? `from the ${photo.width}×${photo.height} photo` : '1080 px short side'}</p>
+          <p className="text-xs text-stone-600">{photo ? `from the ${photo.width}×${photo.height} photo` : '1080 px short side'}</p>
         </div>
         <div className="grid grid-cols-5 gap-1.5">
           {aspectPresets.map((p) => {
@@ -94,7 +94,7 @@ export function CropPresets({ values, setValue }: ExtraProps) {
           {current ? (
             <>
               Output <span className="font-semibold tabular-nums text-stone-900">{current.width}×{current.height} px</span>
-              <span className="text-stone-400"> · {ratioLabel(current)}</span>
+              <span className="text-stone-600"> · {ratioLabel(current)}</span>
             </>
           ) : (
             'Set a width and a height, or pick a preset.'

@@ -65,7 +65,7 @@ export function LensColourField({ id, field, value, onChange, describedBy }: Fie
         aria-describedby={describedBy}
         placeholder='Or type any colour: "amber", "sky blue", "#3a7bd5"'
         onChange={(e) => onChange(e.target.value)}
-        className="w-full rounded-lg bg-white px-3 py-2 text-sm text-stone-900 ring-1 ring-inset ring-stone-300 placeholder:text-stone-400 focus:outline-none focus:ring-2 focus:ring-accent-500"
+        className="w-full rounded-lg bg-white px-3 py-2 text-sm text-stone-900 ring-1 ring-inset ring-stone-300 placeholder:text-stone-500 focus:outline-none focus:ring-2 focus:ring-accent-500"
       />
     </div>
   );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BeforeAfter } from './before-after.tsx';
 
 const divider = () => screen.getByRole('slider', { name: 'Before/after divider' });
-const afterLayer = () => screen.getByAltText('After').parentElement!;
+const afterLayer = () => screen.getByTestId('after-layer');
 
 describe('BeforeAfter', () => {
   it('moves the divider with the keyboard and reveals the result accordingly', () => {

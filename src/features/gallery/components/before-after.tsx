@@ -1,9 +1,14 @@
 /**
  * Before/after comparison: the result is laid over the photo and revealed right of a divider that follows the
- * pointer and the keyboard (role="slider"). Transparent results sit on a checkerboard.
+ * pointer and the keyboard (role="slider"). Zoom and pan apply to both halves together: the wheel or a pinch
+ * zooms around the pointer, a drag pans once zoomed in, a double-click toggles fit and 100 %. Transparent
+ * results sit on the chosen background; a trimmed result is placed where it was in the photo.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent, PointerEvent } from 'react';
+import type { Placement } from '../utils/locate-crop.ts';
+import { backgroundStyle } from './background-picker.tsx';
+import type { ViewerBackground } from './background-picker.tsx';
 
 export interface BeforeAfterProps {
   beforeUrl: string | undefined;
@@ -11,29 +16,108 @@ export interface BeforeAfterProps {
   afterLabel?: string;
   /** 0..100, the share of the width that shows the photo. */
   initial?: number;
+  /** Where the result lies in the photo, in the photo's pixels (a trimmed cutout); absent: the whole frame. */
+  placement?: Placement;
+  background?: ViewerBackground;
 }
 
-const clamp = (n: number) => Math.min(100, Math.max(0, n));
+interface View {
+  /** 1 = the photo fits the box. */
+  zoom: number;
+  x: number;
+  y: number;
+}
 
-export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50 }: BeforeAfterProps) {
+const clamp = (n: number, lo = 0, hi = 100) => Math.min(hi, Math.max(lo, n));
+const MAX_ZOOM = 32;
+
+export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50, placement, background = 'checker' }: BeforeAfterProps) {
   const [pos, setPos] = useState(initial);
   const [size, setSize] = useState<{ w: number; h: number }>();
+  const [view, setView] = useState<View>({ zoom: 1, x: 0, y: 0 });
   const box = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
+  const mode = useRef<'divider' | 'pan' | null>(null);
+  const pointers = useRef(new Map<number, { x: number; y: number }>());
+  const last = useRef<{ x: number; y: number; dist?: number }>(undefined);
 
-  const moveTo = (clientX: number) => {
+  /** Zoom to `zoom` keeping the point (cx, cy) of the box still; pan kept inside the picture. */
+  const zoomAt = (v: View, zoom: number, cx: number, cy: number): View => {
+    const z = clamp(zoom, 1, MAX_ZOOM);
+    const k = z / v.zoom;
+    return bound({ zoom: z, x: cx - (cx - v.x) * k, y: cy - (cy - v.y) * k });
+  };
+  const bound = (v: View): View => {
+    const r = box.current?.getBoundingClientRect();
+    if (!r || v.zoom <= 1) return { zoom: Math.max(1, v.zoom), x: 0, y: 0 };
+    return { zoom: v.zoom, x: clamp(v.x, r.width * (1 - v.zoom), 0), y: clamp(v.y, r.height * (1 - v.zoom), 0) };
+  };
+  const local = (clientX: number, clientY: number) => {
+    const r = box.current!.getBoundingClientRect();
+    return { x: clientX - r.left, y: clientY - r.top, w: r.width };
+  };
+
+  // The wheel zooms here instead of scrolling the page: a non-passive listener, so it can be prevented.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const p = local(e.clientX, e.clientY);
+      setView((v) => zoomAt(v, v.zoom * Math.exp(-e.deltaY * 0.0015), p.x, p.y));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  });
+
+  const moveDivider = (clientX: number) => {
     const r = box.current?.getBoundingClientRect();
     if (r && r.width > 0) setPos(clamp(((clientX - r.left) / r.width) * 100));
   };
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (e.button !== 0) return;
-    dragging.current = true;
     e.currentTarget.setPointerCapture?.(e.pointerId);
-    moveTo(e.clientX);
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    const onHandle = (e.target as HTMLElement).closest('[data-divider]') !== null;
+    mode.current = onHandle || view.zoom <= 1 ? 'divider' : 'pan';
+    last.current = { x: e.clientX, y: e.clientY };
+    if (pointers.current.size === 2) {
+      const [a, b] = [...pointers.current.values()];
+      mode.current = 'pan';
+      last.current = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, dist: Math.hypot(a.x - b.x, a.y - b.y) };
+    } else if (mode.current === 'divider') moveDivider(e.clientX);
   };
-  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => dragging.current && moveTo(e.clientX);
-  const stop = () => {
-    dragging.current = false;
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (!pointers.current.has(e.pointerId) || !mode.current) return;
+    pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.current.size === 2 && last.current?.dist) {
+      // Pinch: zoom by the change of distance around the fingers' midpoint, and follow the midpoint.
+      const [a, b] = [...pointers.current.values()];
+      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      const dist = Math.hypot(a.x - b.x, a.y - b.y);
+      const prev = last.current;
+      const p = local(mid.x, mid.y);
+      setView((v) => {
+        const z = zoomAt(v, v.zoom * (dist / prev.dist!), p.x, p.y);
+        return bound({ ...z, x: z.x + mid.x - prev.x, y: z.y + mid.y - prev.y });
+      });
+      last.current = { ...mid, dist };
+      return;
+    }
+    if (mode.current === 'divider') return moveDivider(e.clientX);
+    const prev = last.current!;
+    setView((v) => bound({ ...v, x: v.x + e.clientX - prev.x, y: v.y + e.clientY - prev.y }));
+    last.current = { x: e.clientX, y: e.clientY };
+  };
+  const stop = (e: PointerEvent<HTMLDivElement>) => {
+    pointers.current.delete(e.pointerId);
+    if (pointers.current.size === 0) mode.current = null;
+  };
+  /** Double-click: 100 % (one photo pixel per screen pixel) around the point, or back to fit. */
+  const onDoubleClick = (e: React.MouseEvent<HTMLDivElement>) => {
+    const p = local(e.clientX, e.clientY);
+    const actual = size && p.w > 0 ? size.w / p.w : 2;
+    // A photo shown at its own size already goes to 200 % instead.
+    setView((v) => (v.zoom > 1.01 ? { zoom: 1, x: 0, y: 0 } : zoomAt(v, actual > 1.01 ? actual : 2, p.x, p.y)));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -55,33 +139,56 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
 
   const shown = Math.round(pos);
   const ratio = size ? size.w / size.h : 4 / 3;
+  const fitScale = size && box.current ? box.current.getBoundingClientRect().width / size.w : undefined;
+  const percent = fitScale ? Math.round(view.zoom * fitScale * 100) : undefined;
+  const transform = { transform: `translate(${view.x}px, ${view.y}px) scale(${view.zoom})`, transformOrigin: '0 0' };
+  const bg = backgroundStyle(background);
+  const afterBox = placement && size
+    ? { left: `${(placement.x / size.w) * 100}%`, top: `${(placement.y / size.h) * 100}%`, width: `${(placement.width / size.w) * 100}%`, height: `${(placement.height / size.h) * 100}%` }
+    : { inset: 0 };
   return (
     // A size container, so the comparison box can fit itself inside whatever space the stage gives it.
-    <div className="grid size-full place-items-center [container-type:size]">
+    <div className="relative grid size-full place-items-center [container-type:size]">
       <div
         ref={box}
         className="relative cursor-ew-resize touch-none select-none overflow-hidden rounded-lg bg-white shadow-lift"
-        style={{ aspectRatio: `${ratio}`, width: `min(100cqw, ${ratio} * 100cqh)`, maxWidth: size?.w }}
+        style={{ aspectRatio: `${ratio}`, width: `min(100cqw, ${ratio} * 100cqh)`, maxWidth: size?.w, cursor: view.zoom > 1 ? 'grab' : undefined }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={stop}
         onPointerCancel={stop}
+        onDoubleClick={onDoubleClick}
+        data-testid="before-after"
+        data-zoom={view.zoom.toFixed(3)}
       >
-        <img
-          src={beforeUrl}
-          alt="Before"
-          draggable={false}
-          onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth || 4, h: e.currentTarget.naturalHeight || 3 })}
-          className="absolute inset-0 size-full object-contain"
-        />
-        <div className="bg-checker absolute inset-0" style={{ clipPath: `inset(0 0 0 ${pos}%)` }}>
-          {afterUrl && <img src={afterUrl} alt={afterLabel} draggable={false} className="size-full object-contain" />}
+        <div className="absolute inset-0" style={transform}>
+          <img
+            src={beforeUrl}
+            alt="Before"
+            draggable={false}
+            onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth || 4, h: e.currentTarget.naturalHeight || 3 })}
+            className="absolute inset-0 size-full object-contain"
+            style={{ imageRendering: percent && percent > 200 ? 'pixelated' : undefined }}
+          />
+        </div>
+        <div className={`absolute inset-0 ${bg.className}`} style={{ ...bg.style, clipPath: `inset(0 0 0 ${pos}%)` }} data-testid="after-layer">
+          <div className="absolute inset-0" style={transform}>
+            {afterUrl && (
+              <img
+                src={afterUrl}
+                alt={afterLabel}
+                draggable={false}
+                className="absolute object-contain"
+                style={{ ...afterBox, ...(placement ? {} : { width: '100%', height: '100%' }), imageRendering: percent && percent > 200 ? 'pixelated' : undefined }}
+              />
+            )}
+          </div>
         </div>
 
-        <span className="pointer-events-none absolute left-3 top-3 rounded-full bg-stone-900/70 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur" style={{ opacity: pos > 12 ? 1 : 0 }}>
+        <span className="pointer-events-none absolute left-3 top-3 rounded-full bg-stone-900/75 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur" style={{ opacity: pos > 12 ? 1 : 0 }}>
           Before
         </span>
-        <span className="pointer-events-none absolute right-3 top-3 rounded-full bg-stone-900/70 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur" style={{ opacity: pos < 88 ? 1 : 0 }}>
+        <span className="pointer-events-none absolute right-3 top-3 rounded-full bg-stone-900/75 px-2 py-0.5 text-[11px] font-medium text-white backdrop-blur" style={{ opacity: pos < 88 ? 1 : 0 }}>
           {afterLabel}
         </span>
 
@@ -95,6 +202,7 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
           aria-valuenow={shown}
           aria-valuetext={`${shown}% before, ${100 - shown}% after`}
           data-testid="before-after-divider"
+          data-divider
           onKeyDown={onKeyDown}
           className="group absolute inset-y-0 w-8 -translate-x-1/2 cursor-ew-resize outline-none"
           style={{ left: `${pos}%` }}
@@ -105,6 +213,16 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
               <path d="M7.5 6 3.5 10l4 4M12.5 6l4 4-4 4" />
             </svg>
           </span>
+        </div>
+        <div className="absolute bottom-2 right-2 flex items-center gap-1 rounded-full bg-stone-900/75 px-1 py-0.5 text-[11px] font-medium text-white">
+          <span className="px-1.5 tabular-nums" aria-live="polite" data-testid="zoom-level">
+            {view.zoom <= 1.001 ? `Fit (${percent ?? 100} %)` : `${percent ?? Math.round(view.zoom * 100)} %`}
+          </span>
+          {view.zoom > 1.001 && (
+            <button type="button" className="rounded-full px-1.5 hover:bg-white/20" onPointerDown={(e) => e.stopPropagation()} onClick={() => setView({ zoom: 1, x: 0, y: 0 })}>
+              Fit
+            </button>
+          )}
         </div>
       </div>
     </div>

@@ -142,7 +142,7 @@ function FaceList({ faces, readings, pointing }: { faces: Face[]; readings: Face
             >
               <span className={cn('shrink-0 font-medium', shown ? 'text-accent-700' : 'text-stone-800')}>Face {face.number}</span>
               <span className="min-w-0 flex-1 truncate text-stone-500">{readings[i].attributes ? summary : 'no attributes'}</span>
-              <span className="shrink-0 font-mono text-[11px] tabular-nums text-stone-400">{sizeText(face.rect)}</span>
+              <span className="shrink-0 font-mono text-[11px] tabular-nums text-stone-600">{sizeText(face.rect)}</span>
             </button>
           </li>
         );
@@ -185,10 +185,10 @@ function FaceDetails({ face, reading, image }: { face: Face; reading: FaceReadin
             )}
             {notAsked.map((f) => (
               <tr key={f.family.type} className="border-b border-stone-100 last:border-0">
-                <th scope="row" className="w-[42%] py-1.5 pl-3.5 pr-2 text-left font-normal text-stone-400">
+                <th scope="row" className="w-[42%] py-1.5 pl-3.5 pr-2 text-left font-normal text-stone-600">
                   {f.family.label}
                 </th>
-                <td className="py-1.5 pr-3.5 text-stone-400">not requested</td>
+                <td className="py-1.5 pr-3.5 text-stone-600">not requested</td>
               </tr>
             ))}
           </tbody>
@@ -237,12 +237,12 @@ export function FaceAnalysisView({ photoUrl, body, loading = false, requested, r
             <ResponseView responseKey={responseKey} />
           </div>
         ) : loading ? (
-          <p className="text-xs text-stone-400">Loading…</p>
+          <p className="text-xs text-stone-600">Loading…</p>
         ) : (
           <div className="flex min-h-0 flex-1 flex-col gap-3">
             <p className="text-[12.5px] text-stone-600" data-testid="face-count">
               {count === 0 ? 'No faces found in this photo.' : count === 1 ? '1 face' : `${count} faces, largest first`}
-              {answer.image && <span className="text-stone-400"> · photo {sizeText(answer.image)} px</span>}
+              {answer.image && <span className="text-stone-600"> · photo {sizeText(answer.image)} px</span>}
             </p>
             {count > 0 && <FaceList faces={answer.faces} readings={readings} pointing={pointing} />}
             {shown !== undefined && (

@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ErrorNotice } from '../../../components/ui/error-notice.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { formatTime } from '../../../lib/format.ts';
+import { formatSeconds, formatTime } from '../../../lib/format.ts';
 import { useStoredImageUrl } from '../hooks/use-stored-blob.ts';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import type { GalleryItem, StoredImage } from '../stores/gallery-store.ts';
@@ -27,14 +27,24 @@ import { BeforeAfter } from './before-after.tsx';
 import { CropView } from './crop-view.tsx';
 import { FaceAnalysisView } from './face-analysis-view.tsx';
 import { SkinReportView } from './skin-report-view.tsx';
-import { itemTitle } from './gallery-grid.tsx';
+import { downloadName, extensionOf, itemCaption, itemTitle, photoName } from '../utils/item-names.ts';
+import { reencode, useOpaque } from '../utils/reencode.ts';
+import { useDevView } from '../../../lib/dev-view.ts';
+import { useNow } from '../../../lib/use-now.ts';
+import { useStoredBlob } from '../hooks/use-stored-blob.ts';
+import { useCropPlacement } from '../hooks/use-crop-placement.ts';
+import { BackgroundPicker, backgroundStyle, useViewerPrefs } from './background-picker.tsx';
+import { useShallow } from 'zustand/react/shallow';
 import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
 
-const extension = (type: string) => ({ 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/bmp': 'bmp' })[type] ?? 'bin';
-
-const downloadName = (item: GalleryItem, image: StoredImage) =>
-  `${item.slug}-${image.label.replace(/\s+/g, '-').toLowerCase()}-${new Date(item.createdAt).toISOString().slice(0, 19).replace(/[:T]/g, '')}.${extension(image.type)}`;
+/** What the app lets the stage do with an item (runs belong to the app, not to the gallery). */
+export interface StageActions {
+  onCancel?: (item: GalleryItem) => void;
+  onRetry?: (item: GalleryItem) => void;
+  /** "Use this result as the next input": the result becomes the photo of every panel. */
+  onUseAsInput?: (item: GalleryItem, image: StoredImage, blob: Blob) => void;
+}
 
 /** Smart crop answers where the kept window lies in the original (input pixels). */
 function retainLocation(body: unknown): Rect | undefined {
@@ -55,13 +65,22 @@ function PhotoOnly({ url, overlay }: { url: string | undefined; overlay?: ReactN
   );
 }
 
-function PendingOverlay({ item }: { item: GalleryItem }) {
+function PendingOverlay({ item, onCancel }: { item: GalleryItem; onCancel?: () => void }) {
+  const now = useNow(true);
+  const label = item.taskId ? (item.taskStatus === 1 ? 'Processing' : 'Queued') : 'Processing';
   return (
-    <div className="absolute inset-0 grid place-items-center bg-white/60 backdrop-blur-[2px]" role="status">
-      <span className="flex items-center gap-2 rounded-full bg-white px-3.5 py-2 text-[13px] font-medium text-stone-800 shadow-lift">
-        <Spinner className="text-accent-600" />
-        {item.taskStatus === 1 ? 'Processing…' : 'Queued…'}
-      </span>
+    <div className="absolute inset-0 grid place-items-center bg-white/55 backdrop-blur-[2px]">
+      <div className="flex items-center gap-3 rounded-full bg-white py-1.5 pl-3.5 pr-1.5 text-[13px] font-medium text-stone-800 shadow-lift">
+        <span role="status" className="flex items-center gap-2" data-testid="stage-progress">
+          <Spinner className="text-accent-600" />
+          {label}… <span className="tabular-nums text-stone-600">{formatSeconds(Math.max(0, now - item.createdAt))}</span>
+        </span>
+        {onCancel && (
+          <Button size="sm" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+      </div>
     </div>
   );
 }
@@ -93,7 +112,7 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
         </div>
       )}
       <div className="min-h-0 flex-1 overflow-y-auto">
-        {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-400">Loading…</p> : <ResponseView responseKey={item.responseKey} />}
+        {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-600">Loading…</p> : <ResponseView responseKey={item.responseKey} />}
       </div>
     </aside>
   );
@@ -111,10 +130,63 @@ function SkinReportItem({ item, photoUrl }: { item: GalleryItem; photoUrl: strin
   return <SkinReportView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} maps={item.afters} responseKey={item.responseKey} />;
 }
 
-function ItemView({ item }: { item: GalleryItem }) {
+function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: StoredImage; url: string; label: string | undefined }) {
+  const blob = useStoredBlob(image.key);
+  const [type, setType] = useState(image.type);
+  // Opaque results may be saved as JPEG or WebP too; transparent ones keep PNG, which holds the transparency.
+  const opaque = useOpaque(blob);
+  const name = downloadName(item, image, type);
+  const download = async () => {
+    const out = type === image.type || !blob ? blob : await reencode(blob, type);
+    if (!out) return;
+    const href = URL.createObjectURL(out);
+    const a = Object.assign(document.createElement('a'), { href, download: name });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  };
+  return (
+    <div className="flex items-center">
+      <a
+        href={url}
+        download={name}
+        onClick={(e) => {
+          if (type === image.type) return;
+          e.preventDefault();
+          void download();
+        }}
+        aria-label={item.afters.length > 1 ? `Download ${label}` : 'Download'}
+        title={`Download ${label?.toLowerCase() ?? 'the result'} as ${name}`}
+        className="inline-flex h-8 items-center gap-1.5 rounded-l-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
+      >
+        <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+          <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
+        </svg>
+        Download
+      </a>
+      <select
+        aria-label="Download format"
+        value={type}
+        onChange={(e) => setType(e.target.value)}
+        className="h-8 rounded-r-lg bg-white pl-1.5 pr-1 text-[12px] text-stone-800 ring-1 ring-inset ring-stone-300 -ml-px"
+      >
+        {[image.type, 'image/png', 'image/jpeg', 'image/webp']
+          .filter((t, i, all) => all.indexOf(t) === i)
+          .map((t) => (
+            <option key={t} value={t} disabled={t !== image.type && t !== 'image/png' && t !== 'image/webp' && !opaque}>
+              {extensionOf(t).toUpperCase()}
+            </option>
+          ))}
+      </select>
+    </div>
+  );
+}
+
+function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions }) {
   const [resultIndex, setResultIndex] = useState(0);
   const [showResponse, setShowResponse] = useState(false);
-  const removeItem = useGalleryStore((s) => s.removeItem);
+  const trashItems = useGalleryStore((s) => s.trashItems);
+  const afterBlob = useStoredBlob(item.afters[Math.min(resultIndex, item.afters.length - 1)]?.key);
+  const parent = useGalleryStore((s) => (item.parentId ? s.items.find((it) => it.id === item.parentId) : undefined));
   const after = item.afters[Math.min(resultIndex, item.afters.length - 1)];
   const beforeUrl = useStoredImageUrl(item.before.key);
   const afterUrl = useStoredImageUrl(after?.key);
@@ -127,6 +199,10 @@ function ItemView({ item }: { item: GalleryItem }) {
   const form = resultForm(item.params.return_form);
   const blank = useBlankCheck(after?.key, form, isApparel(item))?.blank === true;
   const label = after ? resultLabel(item, after) : undefined;
+  const dev = useDevView((s) => s.on);
+  const background = useViewerPrefs((s) => s.background);
+  // A trimmed (crop) cutout is placed where it was in the photo, so before and after line up.
+  const placement = useCropPlacement(item.params.return_form === 'crop' ? item.before.key : undefined, after?.key);
   const target = Number(item.params.width) > 0 && Number(item.params.height) > 0 ? { width: Number(item.params.width), height: Number(item.params.height) } : undefined;
 
   return (
@@ -136,46 +212,55 @@ function ItemView({ item }: { item: GalleryItem }) {
         <div className="min-w-[min(100%,18rem)] flex-1 space-y-1.5">
           <div className="flex items-center gap-2">
             <h2 className="truncate text-base font-semibold text-stone-900">{itemTitle(item)}</h2>
-            {item.status === 'pending' && <Badge tone="accent">{item.taskStatus === 1 ? 'Processing' : 'Queued'}</Badge>}
-            {item.status === 'failed' && <Badge tone="danger">Failed</Badge>}
-            <span className="whitespace-nowrap text-[13px] text-stone-500">{formatTime(item.createdAt)}</span>
+            {item.status === 'pending' && <Badge tone="accent">{item.taskId ? (item.taskStatus === 1 ? 'Processing' : 'Queued') : 'Running'}</Badge>}
+            {item.status === 'failed' && <Badge tone="danger">{item.error?.code === 'STUDIO_CANCELLED' ? 'Cancelled' : 'Failed'}</Badge>}
+            <span className="whitespace-nowrap text-[13px] text-stone-600">
+              {formatTime(item.createdAt)}
+              {item.status === 'done' && item.completedAt && ` · took ${formatSeconds(item.completedAt - item.createdAt)}`}
+            </span>
           </div>
-          <div className="flex flex-wrap gap-1.5">
-            {item.before.name && <span className="max-w-56 truncate rounded-md bg-stone-100 px-1.5 py-0.5 text-[11px] text-stone-600">{item.before.name}</span>}
-            {params.map(([k, v]) => (
-              <code key={k} className="max-w-64 truncate rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-600" title={`${k}=${v}`}>
-                {k}={v}
-              </code>
-            ))}
+          <div className="flex flex-wrap items-center gap-1.5">
+            <span className="max-w-80 truncate text-[13px] text-stone-700" data-testid="item-caption">{itemCaption(item)}</span>
+            {parent && (
+              <span className="text-[12px] text-stone-600" data-testid="chain">
+                made from {itemTitle(parent).toLowerCase()} of {photoName(parent)}
+              </span>
+            )}
+            {dev &&
+              params.map(([k, v]) => (
+                <code key={k} className="max-w-64 truncate rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-700" title={`${k}=${v}`}>
+                  {k}={v}
+                </code>
+              ))}
           </div>
         </div>
-        <div className="flex shrink-0 items-center gap-1.5">
-          {after && afterUrl && (
-            <a
-              href={afterUrl}
-              download={downloadName(item, after)}
-              aria-label={item.afters.length > 1 ? `Download ${label}` : 'Download'}
-              title={`Download ${label?.toLowerCase() ?? 'the result'} as ${downloadName(item, after)}`}
-              className="inline-flex h-8 items-center gap-1.5 rounded-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
-            >
-              <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-                <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
-              </svg>
-              Download
-            </a>
+        <div className="flex flex-wrap items-center gap-1.5">
+          {after && afterUrl && <DownloadMenu item={item} image={after} url={afterUrl} label={label} />}
+          {after && afterBlob && actions?.onUseAsInput && (
+            <Button size="sm" onClick={() => actions.onUseAsInput!(item, after, afterBlob)} title="This result becomes the photo of every effect; the next run is kept as its follow-up">
+              Use as next input
+            </Button>
+          )}
+          {item.status === 'failed' && actions?.onRetry && (
+            <Button size="sm" variant="primary" onClick={() => actions.onRetry!(item)}>
+              Retry
+            </Button>
           )}
           {!analysis && (
             <Button size="sm" aria-pressed={showResponse} onClick={() => setShowResponse((v) => !v)}>
               {showResponse ? 'Hide response' : 'Response'}
             </Button>
           )}
-          <Button size="sm" variant="danger" onClick={() => void removeItem(item.id)}>
+          <Button size="sm" variant="danger" onClick={() => void trashItems([item.id])}>
             Delete
           </Button>
         </div>
       </header>
 
-      {!skin && item.afters.length > 1 && <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} />}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        {!skin && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : <span />}
+        {item.status === 'done' && after && !faces && !skin && <BackgroundPicker />}
+      </div>
 
       {blank && after && (
         <Notice tone="warning" role="status" title={`${label}: ${NOT_FOUND}`}>
@@ -197,9 +282,9 @@ function ItemView({ item }: { item: GalleryItem }) {
           {item.status === 'done' && after && kept ? (
             <CropView beforeUrl={beforeUrl} afterUrl={afterUrl} retain={kept} target={target} />
           ) : item.status === 'done' && after ? (
-            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} />
+            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} placement={placement} background={background} />
           ) : (
-            <PhotoOnly url={beforeUrl} overlay={item.status === 'pending' ? <PendingOverlay item={item} /> : undefined} />
+            <PhotoOnly url={beforeUrl} overlay={item.status === 'pending' ? <PendingOverlay item={item} onCancel={actions?.onCancel && (() => actions.onCancel!(item))} /> : undefined} />
           )}
         </div>
         {(analysis || showResponse) && <Inspector item={item} analysis={analysis} />}
@@ -210,8 +295,49 @@ function ItemView({ item }: { item: GalleryItem }) {
   );
 }
 
-export function GalleryStage() {
+function ComparePane({ item }: { item: GalleryItem }) {
+  const url = useStoredImageUrl(item.afters[0]?.key ?? item.before.key);
+  const background = backgroundStyle(useViewerPrefs((s) => s.background));
+  return (
+    <figure className="flex min-h-[200px] min-w-0 flex-1 flex-col gap-2">
+      <div className={cn('relative min-h-0 flex-1 overflow-hidden rounded-lg ring-1 ring-stone-200', background.className)} style={background.style}>
+        {url && <img src={url} alt={`${itemTitle(item)}: ${itemCaption(item)}`} className="absolute inset-0 size-full object-contain" />}
+      </div>
+      <figcaption className="text-[13px] text-stone-700">
+        <span className="font-semibold text-stone-900">{itemTitle(item)}</span> · {itemCaption(item)}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Two results side by side, on the same background. */
+function CompareView({ ids }: { ids: [string, string] }) {
+  const items = useGalleryStore(useShallow((s) => ids.map((id) => s.items.find((it) => it.id === id))));
+  const setCompare = useGalleryStore((s) => s.setCompare);
+  if (!items[0] || !items[1]) return null;
+  return (
+    <section aria-label="Comparison" className="flex h-full min-h-0 flex-col gap-3">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-base font-semibold text-stone-900">Comparing two results</h2>
+        <div className="flex items-center gap-2">
+          <BackgroundPicker />
+          <Button size="sm" onClick={() => setCompare(null)}>
+            Close comparison
+          </Button>
+        </div>
+      </header>
+      <div className="flex min-h-0 flex-1 flex-col gap-4 sm:flex-row">
+        <ComparePane item={items[0]} />
+        <ComparePane item={items[1]} />
+      </div>
+    </section>
+  );
+}
+
+export function GalleryStage({ actions }: { actions?: StageActions }) {
+  const compare = useGalleryStore((s) => s.compare);
   const item = useGalleryStore((s) => s.items.find((it) => it.id === s.selectedId));
+  if (compare) return <CompareView ids={compare} />;
   if (!item) {
     return (
       <div className="grid h-full place-items-center">
@@ -223,5 +349,5 @@ export function GalleryStage() {
       </div>
     );
   }
-  return <ItemView key={item.id} item={item} />;
+  return <ItemView key={item.id} item={item} actions={actions} />;
 }

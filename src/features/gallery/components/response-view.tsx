@@ -2,28 +2,38 @@
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatBytes } from '../../../lib/format.ts';
+import { useGalleryStore } from '../stores/gallery-store.ts';
 import { getJson } from '../stores/idb-storage.ts';
 
 const shorten = (_key: string, v: unknown) =>
   typeof v === 'string' && v.length > 300 ? `${v.slice(0, 48)}… (${formatBytes(v.length)} of text)` : v;
 
+/**
+ * The stored answer of an item, read again whenever the item changes state: a run's placeholder is stored with
+ * no answer and completed later under the same key.
+ */
 export function useStoredJson(key: string | undefined) {
+  const version = useGalleryStore((s) => {
+    const it = key ? s.items.find((i) => i.responseKey === key) : undefined;
+    return it ? `${it.status}:${it.completedAt ?? ''}:${it.taskId ?? ''}` : '';
+  });
   const [state, setState] = useState<{ key: string; value: unknown }>();
+  const id = key && `${key}|${version}`;
   useEffect(() => {
-    if (!key) return;
+    if (!key || !id) return;
     let live = true;
-    void getJson(key).then((value) => live && setState({ key, value }));
+    void getJson(key).then((value) => live && setState({ key: id, value }));
     return () => {
       live = false;
     };
-  }, [key]);
-  return state?.key === key ? state : undefined;
+  }, [key, id]);
+  return state && state.key === id ? state : undefined;
 }
 
 export function ResponseView({ responseKey }: { responseKey: string }) {
   const loaded = useStoredJson(responseKey);
   const [copied, setCopied] = useState(false);
-  if (!loaded) return <p className="text-xs text-stone-400">Loading…</p>;
+  if (!loaded) return <p className="text-xs text-stone-600">Loading…</p>;
   const text = JSON.stringify(loaded.value, shorten, 2);
   const copy = async () => {
     await navigator.clipboard?.writeText(JSON.stringify(loaded.value, null, 2));

@@ -25,7 +25,7 @@ function ResultTab({ item, image, selected, onSelect }: { item: GalleryItem; ima
       onClick={onSelect}
       data-blank={check ? String(blank) : undefined}
       className={cn(
-        'flex min-w-0 items-center gap-2 rounded-xl p-1 pr-3 text-left ring-1 ring-inset transition',
+        'flex min-w-0 shrink-0 items-center gap-2 rounded-xl p-1 pr-3 text-left ring-1 ring-inset transition',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500',
         selected ? 'bg-white shadow-card ring-2 ring-accent-500' : 'bg-white/70 ring-stone-200 hover:bg-white hover:ring-stone-300',
       )}
@@ -52,8 +52,9 @@ export function ResultTabs({ item, selected, onSelect }: { item: GalleryItem; se
   // A class asked for but absent from the answer is named too, rather than silently missing.
   const missing = isApparel(item) ? requestedClasses(item).filter((c) => !returned.has(c)) : [];
   return (
-    <div className="flex flex-wrap items-center gap-1.5">
-      <div role="tablist" aria-label="Results" className="flex flex-wrap gap-1.5">
+    <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+      {/* One scrolling row on a phone, so the result stays near; wrapped rows where there is room. */}
+      <div role="tablist" aria-label="Results" className="flex max-w-full gap-1.5 overflow-x-auto pb-1 sm:flex-wrap sm:overflow-visible sm:pb-0">
         {item.afters.map((a, i) => (
           <ResultTab key={a.key} item={item} image={a} selected={i === selected} onSelect={() => onSelect(i)} />
         ))}

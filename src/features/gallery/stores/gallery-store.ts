@@ -39,6 +39,10 @@ export interface GalleryItem {
   /** IndexedDB key of the raw JSON answer(s). */
   responseKey: string;
   error?: ShownError;
+  /** The image field the photo was sent as (for Retry); 'image' when absent. */
+  imageField?: string;
+  /** The item whose result was used as this run's photo ("use this result as the next input"). */
+  parentId?: string;
 }
 
 export interface NewItem {
@@ -49,20 +53,36 @@ export interface NewItem {
   response: unknown;
   status: ItemStatus;
   taskId?: string;
+  imageField?: string;
+  parentId?: string;
 }
 
 export interface ItemsSlice {
   items: GalleryItem[];
   addItem: (item: NewItem) => Promise<GalleryItem>;
   updateItem: (id: string, patch: Partial<Pick<GalleryItem, 'taskStatus' | 'status' | 'error'>>) => void;
+  /** A placeholder whose async submit was accepted: from now on the task watcher polls it. */
+  attachTask: (id: string, taskId: string, response: unknown) => Promise<void>;
   completeItem: (id: string, afters: ResultBlob[], response: unknown) => Promise<void>;
   failItem: (id: string, error: ShownError, response?: unknown) => Promise<void>;
   removeItem: (id: string) => Promise<void>;
+  /** Deleted items wait here (images kept) until the next delete or purge, so a delete can be undone. */
+  trash: { items: GalleryItem[]; positions: number[] } | null;
+  trashItems: (ids: string[]) => Promise<void>;
+  undoTrash: () => void;
+  purgeTrash: () => Promise<void>;
 }
 
 export interface SelectionSlice {
   selectedId: string | null;
   select: (id: string | null) => void;
+  /** Items ticked for download, delete or compare (not persisted). */
+  checked: string[];
+  toggleChecked: (id: string) => void;
+  setChecked: (ids: string[]) => void;
+  /** Two items shown side by side on the stage instead of the selected one. */
+  compare: [string, string] | null;
+  setCompare: (ids: [string, string] | null) => void;
 }
 
 export type GalleryState = ItemsSlice & SelectionSlice;
@@ -82,7 +102,7 @@ async function storeImages(id: string, afters: ResultBlob[], from = 0): Promise<
 
 const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, get) => ({
   items: [],
-  addItem: async ({ slug, params, before, afters, response, status, taskId }) => {
+  addItem: async ({ slug, params, before, afters, response, status, taskId, imageField, parentId }) => {
     const id = newId();
     const beforeKey = `blob:${id}:before`;
     const responseKey = `json:${id}`;
@@ -102,11 +122,19 @@ const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, g
       before: { key: beforeKey, label: 'Before', type: before.type, size: before.size, name: before.name },
       afters: stored,
       responseKey,
+      imageField,
+      parentId,
     };
     set((s) => ({ items: [item, ...s.items] }));
     return item;
   },
   updateItem: (id, patch) => set((s) => ({ items: s.items.map((it) => (it.id === id ? { ...it, ...patch } : it)) })),
+  attachTask: async (id, taskId, response) => {
+    const item = get().items.find((it) => it.id === id);
+    if (!item) return;
+    await putJson(item.responseKey, response);
+    set((s) => ({ items: s.items.map((it) => (it.id === id ? { ...it, taskId, taskStatus: 0 } : it)) }));
+  },
   completeItem: async (id, afters, response) => {
     const item = get().items.find((it) => it.id === id);
     if (!item) return;
@@ -133,11 +161,47 @@ const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, g
     });
     await deleteKeys([item.before.key, ...item.afters.map((a) => a.key), item.responseKey]);
   },
+  trash: null,
+  trashItems: async (ids) => {
+    await get().purgeTrash();
+    set((s) => {
+      const gone = new Set(ids);
+      const positions = s.items.flatMap((it, i) => (gone.has(it.id) ? [i] : []));
+      const items = s.items.filter((it) => !gone.has(it.id));
+      const first = positions[0] ?? 0;
+      const selectedId = s.selectedId && gone.has(s.selectedId) ? (items[Math.min(first, items.length - 1)]?.id ?? null) : s.selectedId;
+      return {
+        items,
+        selectedId,
+        trash: { items: positions.map((i) => s.items[i]), positions },
+        checked: s.checked.filter((id) => !gone.has(id)),
+        compare: s.compare && s.compare.some((id) => gone.has(id)) ? null : s.compare,
+      };
+    });
+  },
+  undoTrash: () =>
+    set((s) => {
+      if (!s.trash) return {};
+      const items = [...s.items];
+      s.trash.positions.forEach((pos, k) => items.splice(Math.min(pos, items.length), 0, s.trash!.items[k]));
+      return { items, trash: null, selectedId: s.trash.items[0]?.id ?? s.selectedId };
+    }),
+  purgeTrash: async () => {
+    const trash = get().trash;
+    if (!trash) return;
+    set({ trash: null });
+    await deleteKeys(trash.items.flatMap((it) => [it.before.key, ...it.afters.map((a) => a.key), it.responseKey]));
+  },
 });
 
 const createSelectionSlice: StateCreator<GalleryState, [], [], SelectionSlice> = (set) => ({
   selectedId: null,
-  select: (selectedId) => set({ selectedId }),
+  select: (selectedId) => set({ selectedId, compare: null }),
+  checked: [],
+  toggleChecked: (id) => set((s) => ({ checked: s.checked.includes(id) ? s.checked.filter((c) => c !== id) : [...s.checked, id] })),
+  setChecked: (checked) => set({ checked }),
+  compare: null,
+  setCompare: (compare) => set({ compare }),
 });
 
 const isItem = (v: unknown): v is GalleryItem => {
@@ -168,6 +232,14 @@ export function createGalleryStore(options: { name?: string; storage?: StateStor
       partialize: (s): PersistedGallery => ({ items: s.items, selectedId: s.selectedId }),
       version: GALLERY_VERSION,
       migrate: migrateGallery,
+      // A sync run in flight when the page was left cannot be picked up again: say so instead of spinning.
+      onRehydrateStorage: () => (state) => {
+        for (const it of state?.items ?? []) {
+          if (it.status === 'pending' && !it.taskId) {
+            void state!.failItem(it.id, { code: 'STUDIO_INTERRUPTED', code_message: 'Interrupted', message: 'The page was reloaded or closed while this ran. Retry runs it again.' });
+          }
+        }
+      },
     }),
   );
 }

@@ -24,3 +24,16 @@ export async function readPixels(blob: Blob): Promise<PixelData | undefined> {
   const img = ctx.getImageData(0, 0, width, height);
   return { data: img.data, width, height };
 }
+
+/** Every pixel at the image's own size (no downscaling), for exact comparisons. */
+export async function readPixelsExact(blob: Blob): Promise<PixelData | undefined> {
+  if (typeof createImageBitmap !== 'function') return undefined;
+  const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  const { width, height } = bitmap;
+  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
+  const ctx = canvas.getContext('2d', { willReadFrequently: true }) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+  if (!ctx) return undefined;
+  ctx.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return { data: ctx.getImageData(0, 0, width, height).data, width, height };
+}

@@ -4,7 +4,6 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { formatLabel } from '../../../../contract/limits.ts';
 import type { ImageLimits } from '../../../../contract/limits.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
@@ -12,10 +11,12 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { useObjectUrl } from '../../../lib/use-object-url.ts';
-import type { ImageInputProps } from '../../../lib/image-input.ts';
+import type { ImageInputProps, PreparedImage } from '../../../lib/image-input.ts';
 import { limitProblems, limitsHint } from '../utils/check-limits.ts';
 import type { Measured } from '../utils/check-limits.ts';
+import { canFitHere, fitToLimits, planFit } from '../utils/fit-to-limits.ts';
 import { measureImage } from '../utils/measure-image.ts';
+import { seenFormatLabel } from '../utils/sniff-image.ts';
 
 export type ImageDropzoneProps = ImageInputProps;
 
@@ -23,21 +24,42 @@ interface Check {
   file: File;
   measured: Measured;
   problems: string[];
+  /** Converting/downsizing in the browser is under way. */
+  fitting?: boolean;
+  fitted?: PreparedImage;
 }
 
-function useLimitCheck(file: File | undefined, limits: ImageLimits, effectTitle: string, onCheck: (p: string[]) => void) {
+function useLimitCheck(file: File | undefined, limits: ImageLimits, effectTitle: string, onCheck: ImageInputProps['onCheck']) {
   const [check, setCheck] = useState<Check>();
   const report = useRef(onCheck);
   report.current = onCheck;
   useEffect(() => {
     if (!file) return setCheck(undefined);
     let live = true;
-    void measureImage(file).then((measured) => {
+    void (async () => {
+      const measured = await measureImage(file);
       if (!live) return;
       const problems = limitProblems(measured, limits, effectTitle);
-      setCheck({ file, measured, problems });
-      report.current(problems);
-    });
+      const plan = problems.length > 0 && canFitHere() ? planFit(measured, limits) : null;
+      if (!plan) {
+        setCheck({ file, measured, problems });
+        report.current(problems);
+        return;
+      }
+      setCheck({ file, measured, problems: [], fitting: true });
+      try {
+        const fitted = await fitToLimits(file, measured, limits, plan);
+        if (!live) return;
+        const prepared = { source: file, file: fitted.file, note: fitted.note };
+        setCheck({ file, measured, problems: [], fitted: prepared });
+        report.current([], prepared);
+      } catch (e) {
+        if (!live) return;
+        const why = [...problems, e instanceof Error ? e.message : String(e)];
+        setCheck({ file, measured, problems: why });
+        report.current(why);
+      }
+    })();
     return () => {
       live = false;
     };
@@ -46,21 +68,33 @@ function useLimitCheck(file: File | undefined, limits: ImageLimits, effectTitle:
 }
 
 const describe = (m: Measured) =>
-  [m.width && m.height ? `${m.width}×${m.height} px` : null, m.format ? formatLabel[m.format] : null, formatBytes(m.bytes)].filter(Boolean).join(' · ');
+  [m.width && m.height ? `${m.width}×${m.height} px` : null, m.format ? seenFormatLabel[m.format] : null, formatBytes(m.bytes)].filter(Boolean).join(' · ');
 
-export function ImageDropzone({ id, label, effectTitle, limits, required, file, onFile, onCheck, describedBy }: ImageDropzoneProps) {
+export function ImageDropzone({ id, label, effectTitle, limits, required, file, onFile, onCheck, describedBy, onMany }: ImageDropzoneProps) {
   const check = useLimitCheck(file, limits, effectTitle, onCheck);
   const preview = useObjectUrl(file);
+  const replaceButton = useRef<HTMLButtonElement>(null);
+  const picked = useRef(false);
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    multiple: false,
+    multiple: !!onMany,
     noClick: !!file,
     noKeyboard: !!file,
     // Every file is accepted here and explained below: a silent refusal would teach nothing.
     onDrop: (accepted, rejected) => {
-      const next = accepted[0] ?? rejected[0]?.file;
-      if (next) onFile(next);
+      const all = [...accepted, ...rejected.map((r) => r.file)];
+      if (all.length > 1 && onMany) return onMany(all);
+      if (all[0]) {
+        picked.current = true;
+        onFile(all[0]);
+      }
     },
   });
+  // Focus stays here after choosing a file (the drop box it was on turns into the preview).
+  useEffect(() => {
+    if (!file || !picked.current) return;
+    picked.current = false;
+    if (!document.activeElement || document.activeElement === document.body) replaceButton.current?.focus();
+  }, [file]);
 
   const name = label === 'Image' ? 'photo' : label.toLowerCase();
   const rootProps = getRootProps({
@@ -74,6 +108,7 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
       <div
         {...rootProps}
         data-testid={`dropzone-${id}`}
+        data-dropzone
         className={cn(
           'relative overflow-hidden rounded-xl transition',
           'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-500',
@@ -112,7 +147,17 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
             <p className="flex items-center gap-1.5 text-xs text-stone-500">
               {check ? describe(check.measured) : (<><Spinner className="size-3" /> Checking…</>)}
             </p>
-            {check && check.problems.length === 0 && (
+            {check?.fitting && (
+              <p className="flex items-center gap-1.5 text-xs text-stone-600" role="status">
+                <Spinner className="size-3" /> Fitting it to this effect…
+              </p>
+            )}
+            {check?.fitted && (
+              <p className="text-xs text-stone-700" role="status" data-testid="fit-note">
+                {check.fitted.note}
+              </p>
+            )}
+            {check && check.problems.length === 0 && !check.fitting && !check.fitted && (
               <p className="flex items-center gap-1 text-xs text-emerald-700">
                 <svg className="size-3.5" viewBox="0 0 16 16" fill="none" aria-hidden="true">
                   <path d="m3.5 8.5 3 3 6-7" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
@@ -121,7 +166,7 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
               </p>
             )}
           </div>
-          <Button size="sm" onClick={open}>
+          <Button size="sm" onClick={open} ref={replaceButton}>
             Replace
           </Button>
           <Button size="sm" variant="ghost" onClick={() => onFile(undefined)}>
@@ -129,7 +174,7 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
           </Button>
         </div>
       ) : (
-        <p className="text-xs text-stone-400">{limitsHint(limits)}</p>
+        <p className="text-xs text-stone-600">{limitsHint(limits)}</p>
       )}
 
       {check && check.problems.length > 0 && (

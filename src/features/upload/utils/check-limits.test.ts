@@ -58,7 +58,9 @@ describe('sniffImage', () => {
     new DataView(bmp.buffer).setInt32(18, 300, true);
     new DataView(bmp.buffer).setInt32(22, -200, true);
     expect(sniffImage(bmp)).toEqual({ format: 'bmp', width: 300, height: 200 });
-    expect(sniffImage(new TextEncoder().encode('GIF89a........................'))).toEqual({ format: null });
+    expect(sniffImage(new Uint8Array([...new TextEncoder().encode('GIF89a'), 0x40, 0x01, 0xc8, 0x00, 0, 0]))).toEqual({ format: 'gif', width: 320, height: 200 });
+    expect(sniffImage(new TextEncoder().encode('\0\0\0\x18ftypheic\0\0\0\0mif1heic'))).toEqual({ format: 'heic' });
+    expect(sniffImage(new TextEncoder().encode('not an image at all, just text'))).toEqual({ format: null });
   });
 });
 

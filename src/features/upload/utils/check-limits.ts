@@ -5,10 +5,12 @@
 import { formatLabel } from '../../../../contract/limits.ts';
 import type { ImageFormat, ImageLimits } from '../../../../contract/limits.ts';
 import { formatBytes, inSentence } from '../../../lib/format.ts';
+import { seenFormatLabel } from './sniff-image.ts';
+import type { SeenFormat } from './sniff-image.ts';
 
 export interface Measured {
   bytes: number;
-  format: ImageFormat | null;
+  format: SeenFormat | null;
   width?: number;
   height?: number;
   pngBitsPerPixel?: number;
@@ -26,10 +28,12 @@ export function limitProblems(m: Measured, limits: ImageLimits, effectTitle: str
 
   if (!m.format) {
     out.push(`This file is not a JPEG, PNG, BMP or WEBP image (judged from its first bytes, not its name); ${effect} accepts ${formats}.`);
-  } else if (!limits.formats.includes(m.format)) {
-    out.push(`This is a ${formatLabel[m.format]} image; ${effect} accepts ${formats}.`);
+  } else if (m.format === 'heic' && m.decodeFailed) {
+    out.push(`This is a HEIC photo, which this browser cannot decode, so the studio cannot convert it. Export it as JPEG (on an iPhone: Settings › Camera › Formats › Most Compatible) and add that.`);
+  } else if (!limits.formats.includes(m.format as ImageFormat)) {
+    out.push(`This is a ${seenFormatLabel[m.format]} image; ${effect} accepts ${formats}.`);
   } else if (m.decodeFailed) {
-    out.push(`This file starts like a ${formatLabel[m.format]} image but could not be decoded; it may be damaged or truncated.`);
+    out.push(`This file starts like a ${seenFormatLabel[m.format]} image but could not be decoded; it may be damaged or truncated.`);
   }
 
   const bpp = m.pngBitsPerPixel;

@@ -4,8 +4,13 @@
  */
 import type { ImageFormat } from '../../../../contract/limits.ts';
 
+/** Formats the studio recognises: the engine's four, plus two it can convert in the browser before sending. */
+export type SeenFormat = ImageFormat | 'gif' | 'heic';
+
+export const seenFormatLabel: Record<SeenFormat, string> = { jpeg: 'JPEG', png: 'PNG', bmp: 'BMP', webp: 'WEBP', gif: 'GIF', heic: 'HEIC' };
+
 export interface Sniffed {
-  format: ImageFormat | null;
+  format: SeenFormat | null;
   width?: number;
   height?: number;
   /** PNG only: bit depth × channels (8 for palette or 8-bit grey, 32 for 8-bit RGBA, 64 for 16-bit RGBA). */
@@ -29,6 +34,9 @@ export function sniffImage(b: Uint8Array): Sniffed {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return { format: 'jpeg', ...jpegSize(b) };
   if (b.length >= 26 && ascii(b, 0, 'BM')) return { format: 'bmp', width: Math.abs(le32(b, 18)), height: Math.abs(le32(b, 22)) };
   if (b.length >= 12 && ascii(b, 0, 'RIFF') && ascii(b, 8, 'WEBP')) return { format: 'webp', ...webpSize(b) };
+  if (b.length >= 10 && (ascii(b, 0, 'GIF87a') || ascii(b, 0, 'GIF89a'))) return { format: 'gif', width: le16(b, 6), height: le16(b, 8) };
+  // ISO-BMFF with a HEIF brand (iPhone photos): ftyp at offset 4.
+  if (b.length >= 12 && ascii(b, 4, 'ftyp') && ['heic', 'heix', 'hevc', 'heim', 'heis', 'mif1', 'msf1'].some((brand) => ascii(b, 8, brand))) return { format: 'heic' };
   return { format: null };
 }
 

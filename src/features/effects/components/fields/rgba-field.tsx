@@ -86,7 +86,7 @@ export function RgbaField({ field, value, onChange }: RgbaFieldProps) {
         <Button size="sm" disabled={value.length >= field.maxItems} onClick={() => onChange([...value, { ...defaultLipColor }])}>
           Add colour
         </Button>
-        <span className="text-xs text-stone-400">
+        <span className="text-xs text-stone-600">
           {value.length} of {field.maxItems} colours
         </span>
       </div>

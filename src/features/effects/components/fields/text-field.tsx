@@ -17,7 +17,7 @@ export function TextField({ id, field, value, onChange, describedBy }: TextField
     'aria-describedby': describedBy,
     'aria-required': field.required,
     className:
-      'w-full rounded-lg bg-white px-3 py-2 text-sm text-stone-900 ring-1 ring-inset ring-stone-300 placeholder:text-stone-400 focus:outline-none focus:ring-2 focus:ring-accent-500',
+      'w-full rounded-lg bg-white px-3 py-2 text-sm text-stone-900 ring-1 ring-inset ring-stone-300 placeholder:text-stone-500 focus:outline-none focus:ring-2 focus:ring-accent-500',
   };
   return long ? (
     <textarea {...common} rows={3} onChange={(e) => onChange(e.target.value)} />

@@ -1,0 +1,301 @@
+/**
+ * `npm run measure:studio [-- OUT_DIR]`: the studio driven like a user in Debian's Chromium, on a fresh studio
+ * and engine. Prints initial JS (gzip), first paint and time to interactive, drop-to-result times for a product
+ * photo and a 4032×3024 phone photo (fitted in the browser first), 200-item gallery load, text contrast; and
+ * screenshots every state at 1440×900 and 390×844 into OUT_DIR (default test-results/studio-shots).
+ * Figures only, no thresholds: a loaded shared machine moves them.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+
+const root = path.join(import.meta.dirname, '..');
+const out = path.resolve(process.argv[2] ?? path.join(root, 'test-results/studio-shots'));
+fs.mkdirSync(out, { recursive: true });
+const studioPort = 4297;
+const base = `http://127.0.0.1:${studioPort}`;
+const cup = path.join(root, 'engine/test/fixtures/product_coffee_cup.png');
+const portrait = path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg');
+
+/**
+ * Every visible element with its own text against the first opaque background behind it (WCAG ratio).
+ * A string, so that no build helper of this script leaks into the page.
+ */
+const contrastScan = `(() => {
+  // Computed colours may be oklch(): a 1×1 canvas turns any CSS colour into sRGB bytes.
+  const cv = document.createElement('canvas'); cv.width = cv.height = 1;
+  const cx = cv.getContext('2d', { willReadFrequently: true });
+  const parse = (c) => { cx.clearRect(0, 0, 1, 1); cx.fillStyle = c; cx.fillRect(0, 0, 1, 1); const d = cx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2], d[3] / 255]; };
+  const lum = (rgb) => { const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]); };
+  // The first background that is mostly opaque, laid over white (a translucent badge over a photo counts as itself).
+  const bgOf = (el) => { for (; el; el = el.parentElement) { const c = parse(getComputedStyle(el).backgroundColor); if (c[3] > 0.5) return c.slice(0, 3).map((v) => v * c[3] + 255 * (1 - c[3])); } return [255, 255, 255]; };
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(' ');
+    if (!own || el.offsetParent === null || el.closest('[aria-hidden="true"], .sr-only, [disabled], option')) continue;
+    const st = getComputedStyle(el); const fg = parse(st.color); const bg = bgOf(el); const a = fg[3] * Number(st.opacity);
+    const mixed = fg.slice(0, 3).map((v, i) => v * a + bg[i] * (1 - a));
+    const ls = [lum(mixed), lum(bg)].sort((x, y) => y - x); const ratio = (ls[0] + 0.05) / (ls[1] + 0.05);
+    if (ratio < 4.5) found.push({ text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
+  }
+  return found;
+})()`;
+
+const only = process.env.MEASURE_ONLY?.split(',');
+const want = (part: string) => !only || only.includes(part);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+// 1. Build, and the initial JS: every script and modulepreload of index.html, gzipped.
+spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const html = fs.readFileSync(path.join(root, 'dist/index.html'), 'utf8');
+const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+const jsGzip = scripts.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(root, 'dist', f))).length, 0);
+console.log(`initial JS: ${scripts.length} file(s), ${(jsGzip / 1024).toFixed(1)} KB gzip (target ≤ 200 KB)`);
+
+// 2. A studio and engine of its own.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-measure-'));
+const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
+  cwd: root,
+  env: { ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_ENGINE_PORT: '8897', ATELIER_STUDIO_PORT: String(studioPort), ATELIER_WORKERS: '1' },
+  stdio: 'ignore',
+});
+const stop = () => server.kill('SIGTERM');
+process.on('exit', stop);
+for (let i = 0; ; i++) {
+  const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+  if (ok) break;
+  if (i > 240) throw new Error('The studio did not start in 120 s.');
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const phone = await sharp(cup).flatten({ background: '#e8e4dc' }).resize(4032, 3024, { fit: 'contain', background: '#e8e4dc' }).jpeg({ quality: 88 }).toBuffer();
+const product = fs.readFileSync(cup);
+
+async function drop(page: Page, files: { name: string; type: string; bytes: Buffer }[]) {
+  const dt = await page.evaluateHandle((list) => {
+    const d = new DataTransfer();
+    for (const f of list) d.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
+    return d;
+  }, files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })));
+  const target = page.getByRole('region', { name: 'Gallery', exact: true });
+  await page.evaluate(() => ((window as unknown as { t0: number }).t0 = performance.now()));
+  await target.dispatchEvent('dragover', { dataTransfer: dt });
+  await target.dispatchEvent('drop', { dataTransfer: dt });
+}
+
+/** From the drop to the result image decoded on the stage (run on drop is on). */
+async function dropToResult(page: Page, name: string, type: string, bytes: Buffer): Promise<number> {
+  const before = await page.getByRole('list', { name: 'Gallery items' }).getByRole('button').count().catch(() => 0);
+  await drop(page, [{ name, type, bytes }]);
+  await page.getByRole('list', { name: 'Gallery items' }).getByRole('button').nth(before).waitFor({ timeout: 120_000 });
+  return page.evaluate(async () => {
+    for (;;) {
+      // (the stage header says "took N s": the run as the gallery recorded it, answer and result download included)
+      const img = document.querySelector<HTMLImageElement>('[data-testid="after-layer"] img[alt="After"]');
+      const pending = document.querySelector('[data-testid="stage-progress"]');
+      if (img && img.complete && img.naturalWidth > 0 && !pending) return performance.now() - (window as unknown as { t0: number }).t0;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+}
+
+// 3. First paint and time to interactive (the drop box answers), at 1440×900, cold cache.
+const loads: { fcp: number; tti: number }[] = [];
+if (want('load')) {
+for (let i = 0; i < 3; i++) {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/#commodity-background-removal`);
+  await page.getByRole('button', { name: /drop a photo here or click to browse/ }).waitFor();
+  loads.push(await page.evaluate(() => ({ fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN, tti: performance.now() })));
+  await ctx.close();
+}
+}
+if (want('load')) console.log(`first contentful paint: median ${s(median(loads.map((l) => l.fcp)))}; interactive (drop box ready): median ${s(median(loads.map((l) => l.tti)))} over 3 cold loads`);
+
+// 4. Drop → result on screen, product photo and phone photo, with run on drop.
+if (want('run')) {
+const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+const page = await ctx.newPage();
+await page.goto(`${base}/#commodity-background-removal`);
+await page.getByRole('switch', { name: 'Run on drop' }).click();
+const cold = await dropToResult(page, 'coffee-cup.png', 'image/png', product);
+const productTimes: number[] = [];
+const phoneTimes: number[] = [];
+for (let i = 0; i < 3; i++) {
+  productTimes.push(await dropToResult(page, `cup-${i}.png`, 'image/png', product));
+  phoneTimes.push(await dropToResult(page, `phone-${i}.jpg`, 'image/jpeg', phone));
+}
+console.log(`drop → result, product photo ${(await sharp(product).metadata()).width}×${(await sharp(product).metadata()).height} PNG: first (model loading) ${s(cold)}, then median ${s(median(productTimes))} (${productTimes.map(s).join(', ')})`);
+console.log(`drop → result, 4032×3024 phone JPEG (fitted to 1999×1499 in the browser): median ${s(median(phoneTimes))} (${phoneTimes.map(s).join(', ')})`);
+await ctx.close();
+// The same photos posted straight through the proxy (no browser): what of the time is the engine's.
+const direct = async (bytes: Buffer, name: string, type: string) => {
+  const fd = new FormData();
+  fd.append('image', new Blob([new Uint8Array(bytes)], { type }), name);
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/cutout/general/commodity-background-removal`, { method: 'POST', body: fd });
+  const body = (await res.json()) as { data?: { image_url?: string } };
+  if (body.data?.image_url) await (await fetch(new URL(new URL(body.data.image_url).pathname, base))).arrayBuffer();
+  return performance.now() - t0;
+};
+const fittedPhone = await sharp(phone).resize(1999, 1499).jpeg({ quality: 92 }).toBuffer();
+const directProduct: number[] = [];
+const directPhone: number[] = [];
+for (let i = 0; i < 3; i++) {
+  directProduct.push(await direct(product, 'cup.png', 'image/png'));
+  directPhone.push(await direct(fittedPhone, 'phone.jpg', 'image/jpeg'));
+}
+console.log(`the same requests without a browser (POST through the proxy + result download): product median ${s(median(directProduct))}, 1999×1499 phone median ${s(median(directPhone))}`);
+}
+
+// 5. Screenshots of every state, wide and phone.
+async function shots(width: number, height: number, tag: string) {
+  const c = await browser.newContext({ viewport: { width, height } });
+  const p = await c.newPage();
+  const shot = (name: string) => p.screenshot({ path: path.join(out, `${tag}-${name}.png`) });
+  await p.goto(`${base}/#commodity-background-removal`);
+  await p.getByRole('button', { name: /drop a photo here/ }).waitFor();
+  await shot('01-empty');
+  await drop(p, [{ name: 'phone.jpg', type: 'image/jpeg', bytes: phone }]);
+  await p.getByTestId('fit-note').waitFor({ timeout: 30_000 });
+  await shot('02-photo-fitted');
+  // Hold the answer a moment so the running state can be seen.
+  await p.route('**/api/cutout/**', async (route) => {
+    await new Promise((r) => setTimeout(r, 2500));
+    await route.continue();
+  });
+  await p.getByTestId('run-button').click();
+  await p.getByTestId('stage-progress').waitFor();
+  await p.waitForTimeout(1200);
+  await shot('03-running');
+  await p.getByTestId('before-after').waitFor({ timeout: 120_000 });
+  await p.waitForTimeout(500);
+  await shot('04-result');
+  await p.unroute('**/api/cutout/**');
+  await p.getByRole('radio', { name: 'Trimmed' }).click();
+  await p.keyboard.press('Control+Enter');
+  await p.getByTestId('stage-progress').waitFor();
+  await p.getByTestId('before-after').waitFor({ timeout: 120_000 });
+  await p.waitForTimeout(1500);
+  await shot('05-trimmed-aligned');
+  await p.getByRole('group', { name: 'Background' }).getByRole('button', { name: 'Black' }).click();
+  const box = (await p.getByTestId('before-after').boundingBox())!;
+  await p.getByTestId('before-after').dblclick({ position: { x: box.width * 0.5, y: box.height * 0.45 } });
+  await p.waitForTimeout(300);
+  await shot('06-zoom-100-black');
+  await p.getByRole('button', { name: 'Developer view' }).click();
+  await shot('07-developer-view');
+  await p.getByRole('button', { name: 'Developer view' }).click();
+  await p.route('**/api/cutout/**', (route) => route.fulfill({ status: 500, body: 'Internal Server Error' }));
+  await p.getByTestId('run-button').click();
+  await p.getByRole('button', { name: 'Retry' }).first().waitFor();
+  await shot('08-error-retry');
+  await p.unroute('**/api/cutout/**');
+  await drop(p, ['a', 'b', 'c'].map((n) => ({ name: `${n}.png`, type: 'image/png', bytes: product })));
+  await p.getByRole('region', { name: 'Batch' }).waitFor();
+  await p.waitForTimeout(1500);
+  await shot('09-batch');
+  await p.locator('[data-testid="batch-row"][data-state="done"]').nth(2).waitFor({ state: 'attached', timeout: 120_000 });
+  await shot('10-batch-done');
+  await p.getByRole('button', { name: 'Select' }).click();
+  const cards = p.getByRole('list', { name: 'Gallery items' }).getByRole('button');
+  await cards.nth(0).click();
+  await cards.nth(3).click();
+  await p.getByRole('button', { name: 'Compare' }).click();
+  await shot('11-compare');
+  await p.getByRole('button', { name: 'Close comparison' }).click();
+  // Apparel: many class results.
+  await p.goto(`${base}/#apparel-background-removal`);
+  await p.getByRole('heading', { level: 1, name: 'Apparel background removal' }).waitFor();
+  const person = fs.readFileSync(portrait);
+  await drop(p, [{ name: 'portrait.jpg', type: 'image/jpeg', bytes: person }]);
+  await p.getByText('Fits the limits').waitFor();
+  const classes = p.getByRole('group', { name: 'Garment classes' });
+  for (const c of ['coat', 'pants', 'bag', 'shoes', 'hat']) await classes.getByRole('button', { name: c, exact: true }).click();
+  await p.getByTestId('run-button').click();
+  await p.getByRole('tablist', { name: 'Results' }).waitFor({ timeout: 120_000 });
+  await p.waitForTimeout(800);
+  await shot('12-apparel-classes');
+  await p.route('**/healthz', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }));
+  await p.reload();
+  await p.getByRole('heading', { name: 'The engine is not answering' }).waitFor();
+  await shot('13-engine-down');
+  await c.close();
+}
+if (want('shots')) {
+  await shots(1440, 900, 'wide');
+  await shots(390, 844, 'phone');
+}
+
+// 6. Layout at other sizes: horizontal spill, and whether the stage overlaps the gallery strip.
+for (const [w, h] of want('layout') ? [[1280, 720], [1024, 768]] : []) {
+  const c = await browser.newContext({ viewport: { width: w, height: h } });
+  const p = await c.newPage();
+  await p.goto(`${base}/#apparel-background-removal`);
+  await p.getByRole('main').waitFor();
+  const spill = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await p.screenshot({ path: path.join(out, `${w}x${h}-apparel.png`) });
+  console.log(`${w}×${h}: horizontal spill ${spill} px`);
+  await c.close();
+}
+
+// 7. Gallery with 200 items (seeded in IndexedDB as the studio stores them), and text contrast.
+if (want('gallery')) {
+  const c = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const p = await c.newPage();
+  await p.goto(`${base}/`);
+  await p.getByRole('main').waitFor();
+  await p.evaluate(async (b64) => {
+    const blob = new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' });
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('atelier-studio');
+      r.onupgradeneeded = () => r.result.createObjectStore('gallery');
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    const tx = db.transaction('gallery', 'readwrite');
+    const store = tx.objectStore('gallery');
+    store.put(blob, 'blob:seed');
+    store.put({}, 'json:seed');
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      id: `seed-${i}`, slug: i % 2 ? 'commodity-background-removal' : 'image-cropping', params: i % 2 ? { return_form: 'whiteBK' } : { width: '910', height: '512' },
+      createdAt: Date.now() - i * 60_000, completedAt: Date.now() - i * 60_000 + 2000, status: 'done',
+      before: { key: 'blob:seed', label: 'Before', type: 'image/png', size: blob.size, name: `photo-${i}.png` },
+      afters: [{ key: 'blob:seed', label: 'Result', type: 'image/png', size: blob.size }], responseKey: 'json:seed',
+    }));
+    store.put(JSON.stringify({ state: { items, selectedId: items[0].id }, version: 1 }), 'gallery-state');
+    await new Promise((r) => (tx.oncomplete = r));
+  }, (await sharp(cup).resize(200).png().toBuffer()).toString('base64'));
+  const t0 = Date.now();
+  await p.reload();
+  await p.locator('[data-testid="gallery-item"]').nth(199).waitFor({ state: 'attached' });
+  const shown = Date.now() - t0;
+  const strip = p.getByRole('list', { name: 'Gallery items' });
+  const sb = (await strip.boundingBox())!;
+  await p.mouse.move(sb.x + sb.width / 2, sb.y + sb.height / 2);
+  const t1 = Date.now();
+  for (let i = 0; i < 10; i++) await p.mouse.wheel(0, 400);
+  await p.waitForTimeout(200);
+  const scrolled = await strip.evaluate((el) => el.scrollLeft);
+  console.log(`gallery of 200 items: reload to all 200 cards in ${s(shown)}; 10 wheel notches scrolled the strip ${scrolled} px in ${s(Date.now() - t1)}`);
+  await p.screenshot({ path: path.join(out, 'wide-14-gallery-200.png') });
+
+  // Contrast: every element with its own text against the first opaque background behind it.
+  const low = (await p.evaluate(contrastScan)) as { text: string; ratio: number }[];
+  console.log(`text below 4.5:1 contrast on the 200-item page: ${low.length}${low.length ? ` (${low.slice(0, 8).map((l) => `"${l.text}" ${l.ratio}`).join('; ')})` : ''}`);
+  await c.close();
+}
+
+await browser.close();
+stop();
+console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores (shared machine)`);
+console.log(`screenshots: ${out}`);
+process.exit(0);
