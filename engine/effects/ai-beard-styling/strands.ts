@@ -1,0 +1,166 @@
+/**
+ * Hair drawn as strands. Per part: first its body (the dense mass a real beard shows between single hairs,
+ * uneven by a low-frequency noise), then strands rooted inside the part with probability by its coverage,
+ * each traced along the part's direction field with its own turn and curl, tapering in width and opacity
+ * toward the tip, hanging a little with length, and drawn anti-aliased (coverage by distance to the strand's
+ * centre line, the strand's own overlaps counted once). Colours are the person's hair colour varied per
+ * strand and multiplied by the photo's light at each pixel. Seeded: the same photo gives the same beard.
+ */
+import type { BeardPart } from './presets.ts';
+import { directionField, type FaceShape } from './shape.ts';
+
+/** mulberry32: a small, fast seeded generator (uniform in [0, 1)). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const hashSeed = (text: string) => {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+};
+
+/** Smooth value noise on a grid of `cell` pixels, 0..1, over w x h. */
+export function valueNoise(w: number, h: number, cell: number, rand: () => number): Float32Array {
+  const gw = Math.ceil(w / cell) + 2, gh = Math.ceil(h / cell) + 2;
+  const g = new Float32Array(gw * gh);
+  for (let i = 0; i < g.length; i++) g[i] = rand();
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const gy = y / cell, y0 = Math.floor(gy), fy = gy - y0, sy = fy * fy * (3 - 2 * fy);
+    for (let x = 0; x < w; x++) {
+      const gx = x / cell, x0 = Math.floor(gx), fx = gx - x0, sx = fx * fx * (3 - 2 * fx);
+      const o = y0 * gw + x0;
+      out[y * w + x] = (g[o] * (1 - sx) + g[o + 1] * sx) * (1 - sy) + (g[o + gw] * (1 - sx) + g[o + gw + 1] * sx) * sy;
+    }
+  }
+  return out;
+}
+
+export interface HairLook {
+  /** Base hair colour, sRGB 0..255. */
+  rgb: readonly [number, number, number];
+  /** The photo's light at each window pixel relative to the face's (1 = as bright as the face's skin). */
+  shade: Float32Array;
+}
+
+/** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
+const STRAND_WIDTH = 0.0024;
+const MIN_WIDTH = 0.6;
+/** The grey of light reflected off a hair's surface (whatever its colour). */
+const SHEEN = 200;
+/** Step along a strand, pixels. */
+const STEP = 0.6;
+
+/**
+ * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage,
+ * `allowed` where strands may be drawn at all (the part grown by the longest strand), so nothing lands
+ * far from the style.
+ */
+export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover: Float32Array, look: HairLook, rand: () => number): void {
+  const { w, h } = f.win;
+  const fw = f.faceWidth;
+  const [hr, hg, hb] = look.rgb;
+  // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
+  if (part.body > 0) {
+    const noise = valueNoise(w, h, Math.max(2, 0.02 * fw), rand);
+    for (let i = 0; i < cover.length; i++) {
+      const c = cover[i];
+      if (c <= 0.01) continue;
+      const a = part.body * c * c * (0.55 + 0.45 * noise[i]);
+      const s = look.shade[i] * 0.7;
+      out[i * 3] += (hr * s - out[i * 3]) * a;
+      out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
+      out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
+    }
+  }
+  const dir = directionField(f, part.flow);
+  // Clumps: neighbouring strands share their lightness (hair grows and lies in locks), and the roots thin
+  // out unevenly toward the part's edge rather than along a drawn line.
+  const clump = valueNoise(w, h, Math.max(2, 0.012 * fw), rand);
+  const ragged = valueNoise(w, h, Math.max(1.5, 0.008 * fw), rand);
+  // Roots: rejection sampling over the part's box, accepted by coverage.
+  let x0 = w, y0 = h, x1 = -1, y1 = -1, area = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = cover[y * w + x];
+      if (c <= 0.02) continue;
+      area += c;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+    }
+  }
+  if (x1 < 0) return;
+  const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
+  const count = Math.round((part.layers * area) / (Math.max(1.5, length * 0.9) * width));
+  const scratch = new Float32Array(w * h);
+  let touched = new Int32Array(1024);
+  const [gx, gy] = f.down;
+  const hang = Math.min(0.6, part.length * 6);
+  for (let n = 0, tries = 0; n < count && tries < count * 20; tries++) {
+    const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
+    const ri = Math.floor(ry) * w + Math.floor(rx);
+    const c = cover[ri];
+    if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[ri]))) continue;
+    let dx = dir.dx[ri], dy = dir.dy[ri];
+    if (dx !== dx) continue;
+    n++;
+    const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
+    const wid = width * (0.7 + 0.6 * rand());
+    const lightness = (0.7 + 0.5 * clump[ri]) * (0.8 + 0.4 * rand() ** 1.5);
+    // A few strands catch the light: a grey sheen over their colour.
+    const sheen = rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
+    const alpha = 0.75 + 0.2 * rand();
+    let turn = (rand() - 0.5) * 0.5;
+    const bend = (rand() - 0.5) * 2 * part.curl / Math.max(1, len);
+    const wave = part.curl > 0.6 ? (rand() * 2 * Math.PI) : 0, waveK = (2 * Math.PI) / Math.max(4, len * (0.4 + 0.4 * rand()));
+    let px = rx, py = ry, nt = 0;
+    const steps = Math.max(2, Math.ceil(len / STEP));
+    for (let s = 0; s <= steps; s++) {
+      const t = s / steps;
+      const wt = wid * (1 - 0.55 * t), at = alpha * (1 - 0.6 * t * t);
+      // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
+      const r = wt / 2 + 0.5;
+      const xa = Math.max(0, Math.floor(px - r)), xb = Math.min(w - 1, Math.floor(px + r));
+      const ya = Math.max(0, Math.floor(py - r)), yb = Math.min(h - 1, Math.floor(py + r));
+      for (let yy = ya; yy <= yb; yy++) {
+        for (let xx = xa; xx <= xb; xx++) {
+          const d = Math.hypot(xx + 0.5 - px, yy + 0.5 - py);
+          const cov = Math.min(1, Math.max(0, r - d)) * Math.min(1, wt) * at;
+          if (cov <= 0) continue;
+          const o = yy * w + xx;
+          if (scratch[o] === 0) {
+            if (nt === touched.length) { const t2 = new Int32Array(nt * 2); t2.set(touched); touched = t2; }
+            touched[nt++] = o;
+          }
+          if (cov > scratch[o]) scratch[o] = cov;
+        }
+      }
+      // Next point: the field where the strand is now, turned by the strand's own angle, hanging with length.
+      const i = Math.min(h - 1, Math.max(0, Math.floor(py))) * w + Math.min(w - 1, Math.max(0, Math.floor(px)));
+      const fx = dir.dx[i], fy = dir.dy[i];
+      if (fx === fx) { dx = fx; dy = fy; }
+      turn += bend * STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STEP) * waveK * STEP : 0);
+      const cs = Math.cos(turn), sn = Math.sin(turn);
+      let ux = dx * cs - dy * sn, uy = dx * sn + dy * cs;
+      ux += gx * hang * t; uy += gy * hang * t;
+      const un = Math.hypot(ux, uy) || 1;
+      px += (ux / un) * STEP; py += (uy / un) * STEP;
+      if (px < 0 || py < 0 || px >= w || py >= h) break;
+    }
+    for (let k = 0; k < nt; k++) {
+      const o = touched[k], a = scratch[o];
+      scratch[o] = 0;
+      const s = look.shade[o] * lightness, g = SHEEN * look.shade[o] * sheen;
+      out[o * 3] += (hr * s * (1 - sheen) + g - out[o * 3]) * a;
+      out[o * 3 + 1] += (hg * s * (1 - sheen) + g - out[o * 3 + 1]) * a;
+      out[o * 3 + 2] += (hb * s * (1 - sheen) + g - out[o * 3 + 2]) * a;
+    }
+  }
+}
