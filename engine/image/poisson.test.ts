@@ -42,4 +42,14 @@ describe('poissonBlend', () => {
       expect(Math.abs(mean - (100 + 10 * c))).toBeLessThan(3); // the border sees the stripes half the time
     }
   });
+
+  it('lets only trusted border pixels set the tone', () => {
+    const dst = new Float32Array(W * H).fill(50), src = new Float32Array(W * H).fill(80);
+    const inside = disc(48, 40, 15), trusted = new Uint8Array(W * H);
+    // The left half of the border is a different surface in the destination (200) and not trusted.
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) { if (x < 48) dst[y * W + x] = 200; else trusted[y * W + x] = 1; }
+    const out = poissonBlend(dst, src, inside, W, H, 1, trusted);
+    expect(Math.abs(out[40 * W + 40] - 50)).toBeLessThan(1);
+    expect(Math.abs(out[40 * W + 56] - 50)).toBeLessThan(1);
+  });
 });

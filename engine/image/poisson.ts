@@ -83,12 +83,14 @@ function sweep(d: Float32Array, known: Uint8Array, w: number, h: number, sweeps:
 
 /**
  * Poisson blend of `src` into `dst` where `inside` is set: both w x h planes with `channels` interleaved
- * values (any scale). Returns the blended planes; outside the region they are `dst`'s.
+ * values (any scale). Returns the blended planes; outside the region they are `dst`'s. With `trusted`, only
+ * the outside pixels it marks set the border (where the two photos show the same kind of surface); the
+ * others are left free, so a background that differs between them does not pull the region's tone.
  */
-export function poissonBlend(dst: Float32Array, src: Float32Array, inside: Uint8Array, w: number, h: number, channels: number): Float32Array {
+export function poissonBlend(dst: Float32Array, src: Float32Array, inside: Uint8Array, w: number, h: number, channels: number, trusted?: Uint8Array): Float32Array {
   const out = Float32Array.from(dst);
   const known = new Uint8Array(w * h);
-  for (let i = 0; i < known.length; i++) known[i] = inside[i] ? 0 : 1;
+  for (let i = 0; i < known.length; i++) known[i] = inside[i] || (trusted && !trusted[i]) ? 0 : 1;
   const d = new Float32Array(w * h);
   for (let c = 0; c < channels; c++) {
     for (let i = 0; i < d.length; i++) d[i] = known[i] ? dst[i * channels + c] - src[i * channels + c] : 0;

@@ -6,6 +6,7 @@
  * in the gradient domain (poisson.ts), so the beard keeps its texture and takes the target's skin tone at
  * its border, without a seam.
  */
+import { dilate } from '../../image/change.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { poissonBlend } from '../../image/poisson.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -29,8 +30,14 @@ export interface TemplateBeard {
   mask: Float32Array;
   /** The template's light over `win`, relative to its skin (colour.ts lightPlane). */
   light: Float32Array;
+  /** The template's skin and neck (parsing) over `win`. */
+  skin: Float32Array;
 }
 
+/** Added before taking logs, so black stays finite. */
+const LOG_FLOOR = 4;
+/** How far the blend reaches past the beard onto skin, in face widths. */
+const GROW = 0.025;
 /** A beard smaller than this share of the face width squared is no beard (a shadow, a few stray pixels). */
 const MIN_AREA = 0.012;
 
@@ -64,17 +71,19 @@ export function templateBeard(image: RasterImage, face: Face, parsing: FaceParsi
   for (let i = 0; i < l.length; i++) {
     const zone = Math.max(beardZone[i], moustacheZone[i]);
     if (zone <= 0) continue;
-    const dark = clamp01((0.9 * skinL - fine[i]) / (0.3 * skinL));
+    const dark = clamp01((0.95 * skinL - fine[i]) / (0.25 * skinL));
     const rough = clamp01((energy[i] / skinEnergy - 1.6) / 2);
     raw[i] = zone * clamp01(0.8 * dark + 0.5 * rough) * (1 - clamp01(other[i] * 1.5));
   }
-  const soft = feather(raw, win, Math.max(1, 0.012 * fw));
+  // Closed over the gaps a lit chin or a blurred photo leaves in a beard.
+  const soft = feather(raw, win, Math.max(1, 0.02 * fw));
   const mask = new Float32Array(l.length);
   let area = 0;
-  for (let i = 0; i < l.length; i++) { mask[i] = smoothstep(0.15, 0.5, soft[i]); area += mask[i]; }
+  for (let i = 0; i < l.length; i++) { mask[i] = smoothstep(0.1, 0.35, soft[i]); area += mask[i]; }
   if (area < MIN_AREA * fw * fw) return null;
-  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, parsingPlane(parsing, ['skin', 'neck'], win));
-  return { image, mesh, win, mask, light };
+  const skinNeck = parsingPlane(parsing, ['skin', 'neck'], win);
+  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, skinNeck);
+  return { image, mesh, win, mask, light, skin: skinNeck };
 }
 
 /** Bilinear sample of a window plane at window coordinates (pixel centres at +0.5); 0 outside. */
@@ -93,7 +102,8 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
   const win = faceWindow(mesh, image, BEARD_SKIRT);
   const warp = meshWarp(mesh, t.mesh, win, BEARD_SKIRT);
   const tone = faceTone(image, parsing);
-  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, parsingPlane(parsing, ['skin', 'neck'], win));
+  const skin = parsingPlane(parsing, ['skin', 'neck'], win);
+  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, skin);
   const n = win.w * win.h, ch = result.channels, tch = t.image.channels, timg = t.image;
   const mask = new Float32Array(n), src = new Float32Array(n * 3);
   let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
@@ -102,7 +112,6 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
     if (sx !== sx) continue;
     const sy = warp.sy[i];
     const m = samplePlane(t.mask, t.win, sx, sy);
-    if (m <= 0.01) continue;
     mask[i] = m;
     const relight = light[i] / Math.max(0.2, samplePlane(t.light, t.win, sx, sy));
     // Bilinear colour from the template.
@@ -113,32 +122,42 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
       const v = (timg.data[o + c] * (1 - ax) + timg.data[o + tch + c] * ax) * (1 - ay) + (timg.data[o + r + c] * (1 - ax) + timg.data[o + r + tch + c] * ax) * ay;
       src[i * 3 + c] = v * Math.min(1.6, Math.max(0.6, relight));
     }
+    if (m <= 0.01) continue;
     const x = i % win.w, y = (i / win.w) | 0;
     if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
   }
   if (x1 < 0) return;
-  // The blend works on the beard's box and a margin of known pixels around it.
-  const m = 3;
+  // The blend region reaches past the beard onto skin; only where both photos show skin there does the
+  // border set the tone (a collar or background differs between them). Blended in log space, so the beard
+  // keeps its contrast against the skin rather than its difference in levels.
+  const reach = Math.max(2, Math.round(GROW * fw));
+  const m = reach + 3;
   const bx0 = Math.max(0, x0 - m), by0 = Math.max(0, y0 - m), bw = Math.min(win.w, x1 + m + 1) - bx0, bh = Math.min(win.h, y1 + m + 1) - by0;
   const box: Win = { x0: win.x0 + bx0, y0: win.y0 + by0, w: bw, h: bh };
   const px = readWindow(result, box);
-  const dst = new Float32Array(bw * bh * 3), s = new Float32Array(bw * bh * 3), inside = new Uint8Array(bw * bh);
-  for (let y = 0; y < bh; y++) {
-    for (let x = 0; x < bw; x++) {
-      const k = y * bw + x, i = (by0 + y) * win.w + bx0 + x;
-      for (let c = 0; c < 3; c++) { dst[k * 3 + c] = px[k * ch + c]; s[k * 3 + c] = mask[i] > 0.01 ? src[i * 3 + c] : px[k * ch + c]; }
-      inside[k] = mask[i] > 0.02 ? 1 : 0;
+  const nb = bw * bh;
+  const dst = new Float32Array(nb * 3), s = new Float32Array(nb * 3), core = new Uint8Array(nb), trusted = new Uint8Array(nb);
+  for (let k = 0; k < nb; k++) {
+    const i = (by0 + ((k / bw) | 0)) * win.w + bx0 + (k % bw);
+    const off = warp.sx[i] !== warp.sx[i];
+    for (let c = 0; c < 3; c++) {
+      dst[k * 3 + c] = Math.log(px[k * ch + c] + LOG_FLOOR);
+      s[k * 3 + c] = off ? dst[k * 3 + c] : Math.log(src[i * 3 + c] + LOG_FLOOR);
     }
+    core[k] = mask[i] > 0.05 ? 1 : 0;
+    trusted[k] = !off && skin[i] > 0.5 && samplePlane(t.skin, t.win, warp.sx[i], warp.sy[i]) > 0.5 ? 1 : 0;
   }
-  const blended = poissonBlend(dst, s, inside, bw, bh, 3);
-  for (let y = 0; y < bh; y++) {
-    for (let x = 0; x < bw; x++) {
-      const k = y * bw + x, a = smoothstep(0.02, 0.45, mask[(by0 + y) * win.w + bx0 + x]);
-      if (a <= 0) continue;
-      for (let c = 0; c < 3; c++) {
-        const v = dst[k * 3 + c] + (blended[k * 3 + c] - dst[k * 3 + c]) * a;
-        px[k * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
-      }
+  const inside = dilate(core, bw, bh, reach);
+  const blended = poissonBlend(dst, s, inside, bw, bh, 3, trusted);
+  const fade = new Float32Array(nb);
+  for (let k = 0; k < nb; k++) fade[k] = core[k];
+  const alpha = feather(fade, { x0: 0, y0: 0, w: bw, h: bh }, reach / 3);
+  for (let k = 0; k < nb; k++) {
+    const a = Math.min(1, alpha[k] * 1.3) * smoothstep(0, 0.3, mask[(by0 + ((k / bw) | 0)) * win.w + bx0 + (k % bw)] + alpha[k] * 0.3);
+    if (a <= 0) continue;
+    for (let c = 0; c < 3; c++) {
+      const before = px[k * ch + c], v = before + (Math.exp(blended[k * 3 + c]) - LOG_FLOOR - before) * a;
+      px[k * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
     }
   }
   writeWindow(result, box, px);
