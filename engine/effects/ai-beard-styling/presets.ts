@@ -101,10 +101,10 @@ function goatee(o: { top?: number; width: number; flare?: number; bottom: number
   return sym(half.map(([u, v]) => [r3(u), r3(v)] as UV));
 }
 
-/** The band along the jaw, ear to ear: a chin strap. */
+/** The band along the jaw, ear to ear, `width` tall at the sides and half as much again under the chin: a chin strap. */
 function chinStrap(width: number): UV[] {
   const outer = beardBottom(0.025, 0.98, 'neat', 0.02);
-  const inner = JAW.map(([u, v]) => [r3(u + (0.5 - u) * 0.08), r3(v - width)] as UV);
+  const inner = JAW.map(([u, v], k) => [r3(u + (0.5 - u) * 0.08), r3(v - width * (0.8 + 0.8 * (k / (JAW.length - 1)) ** 2))] as UV);
   const rightOuter: UV[] = [[0.02, 0.43], [0.005, 0.52], ...outer];
   const rightInner: UV[] = [[0.075, 0.43], [0.07, 0.52], ...inner];
   return [...rightOuter, ...mirror(rightOuter.slice(0, -1)).reverse(), ...mirror(rightInner.slice(0, -1)), ...[...rightInner].reverse()];
@@ -182,7 +182,7 @@ export const BEARD_PRESETS: readonly BeardPreset[] = [
   { name: 'SoulPatch', kind: 'patch', parts: [
     part(SOUL, 'point', 0.025, 7, 0.25, 0.8)] },
   { name: 'PetiteGoatee', kind: 'beard', parts: [
-    part(goatee({ top: 0.8, width: 0.035, flare: 0.05, bottom: 0.965 }), 'beard', 0.02, 6, 0.25, 0.8)] },
+    part(goatee({ top: 0.79, width: 0.042, flare: 0.06, bottom: 0.965 }), 'beard', 0.02, 6, 0.25, 0.8)] },
 ];
 
 export const presetByName = (name: string): BeardPreset | undefined => BEARD_PRESETS.find((p) => p.name === name);
