@@ -23,33 +23,48 @@ const luma = (c: readonly number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2
 const toLinear = (v: number) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
 const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
 
-/** The pixels (RGB) a class is sure of, as [r, g, b, luma] rows. */
-function classPixels(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]): number[][] {
+/**
+ * Per luma level (0..255), how many pixels the classes are sure of and their summed linear RGB: enough to
+ * take the mean colour between two lightness quantiles in one pass (a hair mask covers much of the photo).
+ */
+function classHistogram(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]) {
   const { x0, y0, w, h } = parsing.win, ch = image.channels;
   const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
-  const rows: number[][] = [];
-  if (!planes.length) return rows;
+  const count = new Float64Array(256), sum = new Float64Array(256 * 3);
+  let total = 0;
+  if (!planes.length) return { count, sum, total };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       let p = 0;
       for (const pl of planes) p += pl[y * w + x];
       if (p < SURE) continue;
       const o = ((y0 + y) * image.width + x0 + x) * ch;
-      const c = [image.data[o], image.data[o + 1], image.data[o + 2]];
-      rows.push([...c, luma(c)]);
+      const r = image.data[o], g = image.data[o + 1], b = image.data[o + 2];
+      const l = Math.min(255, Math.round(luma([r, g, b])));
+      count[l]++; total++;
+      sum[l * 3] += LINEAR[r]; sum[l * 3 + 1] += LINEAR[g]; sum[l * 3 + 2] += LINEAR[b];
     }
   }
-  return rows;
+  return { count, sum, total };
 }
 
-/** Mean colour of the rows between two luma quantiles (in linear light), or null with too few. */
-function band(rows: number[][], lo: number, hi: number, min = 30): RGB | null {
-  if (rows.length < min) return null;
-  const sorted = [...rows].sort((a, b) => a[3] - b[3]);
-  const part = sorted.slice(Math.floor(lo * sorted.length), Math.max(Math.floor(lo * sorted.length) + 1, Math.floor(hi * sorted.length)));
-  const sum = [0, 0, 0];
-  for (const r of part) for (let c = 0; c < 3; c++) sum[c] += toLinear(r[c]);
-  return sum.map((s) => toSrgb(s / part.length)) as RGB;
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => toLinear(v));
+
+/** Mean colour (sRGB) of the pixels between two luma quantiles, averaged in linear light; null with too few. */
+function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, min = 30): RGB | null {
+  if (hist.total < min) return null;
+  const from = lo * hist.total, to = Math.max(from + 1, hi * hist.total);
+  let seen = 0, n = 0;
+  const acc = [0, 0, 0];
+  for (let l = 0; l < 256 && seen < to; l++) {
+    const c = hist.count[l];
+    if (!c) continue;
+    // The part of this level's pixels that falls inside [from, to).
+    const take = Math.max(0, Math.min(seen + c, to) - Math.max(seen, from));
+    if (take > 0) { const k = take / c; for (let j = 0; j < 3; j++) acc[j] += hist.sum[l * 3 + j] * k; n += take; }
+    seen += c;
+  }
+  return n ? (acc.map((s) => toSrgb(s / n)) as RGB) : null;
 }
 
 export interface FaceTone {
@@ -66,9 +81,9 @@ export interface FaceTone {
  * usually match brows more than scalp hair. Kept visibly darker than the skin.
  */
 export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
-  const brows = band(classPixels(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
-  const hair = band(classPixels(image, parsing, ['hair']), 0.2, 0.6, 200);
-  const skin = band(classPixels(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
+  const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
+  const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
+  const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
   if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;

@@ -12,8 +12,10 @@ let e: TestEngine;
 beforeAll(async () => { e = await startTestEngine(); await waitReady(e); });
 afterAll(async () => { await e.close(); });
 
+type Outcome = { error: { code: string; message: string } } | { png: Buffer; data: Buffer; width: number; height: number };
+
 /** Submits, waits, and returns the result's pixels (or the failed task's answer). */
-async function run(fields: Record<string, string | Buffer>) {
+async function run(fields: Record<string, string | Buffer>): Promise<Outcome> {
   const submitted = await post(e, BEARD, form(fields, 'photo.jpg'));
   expect(submitted.status).toBe(200);
   const done = await pollTask(e, submitted.body.task_id, 180_000);

@@ -8,7 +8,7 @@ import { faceMeshTables } from '../../vision/models/human.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
 import { feather, grow, minus } from '../../vision/regions/feather.ts';
 import { fillPolygon, type Pt, type Win } from '../../vision/regions/polygon.ts';
-import { ATLAS, atlasPoint, faceWindow, sampleAtlas, uvField, type P3, type UvField } from '../../vision/regions/uv-map.ts';
+import { ATLAS, atlasPoint, faceSurface, faceWindow, sampleAtlas, uvField, type P3, type UvField } from '../../vision/regions/uv-map.ts';
 import type { BeardPart, BeardPreset, Flow } from './presets.ts';
 
 /** The mesh's skirt reaches this far past the outline (uv-map.ts), so beards can hang to v about 1.2. */
@@ -91,25 +91,50 @@ export interface FaceShape {
   down: [number, number];
 }
 
-/** A preset's parts on one face (its 478-point mesh), over the window its skirt reaches. */
+/**
+ * The window a preset can reach on a face: the mesh and skirt points at or below the preset's highest
+ * canonical point (less a margin), padded by its longest strand; within the face's window.
+ */
+export function presetWindow(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }, faceWidth: number): Win {
+  const full = faceWindow(mesh, size, BEARD_SKIRT);
+  const top = Math.min(...preset.parts.flatMap((p) => p.outline.map(([, v]) => v))) - 0.06;
+  const { xy, q } = faceSurface(mesh, BEARD_SKIRT);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  q.forEach(([, v], k) => {
+    if (v < top) return;
+    const [x, y] = xy[k];
+    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+  });
+  const pad = (Math.max(...preset.parts.map((p) => p.length)) + 0.03) * faceWidth;
+  const X0 = Math.max(full.x0, Math.floor(x0 - pad)), Y0 = Math.max(full.y0, Math.floor(y0 - pad));
+  const X1 = Math.min(full.x0 + full.w, Math.ceil(x1 + pad)), Y1 = Math.min(full.y0 + full.h, Math.ceil(y1 + pad));
+  return X1 > X0 && Y1 > Y0 ? { x0: X0, y0: Y0, w: X1 - X0, h: Y1 - Y0 } : full;
+}
+
+/** A preset's parts on one face (its 478-point mesh), over the window they can reach. */
 export function faceShape(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }): FaceShape {
-  const win = faceWindow(mesh, size, BEARD_SKIRT);
+  const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
+  const win = presetWindow(preset, mesh, size, faceWidth);
   const field = uvField(mesh, win, BEARD_SKIRT);
   const coverage = preset.parts.map((p) => sampleAtlas(partAtlas(p), field));
   const union = new Float32Array(win.w * win.h);
   for (const c of coverage) for (let i = 0; i < union.length; i++) if (c[i] > union[i]) union[i] = c[i];
-  const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
   const dx = mesh[152][0] - mesh[168][0], dy = mesh[152][1] - mesh[168][1], n = Math.hypot(dx, dy) || 1;
   return { win, field, faceWidth, coverage, union, down: [dx / n, dy / n] };
 }
 
+/** Window pixels [x0, x1) x [y0, y1). */
+export interface Rect { x0: number; y0: number; x1: number; y1: number }
+
 /**
  * The direction (unit vector, photo pixels) hair of `flow` grows at every window pixel the mesh covers:
  * the canonical flow through the inverse of the mesh's local Jacobian d(u, v)/d(x, y). NaN off the mesh.
+ * Over `rect` only (row-major over the rect), all the window by default.
  */
-export function directionField(f: FaceShape, flow: Flow): { dx: Float32Array; dy: Float32Array } {
+export function directionField(f: FaceShape, flow: Flow, rect: Rect = { x0: 0, y0: 0, x1: f.win.w, y1: f.win.h }): { dx: Float32Array; dy: Float32Array } {
   const { u, v } = f.field, { w, h } = f.win;
-  const dx = new Float32Array(w * h).fill(NaN), dy = new Float32Array(w * h).fill(NaN);
+  const rw = rect.x1 - rect.x0;
+  const dx = new Float32Array(rw * (rect.y1 - rect.y0)).fill(NaN), dy = new Float32Array(dx.length).fill(NaN);
   const diff = (p: Float32Array, i: number, step: number, lo: boolean, hi: boolean) => {
     const a = lo ? p[i - step] : NaN, b = hi ? p[i + step] : NaN, c = p[i];
     if (a === a && b === b) return (b - a) / 2;
@@ -117,9 +142,9 @@ export function directionField(f: FaceShape, flow: Flow): { dx: Float32Array; dy
     if (a === a) return c - a;
     return NaN;
   };
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
+  for (let y = rect.y0; y < rect.y1; y++) {
+    for (let x = rect.x0; x < rect.x1; x++) {
+      const i = y * w + x, o = (y - rect.y0) * rw + x - rect.x0;
       if (u[i] !== u[i]) continue;
       const ux = diff(u, i, 1, x > 0, x < w - 1), vx = diff(v, i, 1, x > 0, x < w - 1);
       const uy = diff(u, i, w, y > 0, y < h - 1), vy = diff(v, i, w, y > 0, y < h - 1);
@@ -128,7 +153,7 @@ export function directionField(f: FaceShape, flow: Flow): { dx: Float32Array; dy
       const [du, dv] = canonicalFlow(flow, u[i], v[i]);
       const X = (vy * du - uy * dv) / det, Y = (-vx * du + ux * dv) / det;
       const n = Math.hypot(X, Y);
-      if (n > 0) { dx[i] = X / n; dy[i] = Y / n; }
+      if (n > 0) { dx[o] = X / n; dy[o] = Y / n; }
     }
   }
   return { dx, dy };

@@ -7,7 +7,7 @@
  * strand and multiplied by the photo's light at each pixel. Seeded: the same photo gives the same beard.
  */
 import type { BeardPart } from './presets.ts';
-import { directionField, type FaceShape } from './shape.ts';
+import { directionField, type FaceShape, type Rect } from './shape.ts';
 
 /** mulberry32: a small, fast seeded generator (uniform in [0, 1)). */
 export function seeded(seed: number): () => number {
@@ -57,63 +57,70 @@ const MIN_WIDTH = 0.6;
 /** The grey of light reflected off a hair's surface (whatever its colour). */
 const SHEEN = 200;
 /** Step along a strand, pixels. */
-const STEP = 0.6;
+const STEP = 0.75;
 
 /**
- * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage,
- * `allowed` where strands may be drawn at all (the part grown by the longest strand), so nothing lands
- * far from the style.
+ * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage;
+ * strands root inside it and reach at most about 1.3 strand lengths past it.
  */
 export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover: Float32Array, look: HairLook, rand: () => number): void {
   const { w, h } = f.win;
   const fw = f.faceWidth;
   const [hr, hg, hb] = look.rgb;
-  // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
-  if (part.body > 0) {
-    const noise = valueNoise(w, h, Math.max(2, 0.02 * fw), rand);
-    for (let i = 0; i < cover.length; i++) {
-      const c = cover[i];
-      if (c <= 0.01) continue;
-      const a = part.body * c * c * (0.55 + 0.45 * noise[i]);
-      const s = look.shade[i] * 0.7;
-      out[i * 3] += (hr * s - out[i * 3]) * a;
-      out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
-      out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
-    }
-  }
-  const dir = directionField(f, part.flow);
-  // Clumps: neighbouring strands share their lightness (hair grows and lies in locks), and the roots thin
-  // out unevenly toward the part's edge rather than along a drawn line.
-  const clump = valueNoise(w, h, Math.max(2, 0.012 * fw), rand);
-  const ragged = valueNoise(w, h, Math.max(1.5, 0.008 * fw), rand);
-  // Roots: rejection sampling over the part's box, accepted by coverage.
+  // The part's box, and the rect its strands can reach (planes below are computed over the rect only).
   let x0 = w, y0 = h, x1 = -1, y1 = -1, area = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const c = cover[y * w + x];
-      if (c <= 0.02) continue;
+      if (c <= 0.01) continue;
       area += c;
       if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
     }
   }
   if (x1 < 0) return;
   const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
+  const reach = Math.ceil(1.3 * length + width + 2);
+  const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
+  const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
+  /** Rect index of a window pixel. */
+  const at = (x: number, y: number) => (y - rect.y0) * rw + x - rect.x0;
+  // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
+  if (part.body > 0) {
+    const noise = valueNoise(rw, rh, Math.max(2, 0.02 * fw), rand);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const i = y * w + x, c = cover[i];
+        if (c <= 0.01) continue;
+        const a = part.body * c * c * (0.55 + 0.45 * noise[at(x, y)]);
+        const s = look.shade[i] * 0.7;
+        out[i * 3] += (hr * s - out[i * 3]) * a;
+        out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
+        out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
+      }
+    }
+  }
+  const dir = directionField(f, part.flow, rect);
+  // Clumps: neighbouring strands share their lightness (hair grows and lies in locks), and the roots thin
+  // out unevenly toward the part's edge rather than along a drawn line.
+  const clump = valueNoise(rw, rh, Math.max(2, 0.012 * fw), rand);
+  const ragged = valueNoise(rw, rh, Math.max(1.5, 0.008 * fw), rand);
   const count = Math.round((part.layers * area) / (Math.max(1.5, length * 0.9) * width));
   const scratch = new Float32Array(w * h);
   let touched = new Int32Array(1024);
   const [gx, gy] = f.down;
   const hang = Math.min(0.6, part.length * 6);
   for (let n = 0, tries = 0; n < count && tries < count * 20; tries++) {
+    // Roots: rejection sampling over the part's box, accepted by coverage.
     const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
-    const ri = Math.floor(ry) * w + Math.floor(rx);
+    const ix = Math.floor(rx), iy = Math.floor(ry), ri = iy * w + ix, rr = at(ix, iy);
     const c = cover[ri];
-    if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[ri]))) continue;
-    let dx = dir.dx[ri], dy = dir.dy[ri];
+    if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[rr]))) continue;
+    let dx = dir.dx[rr], dy = dir.dy[rr];
     if (dx !== dx) continue;
     n++;
     const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
     const wid = width * (0.7 + 0.6 * rand());
-    const lightness = (0.7 + 0.5 * clump[ri]) * (0.8 + 0.4 * rand() ** 1.5);
+    const lightness = (0.7 + 0.5 * clump[rr]) * (0.8 + 0.4 * rand() ** 1.5);
     // A few strands catch the light: a grey sheen over their colour.
     const sheen = rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
     const alpha = 0.75 + 0.2 * rand();
@@ -124,16 +131,18 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     const steps = Math.max(2, Math.ceil(len / STEP));
     for (let s = 0; s <= steps; s++) {
       const t = s / steps;
-      const wt = wid * (1 - 0.55 * t), at = alpha * (1 - 0.6 * t * t);
+      const wt = wid * (1 - 0.55 * t), aa = alpha * (1 - 0.6 * t * t);
       // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
       const r = wt / 2 + 0.5;
-      const xa = Math.max(0, Math.floor(px - r)), xb = Math.min(w - 1, Math.floor(px + r));
-      const ya = Math.max(0, Math.floor(py - r)), yb = Math.min(h - 1, Math.floor(py + r));
+      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rect.x1 - 1, Math.floor(px + r));
+      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(rect.y1 - 1, Math.floor(py + r));
+      const r2 = r * r, peak = Math.min(1, wt) * aa;
       for (let yy = ya; yy <= yb; yy++) {
+        const ey = yy + 0.5 - py;
         for (let xx = xa; xx <= xb; xx++) {
-          const d = Math.hypot(xx + 0.5 - px, yy + 0.5 - py);
-          const cov = Math.min(1, Math.max(0, r - d)) * Math.min(1, wt) * at;
-          if (cov <= 0) continue;
+          const ex = xx + 0.5 - px, d2 = ex * ex + ey * ey;
+          if (d2 >= r2) continue;
+          const cov = Math.min(1, r - Math.sqrt(d2)) * peak;
           const o = yy * w + xx;
           if (scratch[o] === 0) {
             if (nt === touched.length) { const t2 = new Int32Array(nt * 2); t2.set(touched); touched = t2; }
@@ -143,8 +152,8 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
         }
       }
       // Next point: the field where the strand is now, turned by the strand's own angle, hanging with length.
-      const i = Math.min(h - 1, Math.max(0, Math.floor(py))) * w + Math.min(w - 1, Math.max(0, Math.floor(px)));
-      const fx = dir.dx[i], fy = dir.dy[i];
+      const k = at(Math.min(rect.x1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(rect.y1 - 1, Math.max(rect.y0, Math.floor(py))));
+      const fx = dir.dx[k], fy = dir.dy[k];
       if (fx === fx) { dx = fx; dy = fy; }
       turn += bend * STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STEP) * waveK * STEP : 0);
       const cs = Math.cos(turn), sn = Math.sin(turn);
@@ -152,7 +161,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       ux += gx * hang * t; uy += gy * hang * t;
       const un = Math.hypot(ux, uy) || 1;
       px += (ux / un) * STEP; py += (uy / un) * STEP;
-      if (px < 0 || py < 0 || px >= w || py >= h) break;
+      if (px < rect.x0 || py < rect.y0 || px >= rect.x1 || py >= rect.y1) break;
     }
     for (let k = 0; k < nt; k++) {
       const o = touched[k], a = scratch[o];
