@@ -11,8 +11,9 @@
  * The beard is drawn by the effect's own per-face step (drawPreset, on the 5 largest meshed faces) over facts
  * computed once per photo, so 24 presets cost one detection and parsing per photo.
  *
- *   npm run quality:beard-styling -- [--presets A,B] [--sheet DIR]
+ *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR]
  *
+ * --photos limits the run to those photos (paths under the test data, e.g. portraits/obama_official_portrait.jpg).
  * --sheet DIR also writes DIR/beard-presets.png: all 24 presets on three faces (lower face crops).
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -80,7 +81,8 @@ interface Tally { spill: number; chin: number[]; sim: number[]; lost: number; ge
 const tally = new Map<string, Tally>();
 const tallyOf = (key: string) => { let t = tally.get(key); if (!t) { t = { spill: 0, chin: [], sim: [], lost: 0, gender: 0, runs: 0 }; tally.set(key, t); } return t; };
 
-const photos = retouchPhotos(testdata);
+const only = opt('--photos')?.split(',');
+const photos = retouchPhotos(testdata).filter((rel) => !only || only.includes(rel));
 const sheetRows: SheetRow[] = [];
 console.log(['half', 'photo', 'faces', 'preset', 'spill %', 'chin min', 'found', 'gender', 'min sim', 'ms'].join('\t'));
 for (const rel of photos) {
