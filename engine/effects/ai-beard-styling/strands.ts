@@ -54,6 +54,12 @@ export interface HairLook {
 /** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
 const STRAND_WIDTH = 0.0024;
 const MIN_WIDTH = 0.6;
+/**
+ * The body's share of its part's opacity and its darkness against the strands: the shadowed depth between
+ * hairs, dark enough that strands stand out from it (at 0.7 light brown beards read as a flat tinted patch).
+ */
+const BODY_OPACITY = 0.9;
+const BODY_DARK = 0.55;
 /** The grey of light reflected off a hair's surface (whatever its colour). */
 const SHEEN = 200;
 /** Step along a strand, pixels. */
@@ -91,8 +97,8 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       for (let x = x0; x <= x1; x++) {
         const i = y * w + x, c = cover[i];
         if (c <= 0.01) continue;
-        const a = part.body * c * c * (0.55 + 0.45 * noise[at(x, y)]);
-        const s = look.shade[i] * 0.7;
+        const a = BODY_OPACITY * part.body * c * c * (0.5 + 0.5 * noise[at(x, y)]);
+        const s = look.shade[i] * BODY_DARK;
         out[i * 3] += (hr * s - out[i * 3]) * a;
         out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
         out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
@@ -120,7 +126,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     n++;
     const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
     const wid = width * (0.7 + 0.6 * rand());
-    const lightness = (0.7 + 0.5 * clump[rr]) * (0.8 + 0.4 * rand() ** 1.5);
+    const lightness = (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
     // A few strands catch the light: a grey sheen over their colour.
     const sheen = rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
     const alpha = 0.75 + 0.2 * rand();
