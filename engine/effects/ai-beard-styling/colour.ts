@@ -3,6 +3,7 @@
  * (face parsing), and the photo's light over the face as the broad lightness of the skin, relative to the
  * face's typical skin, so a beard on the shadowed side of a face is darker.
  */
+import { expand, shrink } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow } from '../../image/window.ts';
@@ -103,21 +104,23 @@ export function lightPlane(image: RasterImage, win: Win, skinLuma: number, sigma
   const px = readWindow(image, win);
   const l = lumaPlane(px, win.w, win.h, image.channels);
   const ref = Math.max(0.05, skinLuma / 255);
-  const out = new Float32Array(l.length);
+  // The broad light needs no full resolution: blurred on blocks of about sigma / 4, then brought back.
+  const s = Math.max(1, Math.floor(sigma / 4));
+  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Win = { x0: 0, y0: 0, w: gw, h: gh };
+  const small = new Float32Array(gw * gh);
   if (skin) {
     // Weighted by the skin (normalised convolution): the light on the skin, not the collar's or the background's.
     const weighted = new Float32Array(l.length);
     for (let i = 0; i < l.length; i++) weighted[i] = l[i] * skin[i];
-    const num = feather(weighted, win, sigma), den = feather(skin, win, sigma);
-    for (let i = 0; i < out.length; i++) {
+    const num = feather(shrink(weighted, win.w, win.h, s, gw, gh), grid, sigma / s), den = feather(shrink(skin, win.w, win.h, s, gw, gh), grid, sigma / s);
+    for (let i = 0; i < small.length; i++) {
       // Away from skin (under the chin, over a collar) the light of a shadowed neck, not the collar's.
       const t = Math.min(1, den[i] / 0.3);
-      const broad = t > 0 ? t * (num[i] / Math.max(1e-6, den[i])) + (1 - t) * NECK * ref : NECK * ref;
-      out[i] = Math.min(1.35, Math.max(0.4, (broad / ref) ** 0.85));
+      small[i] = t > 0 ? t * (num[i] / Math.max(1e-6, den[i])) + (1 - t) * NECK * ref : NECK * ref;
     }
-    return out;
-  }
-  const broad = feather(l, win, sigma);
+  } else small.set(feather(shrink(l, win.w, win.h, s, gw, gh), grid, sigma / s));
+  const broad = expand(small, gw, gh, win.w, win.h, s);
+  const out = new Float32Array(l.length);
   for (let i = 0; i < out.length; i++) out[i] = Math.min(1.35, Math.max(0.4, (broad[i] / ref) ** 0.85));
   return out;
 }
