@@ -1,0 +1,14 @@
+/**
+ * Beard removal: the 5 largest faces → each face's beard and moustache found from the parsing and from
+ * texture in the mesh's beard zones → filled with the person's own skin (exemplar inpainting from cheek
+ * and neck skin), the stubble shadow evened, the skin's texture laid back over the fill → PNG. A
+ * clean-shaven face has no beard mask and comes back byte for byte.
+ */
+import { defineEffect } from '../../pipeline/effect.ts';
+import { encode, findFaces, shave, type P, type State } from './steps.ts';
+
+export default defineEffect<P, State>({
+  slug: 'ai-beard-removal',
+  models: ['human', 'bisenet-face-parsing'],
+  steps: [findFaces, shave, encode],
+});

@@ -1,0 +1,184 @@
+/**
+ * Beard removal over a mask: the beard is filled with the person's own skin, then evened and given back
+ * its fine texture.
+ *   1. fill: exemplar-based inpainting (inpaint.ts, PatchMatch with voting) of the beard from patches of
+ *      the bare skin the caller allows (cheeks and neck), on a copy of the window scaled so the face is
+ *      about WORK_FACE pixels wide (the fill's structure is that coarse; its grain comes in step 3);
+ *   2. even: the fill and the stubble shadow the mask's soft rim leaves are moved, in Lab, toward the
+ *      broad tone of the skin around them (a masked blur of that skin), so the shaved area is neither a
+ *      darker nor a lighter patch;
+ *   3. texture: frequency separation: the fill is the low band, and the full-resolution high band of the
+ *      very source pixels the fill came from is laid over it, so pores and grain are the person's own at
+ *      the photo's own resolution, never a blur or smear;
+ *   4. blended into the photo through the soft mask, so nothing outside it moves.
+ * The mask comes from engine/vision/regions/beard.ts (beardMask), any window and 0..1 planes.
+ */
+import { expand, shrink } from '../guided-filter.ts';
+import type { RasterImage } from '../raster.ts';
+import { fromLab, toLab, type Area, type LabPlanes } from './color.ts';
+import { blurCoarse, blurPlane } from './frequency.ts';
+import { inpaint } from './inpaint.ts';
+
+export interface BeardPlanes {
+  /** The window of the image the planes cover. */
+  win: Area;
+  /** Face width in image pixels (cheek to cheek). */
+  faceWidth: number;
+  /** 0..1 beard and moustache. */
+  beard: Float32Array;
+  /** 0..1 bare skin the fill may copy from. */
+  skin: Float32Array;
+  /** 0..1 where anything may change at all (the beard zone without lips, nostrils, hair): the rim's evening stays inside it. */
+  zone: Float32Array;
+}
+
+export const removalTuning = {
+  /** Face width (pixels) of the working copy the fill is searched on. */
+  workFace: 200,
+  /** Patch side of the fill, working pixels. */
+  patch: 7,
+  /** The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle). */
+  holeAt: 0.15,
+  holeGrow: 0.008,
+  /** Broad tone for evening: masked blur of this many face widths. */
+  evenSigma: 0.04,
+  /** Skin between the hairs: lighter than the mean over this many face widths around. */
+  between: 0.015,
+  /** Texture band (copied from the source at full resolution): finer than this many face widths. */
+  textureSigma: 0.012,
+  /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
+  even: 1,
+  /** The mask's soft rim: evening reaches this many face widths past it, fading. */
+  rim: 0.02,
+};
+
+export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
+
+/**
+ * Removes the beard in place. Returns null (and changes nothing) when the mask is empty or no skin patch
+ * can be found to fill it from.
+ */
+export function removeBeard(image: RasterImage, m: BeardPlanes): RemovalStats | null {
+  const t0 = performance.now();
+  const T = removalTuning;
+  const { win } = m;
+  const n = win.w * win.h;
+  let any = false;
+  for (let i = 0; i < n; i++) if (m.beard[i] > T.holeAt) { any = true; break; }
+  if (!any) return null;
+
+  const s = Math.max(1, Math.round(m.faceWidth / T.workFace));
+  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s);
+  const lab = toLab(image, win);
+  const planes = [lab.L, lab.a, lab.b];
+
+  // 1. The fill, on the working copy.
+  const small = planes.map((p) => shrink(p, win.w, win.h, s, gw, gh));
+  const grownBeard = blurPlane(m.beard, win.w, win.h, Math.max(1, T.holeGrow * m.faceWidth));
+  const holeSmall = shrink(grownBeard, win.w, win.h, s, gw, gh), skinSmall = shrink(m.skin, win.w, win.h, s, gw, gh);
+  const hole = new Uint8Array(gw * gh), source = new Uint8Array(gw * gh);
+  let holeCount = 0;
+  for (let i = 0; i < hole.length; i++) {
+    if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5) { hole[i] = 1; holeCount++; }
+    else if (skinSmall[i] > 0.6) source[i] = 1;
+  }
+  const inter = new Float32Array(gw * gh * 3);
+  for (let i = 0; i < gw * gh; i++) for (let c = 0; c < 3; c++) inter[i * 3 + c] = small[c][i];
+  const tf = performance.now();
+  let fill;
+  try { fill = inpaint(inter, gw, gh, 3, hole, source, { patch: T.patch }); } catch { return null; }
+  const fillMs = performance.now() - tf;
+
+  // 3. Frequency separation at the texture's scale: the fill's low band (bilinear from the working copy,
+  // blurred past the voting's averaging), and the full-resolution texture band of the very source pixels
+  // the fill took, copied over it.
+  const texSigma = Math.max(1, T.textureSigma * m.faceWidth);
+  const low = [0, 1, 2].map((c) => blurPlane(expand(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, win.w, win.h, s), win.w, win.h, texSigma));
+  const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
+  const out = planes.map((p) => Float32Array.from(p));
+  const filled = new Float32Array(n); // 1 where the fill replaced the pixel
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      const g = ((y / s) | 0) * gw + ((x / s) | 0);
+      if (!hole[g]) continue;
+      const i = y * win.w + x;
+      filled[i] = 1;
+      const q = fill.from[g];
+      let o = -1;
+      if (q >= 0) {
+        const ox = (q % gw) * s + (x % s), oy = ((q / gw) | 0) * s + (y % s);
+        if (ox < win.w && oy < win.h) o = oy * win.w + ox;
+      }
+      for (let c = 0; c < 3; c++) out[c][i] = low[c][i] + (o >= 0 ? band[c][o] : 0);
+    }
+  }
+
+  // 2. Evening. The fill's broad tone is matched to the skin just around the hole (so the fill keeps the
+  // face's shading and shows no seam); the mask's soft rim (stubble shadow) moves toward that tone too.
+  const rim = blurPlane(m.beard, win.w, win.h, Math.max(1, T.rim * m.faceWidth));
+  const reach = new Float32Array(n);
+  for (let i = 0; i < n; i++) reach[i] = Math.max(filled[i], Math.min(1, rim[i] * 2) * m.zone[i]);
+  // The skin around: outside the reach, and inside it the skin seen between the hairs (pixels lighter than
+  // their surroundings), which carries the chin's own shading where a beard is sparse.
+  const localL = blurPlane(planes[0], win.w, win.h, Math.max(1, T.between * m.faceWidth));
+  const ringW = new Float32Array(n), areaW = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const between = reach[i] * Math.min(1, Math.max(0, (planes[0][i] - localL[i] - 1) / 3));
+    ringW[i] = Math.max(Math.max(m.skin[i], m.zone[i]) * (1 - reach[i]), between);
+    areaW[i] = reach[i];
+  }
+  const sigma = T.evenSigma * m.faceWidth;
+  for (let c = 0; c < 3; c++) {
+    const around = spreadBlur(planes[c], ringW, win.w, win.h, sigma);
+    const here = spreadBlur(out[c], areaW, win.w, win.h, sigma);
+    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * (around[i] - here[i]);
+  }
+
+  // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
+  const alpha = new Float32Array(n);
+  for (let i = 0; i < n; i++) alpha[i] = Math.max(filled[i] * Math.min(1, grownBeard[i] / T.holeAt), Math.min(1, rim[i] * 2) * m.zone[i]);
+  const blended: LabPlanes = { L: new Float32Array(n), a: new Float32Array(n), b: new Float32Array(n), area: win };
+  const dst = [blended.L, blended.a, blended.b];
+  for (let c = 0; c < 3; c++) for (let i = 0; i < n; i++) dst[c][i] = planes[c][i] + alpha[i] * (out[c][i] - planes[c][i]);
+  // Pixels alpha leaves alone are written back as they were read (the round trip is exact to a level or so; see below).
+  const before = Buffer.from(image.data);
+  fromLab(blended, image);
+  restoreUntouched(image, before, win, alpha);
+  return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
+}
+
+/**
+ * The plane's mean over `weight`, locally (a masked blur at sigma), carried into places no weight is near
+ * by the same at 3 and 9 times sigma: a push-pull spread, so a wide hole's middle takes the tone of the
+ * skin around it rather than its own.
+ */
+function spreadBlur(plane: Float32Array, weight: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const pw = new Float32Array(plane.length);
+  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+  const out = new Float32Array(plane.length);
+  const levels = [9, 3, 1].map((k) => ({ num: blurCoarse(pw, w, h, k * sigma), den: blurCoarse(weight, w, h, k * sigma) }));
+  for (let i = 0; i < out.length; i++) {
+    // From the widest to the narrowest: each narrower level takes over as the weight within its reach grows.
+    let v = plane[i], seen = false;
+    for (const { num, den } of levels) {
+      if (den[i] <= 1e-4) continue;
+      const m = num[i] / den[i];
+      if (!seen) { v = m; seen = true; continue; }
+      v += Math.min(1, den[i] / 0.15) * (m - v);
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+/** Pixels the blend did not touch keep their exact bytes (Lab round trips may move a byte by one). */
+function restoreUntouched(image: RasterImage, before: Buffer, win: Area, alpha: Float32Array): void {
+  const ch = image.channels;
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      if (alpha[y * win.w + x] > 1 / 512) continue;
+      const j = ((win.y0 + y) * image.width + win.x0 + x) * ch;
+      for (let c = 0; c < 3; c++) image.data[j + c] = before[j + c];
+    }
+  }
+}

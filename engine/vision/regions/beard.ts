@@ -1,0 +1,261 @@
+/**
+ * Beard and moustache of one face, as a soft mask over a window around it.
+ *
+ * The face parser (CelebAMask-HQ) has no beard class: a beard comes out as skin, hair or neck, partly. So
+ * the mask is found where the mesh says a beard can grow (its beard and moustache zones: upper lip, chin,
+ * jaw, the cheeks below the cheekbones, under the jaw) from two kinds of evidence, each measured against
+ * the person's own cheek skin above the beard line:
+ *   texture  hair is fine, high-contrast line texture: the local energy of the lightness's fine band
+ *            well above the cheeks' own (pores and grain);
+ *   colour   hair-coloured: darker than the cheeks, or much less red (grey and fair beards), or what the
+ *            parser calls hair inside the zone.
+ * A pixel needs texture and colour together (a smooth shadow under the jaw is dark but not textured; a
+ * freckled or ruddy cheek is textured but skin-coloured); the evidence is then pooled over a few
+ * millimetres (stubble is dots, a beard is an area), and a face where too little of the zone is beard
+ * gets no mask at all, so a clean-shaven face comes back untouched.
+ */
+import { blurCoarse, blurPlane } from '../../image/retouch/frequency.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { toLab } from '../../image/retouch/color.ts';
+import type { Face } from '../faces/detect.ts';
+import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
+import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
+import { removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
+import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
+import { feather, grow, union } from './feather.ts';
+import { fillPolygon, type Pt, type Win } from './polygon.ts';
+import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, retouchWindow, RIGHT_NOSTRIL } from './skin-mask.ts';
+
+/** The parsing classes the beard mask reads (an effect may parse only these). */
+export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];
+/** Parse options for the beard: 384 input as face-beauty's (the mask pools over millimetres), only its classes. */
+export const BEARD_PARSING: ParseOptions = { input: 384, classes: BEARD_PARSING_CLASSES };
+
+/** The mesh regions the beard mask reads. */
+export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek'];
+
+export const beardTuning = {
+  /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
+  fineSigma: 0.005,
+  /** Texture energy pooled over this many face widths. */
+  energySigma: 0.012,
+  /** Lightness for darkness pooled over this many face widths. */
+  toneSigma: 0.01,
+  /** The cheeks' tone is spread over the face by a masked blur this many face widths wide. */
+  refSigma: 0.15,
+  /** Texture: fine-band amplitude over the cheeks' own, log2, at which a pixel counts half textured. */
+  texture: 0.6,
+  /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
+  dark: 1.8,
+  /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
+  grey: 0.25,
+  /** How much of the tone's gradient energy counts against the fine band's (edges are not hair). */
+  edgeWeight: 1,
+  /** Evidence pooled over this many face widths. */
+  poolSigma: 0.02,
+  /** Pooled evidence that seeds the mask. */
+  on: 0.32,
+  /** Pooled colour evidence (dark or grey, no texture needed) the mask grows through from its seeds. */
+  grown: 0.5,
+  /** Seeds keep about twice this many face widths inside the face's outline. */
+  outline: 0.02,
+  /** Least share of the beard zone the seeds must cover to count as a beard at all. */
+  least: 0.05,
+  /** Soft edge, face widths. */
+  edge: 0.006,
+};
+
+export interface BeardMask {
+  /** The window (image pixels) the planes cover. */
+  win: Win;
+  faceWidth: number;
+  /** 0..1: beard and moustache (all zeros on a clean-shaven face). */
+  beard: Float32Array;
+  /** 0..1: where the beard can grow (the mesh's zones, lips and nostrils out). */
+  zone: Float32Array;
+  /** 0..1: the face's bare skin outside the zone (cheeks, neck, forehead): where a fill may copy from. */
+  skin: Float32Array;
+  /** Share of the zone covered by the beard, 0..1. */
+  coverage: number;
+  /** The evidence planes, for debugging renders and tuning. */
+  evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
+}
+
+/** A mask's values resampled onto a window, 0..1. */
+function windowed(mask: Mask | undefined, win: Win): Float32Array {
+  const out = new Float32Array(win.w * win.h);
+  if (!mask) return out;
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) out[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
+  return out;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const median = (v: Float32Array | number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : NaN; };
+
+/** Pixels reachable from a seed through open pixels (4-connected); seeds are always in. */
+function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(seed.length), stack: number[] = [];
+  for (let i = 0; i < seed.length; i++) if (seed[i]) { out[i] = 1; stack.push(i); }
+  while (stack.length) {
+    const i = stack.pop()!, x = i % w;
+    for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i + w < w * h ? i + w : -1]) {
+      if (j >= 0 && !out[j] && open[j]) { out[j] = 1; stack.push(j); }
+    }
+  }
+  return out;
+}
+
+/**
+ * A plane's value on the reference skin spread over the window: a masked blur, leaning toward the skin's
+ * median where little skin is within reach (the chin and neck lie far from the cheeks).
+ */
+function skinReference(plane: Float32Array, weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array {
+  const m = median(idx.map((i) => plane[i]));
+  const pw = new Float32Array(plane.length);
+  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+  const num = blurCoarse(pw, win.w, win.h, sigma), den = blurCoarse(weight, win.w, win.h, sigma);
+  const k = 0.05;
+  for (let i = 0; i < num.length; i++) num[i] = (num[i] + k * m) / (den[i] + k);
+  return num;
+}
+
+/**
+ * The beard of one meshed face (null without a mesh). `regions` may pass masks already drawn for the face
+ * (faceRegions' `beard`, `moustache`, `leftCheek`, `rightCheek`); they are drawn here otherwise.
+ */
+export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): BeardMask | null {
+  const mesh = face.mesh;
+  const win = retouchWindow(face, image);
+  if (!mesh || !win) return null;
+  const T = beardTuning;
+  const fw = meshFaceWidth(mesh);
+  const n = win.w * win.h;
+  const reg = regions && BEARD_REGIONS.every((r) => regions[r]) ? regions : faceRegions(face, image, undefined, BEARD_REGIONS);
+  const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
+  const lips = fillPolygon(pts([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()]), win);
+  const nostrils = union(fillPolygon(convexHull(pts(RIGHT_NOSTRIL)), win), fillPolygon(convexHull(pts(LEFT_NOSTRIL)), win));
+  const eyes = union(fillPolygon(pts(RIGHT_EYE), win), fillPolygon(pts(LEFT_EYE), win));
+  const P = (c: readonly ParsingClass[]) => parsingPlane(parsing, c, win);
+  const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
+  const notFace = P(['cloth', 'glasses', 'hat', 'background']);
+  // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
+  const features = union(grow(lips, win, 0.006 * fw), grow(nostrils, win, 0.008 * fw));
+
+  const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
+  const zone = new Float32Array(n);
+  // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
+  // is the head's hair falling past the jaw or over a cheek, which is no beard.
+  // Between the mouth corners (moustache, chin) the parser's hair is the beard itself, so it is left in there.
+  const [lx, ly] = mesh[61], [rx, ry] = mesh[291];
+  const ax = rx - lx, ay = ry - ly, al = Math.hypot(ax, ay) || 1;
+  const sideways = (i: number) => {
+    const t = ((win.x0 + (i % win.w) - lx) * ax + (win.y0 + ((i / win.w) | 0) - ly) * ay) / al; // along the mouth, from its right corner
+    const out = Math.max(-t, t - al) - 0.05 * fw;
+    return Math.min(1, Math.max(0, out / (0.05 * fw)));
+  };
+  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i));
+
+  const lab = toLab(image, win);
+  const { L, a, b } = lab;
+  // Saturation as C* / (L* + 16): shading scales L* + 16 and C* alike (both go as the cube root of
+  // luminance), so skin in shadow keeps it while hair, greyer than skin, has less.
+  const sat = new Float32Array(n);
+  for (let i = 0; i < n; i++) sat[i] = Math.hypot(a[i], b[i]) / (L[i] + 16);
+  // At least a pixel: on small faces a hair is thinner than a pixel and the finest band is all there is.
+  const low = blurPlane(L, win.w, win.h, Math.max(1, T.fineSigma * fw));
+  const hi2 = new Float32Array(n);
+  for (let i = 0; i < n; i++) { const d = L[i] - low[i]; hi2[i] = d * d; }
+  const energy = blurPlane(hi2, win.w, win.h, Math.max(2, T.energySigma * fw));
+  const tone = blurPlane(L, win.w, win.h, T.toneSigma * fw);
+  const saturation = blurPlane(sat, win.w, win.h, T.toneSigma * fw);
+  // Edges (the jaw against the neck, the lip line, a fold) also fill the fine band; hair does so without a
+  // broad gradient, so the fine energy is weighed against the tone's gradient.
+  const grad2 = new Float32Array(n);
+  for (let y = 1; y < win.h - 1; y++) for (let x = 1, i = y * win.w + 1; x < win.w - 1; x++, i++) {
+    const gx = (tone[i + 1] - tone[i - 1]) / 2, gy = (tone[i + win.w] - tone[i - win.w]) / 2;
+    grad2[i] = gx * gx + gy * gy;
+  }
+  const edge = blurPlane(grad2, win.w, win.h, Math.max(2, T.energySigma * fw));
+
+  // The person's bare cheek skin: the mesh's cheeks above the beard zone where the parser is sure of skin.
+  // Its tone is spread over the face by a wide masked blur, so each pixel is weighed against the skin
+  // nearest it (a face lit from one side has one cheek darker).
+  const cheeks = union(windowed(reg.leftCheek, win), windowed(reg.rightCheek, win));
+  const refW = new Float32Array(n);
+  const refIdx: number[] = [];
+  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
+  if (refIdx.length < 30) return empty();
+  const refTone = skinReference(tone, refW, refIdx, win, T.refSigma * fw);
+  const refSat = skinReference(saturation, refW, refIdx, win, T.refSigma * fw);
+  const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
+  const refE = median(refIdx.map((i) => energy[i]));
+  const refG = median(refIdx.map((i) => edge[i]));
+
+  const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (zone[i] <= 0) continue;
+    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (refE + 0.05 + T.edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
+    dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
+    // A photo without colour (grey skin) says nothing by saturation.
+    grey[i] = refSat[i] > 0.03 ? sigmoid((1 - saturation[i] / refSat[i] - T.grey) / 0.05) : 0;
+    const colour = Math.max(dark[i], grey[i]);
+    // A dense beard in a soft photo shows little texture: dark and grey together stand for it.
+    pixel[i] = zone[i] * colour * Math.max(texture[i], dark[i] * grey[i]);
+  }
+  // Pooled as a mean over the zone (not over everything), so a narrow band (the upper lip) or the zone's
+  // edge is not diluted by the lips or the background beside it.
+  const ps = T.poolSigma * fw;
+  const zonePooled = blurPlane(zone, win.w, win.h, ps);
+  const pooled = blurPlane(pixel, win.w, win.h, ps);
+  const colourOnly = new Float32Array(n);
+  for (let i = 0; i < n; i++) colourOnly[i] = zone[i] * Math.max(dark[i], grey[i]);
+  const pooledColour = blurPlane(colourOnly, win.w, win.h, ps);
+  for (let i = 0; i < n; i++) {
+    const z = Math.max(zonePooled[i], 0.05);
+    pooled[i] /= z; pooledColour[i] /= z;
+  }
+  // No seed along the face's outline: the jaw's edge against the neck's shadow is fine-band energy too.
+  const inner = feather(fillPolygon(pts(FACE_OVAL), win), win, T.outline * fw);
+  const seed = new Uint8Array(n), open = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (zone[i] < 0.15) continue;
+    if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
+    if (pooledColour[i] >= T.grown) open[i] = 1;
+  }
+  const region = floodFrom(seed, open, win.w, win.h);
+  const beard = new Float32Array(n);
+  let zoneSum = 0, seedSum = 0;
+  for (let i = 0; i < n; i++) {
+    zoneSum += zoneRaw[i];
+    seedSum += seed[i];
+    if (region[i]) beard[i] = zone[i];
+  }
+  const coverage = zoneSum > 0 ? seedSum / zoneSum : 0;
+  const soft = coverage >= T.least ? feather(beard, win, T.edge * fw) : new Float32Array(n);
+
+  // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
+  const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
+  const skin = new Float32Array(n);
+  const holes = union(grow(eyes, win, 0.05 * fw), features);
+  for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
+
+  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, evidence: { texture, dark, grey, hair, pixel, pooled } };
+
+  function empty(): BeardMask {
+    const z = new Float32Array(n);
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+  }
+}
+
+/**
+ * One face's beard found on `source` (the photo as sent) and removed from `target` (a copy being edited,
+ * same size). Returns the mask's coverage and the removal's figures, or null when the face has no mesh,
+ * no beard, or no bare skin to fill from (then `target` is untouched). `regions` may pass BEARD_REGIONS
+ * already drawn for the face (the pipeline's facts.regions).
+ */
+export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): (RemovalStats & { coverage: number }) | null {
+  const mask = beardMask(source, face, parsing, regions);
+  if (!mask || mask.coverage === 0) return null;
+  const done = removeBeard(target, mask);
+  return done && { ...done, coverage: mask.coverage };
+}
