@@ -8,7 +8,8 @@
  *             beard styles (moustaches, mutton chops and the soul patch leave the chin bare by design);
  *   identity  every face found again (box IoU ≥ 0.5) with the same gender, and human's face-descriptor
  *             similarity before / after ≥ 0.85.
- * The beard is drawn by the effect's own per-face step (drawPreset, on the 5 largest meshed faces) over facts
+ * The beard is drawn by the effect's own per-face edit (styleFace: the face's own beard removed, the preset
+ * drawn; on the 5 largest meshed faces) over facts
  * computed once per photo, so 24 presets cost one detection and parsing per photo.
  *
  *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR]
@@ -23,14 +24,15 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { BEARD_PRESETS } from '../engine/effects/ai-beard-styling/presets.ts';
 import { faceShape } from '../engine/effects/ai-beard-styling/shape.ts';
-import { drawPreset, PARSE } from '../engine/effects/ai-beard-styling/steps.ts';
+import { PARSE, styleFace } from '../engine/effects/ai-beard-styling/steps.ts';
 import { changedPixels, dilate, spill } from '../engine/image/change.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { faceRegions } from '../engine/vision/regions/face-regions.ts';
+import { BEARD_REGIONS } from '../engine/vision/regions/beard.ts';
+import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';
 import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
@@ -68,12 +70,13 @@ async function prepare(image: RasterImage) {
   const facts = jobFacts(image, models);
   const faces = (await facts.faces()).slice(0, 5).filter((f) => f.mesh);
   const parsings = await Promise.all(faces.map((f) => facts.parsing(f, PARSE)));
-  return { faces, parsings };
+  const regions = faces.map((f) => facts.regions(f, BEARD_REGIONS));
+  return { faces, parsings, regions };
 }
 
-function styled(image: RasterImage, faces: Face[], parsings: FaceParsing[], name: string): RasterImage {
+function styled(image: RasterImage, faces: Face[], parsings: FaceParsing[], regions: Partial<Record<RegionName, Mask>>[], name: string): RasterImage {
   const result = { ...image, data: Buffer.from(image.data) };
-  faces.forEach((f, i) => drawPreset(image, result, f, parsings[i], name, i));
+  faces.forEach((f, i) => styleFace(image, result, f, parsings[i], regions[i], name, i));
   return result;
 }
 
@@ -88,14 +91,14 @@ console.log(['half', 'photo', 'faces', 'preset', 'spill %', 'chin min', 'found',
 for (const rel of photos) {
   const h = half(rel);
   const image = await decode(path.join(testdata, rel));
-  const { faces, parsings } = await prepare(image);
+  const { faces, parsings, regions } = await prepare(image);
   if (!faces.length) { console.log([h, rel, 0, '(no meshed face)'].join('\t')); continue; }
   const before = await described(image);
   const chins = faces.map((f) => faceRegions(f, image, image, ['chin']).chin!.data);
   const row: SheetRow | undefined = SHEET_FACES.includes(rel) && sheetDir ? { label: path.basename(rel).slice(0, 12), face: faces[0], before: image, after: new Map() } : undefined;
   for (const preset of presets) {
     const t0 = performance.now();
-    const after = styled(image, faces, parsings, preset.name);
+    const after = styled(image, faces, parsings, regions, preset.name);
     const ms = performance.now() - t0;
     if (row) row.after.set(preset.name, after);
     // The style's region on every face, grown by 12 % of that face's width.

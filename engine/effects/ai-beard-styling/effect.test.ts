@@ -1,6 +1,7 @@
 /**
  * Beard styling over real HTTP on the public-domain portraits in engine/test/fixtures: a preset, a template
- * (a beard this endpoint drew on one portrait, carried onto the other), both (the preset wins), neither,
+ * (a beard this endpoint drew on one portrait, carried onto the other), a moustache on a stubbled
+ * portrait (the stubble removed), both (the preset wins), neither,
  * a bad preset, the numbered part names, and photos without a face.
  */
 import sharp from 'sharp';
@@ -84,6 +85,28 @@ describe('ai-beard-styling', () => {
     // corner (flag and wall) stays.
     expect(changed(target, out, [0.39, 0.31, 0.47, 0.34], out.height)).toBeGreaterThan(0.3);
     expect(changed(target, out, [0, 0, 0.2, 0.2], out.height)).toBe(0);
+  }, 240_000);
+
+  it('removes the face\'s own beard where the style leaves bare skin (a moustache on a stubbled face)', async () => {
+    const clean = await pixels(fixture('obama_official_portrait.jpg'));
+    // Stubble this endpoint draws (a dense drawn full beard leaves the removal no skin to read its tone from).
+    const stubbled = await run({ image: fixture('obama_official_portrait.jpg'), beard: 'HeavyStubble' });
+    if ('error' in stubbled) throw new Error(stubbled.error.message);
+    const beardedPx = await pixels(stubbled.png);
+    const r = await run({ image: stubbled.png, beard: 'ChevronMoustache' });
+    if ('error' in r) throw new Error(r.error.message);
+    // Over the chin, the hair's fine texture (mean luma step between neighbours) falls to under half the
+    // stubbled photo's. (Its tone is the removal's own business: on an all-stubbled face it fills darker
+    // than the clean skin, see beard.ts.)
+    const texture = (a: { data: Buffer; width: number }) => {
+      const [x0, y0, x1, y1] = [CHIN[0] * a.width, CHIN[1] * r.height, CHIN[2] * a.width, CHIN[3] * r.height].map(Math.round);
+      const luma = (o: number) => 0.299 * a.data[o] + 0.587 * a.data[o + 1] + 0.114 * a.data[o + 2];
+      let s = 0, n = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const o = (y * a.width + x) * 3; s += Math.abs(luma(o) - luma(o + 3)) + Math.abs(luma(o) - luma(o + a.width * 3)); n++; }
+      return s / n;
+    };
+    expect(texture(beardedPx)).toBeGreaterThan(1.5 * texture(clean));
+    expect(texture(r)).toBeLessThan(0.5 * texture(beardedPx));
   }, 240_000);
 
   it('uses the preset when both a preset and a template are given', async () => {

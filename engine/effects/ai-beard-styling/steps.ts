@@ -1,5 +1,6 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, either a preset drawn as hair (its parts on the
+ * Steps of beard styling: the 5 largest faces → for each, its own beard removed (beard.ts's mask, exemplar
+ * inpainting), then either a preset drawn as hair (its parts on the
  * mesh, strands along the flow, the person's hair colour, the photo's light) or the template photo's beard
  * carried over through both meshes and blended in the gradient domain → lossless PNG. The preset wins when
  * both sources are given (decisions.md); the contract's oneOf group already refuses a request with neither.
@@ -13,7 +14,9 @@ import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
+import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
+import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
 import { presetByName } from './presets.ts';
@@ -29,8 +32,11 @@ export interface State extends PortraitState {
   template: TemplateBeard;
 }
 
-/** Parsing for colour and light only: small input, the classes read. */
-export const PARSE = { input: 320, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow'] } as const;
+/**
+ * One parsing per face for both the beard removal's mask (its input size and classes, beard.ts) and the
+ * hair colour (brows and scalp hair).
+ */
+export const PARSE: ParseOptions = { input: BEARD_PARSING.input, classes: [...BEARD_PARSING_CLASSES, 'rightBrow', 'leftBrow'] };
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
 
@@ -52,9 +58,20 @@ export const style: Step<P, State> = perFace<P, State>(async (face, i, c) => {
   if (i === 0) c.state.result = { ...c.image, data: Buffer.from(c.image.data) };
   if (!face.mesh) return;
   const parsing = await c.facts.parsing(face, PARSE);
-  if (c.params.beard) drawPreset(c.image, c.state.result!, face, parsing, c.params.beard, i);
-  else transferBeard(c.image, c.state.result!, face, parsing, c.state.template!);
+  styleFace(c.image, c.state.result!, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.params.beard ?? c.state.template!, i);
 });
+
+/**
+ * One face's edit into `result`: its own beard removed first (found on `image`, the photo as sent:
+ * beard.ts), so a moustache or a goatee leaves bare skin around it, then the preset drawn or the template's
+ * beard carried over, reading its light from the shaved face. `regions`: BEARD_REGIONS of the face.
+ */
+export function styleFace(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, regions: Partial<Record<RegionName, Mask>>, beard: string | TemplateBeard, index: number): void {
+  const shaved = removeFaceBeard(result, image, face, parsing, regions);
+  const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
+  if (typeof beard === 'string') drawPreset(source, result, face, parsing, beard, index);
+  else transferBeard(source, result, face, parsing, beard);
+}
 
 /** One face's beard drawn from a preset into `result` (reading light and colour from `image`). */
 export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number): void {
