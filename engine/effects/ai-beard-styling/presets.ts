@@ -176,7 +176,7 @@ export const BEARD_PRESETS: readonly BeardPreset[] = [
     part(sym([[0.5, 0.748], [0.45, 0.747], [0.41, 0.735], [0.385, 0.712], [0.372, 0.69], [0.355, 0.71], [0.35, 0.78], [0.37, 0.86], [0.41, 0.93], [0.45, 0.955], [0.5, 0.965]]), 'beard', 0.026, 6, 0.3, 0.85),
     part(moustache({ tip: TIPS.corner }), 'moustache', 0.026, 6, 0.25, 0.8)] },
   { name: 'ChinStrap', kind: 'beard', parts: [
-    part(chinStrap(0.045), 'beard', 0.018, 6, 0.25, 0.8)] },
+    part(chinStrap(0.058), 'beard', 0.018, 6, 0.25, 0.8)] },
   { name: 'MuttonChops', kind: 'sides', parts: [
     part(CHOP, 'beard', 0.04, 7, 0.6, 0.85), part(mirror(CHOP), 'beard', 0.04, 7, 0.6, 0.85)] },
   { name: 'SoulPatch', kind: 'patch', parts: [
