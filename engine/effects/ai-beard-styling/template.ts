@@ -34,6 +34,8 @@ export interface TemplateBeard {
   skin: Float32Array;
 }
 
+/** The most the blend may change the template's beard tone, in natural log units (0.5: a factor of 1.65). */
+const MAX_TONE = 0.5;
 /** Added before taking logs, so black stays finite. */
 const LOG_FLOOR = 4;
 /** How far the blend reaches past the beard onto skin, in face widths. */
@@ -174,7 +176,10 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
     const a = Math.min(1, alpha[k] * 1.3) * smoothstep(0, 0.3, mask[(by0 + ((k / bw) | 0)) * win.w + bx0 + (k % bw)] + alpha[k] * 0.3);
     if (a <= 0) continue;
     for (let c = 0; c < 3; c++) {
-      const before = px[k * ch + c], v = before + (Math.exp(blended[k * 3 + c]) - LOG_FLOOR - before) * a;
+      // The tone correction is kept within a factor of MAX_TONE either way: where the template's border
+      // pixels were not skin after all (a dark collar), an unbounded one would glare.
+      const corr = Math.min(MAX_TONE, Math.max(-MAX_TONE, blended[k * 3 + c] - s[k * 3 + c]));
+      const before = px[k * ch + c], v = before + (Math.exp(s[k * 3 + c] + corr) - LOG_FLOOR - before) * a;
       px[k * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
     }
   }
