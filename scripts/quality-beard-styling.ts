@@ -1,9 +1,9 @@
 /**
  * Quality of beard styling on the shared portraits and landmark photos, per half of the split fixed before
  * tuning (retouch-identity.ts's half(): sha1 of the path), with issue 11's targets, for every preset:
- *   spill     pixels changed by more than 12 in any channel outside the style's region (each face's preset
- *             shape through its mesh, shape.ts) grown by 12 % of that face's width (a square grow), as a
- *             share of those pixels: ≤ 0.5 %;
+ *   spill     pixels changed by more than 12 in any channel outside the edit's region (each face's preset
+ *             shape through its mesh, shape.ts, and the face's own beard that the edit removes first,
+ *             beard.ts) grown by 12 % of that face's width (a square grow), as a share of those pixels: ≤ 0.5 %;
  *   chin      share of each face's chin (the mesh's chin region) changed by more than 12: ≥ 30 % for the
  *             beard styles (moustaches, mutton chops and the soul patch leave the chin bare by design);
  *   identity  every face found again (box IoU ≥ 0.5) with the same gender, and human's face-descriptor
@@ -31,7 +31,7 @@ import { jobFacts } from '../engine/pipeline/facts.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { BEARD_REGIONS } from '../engine/vision/regions/beard.ts';
+import { BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';
@@ -95,6 +95,7 @@ for (const rel of photos) {
   if (!faces.length) { console.log([h, rel, 0, '(no meshed face)'].join('\t')); continue; }
   const before = await described(image);
   const chins = faces.map((f) => faceRegions(f, image, image, ['chin']).chin!.data);
+  const removedBeards = faces.map((f, k) => { const m = beardMask(image, f, parsings[k], regions[k]); return m && m.coverage > 0 ? m : null; });
   const row: SheetRow | undefined = SHEET_FACES.includes(rel) && sheetDir ? { label: path.basename(rel).slice(0, 12), face: faces[0], before: image, after: new Map() } : undefined;
   for (const preset of presets) {
     const t0 = performance.now();
@@ -103,13 +104,16 @@ for (const rel of photos) {
     if (row) row.after.set(preset.name, after);
     // The style's region on every face, grown by 12 % of that face's width.
     const region = new Uint8Array(image.width * image.height);
-    for (const f of faces) {
+    faces.forEach((f, k) => {
       const s = faceShape(preset, f.mesh!, image);
       const own = new Uint8Array(image.width * image.height);
       for (let y = 0; y < s.win.h; y++) for (let x = 0; x < s.win.w; x++) if (s.union[y * s.win.w + x] > 0.02) own[(s.win.y0 + y) * image.width + s.win.x0 + x] = 1;
+      // The face's own beard, which the edit removes first, is part of the edit's region too.
+      const removed = removedBeards[k];
+      if (removed) for (let y = 0; y < removed.win.h; y++) for (let x = 0; x < removed.win.w; x++) if (removed.beard[y * removed.win.w + x] > 0.02) own[(removed.win.y0 + y) * image.width + removed.win.x0 + x] = 1;
       const grown = dilate(own, image.width, image.height, Math.round(MARGIN * meshFaceWidth(f.mesh!)));
       for (let i = 0; i < region.length; i++) if (grown[i]) region[i] = 1;
-    }
+    });
     const moved = changedPixels(image.data, after.data, 3);
     const sp = spill(moved, region).fraction;
     const chinShares = chins.map((c) => {
