@@ -15,12 +15,15 @@ export const ATLAS = 384;
 export const LO = -0.25;
 export const SPAN = 1.5;
 /** How far the skirt reaches past the outline, as a fraction of the outline's distance from the face centre. */
-const SKIRT = 0.35;
+export const SKIRT = 0.35;
 
 export interface UvField { u: Float32Array; v: Float32Array; win: Win }
 
-/** Canonical coordinates of the 468 mesh points, then the skirt points (one per outline point). */
-function surface(mesh: readonly P3[]) {
+/**
+ * Canonical coordinates of the 468 mesh points, then the skirt points (one per outline point), and the
+ * triangles over both. `skirt` reaches further for shapes that hang below the chin (long beards).
+ */
+export function faceSurface(mesh: readonly P3[], skirt = SKIRT) {
   const { uv, triangles } = faceMeshTables();
   const xy: P3[] = mesh.slice(0, 468);
   const q: [number, number][] = uv.slice();
@@ -30,8 +33,8 @@ function surface(mesh: readonly P3[]) {
   const base = xy.length;
   FACE_OVAL.forEach((i) => {
     const [x, y, z] = mesh[i];
-    xy.push([x + (x - cx) * SKIRT, y + (y - cy) * SKIRT, z]);
-    q.push([uv[i][0] + (uv[i][0] - cu) * SKIRT, uv[i][1] + (uv[i][1] - cv) * SKIRT]);
+    xy.push([x + (x - cx) * skirt, y + (y - cy) * skirt, z]);
+    q.push([uv[i][0] + (uv[i][0] - cu) * skirt, uv[i][1] + (uv[i][1] - cv) * skirt]);
   });
   const n = FACE_OVAL.length;
   for (let k = 0; k < n; k++) {
@@ -44,8 +47,8 @@ function surface(mesh: readonly P3[]) {
 const avg = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 
 /** The window around the face and its skirt, clipped to the image. */
-export function faceWindow(mesh: readonly P3[], size: { width: number; height: number }): Win {
-  const { xy } = surface(mesh);
+export function faceWindow(mesh: readonly P3[], size: { width: number; height: number }, skirt = SKIRT): Win {
+  const { xy } = faceSurface(mesh, skirt);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of xy) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
   const pad = 0.05 * Math.max(x1 - x0, y1 - y0);
@@ -55,8 +58,8 @@ export function faceWindow(mesh: readonly P3[], size: { width: number; height: n
 }
 
 /** Canonical (u, v) of every window pixel covered by the face or its skirt; NaN elsewhere. */
-export function uvField(mesh: readonly P3[], win: Win): UvField {
-  const { xy, q, tri } = surface(mesh);
+export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
+  const { xy, q, tri } = faceSurface(mesh, skirt);
   const u = new Float32Array(win.w * win.h).fill(NaN), v = new Float32Array(win.w * win.h).fill(NaN);
   const depth = new Float32Array(win.w * win.h).fill(Infinity);
   for (let t = 0; t < tri.length; t += 3) {

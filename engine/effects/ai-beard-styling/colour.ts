@@ -1,0 +1,126 @@
+/**
+ * The beard's colour and light from the photo: the hair colour read from the person's brows and scalp hair
+ * (face parsing), and the photo's light over the face as the broad lightness of the skin, relative to the
+ * face's typical skin, so a beard on the shadowed side of a face is darker.
+ */
+import { expand, shrink } from '../../image/guided-filter.ts';
+import { lumaPlane } from '../../image/luma.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { readWindow } from '../../image/window.ts';
+import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
+import { feather } from '../../vision/regions/feather.ts';
+import type { Win } from '../../vision/regions/polygon.ts';
+
+export type RGB = [number, number, number];
+
+/** The light under the chin, away from any skin, relative to the face's skin (necks are shadowed by the jaw). */
+const NECK = 0.8;
+/** Parsing probability (0..255) a pixel needs to count for a class. */
+const SURE = 160;
+/** A dark brown for a face whose hair and brows cannot be seen (hat, glasses over the brows). */
+const FALLBACK: RGB = [58, 44, 36];
+
+const luma = (c: readonly number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+const toLinear = (v: number) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
+
+/**
+ * Per luma level (0..255), how many pixels the classes are sure of and their summed linear RGB: enough to
+ * take the mean colour between two lightness quantiles in one pass (a hair mask covers much of the photo).
+ */
+function classHistogram(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]) {
+  const { x0, y0, w, h } = parsing.win, ch = image.channels;
+  const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
+  const count = new Float64Array(256), sum = new Float64Array(256 * 3);
+  let total = 0;
+  if (!planes.length) return { count, sum, total };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let p = 0;
+      for (const pl of planes) p += pl[y * w + x];
+      if (p < SURE) continue;
+      const o = ((y0 + y) * image.width + x0 + x) * ch;
+      const r = image.data[o], g = image.data[o + 1], b = image.data[o + 2];
+      const l = Math.min(255, Math.round(luma([r, g, b])));
+      count[l]++; total++;
+      sum[l * 3] += LINEAR[r]; sum[l * 3 + 1] += LINEAR[g]; sum[l * 3 + 2] += LINEAR[b];
+    }
+  }
+  return { count, sum, total };
+}
+
+const LINEAR = Float64Array.from({ length: 256 }, (_, v) => toLinear(v));
+
+/** Mean colour (sRGB) of the pixels between two luma quantiles, averaged in linear light; null with too few. */
+function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, min = 30): RGB | null {
+  if (hist.total < min) return null;
+  const from = lo * hist.total, to = Math.max(from + 1, hi * hist.total);
+  let seen = 0, n = 0;
+  const acc = [0, 0, 0];
+  for (let l = 0; l < 256 && seen < to; l++) {
+    const c = hist.count[l];
+    if (!c) continue;
+    // The part of this level's pixels that falls inside [from, to).
+    const take = Math.max(0, Math.min(seen + c, to) - Math.max(seen, from));
+    if (take > 0) { const k = take / c; for (let j = 0; j < 3; j++) acc[j] += hist.sum[l * 3 + j] * k; n += take; }
+    seen += c;
+  }
+  return n ? (acc.map((s) => toSrgb(s / n)) as RGB) : null;
+}
+
+export interface FaceTone {
+  /** The hair colour a beard takes. */
+  hair: RGB;
+  /** The face's typical skin colour and lightness (luma 0..255). */
+  skin: RGB;
+  skinLuma: number;
+}
+
+/**
+ * The person's hair colour: the darker part of the brows (a brow mask holds skin between its hairs) and the
+ * middle of the scalp hair's lightness (neither its shine nor its shadows), brows weighing more, as beards
+ * usually match brows more than scalp hair. Kept visibly darker than the skin.
+ */
+export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
+  const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
+  const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
+  const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
+  let rgb: RGB;
+  if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
+  else rgb = brows ?? hair ?? FALLBACK;
+  const skinLuma = luma(skin);
+  // Light hair on light skin still reads as a beard when it is a little darker than the skin.
+  const most = 0.8 * skinLuma, l = luma(rgb);
+  if (l > most) rgb = rgb.map((v) => v * (most / l)) as RGB;
+  return { hair: rgb, skin, skinLuma };
+}
+
+/**
+ * The photo's light over a window relative to the face's skin: the window's luma blurred by `sigma` pixels
+ * (the broad light, not the texture) over the skin's typical luma, clamped so that a highlight or a dark
+ * background cannot make the hair glow or vanish.
+ */
+export function lightPlane(image: RasterImage, win: Win, skinLuma: number, sigma: number, skin?: Float32Array): Float32Array {
+  const px = readWindow(image, win);
+  const l = lumaPlane(px, win.w, win.h, image.channels);
+  const ref = Math.max(0.05, skinLuma / 255);
+  // The broad light needs no full resolution: blurred on blocks of about sigma / 4, then brought back.
+  const s = Math.max(1, Math.floor(sigma / 4));
+  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Win = { x0: 0, y0: 0, w: gw, h: gh };
+  const small = new Float32Array(gw * gh);
+  if (skin) {
+    // Weighted by the skin (normalised convolution): the light on the skin, not the collar's or the background's.
+    const weighted = new Float32Array(l.length);
+    for (let i = 0; i < l.length; i++) weighted[i] = l[i] * skin[i];
+    const num = feather(shrink(weighted, win.w, win.h, s, gw, gh), grid, sigma / s), den = feather(shrink(skin, win.w, win.h, s, gw, gh), grid, sigma / s);
+    for (let i = 0; i < small.length; i++) {
+      // Away from skin (under the chin, over a collar) the light of a shadowed neck, not the collar's.
+      const t = Math.min(1, den[i] / 0.3);
+      small[i] = t > 0 ? t * (num[i] / Math.max(1e-6, den[i])) + (1 - t) * NECK * ref : NECK * ref;
+    }
+  } else small.set(feather(shrink(l, win.w, win.h, s, gw, gh), grid, sigma / s));
+  const broad = expand(small, gw, gh, win.w, win.h, s);
+  const out = new Float32Array(l.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(1.35, Math.max(0.4, (broad[i] / ref) ** 0.85));
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * Steps of beard styling: the 5 largest faces → for each, its own beard removed (beard.ts's mask, exemplar
+ * inpainting), then either a preset drawn as hair (its parts on the
+ * mesh, strands along the flow, the person's hair colour, the photo's light) or the template photo's beard
+ * carried over through both meshes and blended in the gradient domain → lossless PNG. The preset wins when
+ * both sources are given (decisions.md); the contract's oneOf group already refuses a request with neither.
+ */
+import type endpoint from '../../../contract/endpoints/ai-beard-styling.ts';
+import type { Params } from '../../../contract/endpoint.ts';
+import { encodePngFast } from '../../image/encode.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { readWindow, writeWindow } from '../../image/window.ts';
+import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { jobFacts } from '../../pipeline/facts.ts';
+import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import type { Face } from '../../vision/faces/detect.ts';
+import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
+import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
+import { parsingPlane } from '../../vision/regions/skin-mask.ts';
+import { faceTone, lightPlane } from './colour.ts';
+import { presetByName } from './presets.ts';
+import { faceShape } from './shape.ts';
+import { drawPart, hashSeed, seeded } from './strands.ts';
+import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
+
+export type P = Params<typeof endpoint>;
+
+export interface State extends PortraitState {
+  result: RasterImage;
+  /** The template's beard, found once for all faces. */
+  template: TemplateBeard;
+}
+
+/**
+ * One parsing per face for both the beard removal's mask (its input size and classes, beard.ts) and the
+ * hair colour (brows and scalp hair).
+ */
+export const PARSE: ParseOptions = { input: BEARD_PARSING.input, classes: [...BEARD_PARSING_CLASSES, 'rightBrow', 'leftBrow'] };
+
+export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+
+/** The template's face and beard (only when no preset is given). */
+export const readTemplate: Step<P, State> = async (c, kit) => {
+  if (c.params.beard) return;
+  const template = c.images.image_template;
+  if (!template) throw new EffectError('MISSING_PARAMETERS', 'one of beard or image_template is required');
+  const facts = jobFacts(template, kit.models);
+  const face = (await facts.faces()).find((f) => f.mesh);
+  if (!face) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in image_template');
+  const parsing = await facts.parsing(face, { input: 384, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
+  const beard = templateBeard(template, face, parsing);
+  if (!beard) throw new EffectError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
+  c.state.template = beard;
+};
+
+export const style: Step<P, State> = perFace<P, State>(async (face, i, c) => {
+  if (i === 0) c.state.result = { ...c.image, data: Buffer.from(c.image.data) };
+  if (!face.mesh) return;
+  const parsing = await c.facts.parsing(face, PARSE);
+  styleFace(c.image, c.state.result!, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.params.beard ?? c.state.template!, i);
+});
+
+/**
+ * One face's edit into `result`: its own beard removed first (found on `image`, the photo as sent:
+ * beard.ts), so a moustache or a goatee leaves bare skin around it, then the preset drawn or the template's
+ * beard carried over, reading its light from the shaved face. `regions`: BEARD_REGIONS of the face.
+ */
+export function styleFace(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, regions: Partial<Record<RegionName, Mask>>, beard: string | TemplateBeard, index: number): void {
+  const shaved = removeFaceBeard(result, image, face, parsing, regions);
+  const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
+  if (typeof beard === 'string') drawPreset(source, result, face, parsing, beard, index);
+  else transferBeard(source, result, face, parsing, beard);
+}
+
+/** One face's beard drawn from a preset into `result` (reading light and colour from `image`). */
+export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number): void {
+  const preset = presetByName(name);
+  if (!preset) throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`);
+  const shape = faceShape(preset, face.mesh!, image);
+  const tone = faceTone(image, parsing);
+  const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);
+  const light = lightPlane(image, shape.win, tone.skinLuma, 0.03 * shape.faceWidth, skin);
+  const ch = result.channels;
+  const px = readWindow(result, shape.win);
+  const n = shape.win.w * shape.win.h;
+  const out = new Float32Array(n * 3);
+  for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
+  const rand = seeded(hashSeed(`${name}:${index}`));
+  preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light }, rand));
+  for (let k = 0; k < n; k++) {
+    px[k * ch] = clamp8(out[k * 3]); px[k * ch + 1] = clamp8(out[k * 3 + 1]); px[k * ch + 2] = clamp8(out[k * 3 + 2]);
+  }
+  writeWindow(result, shape.win, px);
+}
+
+const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
+
+/** Lossless, so every pixel away from the beard comes back byte for byte. */
+export const encode: Step<P, State> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result ?? c.image);
+};

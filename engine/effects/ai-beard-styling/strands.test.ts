@@ -1,0 +1,65 @@
+/** Strands on a synthetic face (the canonical mesh laid flat on a grey picture): seeded, anti-aliased, near their part. */
+import { describe, expect, it } from 'vitest';
+import { faceMeshTables } from '../../vision/models/human.ts';
+import type { P3 } from '../../vision/regions/uv-map.ts';
+import { presetByName } from './presets.ts';
+import { faceShape } from './shape.ts';
+import { drawPart, seeded } from './strands.ts';
+
+const SIZE = { width: 640, height: 760 };
+const mesh: P3[] = faceMeshTables().uv.map(([u, v]) => [120 + 400 * u, 60 + 440 * v, 0]);
+// The iris points the 478-point mesh adds (regions need 478): at the eye centres.
+while (mesh.length < 478) mesh.push([...mesh[mesh.length < 473 ? 159 : 386]] as P3);
+
+function draw(name: string, seed: number) {
+  const preset = presetByName(name)!;
+  const shape = faceShape(preset, mesh, SIZE);
+  const out = new Float32Array(shape.win.w * shape.win.h * 3).fill(200);
+  const shade = new Float32Array(shape.win.w * shape.win.h).fill(1);
+  const rand = seeded(seed);
+  preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb: [60, 40, 30], shade }, rand));
+  return { out, shape, preset };
+}
+
+describe('drawPart', () => {
+  it('draws the same hair for the same seed and different hair for another', () => {
+    const a = draw('Goatee', 7).out, b = draw('Goatee', 7).out, c = draw('Goatee', 8).out;
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+  });
+
+  it('keeps every strand within a strand length and a half of its part', () => {
+    const { out, shape, preset } = draw('FullBeardClassic', 1);
+    const { w, h } = shape.win;
+    const reach = 1.5 * Math.max(...preset.parts.map((p) => p.length)) * shape.faceWidth + 2;
+    let far = 0, changed = 0;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        if (out[i * 3] === 200) continue;
+        changed++;
+        // Distance to the nearest covered pixel, searched in a box of `reach`.
+        let near = false;
+        for (let yy = Math.max(0, Math.floor(y - reach)); yy <= Math.min(h - 1, y + reach) && !near; yy += 2) {
+          for (let xx = Math.max(0, Math.floor(x - reach)); xx <= Math.min(w - 1, x + reach); xx += 2) {
+            if (shape.union[yy * w + xx] > 0.02) { near = true; break; }
+          }
+        }
+        if (!near) far++;
+      }
+    }
+    expect(changed).toBeGreaterThan(1000);
+    expect(far).toBe(0);
+  });
+
+  it('anti-aliases: strand edges blend with what is under them', () => {
+    const { out } = draw('HeavyStubble', 3);
+    let between = 0, drawn = 0;
+    for (let i = 0; i < out.length; i += 3) {
+      if (out[i] === 200) continue;
+      drawn++;
+      if (out[i] > 80 && out[i] < 190) between++;
+    }
+    expect(between / drawn).toBeGreaterThan(0.3);
+  });
+});

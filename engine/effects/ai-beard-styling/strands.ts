@@ -1,0 +1,181 @@
+/**
+ * Hair drawn as strands. Per part: first its body (the dense mass a real beard shows between single hairs,
+ * uneven by a low-frequency noise), then strands rooted inside the part with probability by its coverage,
+ * each traced along the part's direction field with its own turn and curl, tapering in width and opacity
+ * toward the tip, hanging a little with length, and drawn anti-aliased (coverage by distance to the strand's
+ * centre line, the strand's own overlaps counted once). Colours are the person's hair colour varied per
+ * strand and multiplied by the photo's light at each pixel. Seeded: the same photo gives the same beard.
+ */
+import type { BeardPart } from './presets.ts';
+import { directionField, type FaceShape, type Rect } from './shape.ts';
+
+/** mulberry32: a small, fast seeded generator (uniform in [0, 1)). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const hashSeed = (text: string) => {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+};
+
+/** Smooth value noise on a grid of `cell` pixels, 0..1, over w x h. */
+export function valueNoise(w: number, h: number, cell: number, rand: () => number): Float32Array {
+  const gw = Math.ceil(w / cell) + 2, gh = Math.ceil(h / cell) + 2;
+  const g = new Float32Array(gw * gh);
+  for (let i = 0; i < g.length; i++) g[i] = rand();
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const gy = y / cell, y0 = Math.floor(gy), fy = gy - y0, sy = fy * fy * (3 - 2 * fy);
+    for (let x = 0; x < w; x++) {
+      const gx = x / cell, x0 = Math.floor(gx), fx = gx - x0, sx = fx * fx * (3 - 2 * fx);
+      const o = y0 * gw + x0;
+      out[y * w + x] = (g[o] * (1 - sx) + g[o + 1] * sx) * (1 - sy) + (g[o + gw] * (1 - sx) + g[o + gw + 1] * sx) * sy;
+    }
+  }
+  return out;
+}
+
+export interface HairLook {
+  /** Base hair colour, sRGB 0..255. */
+  rgb: readonly [number, number, number];
+  /** The photo's light at each window pixel relative to the face's (1 = as bright as the face's skin). */
+  shade: Float32Array;
+}
+
+/** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
+const STRAND_WIDTH = 0.0024;
+const MIN_WIDTH = 0.6;
+/**
+ * The body's share of its part's opacity and its darkness against the strands: the shadowed depth between
+ * hairs, dark enough that strands stand out from it (at 0.7 light brown beards read as a flat tinted patch).
+ */
+const BODY_OPACITY = 0.9;
+const BODY_DARK = 0.55;
+/** The grey of light reflected off a hair's surface (whatever its colour). */
+const SHEEN = 200;
+/** Step along a strand, pixels. */
+const STEP = 0.75;
+
+/**
+ * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage;
+ * strands root inside it and reach at most about 1.3 strand lengths past it.
+ */
+export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover: Float32Array, look: HairLook, rand: () => number): void {
+  const { w, h } = f.win;
+  const fw = f.faceWidth;
+  const [hr, hg, hb] = look.rgb;
+  // The part's box, and the rect its strands can reach (planes below are computed over the rect only).
+  let x0 = w, y0 = h, x1 = -1, y1 = -1, area = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = cover[y * w + x];
+      if (c <= 0.01) continue;
+      area += c;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+    }
+  }
+  if (x1 < 0) return;
+  const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
+  const reach = Math.ceil(1.3 * length + width + 2);
+  const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
+  const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
+  /** Rect index of a window pixel. */
+  const at = (x: number, y: number) => (y - rect.y0) * rw + x - rect.x0;
+  // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
+  if (part.body > 0) {
+    const noise = valueNoise(rw, rh, Math.max(2, 0.02 * fw), rand);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const i = y * w + x, c = cover[i];
+        if (c <= 0.01) continue;
+        const a = BODY_OPACITY * part.body * c * c * (0.5 + 0.5 * noise[at(x, y)]);
+        const s = look.shade[i] * BODY_DARK;
+        out[i * 3] += (hr * s - out[i * 3]) * a;
+        out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
+        out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
+      }
+    }
+  }
+  const dir = directionField(f, part.flow, rect);
+  // Clumps: neighbouring strands share their lightness (hair grows and lies in locks), and the roots thin
+  // out unevenly toward the part's edge rather than along a drawn line.
+  const clump = valueNoise(rw, rh, Math.max(2, 0.012 * fw), rand);
+  const ragged = valueNoise(rw, rh, Math.max(1.5, 0.008 * fw), rand);
+  const count = Math.round((part.layers * area) / (Math.max(1.5, length * 0.9) * width));
+  const scratch = new Float32Array(w * h);
+  let touched = new Int32Array(1024);
+  const [gx, gy] = f.down;
+  const hang = Math.min(0.6, part.length * 6);
+  for (let n = 0, tries = 0; n < count && tries < count * 20; tries++) {
+    // Roots: rejection sampling over the part's box, accepted by coverage.
+    const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
+    const ix = Math.floor(rx), iy = Math.floor(ry), ri = iy * w + ix, rr = at(ix, iy);
+    const c = cover[ri];
+    if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[rr]))) continue;
+    let dx = dir.dx[rr], dy = dir.dy[rr];
+    if (dx !== dx) continue;
+    n++;
+    const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
+    const wid = width * (0.7 + 0.6 * rand());
+    const lightness = (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
+    // A few strands catch the light: a grey sheen over their colour.
+    const sheen = rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
+    const alpha = 0.75 + 0.2 * rand();
+    let turn = (rand() - 0.5) * 0.5;
+    const bend = (rand() - 0.5) * 2 * part.curl / Math.max(1, len);
+    const wave = part.curl > 0.6 ? (rand() * 2 * Math.PI) : 0, waveK = (2 * Math.PI) / Math.max(4, len * (0.4 + 0.4 * rand()));
+    let px = rx, py = ry, nt = 0;
+    const steps = Math.max(2, Math.ceil(len / STEP));
+    for (let s = 0; s <= steps; s++) {
+      const t = s / steps;
+      const wt = wid * (1 - 0.55 * t), aa = alpha * (1 - 0.6 * t * t);
+      // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
+      const r = wt / 2 + 0.5;
+      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rect.x1 - 1, Math.floor(px + r));
+      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(rect.y1 - 1, Math.floor(py + r));
+      const r2 = r * r, peak = Math.min(1, wt) * aa;
+      for (let yy = ya; yy <= yb; yy++) {
+        const ey = yy + 0.5 - py;
+        for (let xx = xa; xx <= xb; xx++) {
+          const ex = xx + 0.5 - px, d2 = ex * ex + ey * ey;
+          if (d2 >= r2) continue;
+          const cov = Math.min(1, r - Math.sqrt(d2)) * peak;
+          const o = yy * w + xx;
+          if (scratch[o] === 0) {
+            if (nt === touched.length) { const t2 = new Int32Array(nt * 2); t2.set(touched); touched = t2; }
+            touched[nt++] = o;
+          }
+          if (cov > scratch[o]) scratch[o] = cov;
+        }
+      }
+      // Next point: the field where the strand is now, turned by the strand's own angle, hanging with length.
+      const k = at(Math.min(rect.x1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(rect.y1 - 1, Math.max(rect.y0, Math.floor(py))));
+      const fx = dir.dx[k], fy = dir.dy[k];
+      if (fx === fx) { dx = fx; dy = fy; }
+      turn += bend * STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STEP) * waveK * STEP : 0);
+      const cs = Math.cos(turn), sn = Math.sin(turn);
+      let ux = dx * cs - dy * sn, uy = dx * sn + dy * cs;
+      ux += gx * hang * t; uy += gy * hang * t;
+      const un = Math.hypot(ux, uy) || 1;
+      px += (ux / un) * STEP; py += (uy / un) * STEP;
+      if (px < rect.x0 || py < rect.y0 || px >= rect.x1 || py >= rect.y1) break;
+    }
+    for (let k = 0; k < nt; k++) {
+      const o = touched[k], a = scratch[o];
+      scratch[o] = 0;
+      const s = look.shade[o] * lightness, g = SHEEN * look.shade[o] * sheen;
+      out[o * 3] += (hr * s * (1 - sheen) + g - out[o * 3]) * a;
+      out[o * 3 + 1] += (hg * s * (1 - sheen) + g - out[o * 3 + 1]) * a;
+      out[o * 3 + 2] += (hb * s * (1 - sheen) + g - out[o * 3 + 2]) * a;
+    }
+  }
+}
