@@ -10,7 +10,8 @@ import { garmentClasses } from '../../../contract/endpoints/apparel-background-r
 import { FEATURES, regionFeatures } from './apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from './boosted-trees.ts';
 import type { ParseInput, RuleParse } from './parse.ts';
-import { L } from './scene.ts';
+import { groups } from './regions.ts';
+import { areaOf, L } from './scene.ts';
 
 /** Model classes: nothing to wear, then the seven garment classes. */
 export const MODEL_CLASSES = ['none', ...garmentClasses] as const;
@@ -95,4 +96,10 @@ export function relabel(r: RuleParse, input: ParseInput, model = apparelModel())
     if (cls[i] > 0) r.s.label[reg] = L[MODEL_CLASSES[cls[i]] as keyof typeof L];
     else if (GARMENT_LABELS.has(r.s.label[reg])) r.s.label[reg] = L.background;
   });
+  // A hat covers a good part of a head: a speck of hat smaller than a quarter of the face is a mistake
+  // (a few superpixels of short dark hair on the official portrait).
+  if (r.face) {
+    const least = 0.25 * r.face.box.width * r.face.box.height;
+    for (const piece of groups(r.s, regions.filter((reg) => r.s.label[reg] === L.hat))) if (areaOf(r.s, piece) < least) for (const q of piece) r.s.label[q] = L.background;
+  }
 }

@@ -78,7 +78,8 @@ export function parseByRules(input: ParseInput): RuleParse {
   }
   if (!person || !frame) {
     // A foreground the detector names as a thing nobody wears (a cup, a car, an animal) holds no garment.
-    if (!objectBox(input.objects, s, fg, (o) => o.score >= NOT_WORN_SCORE && !WORN.has(o.label))) garmentAlone(s, fg);
+    // Its box holds a third of the foreground or more (the shared cup's holds 0.48: the saucer is beside it).
+    if (!objectBox(input.objects, s, fg, (o) => o.score >= NOT_WORN_SCORE && !WORN.has(o.label), 1 / 3)) garmentAlone(s, fg);
     return { s, fg, person: false, frame: null };
   }
   keepPeople(s, fg, input, frame);
@@ -194,10 +195,10 @@ const WORN = new Set(['person', 'handbag', 'backpack', 'suitcase', 'tie']);
 const NOT_WORN_SCORE = 0.3;
 
 /** A confident person box over most of the foreground. */
-const personBox = (objects: DetectedObject[], s: Scene, fg: Uint8Array) => objectBox(objects, s, fg, (o) => o.label === 'person' && o.score >= 0.45);
+const personBox = (objects: DetectedObject[], s: Scene, fg: Uint8Array) => objectBox(objects, s, fg, (o) => o.label === 'person' && o.score >= 0.45, 0.5);
 
-/** Whether a box passing `ok` holds more than half the foreground. */
-function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: DetectedObject) => boolean): boolean {
+/** Whether a box passing `ok` holds more than `share` of the foreground. */
+function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: DetectedObject) => boolean, share: number): boolean {
   let total = 0;
   for (let r = 0; r < fg.length; r++) if (fg[r]) total += s.regions[r].n;
   return objects.some((o) => {
@@ -207,7 +208,7 @@ function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: 
       const g = s.regions[r];
       if (fg[r] && g.x >= o.box.x && g.x <= o.box.x + o.box.width && g.y >= o.box.y && g.y <= o.box.y + o.box.height) inside += g.n;
     }
-    return inside > total * 0.5;
+    return inside > total * share;
   });
 }
 
