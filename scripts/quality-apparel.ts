@@ -1,74 +1,66 @@
 /**
  * Garment parsing quality of apparel-background-removal against the clothing-parsing ground truth in the
- * shared test data: per-class IoU (mask >= 128) per photo and over all photos (intersections and unions
- * summed), their mean over the seven classes, and the IoU of the out_mode 0 all-clothing cutout.
- *   npx tsx scripts/quality-apparel.ts [--render DIR] [name-filter ...]
- * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository: labels.json (apparel_parsing_image
- * entries, their label maps) and apparel-classes.json (dataset label → class; `ignore` pixels count for
- * nothing, `not_labelled` classes are not scored on that dataset).
+ * shared test data, for each half of the fixed fit/check split (scripts/apparel-split.ts): per-class IoU
+ * (mask >= 128; intersections and unions summed over the half's photos), their mean over the seven
+ * classes, and the IoU of the out_mode 0 all-clothing cutout.
+ *   npx tsx scripts/quality-apparel.ts [--half fit|check] [--cache DIR] [--render DIR] [name-filter ...]
+ * --cache DIR keeps each photo's model outputs (matte, faces, keypoints, objects, hair) in DIR and reuses
+ * them on later runs, so that only the parse and the masks run again (the same steps the effect runs;
+ * the ms column then times those alone). train-apparel.ts reads the same cache.
  * --render writes, per photo, the photo | the parse | the ground truth as one PNG.
+ * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import effect from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
+import { buildMasks, encodeOutputs, parse, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
+import { defineEffect, type Step } from '../engine/pipeline/effect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
+import { apparelPhotos, IGNORE, testdata, truth, type Half } from './apparel-split.ts';
+import { loadCached, saveCached } from './apparel-cache.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');
 const args = process.argv.slice(2);
-const renderIdx = args.indexOf('--render');
-const renderDir = renderIdx >= 0 ? args[renderIdx + 1] : undefined;
-const filters = args.filter((a, i) => a !== '--render' && (renderIdx < 0 || i !== renderIdx + 1));
+const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const renderDir = opt('--render'), cacheDir = opt('--cache'), onlyHalf = opt('--half') as Half | undefined;
+const filters = args.filter((a, i) => !a.startsWith('--') && !['--render', '--cache', '--half'].includes(args[i - 1]));
 
-if (!existsSync(path.join(testdata, 'labels.json')) || !existsSync(path.join(testdata, 'apparel-classes.json'))) {
-  console.log(`No apparel ground truth at ${testdata} (labels.json, apparel-classes.json; set ATELIER_TESTDATA); nothing measured.`);
-  process.exit(0);
-}
-const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8'));
-const mapping = JSON.parse(readFileSync(path.join(testdata, 'apparel-classes.json'), 'utf8'));
-const photos = Object.entries<Record<string, any>>(labels.files)
-  .filter(([f, v]) => v.kind === 'apparel_parsing_image' && existsSync(path.join(testdata, f)) && existsSync(path.join(testdata, v.labels_png)))
-  .filter(([f]) => !filters.length || filters.some((s) => f.includes(s)));
-if (!photos.length) { console.log(`No apparel photos with labels under ${testdata}; nothing measured.`); process.exit(0); }
-
-const IGNORE = 255;
-/** Ground truth per pixel: 0 not a garment, k + 1 for garmentClasses[k], IGNORE for ignored labels. */
-async function truth(entry: Record<string, any>) {
-  const lm = labels.label_maps[entry.label_map];
-  const names: [number, string][] = Array.isArray(lm) ? lm.map((n: string, i: number) => [i, n]) : Object.entries<string>(lm).map(([i, n]) => [Number(i), n]);
-  const m = mapping[entry.label_map];
-  const lut = new Uint8Array(256);
-  for (const [i, n] of names) {
-    garmentClasses.forEach((c, k) => { if (m[c]?.includes(n)) lut[i] = k + 1; });
-    if (m.ignore?.includes(n)) lut[i] = IGNORE;
-  }
-  const { data, info } = await sharp(path.join(testdata, entry.labels_png)).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-  return { cls: data.map((v) => lut[v]), width: info.width, height: info.height, scored: garmentClasses.filter((c) => !(m.not_labelled ?? []).includes(c)) };
-}
+const all = apparelPhotos();
+if (!all) { console.log(`No apparel ground truth at ${testdata} (labels.json, apparel-classes.json; set ATELIER_TESTDATA); nothing measured.`); process.exit(0); }
+const photos = all.filter((p) => (!onlyHalf || p.half === onlyHalf) && (!filters.length || filters.some((s) => p.rel.includes(s))));
+if (!photos.length) { console.log(`No apparel photos with labels under ${testdata} match; nothing measured.`); process.exit(0); }
 
 const grey = async (png: Buffer) => sharp(png).extractChannel(0).raw().toBuffer();
 const models = new ModelRegistry({ threads: 2 });
 const kit = { models, signal: new AbortController().signal };
-const sum = Object.fromEntries([...garmentClasses, 'all'].map((c) => [c, { i: 0, u: 0 }]));
+const halves: Half[] = ['fit', 'check'];
+const sums = Object.fromEntries(halves.map((h) => [h, Object.fromEntries([...garmentClasses, 'all'].map((c) => [c, { i: 0, u: 0 }]))]));
+const times: Record<Half, number[]> = { fit: [], check: [] };
+let fromCache = 0;
 const fmt = (v: number | undefined) => (v === undefined ? '    -' : v.toFixed(2).padStart(5));
-console.log(`${'photo'.padEnd(30)} ${garmentClasses.map((c) => c.padStart(6)).join('')}    all    ms`);
+console.log(`${'photo'.padEnd(34)} half  ${garmentClasses.map((c) => c.padStart(6)).join('')}    all    ms`);
 if (renderDir) mkdirSync(renderDir, { recursive: true });
 
-for (const [file, entry] of photos) {
-  const { data, info } = await sharp(path.join(testdata, file)).rotate().raw().toBuffer({ resolveWithObject: true });
+for (const photo of photos) {
+  const { data, info } = await sharp(path.join(testdata, photo.rel)).rotate().raw().toBuffer({ resolveWithObject: true });
   const image = { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+  const params = { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P;
+  const cached = cacheDir ? loadCached(cacheDir, photo.rel) : null;
+  if (cached) fromCache++;
+  const restore: Step<P, State> = async (c) => { Object.assign(c.state, cached); };
+  const save: Step<P, State> = async (c) => { saveCached(cacheDir!, photo.rel, c.state); };
+  const steps = cached ? [restore, parse, buildMasks, encodeOutputs] : cacheDir ? [...effect.steps.slice(0, 2), save, ...effect.steps.slice(2)] : effect.steps;
   const t0 = Date.now();
-  const out = await runEffect(effect, { image, params: { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } }, kit);
+  const out = await runEffect(defineEffect<P, State>({ ...effect, steps }), { image, params }, kit);
   const ms = Date.now() - t0;
-  const gt = await truth(entry);
-  if (gt.width !== info.width || gt.height !== info.height) throw new Error(`${file}: labels are ${gt.width}x${gt.height}, photo ${info.width}x${info.height}`);
+  times[photo.half].push(ms);
+  const gt = await truth(photo);
+  if (gt.width !== info.width || gt.height !== info.height) throw new Error(`${photo.rel}: labels are ${gt.width}x${gt.height}, photo ${info.width}x${info.height}`);
   const masks = await Promise.all(garmentClasses.map((c) => grey(out.images[`class:${c}`].data)));
-  const all = await grey(out.images.result.data);
-  const row: (number | undefined)[] = [];
+  const result = await grey(out.images.result.data);
+  const sum = sums[photo.half];
   const score = (key: string, pred: Uint8Array, isTrue: (g: number) => boolean) => {
     let i = 0, u = 0;
     for (let p = 0; p < pred.length; p++) {
@@ -80,18 +72,23 @@ for (const [file, entry] of photos) {
     sum[key].i += i; sum[key].u += u;
     return u ? i / u : undefined;
   };
-  garmentClasses.forEach((c, k) => row.push(gt.scored.includes(c) ? score(c, masks[k], (g) => g === k + 1) : undefined));
-  row.push(score('all', all, (g) => g > 0));
-  console.log(`${path.basename(file).padEnd(30)} ${row.slice(0, -1).map((v) => ` ${fmt(v)}`).join('')}  ${fmt(row.at(-1))} ${String(ms).padStart(5)}`);
-  if (renderDir) await render(path.join(renderDir, path.basename(file).replace(/\.\w+$/, '.png')), image, masks, gt.cls);
+  const row = garmentClasses.map((c, k) => (gt.scored.includes(c) ? score(c, masks[k], (g) => g === k + 1) : undefined));
+  const allIou = score('all', result, (g) => g > 0);
+  console.log(`${path.basename(photo.rel).padEnd(34)} ${photo.half.padEnd(5)} ${row.map((v) => ` ${fmt(v)}`).join('')}  ${fmt(allIou)} ${String(ms).padStart(5)}`);
+  if (renderDir) await render(path.join(renderDir, `${photo.half}-${path.basename(photo.rel).replace(/\.\w+$/, '.png')}`), image, masks, gt.cls);
 }
 
-const perClass = garmentClasses.map((c) => (sum[c].u ? sum[c].i / sum[c].u : 0));
-console.log(`\n${'class'.padEnd(8)} ${'IoU'.padStart(6)}  (intersections and unions summed over the photos; - = never present nor predicted)`);
-garmentClasses.forEach((c, k) => console.log(`${c.padEnd(8)} ${sum[c].u ? perClass[k].toFixed(3).padStart(6) : '     -'}`));
-const present = garmentClasses.filter((c) => sum[c].u > 0);
-console.log(`mean IoU over ${present.length} classes: ${(present.reduce((t, c) => t + sum[c].i / sum[c].u, 0) / present.length).toFixed(3)}`);
-console.log(`all-clothing (out_mode 0) IoU: ${(sum.all.i / Math.max(1, sum.all.u)).toFixed(3)}`);
+for (const h of halves) {
+  const sum = sums[h], n = times[h].length;
+  if (!n) continue;
+  const median = [...times[h]].sort((a, b) => a - b)[n >> 1];
+  console.log(`\n${h} half: ${n} photos, median ${median} ms per photo${fromCache ? ` (${fromCache} of ${photos.length} with model outputs from the cache: those time the parse and masks alone)` : ''}`);
+  console.log(`${'class'.padEnd(8)} ${'IoU'.padStart(6)}  (intersections and unions summed over the photos; - = never present nor predicted)`);
+  garmentClasses.forEach((c) => console.log(`${c.padEnd(8)} ${sum[c].u ? (sum[c].i / sum[c].u).toFixed(3).padStart(6) : '     -'}`));
+  // Mean over the seven classes: a class never present nor predicted counts as 0 (the issue's targets).
+  console.log(`mean IoU over the 7 classes: ${(garmentClasses.reduce((t, c) => t + (sum[c].u ? sum[c].i / sum[c].u : 0), 0) / garmentClasses.length).toFixed(3)}`);
+  console.log(`all-clothing (out_mode 0) IoU: ${(sum.all.i / Math.max(1, sum.all.u)).toFixed(3)}`);
+}
 
 /** The photo, the parse and the ground truth side by side, one colour per class. */
 async function render(file: string, image: { data: Buffer; width: number; height: number; channels: number }, masks: Uint8Array[], cls: Uint8Array) {

@@ -1,6 +1,7 @@
 /**
  * Apparel background removal over real HTTP on a public-domain portrait (suit jacket, shirt and tie, arms
- * crossed; cut at the waist, so no trousers, shoes, bag or hat) and on a drawn pair of trousers alone.
+ * crossed; cut at the waist, so no trousers, shoes, bag or hat), on a drawn pair of trousers alone and on
+ * a coffee cup (no person, no garment).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,12 @@ describe('apparel-background-removal', () => {
     expect(share(r, 0, 0, 0, 60, 600)).toBe(0);
     expect(share(await image(classes.class_url.pants), 0, 150, 100, 250, 200)).toBeGreaterThan(0.9);
     expect(total(await image(classes.class_url.tops), 0)).toBe(0);
+  });
+
+  it('a photo with no person and no garment (a coffee cup) gives empty classes and an empty cutout', async () => {
+    const [main, classes] = await call({ image: fixture('product_coffee_cup.png'), cloth_class: 'tops,coat,skirt,pants,bag,shoes,hat', return_form: 'mask' });
+    expect(total(await image(main.image_url), 0)).toBe(0);
+    for (const [k, u] of Object.entries(classes.class_url)) expect(total(await image(u), 0), k).toBe(0);
   });
 
   it('rejects an unknown class, naming the allowed ones', async () => {

@@ -10,7 +10,7 @@ import type { Ctx, Step } from '../../pipeline/effect.ts';
 import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
-import { parseGarments, type GarmentParse } from '../../vision/garments/parse.ts';
+import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
 import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
@@ -56,7 +56,8 @@ export const findPerson: Step<P, State> = async (c, kit) => {
   v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
 
-export const parse: Step<P, State> = async (c) => {
+/** The photo and the model outputs at work size, as the garment parse takes them. */
+export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
   const v = c.state;
   const { width: W, height: H, channels, data } = c.image;
   const k = Math.min(1, WORK_SIDE / Math.max(W, H));
@@ -68,13 +69,17 @@ export const parse: Step<P, State> = async (c) => {
   const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
   const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
-  v.parse = parseGarments({
+  return {
     rgb, channels: 3, width, height, matte,
     faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),
     points: v.points!.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
     objects: v.objects!.map((o) => ({ ...o, box: box(o.box) })),
     hair,
-  });
+  };
+}
+
+export const parse: Step<P, State> = async (c) => {
+  c.state.parse = parseGarments(await parseInput(c));
 };
 
 /**

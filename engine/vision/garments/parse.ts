@@ -17,6 +17,8 @@ import { segmentDistance } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
+import type { BoostedTrees } from './boosted-trees.ts';
+import { apparelModel, relabel } from './learned.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -38,7 +40,30 @@ export interface GarmentParse {
   offMatte?: Uint8Array;
 }
 
-export function parseGarments(input: ParseInput): GarmentParse {
+/** The rules' parse with what they found on the way, for the learned parse to start from. */
+export interface RuleParse {
+  /** The scene, its region labels set by the rules. */
+  s: Scene;
+  /** Regions of the main subject (people pieces kept). */
+  fg: Uint8Array;
+  person: boolean;
+  frame: BodyFrame | null;
+  /** The main person's face, when seen. */
+  face?: Face;
+  offMatte?: Uint8Array;
+}
+
+/**
+ * A person's garments as the learned model names them, over the rules' parse (learned.ts); a garment
+ * alone as the rules name it. `model: null` keeps the rules' labels (benchmarks, training).
+ */
+export function parseGarments(input: ParseInput, { model = apparelModel() as BoostedTrees | null } = {}): GarmentParse {
+  const r = parseByRules(input);
+  if (model && r.person) relabel(r, input, model);
+  return { labels: labelMap(r.s), width: input.width, height: input.height, person: r.person, frame: r.frame, offMatte: r.offMatte };
+}
+
+export function parseByRules(input: ParseInput): RuleParse {
   const { width, height } = input;
   const s = buildScene(input.rgb, input.channels, width, height, input.matte);
   const fg = mainForeground(s);
@@ -49,11 +74,13 @@ export function parseGarments(input: ParseInput): GarmentParse {
     // People the detector sees but whose face and shoulders were not found (backs, profiles, crowds):
     // their clothing is taken as tops, the one garment such photos nearly always show.
     for (let r = 0; r < fg.length; r++) if (fg[r]) s.label[r] = L.tops;
-    return { labels: labelMap(s), width, height, person: true, frame: null };
+    return { s, fg, person: true, frame: null };
   }
   if (!person || !frame) {
-    garmentAlone(s, fg);
-    return { labels: labelMap(s), width, height, person: false, frame: null };
+    // A foreground the detector names as a thing nobody wears (a cup, a car, an animal) holds no garment.
+    // Its box holds a third of the foreground or more (the shared cup's holds 0.48: the saucer is beside it).
+    if (!objectBox(input.objects, s, fg, (o) => o.score >= NOT_WORN_SCORE && !WORN.has(o.label), 1 / 3)) garmentAlone(s, fg);
+    return { s, fg, person: false, frame: null };
   }
   keepPeople(s, fg, input, frame);
   const own = face ? faceMask(face, width, height) : null;
@@ -77,7 +104,7 @@ export function parseGarments(input: ParseInput): GarmentParse {
   for (const r of detectedBags(s, garments, input.objects, g)) s.label[r] = L.bag;
   const loose = looseBags(s, fg, bagBoxes(input.objects, g));
   for (const r of loose) s.label[r] = L.bag;
-  return { labels: labelMap(s), width, height, person: true, frame, offMatte: loose.length ? regionMask(s, loose) : undefined };
+  return { s, fg, person: true, frame, face, offMatte: loose.length ? regionMask(s, loose) : undefined };
 }
 
 /** Share of each region inside the hair mask (>= 128). */
@@ -162,18 +189,26 @@ function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
   return all ? on / all : 0;
 }
 
+/** COCO objects that are garments or carried like them (the rest are things nobody wears). */
+const WORN = new Set(['person', 'handbag', 'backpack', 'suitcase', 'tie']);
+/** Detector score from which a thing nobody wears is believed (the shared cup scores 0.56). */
+const NOT_WORN_SCORE = 0.3;
+
 /** A confident person box over most of the foreground. */
-function personBox(objects: DetectedObject[], s: Scene, fg: Uint8Array): boolean {
+const personBox = (objects: DetectedObject[], s: Scene, fg: Uint8Array) => objectBox(objects, s, fg, (o) => o.label === 'person' && o.score >= 0.45, 0.5);
+
+/** Whether a box passing `ok` holds more than `share` of the foreground. */
+function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: DetectedObject) => boolean, share: number): boolean {
   let total = 0;
   for (let r = 0; r < fg.length; r++) if (fg[r]) total += s.regions[r].n;
   return objects.some((o) => {
-    if (o.label !== 'person' || o.score < 0.45) return false;
+    if (!ok(o)) return false;
     let inside = 0;
     for (let r = 0; r < fg.length; r++) {
       const g = s.regions[r];
       if (fg[r] && g.x >= o.box.x && g.x <= o.box.x + o.box.width && g.y >= o.box.y && g.y <= o.box.y + o.box.height) inside += g.n;
     }
-    return inside > total * 0.5;
+    return inside > total * share;
   });
 }
 

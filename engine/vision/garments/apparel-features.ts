@@ -1,0 +1,188 @@
+/**
+ * What the learned garment parse (learned.ts) knows of one superpixel: its colour and texture, the matte,
+ * where it lies on the body (in torso lengths from the shoulders, along the body's axis; distances to the
+ * arm and leg bones), where it lies against the face, how its colour differs from the face's skin, the
+ * torso's, the thighs', the shins' and the backdrop's, the hair mask, detected bag and person boxes, and
+ * the label the rules (parse.ts) gave it. One row of FEATURES.length numbers per region.
+ */
+import type { Face } from '../faces/detect.ts';
+import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
+import type { DetectedObject } from './human-run.ts';
+import { deltaE } from './lab.ts';
+import { LABELS, L, medianLab, type Scene } from './scene.ts';
+
+/** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
+export const MISSING = -999;
+
+const LIMBS = ['upperArm', 'forearm', 'thigh', 'shin'] as const;
+const REFERENCES = ['skin', 'torso', 'thigh', 'shin'] as const;
+
+export const FEATURES: readonly string[] = [
+  'L', 'a', 'b', 'chroma', 'sdL', 'sda', 'sdb', 'gradL', 'alpha', 'mainForeground', 'area', 'aspect',
+  ...LABELS.map((l) => `rule:${l}`),
+  'person', 'hasFrame', 'hasFace', 'hipsSeen', 'legsSeen', 'anklesSeen',
+  'across', 'acrossAbs', 'along', 'top', 'bottom', 'belowHips', 'belowKnees', 'belowAnkles', 'torsoDist',
+  ...LIMBS.flatMap((l) => [`${l}Dist`, `${l}T`]),
+  'faceDx', 'faceDy', 'faceDist',
+  ...REFERENCES.flatMap((r) => [`${r}dE`, `${r}dL`, `${r}da`, `${r}db`]),
+  'backdropdE', 'hair', 'bagBox', 'personBox',
+  'imageY', 'imageX',
+  'pieceTop', 'pieceBottom', 'pieceLeft', 'pieceRight', 'pieceArea', 'crotchMatte',
+];
+
+/** Colour distance (ΔE) from a region within which its neighbours count as the same piece of cloth. */
+const PIECE_DE = 10;
+
+export interface FeatureInput {
+  s: Scene;
+  /** Regions of the main subject. */
+  fg: Uint8Array;
+  person: boolean;
+  frame: BodyFrame | null;
+  face?: Face;
+  /** 0..255 at work size. */
+  hair?: Uint8Array;
+  objects: DetectedObject[];
+}
+
+/** A row FEATURES.length wide per region of `regions`, in that order. */
+export function regionFeatures(f: FeatureInput, regions: readonly number[]): Float32Array {
+  const { s, fg, frame, face } = f;
+  const R = s.regions.length, F = FEATURES.length, n = s.width * s.height;
+  const out = new Float32Array(regions.length * F).fill(MISSING);
+  // Texture: spread of each Lab channel and the mean lightness gradient inside the region.
+  const sq = new Float64Array(R * 3), grad = new Float64Array(R), hair = new Float64Array(R);
+  for (let i = 0; i < n; i++) {
+    const r = s.sp[i], m = s.regions[r].lab;
+    for (let c = 0; c < 3; c++) { const d = s.lab[i * 3 + c] - m[c]; sq[r * 3 + c] += d * d; }
+    const x = i % s.width;
+    const gx = x + 1 < s.width ? s.lab[(i + 1) * 3] - s.lab[i * 3] : 0, gy = i + s.width < n ? s.lab[(i + s.width) * 3] - s.lab[i * 3] : 0;
+    grad[r] += Math.hypot(gx, gy);
+    if (f.hair && f.hair[i] >= 128) hair[r]++;
+  }
+  const unit = frame ? frame.torso : Math.max(s.width, s.height) / 3;
+  const neck = frame ? mid(...frame.shoulders) : null, pelvis = frame ? mid(...frame.hips) : null;
+  // The body's axis (neck to pelvis) and the across direction, so leaning bodies read as upright ones.
+  const axis = neck && pelvis ? norm({ x: pelvis.x - neck.x, y: pelvis.y - neck.y }) : { x: 0, y: 1 };
+  const refs = frame ? references(f, frame) : {};
+  const around = [...fg.keys()].filter((r) => !fg[r]);
+  const backdrop = medianLab(s, around.length > 2 ? around : []);
+  const bags = f.objects.filter((o) => ['handbag', 'backpack', 'suitcase'].includes(o.label));
+  const people = f.objects.filter((o) => o.label === 'person');
+  const inBox = (o: DetectedObject, p: Pt) => p.x >= o.box.x && p.x <= o.box.x + o.box.width && p.y >= o.box.y && p.y <= o.box.y + o.box.height;
+  const crotch = frame ? crotchMatte(s, frame) : MISSING;
+  const work: PieceWork = { seen: new Int32Array(R), stack: new Int32Array(R), stamp: 0 };
+  regions.forEach((r, at) => {
+    const g = s.regions[r], row = at * F, N = Math.max(1, g.n);
+    let k = 0;
+    const put = (v: number) => { out[row + k++] = v; };
+    const [Lm, am, bm] = g.lab;
+    put(Lm); put(am); put(bm); put(Math.hypot(am, bm));
+    for (let c = 0; c < 3; c++) put(Math.sqrt(sq[r * 3 + c] / N));
+    put(grad[r] / N);
+    put(s.alpha[r]); put(fg[r]); put(g.n / (unit * unit));
+    put((g.y1 - g.y0 + 1) / (g.x1 - g.x0 + 1));
+    for (let l = 0; l < LABELS.length; l++) put(s.label[r] === l ? 1 : 0);
+    put(f.person ? 1 : 0); put(frame ? 1 : 0); put(face ? 1 : 0);
+    put(frame?.hipsSeen ? 1 : 0); put(frame ? frame.legsSeen : 0); put(frame?.anklesSeen ? 1 : 0);
+    if (frame && neck && pelvis) {
+      const dx = g.x - neck.x, dy = g.y - neck.y;
+      const along = (dx * axis.x + dy * axis.y) / unit, across = (dx * axis.y - dy * axis.x) / unit;
+      put(across); put(Math.abs(across)); put(along);
+      put((g.y0 - neck.y) / unit); put((g.y1 - neck.y) / unit);
+      put((g.y - pelvis.y) / unit);
+      put((g.y - (frame.knees[0].y + frame.knees[1].y) / 2) / unit);
+      put((g.y - (frame.ankles[0].y + frame.ankles[1].y) / 2) / unit);
+      put(segmentDistance(g, neck, pelvis).d / unit);
+      const bones: Record<(typeof LIMBS)[number], [Pt, Pt][]> = {
+        upperArm: [0, 1].map((i) => [frame.shoulders[i], frame.elbows[i]]),
+        forearm: [0, 1].map((i) => [frame.elbows[i], frame.wrists[i]]),
+        thigh: [0, 1].map((i) => [frame.hips[i], frame.knees[i]]),
+        shin: [0, 1].map((i) => [frame.knees[i], frame.ankles[i]]),
+      };
+      for (const l of LIMBS) {
+        const best = bones[l].map(([a, b]) => segmentDistance(g, a, b)).sort((p, q) => p.d - q.d)[0];
+        put(best.d / unit); put(best.t);
+      }
+    } else k += 9 + LIMBS.length * 2;
+    if (face) {
+      const fx = face.box.x + face.box.width / 2, fy = face.box.y + face.box.height / 2;
+      put((g.x - fx) / face.box.width); put((g.y - fy) / face.box.height); put(Math.hypot(g.x - fx, g.y - fy) / face.box.width);
+    } else k += 3;
+    for (const name of REFERENCES) {
+      const c = (refs as Record<string, [number, number, number] | null>)[name];
+      if (c) { put(deltaE(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
+    }
+    if (backdrop) put(deltaE(g.lab, backdrop)); else k++;
+    put(hair[r] / N);
+    put(Math.max(0, ...bags.filter((o) => inBox(o, g)).map((o) => o.score)));
+    put(Math.max(0, ...people.filter((o) => inBox(o, g)).map((o) => o.score)));
+    put(g.y / s.height); put(g.x / s.width);
+    // The piece of like colour around the region (seeded flood through the subject): how far it reaches
+    // up, down and across (a coat's colour goes on below the hips; a skirt's does not split in two).
+    const piece = pieceOf(s, fg, r, work);
+    const oy = neck ? neck.y : 0, ox = neck ? neck.x : s.width / 2;
+    put((piece.y0 - oy) / unit); put((piece.y1 - oy) / unit); put((piece.x0 - ox) / unit); put((piece.x1 - ox) / unit); put(piece.n / (unit * unit));
+    put(crotch);
+    if (k !== F) throw new Error(`regionFeatures wrote ${k} of ${F} features`);
+  });
+  return out;
+}
+
+/** Bounds and area of r and the regions reachable from it through the subject's regions within PIECE_DE of r's colour. */
+function pieceOf(s: Scene, fg: Uint8Array, r: number, work: PieceWork) {
+  const seed = s.regions[r].lab, limit = PIECE_DE * PIECE_DE;
+  const { seen, stack } = work;
+  const stamp = ++work.stamp;
+  let top = 0;
+  stack[top++] = r; seen[r] = stamp;
+  const b = { x0: s.regions[r].x0, y0: s.regions[r].y0, x1: s.regions[r].x1, y1: s.regions[r].y1, n: 0 };
+  while (top) {
+    const q = stack[--top], g = s.regions[q];
+    b.n += g.n;
+    if (g.x0 < b.x0) b.x0 = g.x0; if (g.y0 < b.y0) b.y0 = g.y0; if (g.x1 > b.x1) b.x1 = g.x1; if (g.y1 > b.y1) b.y1 = g.y1;
+    for (const t of s.neighbours[q]) {
+      if (seen[t] === stamp || !fg[t]) continue;
+      const c = s.regions[t].lab, dl = c[0] - seed[0], da = c[1] - seed[1], db = c[2] - seed[2];
+      if (dl * dl + da * da + db * db < limit) { seen[t] = stamp; stack[top++] = t; }
+    }
+  }
+  return b;
+}
+
+/** Scratch space for pieceOf, shared by the regions of one photo (the floods are many; allocation is not). */
+interface PieceWork { seen: Int32Array; stack: Int32Array; stamp: number }
+
+/** Mean matte on the line between the legs from a third of the way down the thighs to the knees: low where trouser legs (or bare legs) part. */
+function crotchMatte(s: Scene, frame: BodyFrame): number {
+  const top = mid(...frame.hips), bottom = mid(...frame.knees);
+  let sum = 0, n = 0;
+  for (let t = 0.35; t <= 1; t += 0.05) {
+    const x = Math.round(top.x + (bottom.x - top.x) * t), y = Math.round(top.y + (bottom.y - top.y) * t);
+    if (x < 0 || y < 0 || x >= s.width || y >= s.height) continue;
+    sum += s.alpha[s.sp[y * s.width + x]]; n++;
+  }
+  return n ? sum / n : MISSING;
+}
+
+const norm = (v: Pt) => { const l = Math.hypot(v.x, v.y) || 1; return { x: v.x / l, y: v.y / l }; };
+
+/**
+ * Reference colours of the person: the face's skin (what the rules called face or skin near the face),
+ * the torso's middle, the thighs' middles and the shins' middles (foreground regions near those points,
+ * skin, hair and face left out).
+ */
+function references(f: FeatureInput, frame: BodyFrame) {
+  const { s, fg } = f;
+  const near = (pts: Pt[], radius: number) => [...fg.keys()].filter((r) => fg[r] && s.label[r] !== L.face && s.label[r] !== L.hair && s.label[r] !== L.skin
+    && pts.some((p) => Math.hypot(s.regions[r].x - p.x, s.regions[r].y - p.y) < radius));
+  const lerp = (a: Pt, b: Pt, t: number) => ({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t });
+  const neck = mid(...frame.shoulders), pelvis = mid(...frame.hips);
+  const skin = [...fg.keys()].filter((r) => fg[r] && (s.label[r] === L.skin || s.label[r] === L.face));
+  return {
+    skin: medianLab(s, skin),
+    torso: medianLab(s, near([lerp(neck, pelvis, 0.45)], frame.torso * 0.25)),
+    thigh: medianLab(s, near([0, 1].map((i) => lerp(frame.hips[i], frame.knees[i], 0.4)), frame.torso * 0.15)),
+    shin: medianLab(s, near([0, 1].map((i) => lerp(frame.knees[i], frame.ankles[i], 0.5)), frame.torso * 0.12)),
+  };
+}
