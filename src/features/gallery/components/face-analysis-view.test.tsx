@@ -195,12 +195,12 @@ describe('Face analyzer result', () => {
 });
 
 describe('Skin analysis result', () => {
-  it('keeps the generic analysis table', async () => {
-    const item = await useGalleryStore.getState().addItem({ slug: 'skin-analysis-advanced', params: {}, before: photo(), afters: [], response: { ...envelope, skin_age: { value: 31 } }, status: 'done' });
+  it('gets its own skin report, not the face view', async () => {
+    const item = await useGalleryStore.getState().addItem({ slug: 'skin-analysis-advanced', params: {}, before: photo(), afters: [], response: { ...envelope, result: { skin_age: { value: 31 } } }, status: 'done' });
     useGalleryStore.getState().select(item.id);
     render(<GalleryStage />);
-    expect(await screen.findByRole('tab', { name: 'Analysis' })).toBeTruthy();
-    expect(await screen.findByText('skin_age')).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Skin report' })).toBeTruthy();
+    expect(await screen.findByText('31 years')).toBeTruthy();
     expect(screen.queryByTestId('face-analysis')).toBeNull();
   });
 });
