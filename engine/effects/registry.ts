@@ -3,6 +3,7 @@
  * Paths are resolved inside the worker, which imports the module once and keeps it.
  */
 export const effectModules: Record<string, string> = {
+  'ai-hair-loss-simulation': new URL('./ai-hair-loss-simulation/effect.ts', import.meta.url).href,
   'ai-colored-contacts': new URL('./ai-colored-contacts/effect.ts', import.meta.url).href,
   'ai-square-face-filter': new URL('./ai-square-face-filter/effect.ts', import.meta.url).href,
   'ai-red-lip-gloss': new URL('./ai-red-lip-gloss/effect.ts', import.meta.url).href,

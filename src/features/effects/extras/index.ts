@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import type { ExtraProps, FieldOverrideProps } from './types.ts';
 import { ApparelSummary, OutModeChoice } from './apparel-options.tsx';
 import { CropPresets } from './crop-presets.tsx';
+import { HairLossLevelStrip } from './hair-loss-levels.tsx';
 import { LensColourField } from './lens-colours.tsx';
 import { LipFaces } from './lip-faces.tsx';
 
@@ -20,4 +21,5 @@ export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
 export const fieldOverrides: Partial<Record<string, Partial<Record<string, ComponentType<FieldOverrideProps>>>>> = {
   'apparel-background-removal': { out_mode: OutModeChoice },
   'ai-colored-contacts': { name: LensColourField },
+  'ai-hair-loss-simulation': { level: HairLossLevelStrip },
 };
