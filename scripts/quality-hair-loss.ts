@@ -9,7 +9,7 @@
  *             face-descriptor similarity ≥ 0.85.
  * The effect's steps run with one set of job facts per photo (faces and parsing once for the 14 levels).
  *
- *   npm run quality:hair-loss -- [--sheet DIR] [--only REGEXP] [--no-identity]
+ *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--only REGEXP] [--no-identity]
  *
  * --sheet DIR renders all 14 levels on two faces of the tune half into DIR/hair-loss-levels.png.
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
@@ -41,11 +41,12 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
 const TARGET = { spill: 0.005, similarity: 0.85 };
 const MARGIN = 0.12;
 /** The contact sheet's two faces, both from the tune half: a man and a woman, frontal. */
-const SHEET_PHOTOS = ['portraits/man_beard_smiling_lacamoire.png', 'portraits/woman_speaker_rania_wef.jpg'];
+const SHEET_DEFAULT = ['portraits/man_beard_smiling_lacamoire.png', 'portraits/woman_speaker_rania_wef.jpg'];
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const sheetDir = opt('--sheet'), only = opt('--only');
+const SHEET_PHOTOS = opt('--sheet-photos')?.split(',') ?? SHEET_DEFAULT;
 const withIdentity = !args.includes('--no-identity');
 
 const models = new ModelRegistry({ threads: 2 });
@@ -65,14 +66,24 @@ async function runLevel(image: RasterImage, facts: JobFacts, level: string): Pro
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
-/** Where change is allowed: each edited face's hair (parsing at its default size) grown by 12 % of its width, above its brows. */
+/**
+ * Where change is allowed: each edited face's hair grown by 12 % of its width, above its brows. The hair is
+ * the parsing's (at its default size, not the effect's) inside the square it parses, and beyond it, where
+ * big hair goes on, the matte-based hair mask inside the person.
+ */
 async function allowedRegion(img: RasterImage, faces: Face[], facts: JobFacts): Promise<Uint8Array> {
   const { width: w, height: h } = img;
   const allowed = new Uint8Array(w * h);
+  const [matteHair, person] = await Promise.all([facts.hairMask(faces), facts.personMatte()]);
   for (const face of faces) {
-    const hair = classMask(await facts.parsing(face), 'hair', img).data;
+    const parsing = await facts.parsing(face);
+    const hair = classMask(parsing, 'hair', img).data;
     const bin = new Uint8Array(w * h);
-    for (let i = 0; i < bin.length; i++) bin[i] = hair[i] >= 128 ? 1 : 0;
+    const p = parsing.win;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x, parsed = x >= p.x0 && x < p.x0 + p.w && y >= p.y0 && y < p.y0 + p.h;
+      bin[i] = (parsed ? hair[i] : person.data[i] >= 128 ? matteHair.data[i] : 0) >= 128 ? 1 : 0;
+    }
     const grown = dilate(bin, w, h, Math.round(MARGIN * meshFaceWidth(face.mesh!)));
     const f = headFrame(face.mesh!);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {

@@ -153,21 +153,39 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
 /**
  * Share of strands lost at (u, v) at this level (0..1), the running maximum over the series' stages so far.
  * `jitter` (frame v) moves the shapes up or down a little at this point, the same at every level, so
- * hairlines and parting edges wander as real ones do.
+ * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
+ * (see hairlineLift).
  */
-export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0): number {
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0): number {
   let loss = 0;
-  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter, mid));
+  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter - lift, mid));
   // Outside the skull the hair stands in the air: a man's goes when its strands all go, it does not thin
   // (thinned, its silhouette against the background would look scratched); a woman's stays.
+  // Only hair within a band round the skull counts as this head's (the parsing takes a dark backdrop
+  // above dark hair for more hair).
   const inside = skullInside(u, v);
-  const out = level.series === 'man' ? smooth((loss - 0.6) / 0.4) : 0;
+  const out = level.series === 'man' ? smooth((loss - 0.6) / 0.4) * smooth((OUTSIDE_BAND - skullRadius(u, v)) / 0.06) : 0;
   return (inside * loss + (1 - inside) * out) * smooth((v - FLOOR) / FLOOR_FADE);
 }
 
+/** The skull ellipse's radius at (u, v): 1 on its outline. */
+export function skullRadius(u: number, v: number, top = SKULL.top): number {
+  const b = top - SKULL.v0;
+  return Math.hypot(u / SKULL.a, v > SKULL.v0 ? (v - SKULL.v0) / b : 0);
+}
+
+/** Hair standing out of the skull further than this (in skull radii) is left alone. */
+const OUTSIDE_BAND = 1.3;
+
 /** Inside the skull ellipse: 1 well inside, 0 outside, soft over `soft` (frame units). */
 export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08): number {
-  const b = top - SKULL.v0;
-  const r = Math.hypot(u / SKULL.a, v > SKULL.v0 ? (v - SKULL.v0) / b : 0);
-  return smooth((1 - r) / soft + 0.5);
+  return smooth((1 - skullRadius(u, v, top)) / soft + 0.5);
 }
+
+/**
+ * How far the stages move up (or down) to start from the person's own hairline `h0` (v where the hair
+ * begins over the middle of the forehead), instead of the usual one at v = 1. Kept small: a fringe hides
+ * the real line (so not far down), and a hairline already high would leave the early stages nothing to
+ * take (so not far up).
+ */
+export const hairlineLift = (h0: number | null): number => (h0 === null ? 0 : Math.max(-0.15, Math.min(0.1, h0 - 1)));

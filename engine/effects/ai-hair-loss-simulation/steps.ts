@@ -17,8 +17,8 @@ import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { FLOOR, fromHead, headFrame, lossAt, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
-import { domeShade, domeSheen, fitPlane, mirror, pushPull } from './scalp.ts';
+import { FLOOR, fromHead, hairlineLift, headFrame, lossAt, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
+import { domeShade, domeSheen, fitPlane, harmonicFill, mirror, pushPull } from './scalp.ts';
 import { strandGone, strandNoise, strandScale, valueNoise } from './strands.ts';
 
 export type P = Params<typeof endpoint>;
@@ -43,11 +43,14 @@ const SKIN = 0.6;
 const JITTER = 0.16;
 /** The texture carried from the forehead: detail finer than this share of the face width. */
 const TEXTURE_SIGMA = 0.008;
+/** A scalp's grain is softer than a forehead's (no frown lines). */
+const TEXTURE_GAIN = 0.7;
 /**
- * The parsing's hair probability as the weight of the edit: the soft edge of the hair against the
- * background (0.3..0.7) counts as hair, else half a strand would stay standing round a bald head.
+ * The parsing's hair probability as the weight of the edit: firm from 0.55 (the soft edge of the hair
+ * against the background counts as hair, else half a strand would stay standing round a bald head), none
+ * below 0.25 (a headscarf or a dark backdrop the model is unsure of is not hair).
  */
-const hairWeight = (p: number) => (p <= 0.05 ? 0 : p >= 0.45 ? 1 : (p - 0.05) / 0.4);
+const hairWeight = (p: number) => (p <= 0.25 ? 0 : p >= 0.55 ? 1 : (p - 0.25) / 0.3);
 
 export const readLevel: Step<P, State> = (c) => {
   const level = parseLevel(String(c.params.level));
@@ -80,20 +83,39 @@ export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c)
   const parsing = await c.facts.parsing(face, { input: PARSE_INPUT, classes: ['hair', 'skin', 'background'] });
   const hair = parsingPlane(parsing, ['hair'], win), background = parsingPlane(parsing, ['background'], win);
   // Big hair reaches past the parsing's square: there the matte-based hair mask and the person matte say
-  // what is hair and what is background.
-  const [hairAll, person] = await Promise.all([c.facts.hairMask(s.faces), c.facts.personMatte()]);
-  const p = parsing.win;
-  for (let y = 0, i = 0; y < win.h; y++) {
-    const iy = win.y0 + y, rowIn = iy >= p.y0 && iy < p.y0 + p.h;
-    for (let x = 0; x < win.w; x++, i++) {
-      const ix = win.x0 + x, j = iy * c.image.width + ix;
-      if (!rowIn || ix < p.x0 || ix >= p.x0 + p.w) hair[i] = hairAll.data[j] / 255;
-      if (person.data[j] < 13) background[i] = 1;
+  // what is hair and what is background (the matte costs about as much as the parsing, so only then).
+  if (hairAtEdge(parsing.classes.hair, parsing.win)) {
+    const [hairAll, person] = await Promise.all([c.facts.hairMask(s.faces), c.facts.personMatte()]);
+    const p = parsing.win;
+    for (let y = 0, i = 0; y < win.h; y++) {
+      const iy = win.y0 + y, rowIn = iy >= p.y0 && iy < p.y0 + p.h;
+      for (let x = 0; x < win.w; x++, i++) {
+        const ix = win.x0 + x, j = iy * c.image.width + ix;
+        // The matte-based hair only where the person matte is sure (dark backdrops pass for dark hair).
+        if (!rowIn || ix < p.x0 || ix >= p.x0 + p.w) hair[i] = person.data[j] >= 128 ? hairAll.data[j] / 255 : 0;
+        if (person.data[j] < 13) background[i] = 1;
+      }
     }
   }
   const pixels: RasterImage = { data: s.pixels!, width: c.image.width, height: c.image.height, channels: c.image.channels };
   editHair(pixels, win, frame, s.level!, { hair, skin: parsingPlane(parsing, ['skin'], win), background }, SEED + index);
 });
+
+/**
+ * Whether the parsing's hair runs into its window's top or side edges (over more than 2 % of them): then
+ * the hair goes on outside what was parsed. The photo's own edges count too (nothing lies beyond them).
+ */
+export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
+  if (!hair) return false;
+  let on = 0;
+  for (let x = 0; x < win.w; x++) if (hair[x] >= 128 || hair[win.w + x] >= 128) on++;
+  for (let y = 0; y < win.h; y++) {
+    const r = y * win.w;
+    if (hair[r] >= 128 || hair[r + 1] >= 128) on++;
+    if (hair[r + win.w - 1] >= 128 || hair[r + win.w - 2] >= 128) on++;
+  }
+  return on > 0.02 * (win.w + 2 * win.h);
+}
 
 export interface HairMaps {
   /** Probabilities 0..1 over the window. */
@@ -122,12 +144,13 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   const noise = strandNoise(across, along, strandScale(2 * f.halfWidth), seed);
   // A slow wander of the hairline, in frame v: about a fifth of a half face width per bump.
   const wander = 0.2 * f.halfWidth;
+  const lift = hairlineLift(ownHairline(f, maps, win));
   const gone = new Float32Array(n), lost = new Float32Array(n);
   let any = 0;
   for (let i = 0; i < n; i++) {
-    if (maps.hair[i] < 0.02) continue;
+    if (maps.hair[i] <= 0.25) continue;
     const jitter = JITTER * (valueNoise(along[i] / wander, across[i] / wander, seed + 7) - 0.5);
-    const loss = lossAt(level, U[i], V[i], f.mid, jitter);
+    const loss = lossAt(level, U[i], V[i], f.mid, jitter, lift);
     if (loss <= 0) continue;
     lost[i] = loss;
     // Mostly whole strands gone; a little of every strand thinner, as thinning hair is.
@@ -159,6 +182,20 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     }
   }
   return any;
+}
+
+/** Where the hair begins over the middle of the forehead (v), or null when no hair is found there. */
+function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
+  for (let v = 0.2; v <= 1.6; v += 0.02) {
+    let hits = 0;
+    for (const du of [-0.12, 0, 0.12]) {
+      const [x, y] = fromHead(f, f.mid + du, v);
+      const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
+      if (xi >= 0 && yi >= 0 && xi < win.w && yi < win.h && maps.hair[yi * win.w + xi] >= 0.5) hits++;
+    }
+    if (hits >= 2) return v;
+  }
+  return null;
 }
 
 /**
@@ -227,7 +264,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   const tw = bx1 - bx0 + 1, th = by1 - by0 + 1;
   const texture = (x: number, y: number): number => {
     const i = (by0 + mirror(y, th)) * win.w + bx0 + mirror(x, tw);
-    return sample.m[i] ? L[i] - fine[i] : 0;
+    return sample.m[i] ? TEXTURE_GAIN * (L[i] - fine[i]) : 0;
   };
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
@@ -244,9 +281,10 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
     }
   }
   // The seam: the model's colour is moved to meet the skin it borders (the forehead, temples, the ears),
-  // by the difference there spread smoothly over the scalp (push-pull), as a Poisson blend would.
+  // by the difference there carried over the scalp as a membrane (harmonicFill), as a Poisson blend does.
   const skinWeight = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (maps.skin[i] >= SKIN && maps.hair[i] < 0.15 && V[i] >= -0.3) skinWeight[i] = 1;
+  // Every skin pixel the edit leaves as it is counts, the shaded ones just under the hair most of all.
+  for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] <= 0.25 && V[i] >= -0.3) skinWeight[i] = 1;
   const skinL = maskedBlur(L, skinWeight, win.w, win.h, sigma), skinA = maskedBlur(A, skinWeight, win.w, win.h, sigma), skinB = maskedBlur(B, skinWeight, win.w, win.h, sigma);
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
@@ -254,7 +292,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
     dL[i] = skinL[i] - (outL[i] - texture(i % win.w, (i / win.w) | 0));
     dA[i] = skinA[i] - outA[i]; dB[i] = skinB[i] - outB[i];
   }
-  const [fL, fA, fB] = pushPull([dL, dA, dB], skinWeight, win.w, win.h);
+  const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h);
   for (let i = 0; i < n; i++) { outL[i] += fL[i]; outA[i] += fA[i]; outB[i] += fB[i]; }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background.
   const bgWeight = new Float32Array(n);
