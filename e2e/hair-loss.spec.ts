@@ -17,8 +17,8 @@ test('hair loss: pick a level on the strip, run, progress, before/after', async 
   await expect(strip.getByRole('radio')).toHaveCount(14);
   await expect(page.getByRole('combobox')).toHaveCount(0);
   await expect(page.getByTestId('run-button')).toBeDisabled();
-  await strip.getByRole('group', { name: /^Man/ }).getByRole('radio', { name: 'Man 5' }).click();
-  await expect(strip.getByRole('radio', { name: 'Man 5' })).toHaveAttribute('aria-checked', 'true');
+  await strip.getByRole('group', { name: /^Man/ }).getByRole('radio', { name: 'Man 5', exact: true }).click();
+  await expect(strip.getByRole('radio', { name: 'Man 5', exact: true })).toHaveAttribute('aria-checked', 'true');
 
   await page.getByTestId('run-button').click();
   await expect(page.getByRole('status').filter({ hasText: /Sending|Queued|Processing/ })).toBeVisible();
