@@ -5,6 +5,7 @@
 export const effectModules: Record<string, string> = {
   'ai-beard-removal': new URL('./ai-beard-removal/effect.ts', import.meta.url).href,
   'ai-beard-styling': new URL('./ai-beard-styling/effect.ts', import.meta.url).href,
+  'ai-hair-loss-simulation': new URL('./ai-hair-loss-simulation/effect.ts', import.meta.url).href,
   'ai-colored-contacts': new URL('./ai-colored-contacts/effect.ts', import.meta.url).href,
   'ai-square-face-filter': new URL('./ai-square-face-filter/effect.ts', import.meta.url).href,
   'ai-red-lip-gloss': new URL('./ai-red-lip-gloss/effect.ts', import.meta.url).href,

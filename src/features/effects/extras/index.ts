@@ -8,6 +8,7 @@ import type { ExtraProps, FieldOverrideProps } from './types.ts';
 import { ApparelSummary, OutModeChoice } from './apparel-options.tsx';
 import { BeardPresetField } from './beard-presets.tsx';
 import { CropPresets } from './crop-presets.tsx';
+import { HairLossLevelStrip } from './hair-loss-levels.tsx';
 import { LensColourField } from './lens-colours.tsx';
 import { LipFaces } from './lip-faces.tsx';
 
@@ -22,4 +23,5 @@ export const fieldOverrides: Partial<Record<string, Partial<Record<string, Compo
   'apparel-background-removal': { out_mode: OutModeChoice },
   'ai-colored-contacts': { name: LensColourField },
   'ai-beard-styling': { beard: BeardPresetField },
+  'ai-hair-loss-simulation': { level: HairLossLevelStrip },
 };

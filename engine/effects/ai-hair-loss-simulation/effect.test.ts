@@ -1,0 +1,98 @@
+/** Hair loss simulation over real HTTP on the public-domain portraits in engine/test/fixtures. */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changedPixels } from '../../image/change.ts';
+import { fixture, form, get, pollTask, post, solidPng, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
+import { detectFaces } from '../../vision/faces/detect.ts';
+import type { HumanLike } from '../../vision/models/human.ts';
+import { ModelRegistry } from '../../vision/models/registry.ts';
+import { headFrame, toHead } from './hairline.ts';
+
+const HAIR_LOSS = '/api/portrait/editing/ai-hair-loss-simulation';
+let e: TestEngine;
+beforeAll(async () => { e = await startTestEngine(); await waitReady(e); });
+afterAll(async () => { await e.close(); });
+
+const raw = async (png: Buffer) => sharp(png).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+
+async function simulate(image: Buffer, level: string) {
+  const submitted = await post(e, HAIR_LOSS, form({ image, level }));
+  expect(submitted.status).toBe(200);
+  expect(typeof submitted.body.task_id).toBe('string');
+  const done = await pollTask(e, submitted.body.task_id, 120_000);
+  expect(done.body.task_status).toBe(2);
+  return done;
+}
+
+describe('ai-hair-loss-simulation', () => {
+  it('bares the scalp above the brows, more at man_7 than man_2, and leaves the face below the brows alone', async () => {
+    const photo = fixture('obama_official_portrait.jpg');
+    const before = await raw(photo);
+    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+    const [face] = await detectFaces(human, { data: before.data, width: before.info.width, height: before.info.height, channels: 3 });
+    const frame = headFrame(face.mesh!);
+    const counts: number[] = [];
+    for (const level of ['man_2', 'man_7']) {
+      const done = await simulate(photo, level);
+      expect(done.body.error_detail.code).toBe('');
+      const img = await get(e, new URL(done.body.data.result_urls[0]).pathname, {});
+      const after = await raw(img.body as Buffer);
+      expect([after.info.width, after.info.height]).toEqual([before.info.width, before.info.height]);
+      const changed = changedPixels(before.data, after.data, 3);
+      let above = 0, below = 0;
+      for (let y = 0; y < before.info.height; y++) {
+        for (let x = 0; x < before.info.width; x++) {
+          if (!changed[y * before.info.width + x]) continue;
+          if (toHead(frame, x + 0.5, y + 0.5)[1] >= 0) above++; else below++;
+        }
+      }
+      // JPEG blocks that straddle the edit's lower edge may move a handful of pixels just below it.
+      expect(below).toBeLessThan(50);
+      counts.push(above);
+    }
+    expect(counts[0]).toBeGreaterThan(1000);
+    expect(counts[1]).toBeGreaterThan(counts[0] * 2);
+    // man_7's bald head is still the same person's face.
+    const done = await simulate(photo, 'man_7');
+    const after = await raw((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
+    const found = await detectFaces(human, { data: after.data, width: after.info.width, height: after.info.height, channels: 3 });
+    expect(found.length).toBe(1);
+  });
+
+  it('gives the same result for the same photo and level', async () => {
+    const photo = fixture('astronaut_eileen_collins.png');
+    const urls: Buffer[] = [];
+    for (let i = 0; i < 2; i++) {
+      const done = await simulate(photo, 'woman_5');
+      expect(done.body.error_detail.code).toBe('');
+      urls.push((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
+    }
+    const [a, b] = await Promise.all(urls.map(raw));
+    expect(Buffer.compare(a.data, b.data)).toBe(0);
+    const before = await raw(photo);
+    let n = 0;
+    const changed = changedPixels(before.data, a.data, 3);
+    for (const c of changed) n += c;
+    expect(n).toBeGreaterThan(200);
+  });
+
+  it.each([['man_8'], ['woman_0'], ['bald'], ['']])('answers 400 ERROR_INVALID_PARAMETER naming level for %j', async (level) => {
+    const r = await post(e, HAIR_LOSS, form({ image: fixture('obama_official_portrait.jpg'), level }));
+    expect(r.status).toBe(400);
+    expect(r.body.error_detail.code).toMatch(/ERROR_INVALID_PARAMETER|MISSING_PARAMETERS/);
+    expect(r.body.error_detail.message).toContain('level');
+  });
+
+  it('answers 400 without a level', async () => {
+    const r = await post(e, HAIR_LOSS, form({ image: fixture('obama_official_portrait.jpg') }));
+    expect(r.status).toBe(400);
+    expect(r.body.error_detail.message).toContain('level');
+  });
+
+  it('answers ERROR_NO_FACE_IN_FILE for a photo without a face', async () => {
+    for (const image of [await solidPng(256, 256), fixture('product_coffee_cup.png')]) {
+      const done = await simulate(image, 'man_3');
+      expect(done.body.error_detail.code).toBe('ERROR_NO_FACE_IN_FILE');
+    }
+  });
+});

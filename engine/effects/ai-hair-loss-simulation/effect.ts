@@ -1,0 +1,14 @@
+/**
+ * Hair loss simulation: `level` man_1..man_7 (Norwood: the hairline recedes at the temples, the crown
+ * thins, then the two join) or woman_1..woman_7 (Ludwig: a widening parting and diffuse thinning on top,
+ * the front line kept), on the 5 largest faces. Lost strands show a scalp made from the person's own
+ * forehead; nothing below the brows or outside the hair changes.
+ */
+import { defineEffect } from '../../pipeline/effect.ts';
+import { encode, findFaces, readLevel, simulate, type P, type State } from './steps.ts';
+
+export default defineEffect<P, State>({
+  slug: 'ai-hair-loss-simulation',
+  models: ['human', 'bisenet-face-parsing'],
+  steps: [readLevel, findFaces, simulate, encode],
+});

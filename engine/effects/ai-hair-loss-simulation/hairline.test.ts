@@ -1,0 +1,198 @@
+/** The hairline geometry, the strand mask and the edit's ordering on a synthetic head. */
+import { describe, expect, it } from 'vitest';
+import type { RasterImage } from '../../image/raster.ts';
+import { changedPixels } from '../../image/change.ts';
+import { FLOOR, fromHead, headFrame, lossAt, parseLevel, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
+import { equalise, hash2, strandGone, strandNoise } from './strands.ts';
+import { editHair, type HairMaps } from './steps.ts';
+import { fitPlane, mirror, pushPull } from './scalp.ts';
+
+const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
+/** The frame grid: u across -1.5..1.5, v from below the brows to above the skull. */
+const grid = (step = 0.02) => {
+  const pts: [number, number][] = [];
+  for (let v = -0.5; v <= 2.2; v += step) for (let u = -1.5; u <= 1.5; u += step) pts.push([u, v]);
+  return pts;
+};
+
+describe('levels', () => {
+  it('reads the 14 names and nothing else', () => {
+    expect(parseLevel('man_1')).toEqual({ series: 'man', stage: 1 });
+    expect(parseLevel('woman_7')).toEqual({ series: 'woman', stage: 7 });
+    for (const bad of ['man_0', 'man_8', 'woman', 'Man_3', 'man_3 ', 'child_2']) expect(parseLevel(bad)).toBeNull();
+  });
+});
+
+describe('head frame', () => {
+  // A face 200 px wide, upright: sides at y 300, brows about 40 px above them, mesh 10 100 px above the brows.
+  const mesh = Array.from({ length: 478 }, () => [300, 300, 0] as [number, number, number]);
+  mesh[234] = [200, 300, 0]; mesh[454] = [400, 300, 0]; mesh[10] = [300, 160, 0];
+  for (const i of [70, 63, 105, 66, 107, 300, 293, 334, 296, 336]) mesh[i] = [i < 200 ? 260 : 340, 260, 0];
+
+  it('measures u in half face widths and v in forehead heights from the brows', () => {
+    const f = headFrame(mesh);
+    expect(f.halfWidth).toBeCloseTo(100);
+    expect(f.forehead).toBeCloseTo(1.6 * 100);
+    const [u, v] = toHead(f, 400, 260);
+    expect(u).toBeCloseTo(1); expect(v).toBeCloseTo(0);
+    const [x, y] = fromHead(f, 0.5, 1);
+    expect(x).toBeCloseTo(350); expect(y).toBeCloseTo(100);
+  });
+
+  it('turns with the face', () => {
+    const turned = mesh.map(([x, y, z]) => [300 + (x - 300) * Math.cos(0.3) - (y - 300) * Math.sin(0.3), 300 + (x - 300) * Math.sin(0.3) + (y - 300) * Math.cos(0.3), z] as [number, number, number]);
+    const f = headFrame(turned), g = headFrame(mesh);
+    const [x, y] = fromHead(f, 0.4, 1.2), [u, v] = toHead(f, x, y);
+    expect(u).toBeCloseTo(0.4); expect(v).toBeCloseTo(1.2);
+    expect(f.forehead).toBeCloseTo(g.forehead); expect(f.halfWidth).toBeCloseTo(g.halfWidth);
+  });
+});
+
+describe('loss per stage', () => {
+  for (const series of ['man', 'woman'] as const) {
+    it(`${series}: never less at a later stage anywhere, and more in all at every stage`, () => {
+      const pts = grid();
+      let prevArea = 0;
+      let prev = pts.map(() => 0);
+      for (const level of levels(series)) {
+        const now = pts.map(([u, v]) => lossAt(level, u, v));
+        expect(now.filter((x, i) => x < prev[i] - 1e-9).length).toBe(0);
+        const area = now.reduce((a, b) => a + b, 0);
+        expect(area).toBeGreaterThan(prevArea * 1.05);
+        prevArea = area; prev = now;
+      }
+    });
+
+    it(`${series}: nothing below the brows`, () => {
+      for (const level of levels(series)) expect(grid(0.05).filter(([u, v]) => v <= FLOOR && lossAt(level, u, v) !== 0).length).toBe(0);
+    });
+  }
+
+  it('man: the temples recede before the middle; at 7 the top is bare and the horseshoe stays', () => {
+    const m = (stage: number, u: number, v: number) => lossAt({ series: 'man', stage }, u, v);
+    expect(m(2, 0.62, 1.15)).toBeGreaterThan(0.5);
+    expect(m(2, 0, 1.15)).toBeLessThan(0.2);
+    expect(m(7, 0, 1.4)).toBeGreaterThan(0.99);
+    expect(m(7, 0.3, 1.0)).toBeGreaterThan(0.99);
+    expect(m(7, 0.98, 0.4)).toBeLessThan(0.2);
+    // Stage 4 thins the crown while a bridge of hair still stands between it and the hairline.
+    expect(m(4, 0, 1.5)).toBeGreaterThan(0.3);
+    expect(m(4, 0, 1.24)).toBeLessThan(0.1);
+  });
+
+  it('woman: the front line stays, the parting widens and the top thins', () => {
+    const w = (stage: number, u: number, v: number) => lossAt({ series: 'woman', stage }, u, v);
+    for (let s = 1; s <= 7; s++) expect(w(s, 0.3, 0.9)).toBeLessThan(0.2);
+    const partWidth = (s: number) => { let n = 0; for (let u = -0.5; u <= 0.5; u += 0.005) if (w(s, u, 1.3) > 0.5) n++; return n; };
+    for (let s = 2; s <= 7; s++) expect(partWidth(s)).toBeGreaterThan(partWidth(s - 1));
+    expect(w(7, 0.35, 1.35)).toBeGreaterThan(w(2, 0.35, 1.35) + 0.3);
+  });
+});
+
+describe('strands', () => {
+  it('hashes deterministically into 0..1', () => {
+    expect(hash2(3, 4, 5)).toBe(hash2(3, 4, 5));
+    expect(hash2(3, 4, 5)).not.toBe(hash2(3, 4, 6));
+    for (let i = 0; i < 100; i++) { const h = hash2(i, -i, 1); expect(h).toBeGreaterThanOrEqual(0); expect(h).toBeLessThan(1); }
+  });
+
+  it('equalises to uniform, so a loss of x removes about x of the strands', () => {
+    const n = 200 * 200, across = new Float32Array(n), along = new Float32Array(n);
+    for (let i = 0; i < n; i++) { across[i] = i % 200; along[i] = Math.floor(i / 200); }
+    const noise = strandNoise(across, along, { strand: 2, clump: 10, stretch: 5 }, 1);
+    for (const loss of [0.1, 0.3, 0.6]) {
+      let gone = 0;
+      for (let i = 0; i < n; i++) gone += strandGone(loss, noise[i]);
+      expect(gone / n).toBeGreaterThan(loss - 0.05);
+      expect(gone / n).toBeLessThan(loss + 0.05);
+    }
+    // Longer along the strands than across: neighbours along agree more.
+    let alongDiff = 0, acrossDiff = 0;
+    for (let y = 1; y < 199; y++) for (let x = 1; x < 199; x++) { const i = y * 200 + x; alongDiff += Math.abs(noise[i] - noise[i + 200]); acrossDiff += Math.abs(noise[i] - noise[i + 1]); }
+    expect(alongDiff).toBeLessThan(acrossDiff * 0.6);
+    expect(equalise(new Float32Array([5, 5, 5]))).toEqual(new Float32Array([0.5, 0.5, 0.5]));
+  });
+
+  it('strandGone grows with the loss for any noise', () => {
+    for (let noise = 0; noise <= 1; noise += 0.05) {
+      expect(strandGone(0, noise)).toBe(0);
+      expect(strandGone(1, noise)).toBe(1);
+      for (let l = 0; l < 1; l += 0.05) expect(strandGone(l + 0.05, noise)).toBeGreaterThanOrEqual(strandGone(l, noise));
+    }
+  });
+});
+
+describe('scalp kernels', () => {
+  it('fits a plane', () => {
+    const u = [0, 1, 0, 1, 0.5, 0.2, 0.8, 0.3, 0.9, 0.1, 0.6, 0.4], v = [0, 0, 1, 1, 0.5, 0.7, 0.2, 0.9, 0.6, 0.3, 0.1, 0.8];
+    const z = u.map((x, i) => 3 + 2 * x - 5 * v[i]);
+    const p = fitPlane(u, v, z)!;
+    expect(p[0]).toBeCloseTo(3); expect(p[1]).toBeCloseTo(2); expect(p[2]).toBeCloseTo(-5);
+  });
+
+  it('mirror-repeats and push-pull fills holes from what is known', () => {
+    expect([-2, -1, 0, 1, 2, 3, 4, 5, 6].map((i) => mirror(i, 3))).toEqual([1, 0, 0, 1, 2, 2, 1, 0, 0]);
+    const w = 16, h = 16, p = new Float32Array(w * h), wt = new Float32Array(w * h);
+    for (let i = 0; i < w * h; i++) if (i % w < 4) { p[i] = 10; wt[i] = 1; } else p[i] = 999;
+    const [out] = pushPull([p], wt, w, h);
+    for (let i = 0; i < w * h; i++) expect(out[i]).toBeCloseTo(10, 3);
+  });
+});
+
+describe('the edit on a synthetic head', () => {
+  // A 300 x 360 picture: skin below a hairline at v = 1, dark hair above it and on the sides, grey around.
+  const hairy = (u: number, v: number) => v > 1 || (Math.abs(u) > 0.85 && v > 0.2);
+  const f: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
+  const W = 300, H = 360, n = W * H;
+  const base = (): RasterImage => {
+    const data = Buffer.alloc(n * 3);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const [u, v] = toHead(f, x + 0.5, y + 0.5), j = (y * W + x) * 3;
+      const head = Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.2 : 0) < 1;
+      const c = !head ? [150, 160, 170] : hairy(u, v) ? [40, 30, 25] : [200 + ((x * 7 + y * 3) % 9), 150, 130];
+      data[j] = c[0]; data[j + 1] = c[1]; data[j + 2] = c[2];
+    }
+    return { data, width: W, height: H, channels: 3 };
+  };
+  const maps = (): HairMaps => {
+    const hair = new Float32Array(n), skin = new Float32Array(n), background = new Float32Array(n);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const [u, v] = toHead(f, x + 0.5, y + 0.5), i = y * W + x;
+      const head = Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.2 : 0) < 1;
+      if (!head) background[i] = 1; else if (hairy(u, v)) hair[i] = 1; else skin[i] = 1;
+    }
+    return { hair, skin, background };
+  };
+
+  for (const series of ['man', 'woman'] as const) {
+    it(`${series}: more scalp at every stage, only where the hair was, the same each time`, () => {
+      const original = base(), m = maps();
+      let prev = 0;
+      for (const level of levels(series)) {
+        const img = base();
+        editHair(img, { x0: 0, y0: 0, w: W, h: H }, f, level, m, 7);
+        const changed = changedPixels(original.data, img.data, 3);
+        let count = 0, outside = 0;
+        for (let i = 0; i < n; i++) {
+          if (!changed[i]) continue;
+          count++;
+          if (m.hair[i] !== 1) outside++;
+        }
+        expect(outside).toBe(0);
+        expect(count).toBeGreaterThan(prev);
+        prev = count;
+        const again = base();
+        editHair(again, { x0: 0, y0: 0, w: W, h: H }, f, level, m, 7);
+        expect(Buffer.compare(again.data, img.data)).toBe(0);
+      }
+      // Bared hair shows skin-coloured scalp, not the hair's colour or a flat grey.
+      const img = base();
+      editHair(img, { x0: 0, y0: 0, w: W, h: H }, f, { series, stage: 7 }, m, 7);
+      const [x, y] = fromHead(f, 0, 1.25).map(Math.floor), j = (y * W + x) * 3;
+      if (series === 'man') {
+        expect(img.data[j]).toBeGreaterThan(150);
+        expect(img.data[j]).toBeGreaterThan(img.data[j + 2] + 30);
+      }
+    });
+  }
+});

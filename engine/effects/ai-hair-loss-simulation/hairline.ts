@@ -1,0 +1,191 @@
+/**
+ * Where hair is lost at each stage, as a field over the head measured from the mesh.
+ *
+ * The head frame: `u` across the face in half face widths (mesh 234 to 454; 0 at their midpoint), `v` up
+ * from the brows' upper edge in forehead heights. The mesh's forehead top (point 10) lies well below a
+ * full hairline: on the tune half's faces the parsing's hairline sat 1.5 to 1.8 (median about 1.6) times
+ * as far above the brows, and short hair topped out at about 2.6 times. So a forehead height is 1.6 x
+ * brows-to-point-10: the untouched hairline is near v = 1, the top of the skull near v = 1.6 and its sides
+ * near |u| = 1.
+ *
+ * A stage is a loss field: at each point the share of strands lost, 0..1 (strands.ts turns it into which
+ * strands go). Men follow Norwood: a hairline that recedes at the temples first (an M), then in the middle,
+ * the crown thinning from stage 4, the two joined from stage 6 and at 7 only the horseshoe at the sides and
+ * back left. Women follow Ludwig: the front line kept, a parting that widens and diffuse thinning around
+ * it over the top. Each stage's field is the pointwise maximum of its own shape and the stage before's, so
+ * a later stage loses every strand an earlier one lost and more (strictly ordered by construction).
+ */
+import type { Face } from '../../vision/faces/detect.ts';
+import { LEFT_BROW, RIGHT_BROW } from '../../vision/faces/landmarks.ts';
+
+export type Series = 'man' | 'woman';
+export interface Level { series: Series; stage: number }
+
+export const STAGES = 7;
+
+/** `man_3` → { series: 'man', stage: 3 }; anything else → null. */
+export function parseLevel(level: string): Level | null {
+  const m = /^(man|woman)_([1-7])$/.exec(level);
+  return m ? { series: m[1] as Series, stage: Number(m[2]) } : null;
+}
+
+/** The head frame of one face, in image pixels. */
+export interface HeadFrame {
+  /** Origin: the brows' upper edge on the line between the face's sides. */
+  ox: number; oy: number;
+  /** Unit vectors across the face (toward the subject's left) and up it. */
+  ax: [number, number]; up: [number, number];
+  /** Half the face width and the forehead height, in pixels. */
+  halfWidth: number; forehead: number;
+  /** u of the face's midline at the forehead (mesh 10), where the hairline and the parting are centred. */
+  mid: number;
+}
+
+/** A forehead height (brows to hairline) over the brows-to-mesh-10 distance: see the module comment. */
+export const FOREHEAD_PER_MESH = 1.6;
+
+const BROW_TOPS = [...RIGHT_BROW.slice(0, 5), ...LEFT_BROW.slice(0, 5)];
+
+export function headFrame(mesh: NonNullable<Face['mesh']>): HeadFrame {
+  const r = mesh[234], l = mesh[454], top = mesh[10];
+  const dx = l[0] - r[0], dy = l[1] - r[1], width = Math.hypot(dx, dy);
+  const ax: [number, number] = [dx / width, dy / width];
+  const up: [number, number] = [ax[1], -ax[0]];
+  const cx = (r[0] + l[0]) / 2, cy = (r[1] + l[1]) / 2;
+  // The brows' upper edge, measured along `up` from the sides' midpoint.
+  let brow = 0;
+  for (const i of BROW_TOPS) brow += (mesh[i][0] - cx) * up[0] + (mesh[i][1] - cy) * up[1];
+  brow /= BROW_TOPS.length;
+  const ox = cx + brow * up[0], oy = cy + brow * up[1];
+  const forehead = Math.max(1, FOREHEAD_PER_MESH * ((top[0] - ox) * up[0] + (top[1] - oy) * up[1]));
+  const halfWidth = width / 2;
+  const mid = ((top[0] - ox) * ax[0] + (top[1] - oy) * ax[1]) / halfWidth;
+  return { ox, oy, ax, up, halfWidth, forehead, mid };
+}
+
+/** Image point → head frame (u, v). */
+export function toHead(f: HeadFrame, x: number, y: number): [number, number] {
+  const dx = x - f.ox, dy = y - f.oy;
+  return [(dx * f.ax[0] + dy * f.ax[1]) / f.halfWidth, (dx * f.up[0] + dy * f.up[1]) / f.forehead];
+}
+
+/** Head frame → image point. */
+export function fromHead(f: HeadFrame, u: number, v: number): [number, number] {
+  return [f.ox + u * f.halfWidth * f.ax[0] + v * f.forehead * f.up[0], f.oy + u * f.halfWidth * f.ax[1] + v * f.forehead * f.up[1]];
+}
+
+const clamp01 = (t: number) => (t < 0 ? 0 : t > 1 ? 1 : t);
+const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c); };
+
+/**
+ * The skull as the frame sees it: an ellipse centred at (0, SKULL.v0) reaching |u| = SKULL.a and v = top.
+ * Scalp is drawn inside it; hair lost outside it shows what is behind the hair (background).
+ */
+export const SKULL = { v0: 0.45, a: 1.05, top: 1.6 };
+
+/**
+ * Norwood stages, in the frame: the middle of the hairline (`mid`, v), how much higher the temples recede
+ * (`temple`, added at |u| about 0.6), the crown's loss (`crown`, of strands) and its radius (in half face
+ * widths), and how far in the side hair (kept from the horseshoe outward, |u|) still reaches at the top.
+ */
+const NORWOOD = [
+  { mid: 1.0, temple: 0.08, crown: 0, crownR: 0, sides: 0.86, sideTop: 9 },
+  { mid: 1.03, temple: 0.18, crown: 0, crownR: 0, sides: 0.86, sideTop: 9 },
+  { mid: 1.07, temple: 0.3, crown: 0.15, crownR: 0.25, sides: 0.86, sideTop: 9 },
+  { mid: 1.14, temple: 0.32, crown: 0.5, crownR: 0.4, sides: 0.85, sideTop: 9 },
+  { mid: 1.26, temple: 0.3, crown: 0.8, crownR: 0.55, sides: 0.84, sideTop: 9 },
+  { mid: 1.9, temple: 0.2, crown: 1, crownR: 0.8, sides: 0.8, sideTop: 1.0 },
+  { mid: 9, temple: 0, crown: 1, crownR: 1.2, sides: 0.82, sideTop: 0.75 },
+];
+
+/**
+ * Ludwig stages: the parting's bare width (half face widths), the diffuse loss on top and how far across it
+ * reaches (|u|), and the front band (v above the hairline) where strands are kept.
+ */
+const LUDWIG = [
+  { part: 0.035, diffuse: 0.1, spread: 0.35 },
+  { part: 0.06, diffuse: 0.2, spread: 0.45 },
+  { part: 0.09, diffuse: 0.3, spread: 0.55 },
+  { part: 0.13, diffuse: 0.42, spread: 0.65 },
+  { part: 0.18, diffuse: 0.55, spread: 0.72 },
+  { part: 0.25, diffuse: 0.68, spread: 0.8 },
+  { part: 0.34, diffuse: 0.8, spread: 0.88 },
+];
+
+/** A little loss everywhere above the brows on the top and sides per stage: hair thins overall with age. */
+const OVERALL = 0.025;
+/** The hairline's soft width (v): strands thin out over it instead of stopping on a line. */
+const EDGE = 0.22;
+/** No change below this v (the brows and what lies beside them), fully allowed above FLOOR + FLOOR_FADE. */
+export const FLOOR = 0.08, FLOOR_FADE = 0.12;
+
+/** Loss of one stage's own shape at (u, v), before the running maximum over earlier stages. */
+function stageLoss(series: Series, stage: number, u: number, v: number, mid: number): number {
+  const x = Math.abs(u - mid);
+  const overall = OVERALL * (stage - 1);
+  if (series === 'man') {
+    const s = NORWOOD[stage - 1];
+    // The hairline: the middle height plus the temples' recession, an M peaking at |u| 0.6.
+    const temple = s.temple * Math.exp(-(((x - 0.62) / 0.24) ** 2)) + 0.5 * s.temple * smooth((x - 0.35) / 0.4);
+    const line = s.mid + temple;
+    // Below mid-forehead only the middle recedes: at the temples the hair there hangs from the sides.
+    let front = smooth((line - v) / EDGE + 0.5) * Math.max(smooth((v - 0.45) / 0.2), 1 - smooth((x - 0.3) / 0.3));
+    // The horseshoe: side hair beyond `sides` is kept up to sideTop.
+    const side = smooth((x - s.sides) / 0.12) * smooth((s.sideTop - v) / 0.2);
+    front *= 1 - side;
+    // The crown, seen from the front as the top of the head thinning, then bare.
+    const d = Math.hypot(x / 1.2, (v - (SKULL.top - 0.08)) / 0.5);
+    const crown = s.crown * smooth((s.crownR - d) / 0.25 + 0.5) * (1 - side);
+    return Math.max(front, crown, overall);
+  }
+  const s = LUDWIG[stage - 1];
+  // The front line is kept: loss rises only from the hairline (v about 1) over a band.
+  const behindFront = smooth((v - 1.0) / 0.15);
+  // The parting: widest behind the front line, narrowing toward the crown; a few strands still cross it.
+  const partHalf = (s.part / 2) * (1.25 - 0.55 * smooth((v - 1.0) / 0.6));
+  const part = 0.92 * smooth((partHalf - x) / 0.03 + 0.5);
+  const diffuse = s.diffuse * Math.exp(-((x / s.spread) ** 2) * 1.6) * smooth((v - 0.95) / 0.35);
+  // Near the parting the hair is thinner still (Olsen's "Christmas tree": wider toward the front).
+  const nearPart = Math.min(1, s.diffuse * 1.2) * Math.exp(-(((x - s.part / 2) / (0.05 + s.part)) ** 2));
+  return Math.max(behindFront * Math.max(part, diffuse, nearPart), overall);
+}
+
+/**
+ * Share of strands lost at (u, v) at this level (0..1), the running maximum over the series' stages so far.
+ * `jitter` (frame v) moves the shapes up or down a little at this point, the same at every level, so
+ * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
+ * (see hairlineLift).
+ */
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0): number {
+  let loss = 0;
+  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter - lift, mid));
+  // Outside the skull the hair stands in the air: a man's goes when its strands all go, it does not thin
+  // (thinned, its silhouette against the background would look scratched); a woman's stays.
+  // Only hair within a band round the skull counts as this head's (the parsing takes a dark backdrop
+  // above dark hair for more hair).
+  const inside = skullInside(u, v);
+  const out = level.series === 'man' ? smooth((loss - 0.6) / 0.4) * smooth((OUTSIDE_BAND - skullRadius(u, v)) / 0.06) : 0;
+  return (inside * loss + (1 - inside) * out) * smooth((v - FLOOR) / FLOOR_FADE);
+}
+
+/** The skull ellipse's radius at (u, v): 1 on its outline. */
+export function skullRadius(u: number, v: number, top = SKULL.top): number {
+  const b = top - SKULL.v0;
+  return Math.hypot(u / SKULL.a, v > SKULL.v0 ? (v - SKULL.v0) / b : 0);
+}
+
+/** Hair standing out of the skull further than this (in skull radii) is left alone. */
+const OUTSIDE_BAND = 1.3;
+
+/** Inside the skull ellipse: 1 well inside, 0 outside, soft over `soft` (frame units). */
+export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08): number {
+  return smooth((1 - skullRadius(u, v, top)) / soft + 0.5);
+}
+
+/**
+ * How far the stages move up (or down) to start from the person's own hairline `h0` (v where the hair
+ * begins over the middle of the forehead), instead of the usual one at v = 1. Kept small: a fringe hides
+ * the real line (so not far down), and a hairline already high would leave the early stages nothing to
+ * take (so not far up).
+ */
+export const hairlineLift = (h0: number | null): number => (h0 === null ? 0 : Math.max(-0.15, Math.min(0.1, h0 - 1)));

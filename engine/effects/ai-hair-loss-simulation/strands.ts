@@ -1,0 +1,80 @@
+/**
+ * Which strands go: a seeded noise stretched along the hair's direction, so that a loss of 30 % removes
+ * 30 % of the strands (thin bright gaps running along the hair) instead of fading the hair uniformly.
+ *
+ * Strands fan out from a point below the face (in the head frame), as hair combed up and back from the
+ * hairline does: upright over the forehead, leaning outward on the sides. The noise is value noise on a
+ * lattice much longer along a strand than across it, two scales (fine strands and the clumps they lie in),
+ * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
+ */
+
+/** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
+export function hash2(ix: number, iy: number, seed: number): number {
+  let h = (Math.imul(ix, 0x27d4eb2d) ^ Math.imul(iy, 0x165667b1) ^ Math.imul(seed, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/** Smooth value noise at (x, y) in lattice units, 0..1. */
+export function valueNoise(x: number, y: number, seed: number): number {
+  const ix = Math.floor(x), iy = Math.floor(y), fx = x - ix, fy = y - iy;
+  const sx = fx * fx * (3 - 2 * fx), sy = fy * fy * (3 - 2 * fy);
+  const a = hash2(ix, iy, seed), b = hash2(ix + 1, iy, seed), c = hash2(ix, iy + 1, seed), d = hash2(ix + 1, iy + 1, seed);
+  return a + (b - a) * sx + (c - a) * sy + (a - b - c + d) * sx * sy;
+}
+
+export interface StrandScale {
+  /** Strand spacing across the hair, pixels (the fine octave), and the clumps' spacing. */
+  strand: number; clump: number;
+  /** How many times longer than wide a strand's noise cell is. */
+  stretch: number;
+}
+
+/** Strand scale for a face `faceWidth` pixels wide: fine strands of a face 400 px wide are about 2.4 px apart. */
+export const strandScale = (faceWidth: number): StrandScale => ({
+  strand: Math.max(1.6, 0.006 * faceWidth), clump: Math.max(5, 0.03 * faceWidth), stretch: 5,
+});
+
+/**
+ * Noise over a window, one value per pixel, uniform in 0..1 after equalisation. `across` and `along` give each
+ * pixel's position across and along the strands in pixels.
+ */
+export function strandNoise(across: Float32Array, along: Float32Array, scale: StrandScale, seed: number): Float32Array {
+  const n = across.length, out = new Float32Array(n);
+  const fa = 1 / scale.strand, fl = 1 / (scale.strand * scale.stretch);
+  const ca = 1 / scale.clump, cl = 1 / (scale.clump * scale.stretch * 0.6);
+  for (let i = 0; i < n; i++) {
+    const a = across[i], l = along[i];
+    out[i] = 0.55 * valueNoise(a * fa, l * fl, seed) + 0.3 * valueNoise(a * ca, l * cl, seed + 1) + 0.15 * valueNoise(a * fa * 2.1, l * fl * 1.7, seed + 2);
+  }
+  return equalise(out);
+}
+
+/** Rank-maps values to uniform 0..1 (a 2048-bin histogram). */
+export function equalise(v: Float32Array): Float32Array {
+  const BINS = 2048;
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < v.length; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; }
+  if (!(hi > lo)) return v.fill(0.5);
+  const k = (BINS - 1) / (hi - lo), hist = new Float64Array(BINS);
+  for (let i = 0; i < v.length; i++) hist[Math.round((v[i] - lo) * k)]++;
+  // Each bin maps to the middle of its rank range.
+  const cdf = new Float32Array(BINS);
+  let run = 0;
+  for (let b = 0; b < BINS; b++) { cdf[b] = (run + hist[b] / 2) / v.length; run += hist[b]; }
+  for (let i = 0; i < v.length; i++) v[i] = cdf[Math.round((v[i] - lo) * k)];
+  return v;
+}
+
+/** Softness of a strand's edge in noise units. */
+const SOFT = 0.06;
+
+/**
+ * How much of a pixel's hair is gone: 0 at no loss whatever the noise, 1 at full loss, in between 1 where the
+ * noise lies below the loss (with a soft edge). Grows with `loss` for any noise value.
+ */
+export const strandGone = (loss: number, noise: number): number => {
+  const t = (loss * (1 + SOFT) - noise) / SOFT;
+  return t <= 0 ? 0 : t >= 1 ? 1 : t;
+};
