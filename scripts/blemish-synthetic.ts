@@ -21,6 +21,7 @@ import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { retouchMasks, retouchWindow } from '../engine/vision/regions/skin-mask.ts';
 import { half } from './face-parts-data.ts';
+import { seededRandom } from '../engine/image/random.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -33,7 +34,6 @@ const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8
 const photos = Object.entries(labels).filter(([, l]) => (l.kind === 'portrait' || l.kind === 'face_landmarks_image') && (l.num_faces ?? 1) > 0).map(([r]) => r).sort();
 
 /** A small deterministic generator (mulberry32), seeded per photo, so every run renders the same blemishes. */
-const rng = (seed: number) => () => { seed |= 0; seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
 const hash = (s: string) => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 7);
 
 interface Truth { kind: BlemishKind; x: number; y: number; r: number }
@@ -46,7 +46,7 @@ for (const rel of photos) {
   const facts = jobFacts(image, models);
   const faces = (await facts.faces({ meshFaces: 5 })).slice(0, 5);
   const tot = (totals[half(rel)] ??= { tp: { red: 0, dark: 0 }, n: { red: 0, dark: 0 }, fp: 0, own: 0, faces: 0 });
-  const rand = rng(hash(rel));
+  const rand = seededRandom(hash(rel));
   for (const face of faces) {
     const win = retouchWindow(face, image);
     if (!win) continue;

@@ -1,11 +1,12 @@
 /** The boosted-trees trainer and predictor on a drawn problem: three classes by position, with noise. */
 import { describe, expect, it } from 'vitest';
 import { predictProba, readModel, treeValue, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
-import { rng, trainBoostedTrees } from './boosted-trees-train.ts';
+import { seededRandom } from '../engine/image/random.ts';
+import { trainBoostedTrees } from './boosted-trees-train.ts';
 
 /** Points in the square: class 0 left of x = 0.4, class 1 right and low, class 2 right and high; a noise feature. */
 function problem(rows: number, seed: number) {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const data = new Float32Array(rows * 3), labels = new Uint8Array(rows);
   for (let r = 0; r < rows; r++) {
     const x = random(), y = random();

@@ -5,6 +5,7 @@
  * depth, seeded row and feature sampling per round. Deterministic for a given seed.
  */
 import { softmax, type BoostedTrees, type Tree } from '../engine/vision/garments/boosted-trees.ts';
+import { seededRandom } from '../engine/image/random.ts';
 
 export interface TrainOptions {
   data: Float32Array; rows: number; features: string[]; classes: string[];
@@ -20,18 +21,6 @@ export interface TrainOptions {
   rowShare: number; featureShare: number; seed: number; bins: number;
   /** Called after each round with the model so far (for curves on held-out photos). */
   onRound?: (round: number, model: BoostedTrees) => void;
-}
-
-/** Mulberry32: a small seeded generator, so training is the same on every run. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Cut points per feature at quantiles of (a sample of) its values; bin b holds values <= cuts[b]. */
@@ -53,7 +42,7 @@ function cutPoints(o: TrainOptions, random: () => number): Float32Array[] {
 export function trainBoostedTrees(o: TrainOptions): BoostedTrees {
   const { rows, depth } = o;
   const F = o.features.length, K = o.classes.length, B = o.bins;
-  const random = rng(o.seed);
+  const random = seededRandom(o.seed);
   const cuts = cutPoints(o, random);
   // Binned data, feature-major.
   const binned = Array.from({ length: F }, (_, j) => {

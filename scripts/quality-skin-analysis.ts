@@ -29,6 +29,7 @@ import { toImage } from '../engine/vision/skin/frame.ts';
 import { renderSynthetic, type Synthetic, type SyntheticKind } from '../engine/vision/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
+import { seededRandom } from '../engine/image/random.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -44,10 +45,6 @@ async function analyse(image: RasterImage, face: Face, parsing: FaceParsing): Pr
   return analyseSkin(f, face, parsing, labFrame(f));
 }
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-}
 
 // ---------- 1. synthetic ground truth ----------
 const SIZES: Record<SyntheticKind, [number, number]> = { acne: [0.8, 2], closed_comedones: [0.5, 1.1], mole: [0.8, 2.2], skin_spot: [1.5, 3.5], wrinkle: [8, 14] };
@@ -55,7 +52,7 @@ const COUNT: Record<SyntheticKind, number> = { acne: 3, closed_comedones: 3, mol
 
 /** Places findings on skin (frame zone ≥ 0.5 all around), ≥ 4 mm apart; wrinkles across the forehead. */
 function place(a: SkinAnalysis, seed: number): Synthetic[] {
-  const r = rng(seed), f = a.frame, out: Synthetic[] = [];
+  const r = seededRandom(seed), f = a.frame, out: Synthetic[] = [];
   const at = (zone: Float32Array, x: number, y: number) => x >= 0 && y >= 0 && x < f.w && y < f.h && zone[Math.round(y) * f.w + Math.round(x)] >= 0.5;
   for (const kind of ['wrinkle', 'mole', 'skin_spot', 'acne', 'closed_comedones'] as SyntheticKind[]) {
     for (let n = 0, tries = 0; n < COUNT[kind] && tries < 4000; tries++) {

@@ -21,7 +21,8 @@ import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
 import { presetByName } from './presets.ts';
 import { faceShape } from './shape.ts';
-import { drawPart, hashSeed, seeded } from './strands.ts';
+import { seededRandom } from '../../image/random.ts';
+import { drawPart, hashSeed } from './strands.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
 
 export type P = Params<typeof endpoint>;
@@ -86,7 +87,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const n = shape.win.w * shape.win.h;
   const out = new Float32Array(n * 3);
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
-  const rand = seeded(hashSeed(`${name}:${index}`));
+  const rand = seededRandom(hashSeed(`${name}:${index}`));
   preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light }, rand));
   for (let k = 0; k < n; k++) {
     px[k * ch] = clamp8(out[k * 3]); px[k * ch + 1] = clamp8(out[k * 3 + 1]); px[k * ch + 2] = clamp8(out[k * 3 + 2]);

@@ -4,7 +4,8 @@ import { faceMeshTables } from '../../vision/models/human.ts';
 import type { P3 } from '../../vision/regions/uv-map.ts';
 import { presetByName } from './presets.ts';
 import { faceShape } from './shape.ts';
-import { drawPart, seeded } from './strands.ts';
+import { seededRandom } from '../../image/random.ts';
+import { drawPart } from './strands.ts';
 
 const SIZE = { width: 640, height: 760 };
 const mesh: P3[] = faceMeshTables().uv.map(([u, v]) => [120 + 400 * u, 60 + 440 * v, 0]);
@@ -16,7 +17,7 @@ function draw(name: string, seed: number) {
   const shape = faceShape(preset, mesh, SIZE);
   const out = new Float32Array(shape.win.w * shape.win.h * 3).fill(200);
   const shade = new Float32Array(shape.win.w * shape.win.h).fill(1);
-  const rand = seeded(seed);
+  const rand = seededRandom(seed);
   preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb: [60, 40, 30], shade }, rand));
   return { out, shape, preset };
 }

@@ -8,18 +8,8 @@
  */
 import type { BeardPart } from './presets.ts';
 import { directionField, type FaceShape, type Rect } from './shape.ts';
+import { seededRandom } from '../../image/random.ts';
 
-/** mulberry32: a small, fast seeded generator (uniform in [0, 1)). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const hashSeed = (text: string) => {
   let h = 2166136261;

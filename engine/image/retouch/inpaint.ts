@@ -8,6 +8,7 @@
  *
  * Pixels are interleaved float channels (any units, e.g. Lab), row-major.
  */
+import { seededRandom } from '../random.ts';
 
 export interface InpaintOptions {
   /** Patch side in pixels, odd (default 7). */
@@ -50,7 +51,7 @@ export function inpaint(data: Float32Array, w: number, h: number, channels: numb
   if (patch < 3 || patch % 2 === 0) throw new Error(`inpaint: patch ${patch} must be odd and at least 3`);
   if (data.length !== w * h * channels || hole.length !== w * h || source.length !== w * h) throw new Error('inpaint: sizes differ');
   const r = patch >> 1;
-  const rand = mulberry32(o.seed ?? 1);
+  const rand = seededRandom(o.seed ?? 1);
   const out = Float32Array.from(data);
   const from = new Int32Array(w * h).fill(-1);
   let holeCount = 0;
@@ -338,14 +339,3 @@ function vote(L: Level, nnf: Int32Array, r: number, channels: number, dist: Floa
   }
 }
 
-/** A small seeded generator (mulberry32), so a fill is the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
