@@ -23,7 +23,7 @@ test('beard styling: a preset from the previews, progress while the task runs, b
   await expect(page.getByTestId('dropzone-ai-beard-styling-image_template')).toBeVisible();
 
   await page.getByTestId('run-button').click();
-  await expect(page.getByRole('status').filter({ hasText: /Sending…|Queued…|Processing…/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Sending…|Queued…|Processing…/ }).first()).toBeVisible();
   await expect(page.getByText('Done. The result is in the gallery.')).toBeVisible({ timeout: 150_000 });
   const stage = page.getByRole('region', { name: 'Selected result' });
   await expect(stage.getByRole('heading', { level: 2, name: /Beard styling/ })).toBeVisible();

@@ -21,7 +21,7 @@ test('hair loss: pick a level on the strip, run, progress, before/after', async 
   await expect(strip.getByRole('radio', { name: 'Man 5', exact: true })).toHaveAttribute('aria-checked', 'true');
 
   await page.getByTestId('run-button').click();
-  await expect(page.getByRole('status').filter({ hasText: /Sending|Queued|Processing/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /Sending|Queued|Processing/ }).first()).toBeVisible();
   await expect(page.getByText('Done. The result is in the gallery.')).toBeVisible({ timeout: 150_000 });
   const stage = page.getByRole('region', { name: 'Selected result' });
   await expect(stage.getByRole('heading', { level: 2, name: /Hair loss simulation/ })).toBeVisible();
