@@ -2,8 +2,6 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endpoints } from '../../../../contract/index.ts';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
-import type { EnumField as EnumSpec } from '../../../../contract/fields.ts';
-import { fieldOverrides } from '../extras/index.ts';
 import { renderWithQuery } from '../../../testing/render.tsx';
 import type { RunRecord } from '../api/run-effect.ts';
 import { usePanelStore } from '../stores/panel-store.ts';
@@ -62,18 +60,6 @@ describe('EffectPanel is generated from the contract', () => {
     // Plain words from the contract; the developer view shows the values sent.
     expect(within(form).getByRole('radio', { name: 'Transparent', checked: true })).toBeTruthy();
     expect(within(form).getAllByRole('radio').map((r) => r.textContent)).toEqual(['Transparent', 'Mask', 'On white']);
-  });
-
-  // A long enum that no panel extra draws its own way (hair loss draws its levels as a strip).
-  const longEnum = Object.values(endpoints).flatMap((ep) => Object.entries(ep.fields)
-    .filter(([name, f]) => f.kind === 'enum' && f.values.length > 4 && !fieldOverrides[ep.slug]?.[name])
-    .map(([, f]) => ({ ep, f: f as EnumSpec })))[0];
-  it.runIf(longEnum)('uses a select for long enums, empty until chosen', () => {
-    renderPanel(longEnum!.ep);
-    const select = screen.getByRole('combobox') as HTMLSelectElement;
-    expect(select.value).toBe('');
-    expect(select.options).toHaveLength(longEnum!.f.values.length + 1);
-    if (longEnum!.f.required) expect(runButton().disabled).toBe(true);
   });
 
   it('keeps Run off and says why until the photo is there', () => {
