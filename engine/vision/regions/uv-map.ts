@@ -60,8 +60,19 @@ export function faceWindow(mesh: readonly P3[], size: { width: number; height: n
 /** Canonical (u, v) of every window pixel covered by the face or its skirt; NaN elsewhere. */
 export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
   const { xy, q, tri } = faceSurface(mesh, skirt);
-  const u = new Float32Array(win.w * win.h).fill(NaN), v = new Float32Array(win.w * win.h).fill(NaN);
-  const depth = new Float32Array(win.w * win.h).fill(Infinity);
+  const [u, v] = rasterPairs(xy, tri, q, win);
+  return { u, v, win };
+}
+
+/**
+ * A pair of values per surface point (`pairs[i]` for `xy[i]`) interpolated over every window pixel the
+ * triangles cover, barycentrically; NaN elsewhere. Nearest surface first (smallest z), so a turned head's
+ * hidden side does not take the visible one's pixels.
+ */
+export function rasterPairs(xy: readonly P3[], tri: readonly number[], pairs: readonly (readonly number[])[], win: Win): [Float32Array, Float32Array] {
+  const n = win.w * win.h;
+  const p0 = new Float32Array(n).fill(NaN), p1 = new Float32Array(n).fill(NaN);
+  const depth = new Float32Array(n).fill(Infinity);
   for (let t = 0; t < tri.length; t += 3) {
     const [A, B, C] = [xy[tri[t]], xy[tri[t + 1]], xy[tri[t + 2]]];
     const ax = A[0] - win.x0, ay = A[1] - win.y0, bx = B[0] - win.x0, by = B[1] - win.y0, cx = C[0] - win.x0, cy = C[1] - win.y0;
@@ -69,7 +80,7 @@ export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
     if (Math.abs(det) < 1e-9) continue;
     const xa = Math.max(0, Math.floor(Math.min(ax, bx, cx))), xb = Math.min(win.w - 1, Math.ceil(Math.max(ax, bx, cx)));
     const ya = Math.max(0, Math.floor(Math.min(ay, by, cy))), yb = Math.min(win.h - 1, Math.ceil(Math.max(ay, by, cy)));
-    const [qa, qb, qc] = [q[tri[t]], q[tri[t + 1]], q[tri[t + 2]]];
+    const [qa, qb, qc] = [pairs[tri[t]], pairs[tri[t + 1]], pairs[tri[t + 2]]];
     for (let y = ya; y <= yb; y++) {
       const py = y + 0.5;
       for (let x = xa; x <= xb; x++) {
@@ -82,12 +93,12 @@ export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
         const z = l0 * A[2] + l1 * B[2] + l2 * C[2];
         if (z >= depth[o]) continue;
         depth[o] = z;
-        u[o] = l0 * qa[0] + l1 * qb[0] + l2 * qc[0];
-        v[o] = l0 * qa[1] + l1 * qb[1] + l2 * qc[1];
+        p0[o] = l0 * qa[0] + l1 * qb[0] + l2 * qc[0];
+        p1[o] = l0 * qa[1] + l1 * qb[1] + l2 * qc[1];
       }
     }
   }
-  return { u, v, win };
+  return [p0, p1];
 }
 
 /** Samples an atlas (ATLAS x ATLAS, 0..1) through the field, bilinearly; 0 off the face. */
