@@ -11,6 +11,7 @@ import { containRect } from '../utils/crop-overlay.ts';
 import type { Size } from '../utils/crop-overlay.ts';
 import { boxToDisplay, faceSummary, outsideImage, readFace, readFaceAnswer, requestedFamilies } from '../utils/face-analysis.ts';
 import type { Face, FaceAnswer, FaceReading, FamilyReading } from '../utils/face-analysis.ts';
+import { ViewTabs } from './view-tabs.tsx';
 import { ResponseView } from './response-view.tsx';
 
 export interface FaceAnalysisViewProps {
@@ -218,20 +219,7 @@ export function FaceAnalysisView({ photoUrl, body, loading = false, requested, r
       </div>
       {/* Under the photo on a narrow stage, beside it where there is room. */}
       <aside aria-label="Response details" className="flex max-h-[55%] min-h-0 w-full flex-col gap-3 @2xl:max-h-none @2xl:w-[min(400px,48%)]">
-        <div className="flex gap-1" role="tablist" aria-label="Response view">
-          {(['faces', 'json'] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={tab === t}
-              onClick={() => setTab(t)}
-              className={cn('rounded-md px-2.5 py-1 text-[13px] font-medium', tab === t ? 'bg-stone-900 text-white' : 'text-stone-600 hover:bg-stone-100')}
-            >
-              {t === 'faces' ? 'Faces' : 'Raw JSON'}
-            </button>
-          ))}
-        </div>
+        <ViewTabs tabs={[['faces', 'Faces'], ['json', 'Raw JSON']] as const} value={tab} onChange={setTab} />
         {tab === 'json' ? (
           <div className="min-h-0 flex-1 overflow-y-auto">
             <ResponseView responseKey={responseKey} />

@@ -35,6 +35,7 @@ import { useStoredBlob } from '../hooks/use-stored-blob.ts';
 import { useCropPlacement } from '../hooks/use-crop-placement.ts';
 import { BackgroundPicker, backgroundStyle, useViewerPrefs } from './background-picker.tsx';
 import { useShallow } from 'zustand/react/shallow';
+import { ViewTabs } from './view-tabs.tsx';
 import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
 
@@ -97,19 +98,7 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
       )}
     >
       {analysis && (
-        <div className="flex gap-1" role="tablist" aria-label="Response view">
-          {(['analysis', 'json'] as const).map((t) => (
-            <button
-              key={t}
-              role="tab"
-              aria-selected={tab === t}
-              onClick={() => setTab(t)}
-              className={cn('rounded-md px-2.5 py-1 text-[13px] font-medium', tab === t ? 'bg-stone-900 text-white' : 'text-stone-600 hover:bg-stone-100')}
-            >
-              {t === 'analysis' ? 'Analysis' : 'JSON'}
-            </button>
-          ))}
-        </div>
+        <ViewTabs tabs={[['analysis', 'Analysis'], ['json', 'JSON']] as const} value={tab} onChange={setTab} />
       )}
       <div className="min-h-0 flex-1 overflow-y-auto">
         {tab === 'analysis' ? loaded ? <AnalysisView body={loaded.value} /> : <p className="text-xs text-stone-600">Loading…</p> : <ResponseView responseKey={item.responseKey} />}

@@ -11,6 +11,7 @@ import type { StoredImage } from '../stores/gallery-store.ts';
 import type { Rect, Size } from '../utils/crop-overlay.ts';
 import { readSkinReport, zoneGuide } from '../utils/skin-report.ts';
 import type { LesionKind } from '../utils/skin-report.ts';
+import { ViewTabs } from './view-tabs.tsx';
 import { ResponseView } from './response-view.tsx';
 
 export interface SkinReportViewProps {
@@ -131,20 +132,7 @@ export function SkinReportView({ photoUrl, body, loading = false, maps, response
         )}
       </div>
       <aside aria-label="Response details" className="flex max-h-[60%] min-h-0 w-full flex-col gap-3 @2xl:max-h-none @2xl:w-[min(400px,48%)]">
-        <div className="flex gap-1" role="tablist" aria-label="Response view">
-          {(['report', 'json'] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={tab === t}
-              onClick={() => setTab(t)}
-              className={cn('rounded-md px-2.5 py-1 text-[13px] font-medium', tab === t ? 'bg-stone-900 text-white' : 'text-stone-600 hover:bg-stone-100')}
-            >
-              {t === 'report' ? 'Skin report' : 'Raw JSON'}
-            </button>
-          ))}
-        </div>
+        <ViewTabs tabs={[['report', 'Skin report'], ['json', 'Raw JSON']] as const} value={tab} onChange={setTab} />
         {tab === 'json' ? (
           <div className="min-h-0 flex-1 overflow-y-auto"><ResponseView responseKey={responseKey} /></div>
         ) : loading ? (
