@@ -32,7 +32,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { drawStubble } from '../engine/vision/regions/synthetic-beard.ts';
-import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
+import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -52,7 +52,7 @@ if (sheets) mkdirSync(sheets, { recursive: true });
 const bearded = (JSON.parse(readFileSync(path.join(root, 'scripts/beard-labels.json'), 'utf8')) as { bearded: Record<string, string> }).bearded;
 const photos = retouchPhotos(testdata).filter((p) => !filters.length || filters.some((f) => p.includes(f)));
 const models = new ModelRegistry({ threads: 2 });
-const { described, similarity } = await faceDescriber(models);
+const { described, identity } = await faceDescriber(models);
 const effect = (await import(effectModules['ai-beard-removal'])).default as Effect;
 const kit = { models, signal: new AbortController().signal };
 
@@ -84,19 +84,6 @@ async function masksOf(img: RasterImage) {
     out.push({ face, beard, zone, coverage: m?.coverage ?? 0 });
   }
   return out;
-}
-
-async function identity(before: RasterImage, after: RasterImage) {
-  const a = await described(before), b = await described(after);
-  let found = 0, gender = 0, minSim = 1;
-  for (const f of a) {
-    const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
-    if (!g) continue;
-    found++;
-    if (g.gender === f.gender) gender++;
-    minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
-  }
-  return { found, total: a.length, gender, minSim };
 }
 
 const count = (m: Uint8Array) => m.reduce((s, v) => s + v, 0);

@@ -35,7 +35,7 @@ import { BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';
-import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
+import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -58,7 +58,7 @@ const presets = (opt('--presets')?.split(',') ?? BEARD_PRESETS.map((p) => p.name
 const sheetDir = opt('--sheet');
 
 const models = new ModelRegistry({ threads: 2 });
-const { described, similarity } = await faceDescriber(models);
+const { described, compare } = await faceDescriber(models);
 
 async function decode(file: string): Promise<RasterImage> {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -121,7 +121,7 @@ for (const rel of photos) {
       for (let i = 0; i < c.length; i++) if (c[i] >= 128) { n++; if (moved[i]) m++; }
       return n ? m / n : NaN;
     });
-    const id = await identity(before, await described(after));
+    const id = compare(before, await described(after));
     const t = tallyOf(`${h}:${preset.name}`);
     t.runs++; t.spill = Math.max(t.spill, sp); t.lost += id.total - id.found; t.gender += id.found - id.gender;
     if (preset.kind === 'beard') t.chin.push(...chinShares.filter(Number.isFinite));
@@ -129,18 +129,6 @@ for (const rel of photos) {
     console.log([h, rel, faces.length, preset.name, fmt(100 * sp, 3), fmt(Math.min(...chinShares)), `${id.found}/${id.total}`, `${id.found - id.gender} differ`, fmt(id.minSim, 3), Math.round(ms)].join('\t'));
   }
   if (row) sheetRows.push(row);
-}
-
-function identity(a: Described[], b: Described[]) {
-  let found = 0, gender = 0, minSim = 1;
-  for (const f of a) {
-    const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
-    if (!g) continue;
-    found++;
-    if (g.gender === f.gender) gender++;
-    minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
-  }
-  return { found, total: a.length, gender, minSim };
 }
 
 function fmt(v: number, d = 2) { return Number.isFinite(v) ? v.toFixed(d) : '-'; }

@@ -29,7 +29,7 @@ import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
-import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
+import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -94,20 +94,6 @@ async function allowedRegion(img: RasterImage, faces: Face[], facts: JobFacts): 
   return allowed;
 }
 
-async function identity(before: RasterImage, after: RasterImage): Promise<{ found: number; total: number; gender: number; minSim: number }> {
-  const { described, similarity } = describer!;
-  const a = await described(before), b = await described(after);
-  let found = 0, gender = 0, minSim = 1;
-  for (const f of a) {
-    const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
-    if (!g) continue;
-    found++;
-    if (g.gender === f.gender) gender++;
-    minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
-  }
-  return { found, total: a.length, gender, minSim };
-}
-
 /** The head of the largest face, a square crop from the chin to above the hair. */
 function headCrop(img: RasterImage, face: Face) {
   const f = headFrame(face.mesh!);
@@ -161,7 +147,7 @@ for (const rel of photos) {
   let idText = ['-', '-', '-'];
   if (describer) {
     for (const name of ['man', 'woman']) {
-      const id = await identity(before, strongest[name]);
+      const id = await describer.identity(before, strongest[name]);
       s.lost += id.total - id.found; s.gender += id.found - id.gender;
       if (id.found) s.sim.push(id.minSim);
       idText = [`${id.found}/${id.total}`, `${id.found - id.gender} differ`, fmt(Math.min(id.minSim, Number(idText[2]) || 1), 3)];

@@ -31,7 +31,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
-import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
+import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -73,7 +73,7 @@ for (const s of chosen) if (!RETOUCH[s]) { console.error(`quality-retouch: no ca
 
 const photos = retouchPhotos(testdata);
 const models = new ModelRegistry({ threads: 2 });
-const { described, similarity } = await faceDescriber(models);
+const { described, identity } = await faceDescriber(models);
 
 async function decode(file: string): Promise<RasterImage> {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -165,19 +165,6 @@ async function smoothing(before: RasterImage, after: RasterImage, faces: Face[],
     const ha = splitBands(lumaPlane(after.data, after.width, after.height, 3), after.width, after.height, sigma).high;
     return { cheeks: bandEnergy(ha, cheeks) / bandEnergy(hb, cheeks), eyes: bandEnergy(ha, eyes) / bandEnergy(hb, eyes) };
   }));
-}
-
-async function identity(before: RasterImage, after: RasterImage): Promise<{ found: number; total: number; gender: number; minSim: number }> {
-  const a = await described(before), b = await described(after);
-  let found = 0, gender = 0, minSim = 1;
-  for (const f of a) {
-    const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
-    if (!g) continue;
-    found++;
-    if (g.gender === f.gender) gender++;
-    minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
-  }
-  return { found, total: a.length, gender, minSim };
 }
 
 /** before | typical | strong; below, the largest face, then its cheek and its under-eye, zoomed, for each. */

@@ -38,8 +38,23 @@ export async function faceDescriber(models: ModelRegistry) {
       return r.face.filter((f) => f.embedding?.length);
     } finally { t.dispose(); }
   }
-  return { described, similarity };
+  /** Each face of `a` found again in `b` (box IoU ≥ 0.5): how many, how many of the same gender, the least similarity. */
+  function compare(a: Described[], b: Described[]): Identity {
+    let found = 0, gender = 0, minSim = 1;
+    for (const f of a) {
+      const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
+      if (!g) continue;
+      found++;
+      if (g.gender === f.gender) gender++;
+      minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
+    }
+    return { found, total: a.length, gender, minSim };
+  }
+  const identity = async (before: RasterImage, after: RasterImage) => compare(await described(before), await described(after));
+  return { described, similarity, compare, identity };
 }
+
+export interface Identity { found: number; total: number; gender: number; minSim: number }
 
 /** Overlap of two [x, y, width, height] boxes over their union. */
 export const iou = (a: number[], b: number[]) => {
