@@ -16,7 +16,9 @@ import sharp from 'sharp';
 const root = path.join(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'test-results/studio-shots'));
 fs.mkdirSync(out, { recursive: true });
-const studioPort = 4297;
+// Ports of its own (overridable, as the browser tests' are, so that two checkouts can measure side by side).
+const studioPort = Number(process.env.ATELIER_E2E_STUDIO_PORT ?? 4297);
+const enginePort = process.env.ATELIER_E2E_ENGINE_PORT ?? '8897';
 const base = `http://127.0.0.1:${studioPort}`;
 const cup = path.join(root, 'engine/test/fixtures/product_coffee_cup.png');
 const portrait = path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg');
@@ -62,10 +64,18 @@ console.log(`initial JS: ${scripts.length} file(s), ${(jsGzip / 1024).toFixed(1)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-measure-'));
 const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
   cwd: root,
-  env: { ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_ENGINE_PORT: '8897', ATELIER_STUDIO_PORT: String(studioPort), ATELIER_WORKERS: '1' },
+  env: { ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_ENGINE_PORT: enginePort, ATELIER_STUDIO_PORT: String(studioPort), ATELIER_WORKERS: '1' },
   stdio: 'ignore',
+  // Its own process group: npx starts tsx, which starts node; all of them go when this script ends.
+  detached: true,
 });
-const stop = () => server.kill('SIGTERM');
+const stop = () => {
+  try {
+    process.kill(-server.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+};
 process.on('exit', stop);
 for (let i = 0; ; i++) {
   const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
