@@ -114,7 +114,8 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
       const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
       const dist = Math.hypot(a.x - b.x, a.y - b.y);
       const prev = last.current;
-      const p = local(mid.x, mid.y);
+      // The picture point that was under the old midpoint ends under the new one.
+      const p = local(prev.x, prev.y);
       setView((v) => {
         const z = zoomAt(v, v.zoom * (dist / prev.dist!), p.x, p.y);
         return p.w > 0 && p.h > 0 ? bound({ ...z, x: z.x + (mid.x - prev.x) / p.w, y: z.y + (mid.y - prev.y) / p.h }) : z;
