@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { cupFixture, cupImages, seedGallery, unzipStored } from './studio-gallery-seed.ts';
 import type { SeedItem } from './studio-gallery-seed.ts';
 import { formatBytes } from '../src/lib/format.ts';
+import { contrastScan } from './contrast-scan.ts';
 
 const portrait = path.join(import.meta.dirname, '../engine/test/fixtures/obama_official_portrait.jpg');
 const stage = (page: Page) => page.getByRole('region', { name: 'Selected result' });
@@ -85,6 +86,33 @@ test('viewer: two fingers pinch-zoom around their midpoint, one drag pans the zo
   // The Fit button goes back.
   await viewer.getByRole('button', { name: 'Fit' }).click();
   await expect(page.getByTestId('zoom-level')).toHaveText(/^Fit/);
+
+  // A full-frame result lies exactly over its photo.
+  const [b, a] = [await stage(page).getByRole('img', { name: 'Before' }).boundingBox(), await stage(page).getByRole('img', { name: 'After' }).boundingBox()];
+  expect(a).toEqual(b);
+  // Behind the transparent result: white, then any colour.
+  const backgrounds = page.getByRole('group', { name: 'Background' });
+  await backgrounds.getByRole('button', { name: 'White' }).click();
+  await expect(page.getByTestId('after-layer')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+  await backgrounds.getByLabel('Any colour').fill('#336699');
+  await expect(page.getByTestId('after-layer')).toHaveCSS('background-color', 'rgb(51, 102, 153)');
+  await backgrounds.getByRole('button', { name: 'Checkerboard' }).click();
+  await expect(page.getByTestId('after-layer')).toHaveClass(/bg-checker/);
+});
+
+test('any photo in: a 2400 px export is downsized and a palette PNG converted in the browser, each said in one line', async ({ page }) => {
+  await page.goto('/#commodity-background-removal');
+  const input = page.getByTestId('dropzone-input');
+  const photo = await sharp(cupFixture).flatten({ background: '#eee' }).resize(2400, 1600, { fit: 'contain', background: '#eee' }).jpeg().toBuffer();
+  await input.setInputFiles({ name: 'export.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(page.getByTestId('fit-note')).toHaveText('Resized from 2400×1600 to 1999×1332 to fit this effect.', { timeout: 30_000 });
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByTestId('run-button')).toBeEnabled();
+  const palette = await sharp(cupFixture).resize(500).png({ palette: true, colours: 64 }).toBuffer();
+  expect((await sharp(palette).metadata()).isPalette).toBe(true);
+  await input.setInputFiles({ name: 'palette.png', mimeType: 'image/png', buffer: palette });
+  await expect(page.getByTestId('fit-note')).toHaveText(/^Converted from (8-bit|palette) PNG to full-colour PNG to fit this effect\.$/);
+  await expect(page.getByTestId('run-button')).toBeEnabled();
 });
 
 test('an opaque result saves as JPEG and as WebP, named after the photo; a transparent one offers no JPEG', async ({ page }) => {
@@ -366,4 +394,87 @@ test.describe('on a phone (390×844)', () => {
     expect(shown.h).toBeGreaterThan(140);
     await expect(page.getByText(/^Crop · 910×512 px/)).toBeInViewport();
   });
+});
+
+/** An apparel run of seven results, as the issue's spill was seen with. */
+async function sevenClasses(): Promise<SeedItem> {
+  const person = await sharp(portrait).resize(455).png().toBuffer();
+  const cutout = await sharp(person).ensureAlpha().composite([{ input: Buffer.from('<svg width="455" height="569"><rect x="60" y="290" width="340" height="279" fill="#fff"/></svg>'), blend: 'dest-in' }]).png().toBuffer();
+  const labels = ['All garments', 'tops', 'coat', 'pants', 'bag', 'shoes', 'hat'];
+  return {
+    id: 'look', slug: 'apparel-background-removal', params: { cloth_class: labels.slice(1).join(',') },
+    before: { label: 'Before', type: 'image/png', bytes: person, name: 'look.png' },
+    afters: labels.map((label) => ({ label, type: 'image/png', bytes: cutout })),
+  };
+}
+
+test('layout: with seven apparel results nothing is drawn over the gallery strip, at 1280×720, 1024×768 and on a phone', async ({ page }) => {
+  const items = [await sevenClasses(), ...(await cupItems(3)).map((it) => ({ ...it, minutesAgo: 5 }))];
+  for (const [width, height] of [[1280, 720], [1024, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await openStudio(page, items, 'look');
+    await expect(page.getByRole('tablist', { name: 'Results' }).getByRole('tab')).toHaveCount(7);
+    const strip = page.getByRole('list', { name: 'Gallery items' });
+    await strip.scrollIntoViewIfNeeded();
+    // Nothing of the stage is drawn below its own area, onto the strip: each element's box, cut by the boxes
+    // of the ancestors that clip it, ends above the strip's top edge.
+    const below = await page.evaluate(() => {
+      const stage = document.querySelector('section[aria-label="Selected result"]')!;
+      const stripTop = document.querySelector('ul[aria-label="Gallery items"]')!.parentElement!.parentElement!.getBoundingClientRect().top;
+      const out: string[] = [];
+      for (const el of stage.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        let bottom = r.bottom;
+        let top = r.top;
+        for (let p = el.parentElement; p; p = p.parentElement) {
+          if (getComputedStyle(p).overflowY === 'visible') continue;
+          const b = p.getBoundingClientRect();
+          bottom = Math.min(bottom, b.bottom);
+          top = Math.max(top, b.top);
+        }
+        if (bottom > top && bottom > stripTop + 1) out.push(`${el.tagName}.${String(el.className).slice(0, 40)} to ${Math.round(bottom)} > ${Math.round(stripTop)}`);
+      }
+      return out;
+    });
+    expect(below, `${width}x${height}`).toEqual([]);
+    const spill = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(spill, `${width}x${height}`).toBeLessThanOrEqual(0);
+    // The viewer keeps a usable size, and the grid shows every class large.
+    const viewer = page.getByTestId('before-after');
+    await viewer.scrollIntoViewIfNeeded();
+    expect((await viewer.boundingBox())!.height, `${width}x${height}`).toBeGreaterThanOrEqual(180);
+    await page.getByRole('radio', { name: 'All 7 large' }).click();
+    const first = page.getByRole('list', { name: 'All results' }).getByTestId('grid-image').first();
+    await first.scrollIntoViewIfNeeded();
+    expect((await first.boundingBox())!.height, `${width}x${height}`).toBeGreaterThanOrEqual(240);
+  }
+});
+
+test('text contrast is at least 4.5:1 in the empty studio, on a result, in the grid, the comparison and the selection', async ({ page }) => {
+  await page.goto('/#commodity-background-removal');
+  await expect(page.getByText('Results appear here')).toBeVisible();
+  const low = async (state: string) => {
+    // Buttons fade between their disabled and enabled colours: read them once settled.
+    await page.waitForTimeout(400);
+    return { state, low: (await page.evaluate(contrastScan)) as { text: string; ratio: number }[] };
+  };
+  const found = [await low('empty')];
+  await seedGallery(page, [await sevenClasses(), ...(await cupItems(2)).map((it) => ({ ...it, minutesAgo: 5 }))], 'look');
+  await expect(page.getByTestId('before-after')).toBeVisible();
+  found.push(await low('apparel result'));
+  await page.getByRole('radio', { name: 'All 7 large' }).click();
+  found.push(await low('grid'));
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  await cards(page).nth(1).getByRole('button').click();
+  await cards(page).nth(2).getByRole('button').click();
+  found.push(await low('selecting'));
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page.getByRole('region', { name: 'Comparison' })).toBeVisible();
+  found.push(await low('comparison'));
+  await page.getByRole('button', { name: 'Close comparison' }).click();
+  await page.getByRole('region', { name: 'Selected result' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+  found.push(await low('undo'));
+  expect(found.filter((f) => f.low.length > 0)).toEqual([]);
 });

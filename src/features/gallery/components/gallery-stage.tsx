@@ -390,7 +390,7 @@ export function GalleryStage({ actions }: { actions?: StageActions }) {
         <div className="max-w-sm text-center">
           <div className="bg-checker mx-auto mb-4 h-24 w-32 rounded-xl ring-1 ring-stone-200" aria-hidden="true" />
           <p className="text-[15px] font-medium text-stone-800">Results appear here</p>
-          <p className="mt-1 text-[13px] leading-5 text-stone-500">Pick an effect, add a photo and press Run. You can compare the result with the original, download it, and find it again after a reload.</p>
+          <p className="mt-1 text-[13px] leading-5 text-stone-600">Pick an effect, add a photo and press Run. You can compare the result with the original, download it, and find it again after a reload.</p>
         </div>
       </div>
     );

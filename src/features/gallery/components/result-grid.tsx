@@ -30,7 +30,7 @@ function GridCell({ item, image, onOpen }: { item: GalleryItem; image: StoredIma
         )}
       >
         {/* Tall enough to see a garment's edge; the image keeps its shape inside. */}
-        <span className={cn('relative block h-[clamp(260px,52vh,520px)] overflow-hidden rounded-lg ring-1 ring-stone-200', background.className, blank && 'opacity-60')} style={background.style}>
+        <span className={cn('relative block h-[clamp(240px,40vh,480px)] overflow-hidden rounded-lg ring-1 ring-stone-200', background.className, blank && 'opacity-60')} style={background.style}>
           {url && <img src={url} alt="" draggable={false} className="absolute inset-0 size-full object-contain" data-testid="grid-image" />}
         </span>
         <span className="mt-2 flex flex-wrap items-baseline justify-between gap-x-2 px-0.5">
