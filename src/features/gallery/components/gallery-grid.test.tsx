@@ -45,7 +45,7 @@ const many = (n: number): GalleryItem[] =>
     responseKey: 'json:seed',
   }));
 
-describe('GalleryGrid with 200 items', () => {
+describe('GalleryGrid with 200 items', { timeout: 30_000 }, () => {
   it('renders every card but loads thumbnails only as they come into view; filtering and selecting stay quick', async () => {
     await putBlob('blob:seed', new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }));
     useGalleryStore.setState({ items: many(200), selectedId: 'seed-0' });
