@@ -32,7 +32,9 @@ export interface SeedItem {
 /** The photo (cup on a warm grey, 600×400 JPEG), its transparent cutout, the same on white, and a trimmed cutout. */
 export async function cupImages() {
   const photo = await sharp(cupFixture).flatten({ background: '#d9d2c5' }).resize(600, 400, { fit: 'contain', background: '#d9d2c5' }).jpeg({ quality: 90 }).toBuffer();
-  const cutout = await sharp(cupFixture).resize(600, 400, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+  // The cup kept inside an ellipse, the rest transparent (the fixture itself is an opaque photo).
+  const cup = Buffer.from('<svg width="600" height="400"><ellipse cx="300" cy="200" rx="230" ry="170" fill="#fff"/></svg>');
+  const cutout = await sharp(photo).ensureAlpha().composite([{ input: cup, blend: 'dest-in' }]).png().toBuffer();
   const onWhite = await sharp(cutout).flatten({ background: '#ffffff' }).png().toBuffer();
   // A trimmed result: a window of the photo itself with its corners made transparent, as a crop cutout is.
   const window = { left: 180, top: 90, width: 240, height: 200 };

@@ -157,6 +157,7 @@ function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: S
       </a>
       <select
         aria-label="Download format"
+        data-opaque={opaque === undefined ? undefined : String(opaque)}
         value={type}
         onChange={(e) => setType(e.target.value)}
         className="h-8 rounded-r-lg bg-white pl-1.5 pr-1 text-[12px] text-stone-800 ring-1 ring-inset ring-stone-300 -ml-px"
