@@ -12,38 +12,17 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { contrastScan } from '../e2e/contrast-scan.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'test-results/studio-shots'));
 fs.mkdirSync(out, { recursive: true });
-const studioPort = 4297;
+// Ports of its own (overridable, as the browser tests' are, so that two checkouts can measure side by side).
+const studioPort = Number(process.env.ATELIER_E2E_STUDIO_PORT ?? 4297);
+const enginePort = process.env.ATELIER_E2E_ENGINE_PORT ?? '8897';
 const base = `http://127.0.0.1:${studioPort}`;
 const cup = path.join(root, 'engine/test/fixtures/product_coffee_cup.png');
 const portrait = path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg');
-
-/**
- * Every visible element with its own text against the first opaque background behind it (WCAG ratio).
- * A string, so that no build helper of this script leaks into the page.
- */
-const contrastScan = `(() => {
-  // Computed colours may be oklch(): a 1×1 canvas turns any CSS colour into sRGB bytes.
-  const cv = document.createElement('canvas'); cv.width = cv.height = 1;
-  const cx = cv.getContext('2d', { willReadFrequently: true });
-  const parse = (c) => { cx.clearRect(0, 0, 1, 1); cx.fillStyle = c; cx.fillRect(0, 0, 1, 1); const d = cx.getImageData(0, 0, 1, 1).data; return [d[0], d[1], d[2], d[3] / 255]; };
-  const lum = (rgb) => { const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]); };
-  // The first background that is mostly opaque, laid over white (a translucent badge over a photo counts as itself).
-  const bgOf = (el) => { for (; el; el = el.parentElement) { const c = parse(getComputedStyle(el).backgroundColor); if (c[3] > 0.5) return c.slice(0, 3).map((v) => v * c[3] + 255 * (1 - c[3])); } return [255, 255, 255]; };
-  const found = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const own = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim()).map((n) => n.textContent.trim()).join(' ');
-    if (!own || el.offsetParent === null || el.closest('[aria-hidden="true"], .sr-only, [disabled], option')) continue;
-    const st = getComputedStyle(el); const fg = parse(st.color); const bg = bgOf(el); const a = fg[3] * Number(st.opacity);
-    const mixed = fg.slice(0, 3).map((v, i) => v * a + bg[i] * (1 - a));
-    const ls = [lum(mixed), lum(bg)].sort((x, y) => y - x); const ratio = (ls[0] + 0.05) / (ls[1] + 0.05);
-    if (ratio < 4.5) found.push({ text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
-  }
-  return found;
-})()`;
 
 const only = process.env.MEASURE_ONLY?.split(',');
 const want = (part: string) => !only || only.includes(part);
@@ -62,10 +41,18 @@ console.log(`initial JS: ${scripts.length} file(s), ${(jsGzip / 1024).toFixed(1)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-measure-'));
 const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
   cwd: root,
-  env: { ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_ENGINE_PORT: '8897', ATELIER_STUDIO_PORT: String(studioPort), ATELIER_WORKERS: '1' },
+  env: { ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_ENGINE_PORT: enginePort, ATELIER_STUDIO_PORT: String(studioPort), ATELIER_WORKERS: '1' },
   stdio: 'ignore',
+  // Its own process group: npx starts tsx, which starts node; all of them go when this script ends.
+  detached: true,
 });
-const stop = () => server.kill('SIGTERM');
+const stop = () => {
+  try {
+    process.kill(-server.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+};
 process.on('exit', stop);
 for (let i = 0; ; i++) {
   const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
@@ -160,13 +147,27 @@ console.log(`the same requests without a browser (POST through the proxy + resul
 async function shots(width: number, height: number, tag: string) {
   const c = await browser.newContext({ viewport: { width, height } });
   const p = await c.newPage();
-  const shot = (name: string) => p.screenshot({ path: path.join(out, `${tag}-${name}.png`) });
+  const shot = async (name: string) => {
+    await p.screenshot({ path: path.join(out, `${tag}-${name}.png`) });
+    // Every state's text against its background, as the 200-item page's below.
+    const low = (await p.evaluate(contrastScan)) as { text: string; ratio: number }[];
+    if (low.length) lowContrast.push(`${tag}-${name}: ${low.slice(0, 4).map((l) => `"${l.text}" ${l.ratio}`).join('; ')}`);
+  };
   await p.goto(`${base}/#commodity-background-removal`);
   await p.getByRole('button', { name: /drop a photo here/ }).waitFor();
   await shot('01-empty');
   await drop(p, [{ name: 'phone.jpg', type: 'image/jpeg', bytes: phone }]);
   await p.getByTestId('fit-note').waitFor({ timeout: 30_000 });
   await shot('02-photo-fitted');
+  // A photo dragged over the page: the drop-anywhere veil.
+  const dragged = await p.evaluateHandle(() => {
+    const d = new DataTransfer();
+    d.items.add(new File([new Uint8Array(8)], 'x.png', { type: 'image/png' }));
+    return d;
+  });
+  await p.getByRole('region', { name: 'Gallery', exact: true }).dispatchEvent('dragover', { dataTransfer: dragged });
+  await shot('02b-drag-over');
+  await p.getByRole('region', { name: 'Gallery', exact: true }).dispatchEvent('drop', { dataTransfer: await p.evaluateHandle(() => new DataTransfer()) });
   // Hold the answer a moment so the running state can be seen.
   await p.route('**/api/cutout/**', async (route) => {
     await new Promise((r) => setTimeout(r, 2500));
@@ -205,13 +206,28 @@ async function shots(width: number, height: number, tag: string) {
   await shot('09-batch');
   await p.locator('[data-testid="batch-row"][data-state="done"]').nth(2).waitFor({ state: 'attached', timeout: 120_000 });
   await shot('10-batch-done');
-  await p.getByRole('button', { name: 'Select' }).click();
+  await p.getByRole('button', { name: 'Close', exact: true }).click();
+  await p.getByRole('button', { name: 'Select', exact: true }).click();
   const cards = p.getByRole('list', { name: 'Gallery items' }).getByRole('button');
+  // Newest first: c, b, a (the batch), the failed run, the trimmed cutout, the first cutout.
   await cards.nth(0).click();
-  await cards.nth(3).click();
+  await cards.nth(4).click();
+  await shot('11a-selecting');
   await p.getByRole('button', { name: 'Compare' }).click();
-  await shot('11-compare');
+  await p.waitForTimeout(800);
+  await shot('11b-compare');
+  const left = p.getByRole('region', { name: 'Comparison' }).getByTestId('before-after').first();
+  const lb = (await left.boundingBox())!;
+  await p.mouse.move(lb.x + lb.width * 0.5, lb.y + lb.height * 0.5);
+  await p.mouse.wheel(0, -500);
+  await p.waitForTimeout(300);
+  await shot('11c-compare-zoomed');
   await p.getByRole('button', { name: 'Close comparison' }).click();
+  await cards.nth(3).click();
+  await p.getByRole('region', { name: 'Selected result' }).getByRole('button', { name: 'Delete' }).click();
+  await p.getByRole('button', { name: 'Undo' }).waitFor();
+  await shot('11d-deleted-undo');
+  await p.getByRole('button', { name: 'Undo' }).click();
   // Apparel: many class results.
   await p.goto(`${base}/#apparel-background-removal`);
   await p.getByRole('heading', { level: 1, name: 'Apparel background removal' }).waitFor();
@@ -223,16 +239,34 @@ async function shots(width: number, height: number, tag: string) {
   await p.getByTestId('run-button').click();
   await p.getByRole('tablist', { name: 'Results' }).waitFor({ timeout: 120_000 });
   await p.waitForTimeout(800);
-  await shot('12-apparel-classes');
+  await shot('12a-apparel-classes');
+  await p.getByRole('radio', { name: /^All \d+ large$/ }).click();
+  await p.waitForTimeout(500);
+  await shot('12b-apparel-grid');
+  await p.getByRole('list', { name: 'All results' }).getByRole('button').nth(1).click();
+  await p.waitForTimeout(500);
+  await shot('12c-apparel-one-opened');
+  // Smart crop of the portrait to 16:9.
+  await p.goto(`${base}/#image-cropping`);
+  await p.getByRole('heading', { level: 1, name: 'Smart crop' }).waitFor();
+  await drop(p, [{ name: 'portrait.jpg', type: 'image/jpeg', bytes: person }]);
+  await p.getByText('Fits the limits').waitFor();
+  await p.getByRole('button', { name: /^16:9 Widescreen/ }).click();
+  await p.getByTestId('run-button').click();
+  await p.getByRole('img', { name: 'Crop', exact: true }).waitFor({ timeout: 120_000 });
+  await p.waitForTimeout(1000);
+  await shot('12d-crop');
   await p.route('**/healthz', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }));
   await p.reload();
   await p.getByRole('heading', { name: 'The engine is not answering' }).waitFor();
   await shot('13-engine-down');
   await c.close();
 }
+const lowContrast: string[] = [];
 if (want('shots')) {
   await shots(1440, 900, 'wide');
   await shots(390, 844, 'phone');
+  console.log(`screenshots with text below 4.5:1: ${lowContrast.length}${lowContrast.length ? `\n  ${lowContrast.join('\n  ')}` : ''}`);
 }
 
 // 6. Layout at other sizes: horizontal spill, and whether the stage overlaps the gallery strip.

@@ -130,7 +130,8 @@ export function App() {
             <div className="shrink-0 border-b border-stone-200 bg-white lg:w-[380px] lg:border-b-0 lg:border-r xl:w-[420px]">
               <EffectPanel key={slug} endpoint={endpoint} available={available(slug)} ImageInput={ImageDropzone} hooks={runHooks} typicalMs={typicalMs} onBatch={onBatch} />
             </div>
-            <section aria-labelledby="gallery-title" className="flex min-h-[640px] min-w-0 flex-1 flex-col lg:min-h-0">
+            {/* Below the form on a phone: as tall as the window under the top bar, so a result brought into view fills it. */}
+            <section aria-labelledby="gallery-title" className="flex min-h-[max(640px,calc(100dvh-3.5rem))] min-w-0 flex-1 flex-col lg:min-h-0">
               <h2 id="gallery-title" className="sr-only">
                 Gallery
               </h2>

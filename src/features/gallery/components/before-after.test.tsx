@@ -1,6 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { BeforeAfter } from './before-after.tsx';
+import { useState } from 'react';
+import { BeforeAfter, FIT } from './before-after.tsx';
+import type { View } from './before-after.tsx';
 
 const divider = () => screen.getByRole('slider', { name: 'Before/after divider' });
 const afterLayer = () => screen.getByTestId('after-layer');
@@ -36,5 +38,77 @@ describe('BeforeAfter', () => {
     fireEvent.pointerUp(box, { pointerId: 1 });
     fireEvent.pointerMove(box, { clientX: 150, pointerId: 1 });
     expect(divider().getAttribute('aria-valuenow')).toBe('75');
+  });
+
+  const placeBox = (el: HTMLElement) => {
+    el.getBoundingClientRect = () => ({ left: 100, width: 400, top: 0, height: 300, right: 500, bottom: 300, x: 100, y: 0, toJSON: () => ({}) });
+  };
+  const zoom = () => Number(screen.getByTestId('before-after').dataset.zoom);
+  const pan = () => screen.getByTestId('before-after').dataset.pan!.split(',').map(Number);
+
+  it('zooms with a pinch around the fingers, and one finger left on pans on without a jump', () => {
+    render(<BeforeAfter beforeUrl="before.png" afterUrl="after.png" />);
+    const box = screen.getByTestId('before-after');
+    placeBox(box);
+    // Two fingers 40 px apart around x 300 (half-way across), spread to 160 px: four times the size.
+    fireEvent.pointerDown(box, { clientX: 280, clientY: 150, button: 0, pointerId: 1 });
+    fireEvent.pointerDown(box, { clientX: 320, clientY: 150, button: 0, pointerId: 2 });
+    fireEvent.pointerMove(box, { clientX: 220, clientY: 150, pointerId: 1 });
+    fireEvent.pointerMove(box, { clientX: 380, clientY: 150, pointerId: 2 });
+    expect(zoom()).toBeCloseTo(4, 2);
+    // The point between the fingers stayed where it was: half-way across, half-way down.
+    const [x, y] = pan();
+    expect(x + 0.5 * zoom()).toBeCloseTo(0.5, 2);
+    expect(y + 0.5 * zoom()).toBeCloseTo(0.5, 2);
+    expect(screen.getByTestId('zoom-level').textContent).not.toMatch(/^Fit/);
+
+    fireEvent.pointerUp(box, { pointerId: 2 });
+    fireEvent.pointerMove(box, { clientX: 260, clientY: 150, pointerId: 1 });
+    expect(pan()[0]).toBeCloseTo(x + 40 / 400, 2);
+    fireEvent.pointerUp(box, { pointerId: 1 });
+  });
+
+  it('pans with a drag once zoomed in, kept inside the picture, and leaves the divider alone', () => {
+    render(<BeforeAfter beforeUrl="before.png" afterUrl="after.png" />);
+    const box = screen.getByTestId('before-after');
+    placeBox(box);
+    fireEvent.doubleClick(box, { clientX: 300, clientY: 150 });
+    expect(zoom()).toBe(2);
+    expect(pan()).toEqual([-0.5, -0.5]);
+    fireEvent.pointerDown(box, { clientX: 200, clientY: 100, button: 0, pointerId: 1 });
+    fireEvent.pointerMove(box, { clientX: 240, clientY: 130, pointerId: 1 });
+    fireEvent.pointerUp(box, { pointerId: 1 });
+    expect(pan()).toEqual([-0.4, -0.4]);
+    expect(divider().getAttribute('aria-valuenow')).toBe('50');
+    // Dragged far: stops at the picture's edge.
+    fireEvent.pointerDown(box, { clientX: 200, clientY: 100, button: 0, pointerId: 1 });
+    fireEvent.pointerMove(box, { clientX: 900, clientY: 900, pointerId: 1 });
+    expect(pan()).toEqual([0, 0]);
+    // Both layers move as one.
+    const layers = [screen.getByRole('img', { name: 'Before' }).parentElement!, screen.getByTestId('after-layer').firstElementChild as HTMLElement];
+    expect(layers[0].style.transform).toBe('translate(0%, 0%) scale(2)');
+    expect(layers[1].style.transform).toBe(layers[0].style.transform);
+  });
+
+  it('shares its zoom and divider when they are held outside', () => {
+    function Two() {
+      const [view, setView] = useState<View>(FIT);
+      const [position, setPosition] = useState(50);
+      const held = { view, onViewChange: setView, position, onPositionChange: setPosition };
+      return (
+        <>
+          <BeforeAfter beforeUrl="a.png" afterUrl="a-out.png" {...held} />
+          <BeforeAfter beforeUrl="b.png" afterUrl="b-out.png" {...held} />
+        </>
+      );
+    }
+    render(<Two />);
+    const [one, two] = screen.getAllByTestId('before-after');
+    placeBox(one);
+    fireEvent.doubleClick(one, { clientX: 200, clientY: 100 });
+    expect(two.dataset.zoom).toBe('2.000');
+    expect(two.dataset.pan).toBe(one.dataset.pan);
+    fireEvent.keyDown(screen.getAllByRole('slider')[1], { key: 'End' });
+    expect(screen.getAllByRole('slider').map((s) => s.getAttribute('aria-valuenow'))).toEqual(['100', '100']);
   });
 });

@@ -19,41 +19,60 @@ export interface BeforeAfterProps {
   /** Where the result lies in the photo, in the photo's pixels (a trimmed cutout); absent: the whole frame. */
   placement?: Placement;
   background?: ViewerBackground;
+  /** Zoom and pan held outside (two viewers kept aligned, as the gallery's comparison does); else its own. */
+  view?: View;
+  onViewChange?: (view: View) => void;
+  /** The divider held outside, likewise. */
+  position?: number;
+  onPositionChange?: (position: number) => void;
 }
 
-interface View {
+/** Zoom and pan. Offsets are shares of the box, so two boxes of different sizes show the same part. */
+export interface View {
   /** 1 = the photo fits the box. */
   zoom: number;
+  /** Offset of the zoomed picture's top-left corner, as a share of the box's width (≤ 0). */
   x: number;
+  /** Likewise, as a share of the box's height. */
   y: number;
 }
+
+export const FIT: View = { zoom: 1, x: 0, y: 0 };
 
 const clamp = (n: number, lo = 0, hi = 100) => Math.min(hi, Math.max(lo, n));
 const MAX_ZOOM = 32;
 
-export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50, placement, background = 'checker' }: BeforeAfterProps) {
-  const [pos, setPos] = useState(initial);
+export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50, placement, background = 'checker', ...held }: BeforeAfterProps) {
+  const [ownPos, setOwnPos] = useState(initial);
   const [size, setSize] = useState<{ w: number; h: number }>();
-  const [view, setView] = useState<View>({ zoom: 1, x: 0, y: 0 });
+  const [ownView, setOwnView] = useState<View>(FIT);
+  const view = held.view ?? ownView;
+  const pos = held.position ?? ownPos;
+  // The latest view, so that several pointer events between two renders build on each other.
+  const current = useRef(view);
+  current.current = view;
+  const setView = (next: View | ((v: View) => View)) => {
+    const v = typeof next === 'function' ? next(current.current) : next;
+    current.current = v;
+    (held.onViewChange ?? setOwnView)(v);
+  };
+  const setPos = (p: number) => (held.onPositionChange ?? setOwnPos)(p);
   const box = useRef<HTMLDivElement>(null);
   const mode = useRef<'divider' | 'pan' | null>(null);
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const last = useRef<{ x: number; y: number; dist?: number }>(undefined);
 
-  /** Zoom to `zoom` keeping the point (cx, cy) of the box still; pan kept inside the picture. */
+  /** Zoom to `zoom` keeping the point (cx, cy) of the box (shares of its size) still; pan kept inside the picture. */
   const zoomAt = (v: View, zoom: number, cx: number, cy: number): View => {
     const z = clamp(zoom, 1, MAX_ZOOM);
     const k = z / v.zoom;
     return bound({ zoom: z, x: cx - (cx - v.x) * k, y: cy - (cy - v.y) * k });
   };
-  const bound = (v: View): View => {
-    const r = box.current?.getBoundingClientRect();
-    if (!r || v.zoom <= 1) return { zoom: Math.max(1, v.zoom), x: 0, y: 0 };
-    return { zoom: v.zoom, x: clamp(v.x, r.width * (1 - v.zoom), 0), y: clamp(v.y, r.height * (1 - v.zoom), 0) };
-  };
+  const bound = (v: View): View => (v.zoom <= 1 ? FIT : { zoom: v.zoom, x: clamp(v.x, 1 - v.zoom, 0), y: clamp(v.y, 1 - v.zoom, 0) });
+  /** A point of the page as shares of the box. */
   const local = (clientX: number, clientY: number) => {
     const r = box.current!.getBoundingClientRect();
-    return { x: clientX - r.left, y: clientY - r.top, w: r.width };
+    return { x: r.width > 0 ? (clientX - r.left) / r.width : 0.5, y: r.height > 0 ? (clientY - r.top) / r.height : 0.5, w: r.width, h: r.height };
   };
 
   // The wheel zooms here instead of scrolling the page: a non-passive listener, so it can be prevented.
@@ -95,29 +114,34 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
       const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
       const dist = Math.hypot(a.x - b.x, a.y - b.y);
       const prev = last.current;
-      const p = local(mid.x, mid.y);
+      // The picture point that was under the old midpoint ends under the new one.
+      const p = local(prev.x, prev.y);
       setView((v) => {
         const z = zoomAt(v, v.zoom * (dist / prev.dist!), p.x, p.y);
-        return bound({ ...z, x: z.x + mid.x - prev.x, y: z.y + mid.y - prev.y });
+        return p.w > 0 && p.h > 0 ? bound({ ...z, x: z.x + (mid.x - prev.x) / p.w, y: z.y + (mid.y - prev.y) / p.h }) : z;
       });
       last.current = { ...mid, dist };
       return;
     }
     if (mode.current === 'divider') return moveDivider(e.clientX);
     const prev = last.current!;
-    setView((v) => bound({ ...v, x: v.x + e.clientX - prev.x, y: v.y + e.clientY - prev.y }));
+    const r = box.current!.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) setView((v) => bound({ ...v, x: v.x + (e.clientX - prev.x) / r.width, y: v.y + (e.clientY - prev.y) / r.height }));
     last.current = { x: e.clientX, y: e.clientY };
   };
   const stop = (e: PointerEvent<HTMLDivElement>) => {
     pointers.current.delete(e.pointerId);
     if (pointers.current.size === 0) mode.current = null;
+    // One finger lifted from a pinch: the other pans on from where it is, without a jump.
+    const [rest] = [...pointers.current.values()];
+    if (rest) last.current = { x: rest.x, y: rest.y };
   };
   /** Double-click: 100 % (one photo pixel per screen pixel) around the point, or back to fit. */
   const onDoubleClick = (e: React.MouseEvent<HTMLDivElement>) => {
     const p = local(e.clientX, e.clientY);
     const actual = size && p.w > 0 ? size.w / p.w : 2;
     // A photo shown at its own size already goes to 200 % instead.
-    setView((v) => (v.zoom > 1.01 ? { zoom: 1, x: 0, y: 0 } : zoomAt(v, actual > 1.01 ? actual : 2, p.x, p.y)));
+    setView((v) => (v.zoom > 1.01 ? FIT : zoomAt(v, actual > 1.01 ? actual : 2, p.x, p.y)));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -141,7 +165,8 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
   const ratio = size ? size.w / size.h : 4 / 3;
   const fitScale = size && box.current ? box.current.getBoundingClientRect().width / size.w : undefined;
   const percent = fitScale ? Math.round(view.zoom * fitScale * 100) : undefined;
-  const transform = { transform: `translate(${view.x}px, ${view.y}px) scale(${view.zoom})`, transformOrigin: '0 0' };
+  // Percentages of translate() are of the layer's own size, which is the box's.
+  const transform = { transform: `translate(${view.x * 100}%, ${view.y * 100}%) scale(${view.zoom})`, transformOrigin: '0 0' };
   const bg = backgroundStyle(background);
   const afterBox = placement && size
     ? { left: `${(placement.x / size.w) * 100}%`, top: `${(placement.y / size.h) * 100}%`, width: `${(placement.width / size.w) * 100}%`, height: `${(placement.height / size.h) * 100}%` }
@@ -160,6 +185,7 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
         onDoubleClick={onDoubleClick}
         data-testid="before-after"
         data-zoom={view.zoom.toFixed(3)}
+        data-pan={`${view.x.toFixed(3)},${view.y.toFixed(3)}`}
       >
         <div className="absolute inset-0" style={transform}>
           <img
@@ -219,7 +245,7 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
             {view.zoom <= 1.001 ? `Fit (${percent ?? 100} %)` : `${percent ?? Math.round(view.zoom * 100)} %`}
           </span>
           {view.zoom > 1.001 && (
-            <button type="button" className="rounded-full px-1.5 hover:bg-white/20" onPointerDown={(e) => e.stopPropagation()} onClick={() => setView({ zoom: 1, x: 0, y: 0 })}>
+            <button type="button" className="rounded-full px-1.5 hover:bg-white/20" onPointerDown={(e) => e.stopPropagation()} onClick={() => setView(FIT)}>
               Fit
             </button>
           )}

@@ -19,8 +19,9 @@ export interface CropViewProps {
 
 function Pane({ title, caption, children }: { title: string; caption: ReactNode; children: ReactNode }) {
   return (
-    <figure className="flex min-h-[180px] min-w-0 flex-1 flex-col gap-2 @md:min-h-0">
-      <div className="relative min-h-0 flex-1">{children}</div>
+    // Stacked on a narrow stage, each picture keeps a height of its own (the view scrolls) rather than share a sliver.
+    <figure className="flex min-w-0 shrink-0 flex-col gap-2 @md:min-h-0 @md:flex-1 @md:shrink">
+      <div className="relative h-[clamp(200px,42vh,420px)] @md:h-auto @md:min-h-0 @md:flex-1">{children}</div>
       <figcaption className="text-[12.5px] leading-5 text-stone-600">
         <span className="font-semibold text-stone-800">{title}</span> · {caption}
       </figcaption>

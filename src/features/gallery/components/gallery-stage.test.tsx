@@ -78,6 +78,31 @@ describe('Apparel results', () => {
     expect(vi.mocked(readPixels)).toHaveBeenCalled();
   });
 
+  it('shows every class at once in a large grid, a click opening that one beside the photo', async () => {
+    await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat' }, response, { hat: 0 });
+    render(<GalleryStage />);
+    fireEvent.click(screen.getByRole('radio', { name: 'All 4 large' }));
+    const grid = screen.getByRole('list', { name: 'All results' });
+    expect(within(grid).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(['Open All clothing', 'Open Tops', 'Open Pants', expect.stringMatching(/^Open Hat/)]);
+    expect(await within(grid).findByRole('button', { name: 'Open Hat, not found in this photo' })).toBeTruthy();
+    // The tabs and the single viewer give way to the grid.
+    expect(screen.queryByRole('tablist', { name: 'Results' })).toBeNull();
+    expect(screen.queryByRole('slider', { name: 'Before/after divider' })).toBeNull();
+
+    fireEvent.click(within(grid).getByRole('button', { name: 'Open Pants' }));
+    expect(screen.queryByRole('list', { name: 'All results' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Pants' }).getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByRole('img', { name: 'Pants' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'One at a time' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('offers no grid for a single result', async () => {
+    await addRun('commodity-background-removal', {}, { ...envelope, data: { image_url: 'http://e/results/cup.png' } }, {});
+    render(<GalleryStage />);
+    expect(await screen.findByRole('slider', { name: 'Before/after divider' })).toBeTruthy();
+    expect(screen.queryByRole('radiogroup', { name: 'Show results' })).toBeNull();
+  });
+
   it('names a requested class the answer left out', async () => {
     await addRun('apparel-background-removal', { cloth_class: 'tops,pants,hat,bag' }, response, {});
     render(<GalleryStage />);
@@ -115,5 +140,38 @@ describe('Smart crop result', () => {
     expect(screen.getByTestId('crop-view').textContent).toContain('1080×1080 px, the window scaled up');
     sizes.mockRestore();
     heights.mockRestore();
+  });
+});
+
+describe('Comparing two results', () => {
+  it('shows each result over its own photo, with one divider and one zoom for both', async () => {
+    const a = await addRun('commodity-background-removal', {}, { ...envelope, data: { image_url: 'http://e/results/a.png' } }, {});
+    const b = await addRun('commodity-background-removal', { return_form: 'whiteBK' }, { ...envelope, data: { image_url: 'http://e/results/b.png' } }, {});
+    useGalleryStore.getState().setCompare([a.id, b.id]);
+    render(<GalleryStage />);
+    const comparison = screen.getByRole('region', { name: 'Comparison' });
+    const figures = within(comparison).getAllByRole('figure');
+    expect(figures.map((f) => f.getAttribute('aria-label'))).toEqual(['Product background removal: person.jpg · Transparent', 'Product background removal: person.jpg · On white']);
+    const dividers = figures.map((f) => within(f).getByRole('slider', { name: 'Before/after divider' }));
+    for (const f of figures) {
+      expect(await within(f).findByRole('img', { name: 'Before' })).toBeTruthy();
+      expect(await within(f).findByRole('img', { name: 'After' })).toBeTruthy();
+    }
+    // Each before is that item's own photo.
+    const befores = figures.map((f) => within(f).getByRole('img', { name: 'Before' }).getAttribute('src'));
+    expect(befores[0]).not.toBe(befores[1]);
+
+    fireEvent.keyDown(dividers[1], { key: 'Home' });
+    expect(dividers.map((d) => d.getAttribute('aria-valuenow'))).toEqual(['0', '0']);
+    const viewers = within(comparison).getAllByTestId('before-after');
+    for (const v of viewers) v.getBoundingClientRect = () => ({ left: 0, top: 0, width: 400, height: 300, right: 400, bottom: 300, x: 0, y: 0, toJSON: () => ({}) });
+    fireEvent.wheel(viewers[0], { deltaY: -400, clientX: 100, clientY: 150 });
+    expect(Number(viewers[0].dataset.zoom)).toBeGreaterThan(1.5);
+    expect(viewers.map((v) => v.dataset.zoom)).toEqual([viewers[0].dataset.zoom, viewers[0].dataset.zoom]);
+    expect(viewers[1].dataset.pan).toBe(viewers[0].dataset.pan);
+
+    fireEvent.click(within(comparison).getByRole('button', { name: 'Close comparison' }));
+    expect(screen.queryByRole('region', { name: 'Comparison' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Selected result' })).toBeTruthy();
   });
 });

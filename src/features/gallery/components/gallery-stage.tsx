@@ -23,7 +23,8 @@ import { isRect } from '../utils/crop-overlay.ts';
 import type { Rect } from '../utils/crop-overlay.ts';
 import { isApparel, isClassResult, resultLabel } from '../utils/result-labels.ts';
 import { AnalysisView } from './analysis-view.tsx';
-import { BeforeAfter } from './before-after.tsx';
+import { BeforeAfter, FIT } from './before-after.tsx';
+import type { View } from './before-after.tsx';
 import { CropView } from './crop-view.tsx';
 import { FaceAnalysisView } from './face-analysis-view.tsx';
 import { SkinReportView } from './skin-report-view.tsx';
@@ -33,11 +34,13 @@ import { useDevView } from '../../../lib/dev-view.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useStoredBlob } from '../hooks/use-stored-blob.ts';
 import { useCropPlacement } from '../hooks/use-crop-placement.ts';
-import { BackgroundPicker, backgroundStyle, useViewerPrefs } from './background-picker.tsx';
+import { BackgroundPicker, useViewerPrefs } from './background-picker.tsx';
 import { useShallow } from 'zustand/react/shallow';
 import { ViewTabs } from './view-tabs.tsx';
 import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
+import { ResultGrid } from './result-grid.tsx';
+import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 
 /** What the app lets the stage do with an item (runs belong to the app, not to the gallery). */
 export interface StageActions {
@@ -154,6 +157,7 @@ function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: S
       </a>
       <select
         aria-label="Download format"
+        data-opaque={opaque === undefined ? undefined : String(opaque)}
         value={type}
         onChange={(e) => setType(e.target.value)}
         className="h-8 rounded-r-lg bg-white pl-1.5 pr-1 text-[12px] text-stone-800 ring-1 ring-inset ring-stone-300 -ml-px"
@@ -172,6 +176,8 @@ function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: S
 
 function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions }) {
   const [resultIndex, setResultIndex] = useState(0);
+  // Several apparel results: one at a time (tabs) or all of them large in a grid.
+  const [layout, setLayout] = useState<'one' | 'grid'>('one');
   const [showResponse, setShowResponse] = useState(false);
   const trashItems = useGalleryStore((s) => s.trashItems);
   const afterBlob = useStoredBlob(item.afters[Math.min(resultIndex, item.afters.length - 1)]?.key);
@@ -192,6 +198,8 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
   const background = useViewerPrefs((s) => s.background);
   // A trimmed (crop) cutout is placed where it was in the photo, so before and after line up.
   const placement = useCropPlacement(item.params.return_form === 'crop' ? item.before.key : undefined, after?.key);
+  const gridable = isApparel(item) && item.status === 'done' && item.afters.length > 1;
+  const grid = gridable && layout === 'grid';
   const target = Number(item.params.width) > 0 && Number(item.params.height) > 0 ? { width: Number(item.params.width), height: Number(item.params.height) } : undefined;
 
   return (
@@ -247,11 +255,24 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
       </header>
 
       <div className="flex flex-wrap items-center justify-between gap-2">
-        {!skin && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : <span />}
+        {gridable && (
+          <div className="w-full sm:w-auto">
+            <SegmentedControl
+              label="Show results"
+              options={[
+                { value: 'one', label: 'One at a time' },
+                { value: 'grid', label: `All ${item.afters.length} large` },
+              ]}
+              value={layout}
+              onChange={setLayout}
+            />
+          </div>
+        )}
+        {!skin && !grid && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : !gridable && <span />}
         {item.status === 'done' && after && !faces && !skin && <BackgroundPicker />}
       </div>
 
-      {blank && after && (
+      {blank && after && !grid && (
         <Notice tone="warning" role="status" title={`${label}: ${NOT_FOUND}`}>
           The engine returned {formLabel[form]} for this {isClassResult(item, after) ? 'class' : 'cutout'}: nothing of it was found in the photo. The empty image is kept and can still be downloaded.
         </Notice>
@@ -268,7 +289,15 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
         ) : (
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">
-          {item.status === 'done' && after && kept ? (
+          {grid ? (
+            <ResultGrid
+              item={item}
+              onOpen={(i) => {
+                setResultIndex(i);
+                setLayout('one');
+              }}
+            />
+          ) : item.status === 'done' && after && kept ? (
             <CropView beforeUrl={beforeUrl} afterUrl={afterUrl} retain={kept} target={target} />
           ) : item.status === 'done' && after ? (
             <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} placement={placement} background={background} />
@@ -284,31 +313,60 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
   );
 }
 
-function ComparePane({ item }: { item: GalleryItem }) {
-  const url = useStoredImageUrl(item.afters[0]?.key ?? item.before.key);
-  const background = backgroundStyle(useViewerPrefs((s) => s.background));
+interface Aligned {
+  view: View;
+  onViewChange: (view: View) => void;
+  position: number;
+  onPositionChange: (position: number) => void;
+}
+
+/** One side of a comparison: its result over its own photo, zoomed, panned and divided as the other side is. */
+function ComparePane({ item, aligned }: { item: GalleryItem; aligned: Aligned }) {
+  const after = item.afters[0];
+  const beforeUrl = useStoredImageUrl(item.before.key);
+  const afterUrl = useStoredImageUrl(after?.key);
+  const background = useViewerPrefs((s) => s.background);
+  const endpoint = endpointBySlug(item.slug);
+  // A trimmed cutout is placed where it was in the photo; a crop over the window it was taken from.
+  const trimmed = useCropPlacement(item.params.return_form === 'crop' ? item.before.key : undefined, after?.key);
+  const kept = retainLocation(useStoredJson(endpoint && shapeHasValue(endpoint.result.shape, 'retain_location') ? item.responseKey : undefined)?.value);
+  const label = after ? resultLabel(item, after) : undefined;
   return (
-    <figure className="flex min-h-[200px] min-w-0 flex-1 flex-col gap-2">
-      <div className={cn('relative min-h-0 flex-1 overflow-hidden rounded-lg ring-1 ring-stone-200', background.className)} style={background.style}>
-        {url && <img src={url} alt={`${itemTitle(item)}: ${itemCaption(item)}`} className="absolute inset-0 size-full object-contain" />}
+    <figure aria-label={`${itemTitle(item)}: ${itemCaption(item)}`} className="flex min-h-[260px] min-w-0 flex-1 flex-col gap-2">
+      <div className="relative min-h-0 flex-1">
+        {item.status === 'done' && after ? (
+          <BeforeAfter beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={label === 'Result' ? 'After' : label} placement={trimmed ?? kept} background={background} {...aligned} />
+        ) : (
+          <PhotoOnly url={beforeUrl} />
+        )}
       </div>
       <figcaption className="text-[13px] text-stone-700">
         <span className="font-semibold text-stone-900">{itemTitle(item)}</span> · {itemCaption(item)}
+        {item.afters.length > 1 && label && <span className="text-stone-600"> · {label.toLowerCase()} shown</span>}
       </figcaption>
     </figure>
   );
 }
 
-/** Two results side by side, on the same background. */
+/**
+ * Two results side by side, each over its own photo (left of the divider: before), on the same background.
+ * Zoom, pan and the divider are shared, so both show the same part of their pictures.
+ */
 function CompareView({ ids }: { ids: [string, string] }) {
   const items = useGalleryStore(useShallow((s) => ids.map((id) => s.items.find((it) => it.id === id))));
   const setCompare = useGalleryStore((s) => s.setCompare);
+  const [view, setView] = useState<View>(FIT);
+  const [position, setPosition] = useState(50);
   if (!items[0] || !items[1]) return null;
+  const aligned: Aligned = { view, onViewChange: setView, position, onPositionChange: setPosition };
   return (
     <section aria-label="Comparison" className="flex h-full min-h-0 flex-col gap-3">
       <header className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-base font-semibold text-stone-900">Comparing two results</h2>
-        <div className="flex items-center gap-2">
+        <div>
+          <h2 className="text-base font-semibold text-stone-900">Comparing two results</h2>
+          <p className="text-[13px] text-stone-600">Zoom, pan and the divider move both; left of the divider each shows its own photo.</p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
           <BackgroundPicker />
           <Button size="sm" onClick={() => setCompare(null)}>
             Close comparison
@@ -316,8 +374,8 @@ function CompareView({ ids }: { ids: [string, string] }) {
         </div>
       </header>
       <div className="flex min-h-0 flex-1 flex-col gap-4 sm:flex-row">
-        <ComparePane item={items[0]} />
-        <ComparePane item={items[1]} />
+        <ComparePane item={items[0]} aligned={aligned} />
+        <ComparePane item={items[1]} aligned={aligned} />
       </div>
     </section>
   );
@@ -333,7 +391,7 @@ export function GalleryStage({ actions }: { actions?: StageActions }) {
         <div className="max-w-sm text-center">
           <div className="bg-checker mx-auto mb-4 h-24 w-32 rounded-xl ring-1 ring-stone-200" aria-hidden="true" />
           <p className="text-[15px] font-medium text-stone-800">Results appear here</p>
-          <p className="mt-1 text-[13px] leading-5 text-stone-500">Pick an effect, add a photo and press Run. You can compare the result with the original, download it, and find it again after a reload.</p>
+          <p className="mt-1 text-[13px] leading-5 text-stone-600">Pick an effect, add a photo and press Run. You can compare the result with the original, download it, and find it again after a reload.</p>
         </div>
       </div>
     );
