@@ -5,10 +5,11 @@
  *
  *   npm run bench:face-beauty -- [runs=5]
  *
- * Last measured (2 cores shared with other jobs at load 8-9, 7 runs interleaved with the code before the
- * 384 parse and the faster retouch kernels, HTTP median): obama 1.0 MP 2.84 -> 1.71 s, the 1.9 MP
- * two-face photo 3.77 -> 2.62 s. The worker's job is all but 25-45 ms of the POST, the result's GET
- * 10-70 ms; in process (load 7): mesh 161 ms, parsing 619 ms a face, retouch 378 ms, PNG 55 ms.
+ * Last measured (2 cores shared with other jobs, load 7-9): HTTP median obama 1.0 MP 2.16 s, the 1.9 MP
+ * two-face photo 2.99 s (7 runs; the same code gave 3.70 / 3.30 s at load 9 and the code before the 320
+ * parse 2.44 / 3.35 s at load 6: at this load the figures move by a second either way). CPU time in process
+ * is steadier: obama, interleaved with the code before (load 6-7, median of 5, twice each): parsing 381-430
+ * against 565-569 ms, whitening 43-71 against 73-89, the whole job about 0.94 s against 1.15 s of CPU.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';

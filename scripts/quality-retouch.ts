@@ -11,7 +11,8 @@
  * Effects are rows of RETOUCH (slug → strong params, region, margin, smoothing params): adding one is a row.
  * Before/after contact sheets, with zoomed cheek and under-eye crops, go to /tmp/<slug>-sheets (--sheets DIR overrides).
  *
- *   npm run quality:retouch -- [slug ...] [--sheets DIR] [--no-sheets]
+ *   npm run quality:retouch -- [slug ...] [--sheets DIR] [--no-sheets] [--half tune|check] [--only NAME,...]
+ * (--half and --only: a subset while tuning, e.g. the tune half's worst photos; the summary then covers only those.)
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -66,12 +67,14 @@ const TARGET = { spill: 0.002, cheeks: 0.8, eyes: 0.7, similarity: 0.9 };
 const SPILL_DELTA = 12;
 
 const args = process.argv.slice(2);
-const sheetsArg = args.indexOf('--sheets');
-const slugs = args.filter((a, i) => !a.startsWith('--') && i !== sheetsArg + 1);
+const sheetsArg = args.indexOf('--sheets'), halfArg = args.indexOf('--half'), onlyArg = args.indexOf('--only');
+const valued = new Set([sheetsArg, halfArg, onlyArg].filter((i) => i >= 0).map((i) => i + 1));
+const slugs = args.filter((a, i) => !a.startsWith('--') && !valued.has(i));
 const chosen = slugs.length ? slugs : Object.keys(RETOUCH);
 for (const s of chosen) if (!RETOUCH[s]) { console.error(`quality-retouch: no case for ${s}; known: ${Object.keys(RETOUCH).join(', ')}`); process.exit(1); }
 
-const photos = retouchPhotos(testdata);
+const only = onlyArg >= 0 ? args[onlyArg + 1].split(',') : null;
+const photos = retouchPhotos(testdata).filter((rel) => (halfArg < 0 || half(rel) === args[halfArg + 1]) && (!only || only.some((o) => rel.includes(o))));
 const models = new ModelRegistry({ threads: 2 });
 const { described, identity } = await faceDescriber(models);
 

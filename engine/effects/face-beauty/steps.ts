@@ -37,22 +37,30 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
  * count as skin texture (0.0025 left grainy large faces at 0.9-0.95 of their cheek energy); pores (~0.4% of
  * the face) come back at `texture`. white.lift: L units at strength 1 on mid-grey skin; 9 took human's
  * face descriptor below 0.9 similarity on dim group photos at every degree 1 (group2: 0.78, 5: 0.87).
+ * smooth.shape: of what the guided filter flattened, the part broader than 1.5 % of the face (the nose's
+ * and cheekbones' shading, folds: what a face is recognised by) comes back at 0.3; at smooth 1 alone
+ * takeo's descriptor fell to 0.87 of itself, all at 1 0.88 -> 0.90 with it (0.6 gave 0.99 but a 60 px
+ * face's cheeks kept 0.92 of their texture, over the 0.8 target).
  */
 export const TUNING = {
-  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45 },
+  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shapeSigma: 0.015, shape: 0.3 },
   white: { lift: 5, even: 0.5, toneSigma: 0.08 },
   sharp: { sigma: 0.004, amount: 1.2 },
 };
 
 /**
- * The parsing face beauty asks for: a 384 px model input and only the classes its masks use (see
- * retouchMasks); face-analyzer keeps its own 512 parse. The model costs about 0.55 of 512's time at 384.
- * Smaller failed quality-retouch's tune half: at 320 a headscarf read as hair was sharpened (spill 0.31 %)
- * and a small face's cheeks kept 0.82 of their texture; at 256 the skin over the cheeks fell to about half
- * on some faces and the headscarf spilled 1.8 %.
+ * The parsing face beauty asks for: a 320 px model input over a tighter square than face-analyzer's
+ * (1.05 x CelebA-HQ's framing, centred 0.15 eye-to-mouth below the eyes: forehead to chin and the ears
+ * with a little hair and neck, which is all its masks need) and only the classes its masks use (see
+ * retouchMasks). The face gets as many model pixels as at 384 over the default 1.25 square, for 0.74 of
+ * its CPU (359 against 485 ms a face, median of the tune half's 21 faces, loaded 2 cores); the masks
+ * agree with 384's at skin/tone IoU 0.84-0.96. 320 over the default square failed quality-retouch's tune
+ * half (a headscarf read as hair was sharpened, spill 0.31 %; a small face's cheeks kept 0.82 of their
+ * texture); 256 was worse.
  */
 export const BEAUTY_PARSING: ParseOptions = {
-  input: 384,
+  input: 320,
+  frame: { scale: 1.05, down: 0.15 },
   classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'necklace', 'cloth', 'neck', 'rightEar', 'leftEar'],
 };
 
@@ -65,6 +73,8 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   const fw = m.faceWidth, { w, h } = win;
   smoothMasked(px, ch, w, h, m.skin, {
     radius: t.smooth.radius * fw, eps: t.smooth.eps, poreSigma: Math.max(0.7, t.smooth.poreSigma * fw), texture: t.smooth.texture,
+    // Below a 2 px sigma the shape band is the pixel grain the smoothing is for: faded out by 1 px.
+    shapeSigma: t.smooth.shapeSigma * fw, shape: t.smooth.shape * Math.min(1, Math.max(0, t.smooth.shapeSigma * fw - 1)),
   }, d.smooth);
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });
   sharpenMasked(px, ch, w, h, m.sharp, Math.max(0.7, t.sharp.sigma * fw), d.sharp * t.sharp.amount);

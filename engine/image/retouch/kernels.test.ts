@@ -37,6 +37,17 @@ describe('smoothPlane', () => {
     // The 0.6 step survives: 3 px either side of it the levels are still apart.
     expect(flat[10 * W + 35] - flat[10 * W + 28]).toBeGreaterThan(0.5);
   });
+
+  it('gives back `shape` of the broad shading it flattened, and not the grain', () => {
+    // A soft shadow (a Gaussian dip of 0.06, sigma 5 px: below eps, so the filter flattens it) under the grain.
+    const p = photo().map((v, i) => (i % W < 32 ? v - 0.06 * Math.exp(-(((i % W) - 16) ** 2 + (Math.floor(i / W) - 16) ** 2) / 50) : v));
+    const o = { radius: 8, eps: 0.01, poreSigma: 1, texture: 0 };
+    const flat = smoothPlane(p, W, H, o), shaped = smoothPlane(p, W, H, { ...o, shapeSigma: 2, shape: 0.5 });
+    const depth = (q: Float32Array) => blurPlane(q, W, H, 2)[16 * W + 4] - blurPlane(q, W, H, 2)[16 * W + 16];
+    expect(depth(shaped)).toBeGreaterThan(depth(flat) + 0.3 * depth(p) - 0.01);
+    const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
+    expect(bandEnergy(splitBands(shaped, W, H, 1).high, inner)).toBeLessThan(0.1 * bandEnergy(splitBands(p, W, H, 1).high, inner));
+  });
 });
 
 describe('Lab whitening', () => {

@@ -16,6 +16,12 @@ export interface SmoothOptions {
   poreSigma: number;
   /** How much of the finest band comes back (0 = none, 1 = all of it). */
   texture: number;
+  /**
+   * Sigma in pixels above which what the filter removed is shape, not blemish: shading of the nose,
+   * cheekbones and folds that a face is recognised by. `shape` of it comes back (default none).
+   */
+  shapeSigma?: number;
+  shape?: number;
 }
 
 /**
@@ -32,11 +38,16 @@ export const gridStep = (r: number) => Math.max(1, Math.floor(r / 3));
 export function smoothPlane(plane: Float32Array, w: number, h: number, o: SmoothOptions): Float32Array {
   const r = Math.max(1, Math.round(o.radius));
   const flat = fastGuidedFilter(plane, plane, w, h, r, o.eps, gridStep(r));
-  if (o.texture > 0) {
+  const shape = o.shape && o.shapeSigma ? o.shape : 0;
+  if (o.texture > 0 || shape > 0) {
     const diff = new Float32Array(flat.length);
     for (let i = 0; i < diff.length; i++) diff[i] = plane[i] - flat[i];
     const low = blurPlane(diff, w, h, o.poreSigma);
     for (let i = 0; i < flat.length; i++) flat[i] += o.texture * (diff[i] - low[i]);
+    if (shape > 0) {
+      const broad = blurPlane(diff, w, h, o.shapeSigma!);
+      for (let i = 0; i < flat.length; i++) flat[i] += shape * broad[i];
+    }
   }
   return flat;
 }

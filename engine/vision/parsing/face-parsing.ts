@@ -66,6 +66,8 @@ export interface ParseOptions {
    * the big ones (background, cloth) cover most of the window.
    */
   classes?: readonly ParsingClass[];
+  /** The crop's framing (default FRAME): a caller that needs the face and little around it parses a tighter square at a smaller input. */
+  frame?: { scale: number; down: number };
 }
 
 type P = readonly number[];
@@ -76,7 +78,7 @@ const mid = (a: P, b: P): [number, number] => [(a[0] + b[0]) / 2, (a[1] + b[1]) 
  * eye corners' midpoints) and the mouth corners. A face without mesh gets a square 2.2 x its box around
  * the box, turned by its roll.
  */
-export function parsingRoi(face: Face): Roi {
+export function parsingRoi(face: Face, frame: { scale: number; down: number } = FRAME): Roi {
   const m = face.mesh;
   if (!m) {
     const b = face.box, side = Math.max(b.width, b.height);
@@ -91,8 +93,8 @@ export function parsingRoi(face: Face): Roi {
   // steadier than either alone on turned or tilted heads.
   const ax = ex + my, ay = ey - mx;
   return {
-    cx: eyes[0] + FRAME.down * mx, cy: eyes[1] + FRAME.down * my,
-    size: FRAME.scale * Math.max(4 * Math.hypot(ex, ey), 3.6 * Math.hypot(mx, my)),
+    cx: eyes[0] + frame.down * mx, cy: eyes[1] + frame.down * my,
+    size: frame.scale * Math.max(4 * Math.hypot(ex, ey), 3.6 * Math.hypot(mx, my)),
     angle: Math.atan2(ay, ax),
   };
 }
@@ -109,7 +111,7 @@ function footprint(roi: Roi, size: { width: number; height: number }): Win {
 export async function parseFace(parser: FaceParser, image: RasterImage, face: Face, opts: ParseOptions = {}): Promise<FaceParsing> {
   const out = opts.input ?? INPUT;
   if (out % STRIDE !== 0) throw new Error(`parseFace: input ${out} is not a multiple of ${STRIDE}`);
-  const roi = parsingRoi(face);
+  const roi = parsingRoi(face, opts.frame);
   const win = footprint(roi, image);
   const t0 = performance.now();
   const t: TensorLike[] = [];

@@ -53,6 +53,7 @@ export function lipMask(face: Face, image: RasterImage): LipMask | null {
 
   const lab = toLab(image, win);
   removeTeeth(plane, mouth, win, lab, faceWidth);
+  removeTongue(plane, upper, lower, mouth, win, lab, faceWidth);
   keepLipColoured(plane, mouth, win, lab, faceWidth);
   fadeFarCorner(plane, win, face);
   const soft = feather(plane, win, SOFT * faceWidth);
@@ -84,6 +85,80 @@ function removeTeeth(plane: Float32Array, mouth: Float32Array, win: Win, lab: La
     const teeth = ramp(lab.L[i], lMed + 6, lMed + 18) * ramp(cMed * 0.6 - c, 0, cMed * 0.3);
     plane[i] *= 1 - near[i] * teeth;
   }
+}
+
+/**
+ * A tongue the mesh took for lower lip: with the mouth open and the tongue out, the mesh's lower lip lies
+ * across the tongue (helen_3251963224: its inner line crossed the middle of the tongue, the outer one the
+ * tongue's tip). The tongue shows in the mouth opening too, so its colour is known there: the coloured
+ * pixels of the opening (teeth and the dark inside are pale or dark and left to removeTeeth), against the
+ * upper lip's core, which a tongue rarely covers. Where the two colours part (a linear discriminant in Lab,
+ * as keepLipColoured), the lower lip keeps only what is the upper lip's colour; where they do not (a
+ * tongue as red as the lips), the opening's colour decides nothing and the mesh stands.
+ */
+export function removeTongue(plane: Float32Array, upper: Float32Array, lower: Float32Array, mouth: Float32Array, win: Win, lab: LabPlanes, faceWidth: number): void {
+  const n = plane.length;
+  const lip = new Stats();
+  const cs: number[] = [];
+  let lips = 0;
+  for (let i = 0; i < n; i++) {
+    if (plane[i] > 0.95) lips++;
+    if (plane[i] > 0.95 && upper[i] > 0.95) { lip.add([lab.L[i], lab.a[i], lab.b[i]]); cs.push(Math.hypot(lab.a[i], lab.b[i])); }
+  }
+  if (lip.n < 30) return;
+  const cMed = cs.sort((a, b) => a - b)[cs.length >> 1];
+  // The opening's coloured core: a tongue, not teeth (pale and colourless) nor the dark inside.
+  const core = 1 - 1e-3;
+  const tongue = new Stats();
+  const seed = new Uint8Array(n);
+  let opening = 0;
+  for (let i = 0; i < n; i++) {
+    if (mouth[i] < core) continue;
+    opening++;
+    if (lab.L[i] > 20 && Math.hypot(lab.a[i], lab.b[i]) > 0.6 * cMed) { tongue.add([lab.L[i], lab.a[i], lab.b[i]]); seed[i] = 1; }
+  }
+  // A tongue out over the lip is big and fills the opening: a few coloured pixels in a slit or beside
+  // the teeth of a smile are lip edge, gum or a tongue kept inside (woman_speaker_rania: 47 of 86).
+  if (tongue.n < 40 || tongue.n < 0.5 * opening || tongue.n < 0.25 * lips) return;
+  const lipMean = lip.mean(), tMean = tongue.mean();
+  const inv = invert3(add3(lip.cov(), tongue.cov()));
+  if (!inv) return;
+  const d = [lipMean[0] - tMean[0], lipMean[1] - tMean[1], lipMean[2] - tMean[2]];
+  const w = mul3(inv, d);
+  // Separation in pooled standard deviations (d'): below 1.5 the colours do not tell lip from tongue.
+  if (Math.sqrt(Math.max(0, dot(w, d)) * 2) < 1.5) return;
+  const mid = dot(w, [(lipMean[0] + tMean[0]) / 2, (lipMean[1] + tMean[1]) / 2, (lipMean[2] + tMean[2]) / 2]);
+  const half = dot(w, d) / 2;
+  const tongueInv = invert3(tongue.cov());
+  if (!tongueInv) return;
+  const onLower = (i: number) => plane[i] > 0 && lower[i] > upper[i];
+  const tongueLike = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!onLower(i)) continue;
+    const x = [lab.L[i], lab.a[i], lab.b[i]];
+    // 0 at the tongue's mean, 1 at the lip's; the tongue's side of the middle goes...
+    const t = (dot(w, x) - mid) / (2 * half) + 0.5;
+    // ...if it is the tongue's colour too: a lower lip paler or pinker than the upper one is still lip.
+    const v = [x[0] - tMean[0], x[1] - tMean[1], x[2] - tMean[2]];
+    const m = Math.sqrt(Math.max(0, dot(v, mul3(tongueInv, v))));
+    tongueLike[i] = (1 - Math.min(1, Math.max(0, (t - 0.35) / 0.3))) * Math.min(1, Math.max(0, 3.5 - m));
+  }
+  // Only what the tongue in the opening reaches without a break: a tongue kept behind the lower teeth of a
+  // laugh is cut off from a lower lip of its colour by the teeth.
+  const reached = new Uint8Array(n), stack: number[] = [];
+  for (let i = 0; i < n; i++) if (seed[i]) { reached[i] = 1; stack.push(i); }
+  while (stack.length) {
+    const i = stack.pop()!, x = i % win.w;
+    for (const j of [x > 0 ? i - 1 : -1, x < win.w - 1 ? i + 1 : -1, i - win.w, i + win.w]) {
+      if (j < 0 || j >= n || reached[j] || !(seed[j] || tongueLike[j] > 0.5)) continue;
+      reached[j] = 1; stack.push(j);
+    }
+  }
+  for (let i = 0; i < n; i++) if (!reached[i]) tongueLike[i] = 0;
+  // Regions, not pixels: grown by about 1.5 % of the face, so the tongue's shaded rim (darker, nearer the
+  // lip's colour) goes with it and its papillae leave no speckle; only the lower lip is cut.
+  const cut = grow(tongueLike, win, 0.03 * faceWidth);
+  for (let i = 0; i < n; i++) if (onLower(i)) plane[i] *= 1 - cut[i];
 }
 
 /**
