@@ -178,7 +178,7 @@ export function skullRadius(u: number, v: number, top = SKULL.top): number {
 }
 
 /** Hair standing out of the skull further than this (in skull radii) is left alone. */
-const OUTSIDE_BAND = 1.6;
+const OUTSIDE_BAND = 1.3;
 
 /** Inside the skull ellipse: 1 well inside, 0 outside, soft over `soft` (frame units). */
 export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08): number {

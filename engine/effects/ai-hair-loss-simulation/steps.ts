@@ -207,18 +207,20 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The skin just under hair that went lay in its shade (and its finest wisps): the scalp's membrane meets
   // the forehead a little lower, and that band of skin goes over to it, so no dark ghost of the old
   // hairline stays.
+  const top = skullTop(f, maps, win);
   const bare = new Float32Array(n);
   for (let i = 0; i < n; i++) if (gone[i] > 0.5 && maps.hair[i] >= 0.25) bare[i] = 1;
   const nearBare = blurPlane(bare, win.w, win.h, Math.max(1.5, SHADOW_BAND * fw));
   const shadowed = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (maps.hair[i] >= 0.55 || maps.background[i] >= 0.5 || nearBare[i] <= 0.02) continue;
+    // Only this head's own forehead and hair's edge: never a neighbour's face or clothes beside it.
+    if ((maps.skin[i] < 0.3 && maps.hair[i] < 0.1) || skullInside(U[i], V[i], top) <= 0) continue;
     const k = smooth(nearBare[i] / 0.25) * smooth((V[i] - FLOOR) / 0.25);
     shadowed[i] = k;
     if (k > gone[i]) { gone[i] = k; if (k > 0.004) any++; lost[i] = Math.max(lost[i], k); }
   }
 
-  const top = skullTop(f, maps, win);
   const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, top, maps, lost, shadowed, seed);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
