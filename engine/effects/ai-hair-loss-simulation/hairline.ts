@@ -112,10 +112,12 @@ const LUDWIG = [
   { part: 0.34, diffuse: 0.8, spread: 0.88 },
 ];
 
+/** The most a woman's top loses off the parting. */
+const LUDWIG_MOST = 0.78;
 /** A little loss everywhere above the brows on the top and sides per stage: hair thins overall with age. */
 const OVERALL = 0.025;
 /** The hairline's soft width (v): strands thin out over it instead of stopping on a line. */
-const EDGE = 0.22;
+const EDGE = 0.3;
 /** No change below this v (the brows and what lies beside them), fully allowed above FLOOR + FLOOR_FADE. */
 export const FLOOR = 0.08, FLOOR_FADE = 0.12;
 
@@ -143,11 +145,12 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
   const behindFront = smooth((v - 1.0) / 0.15);
   // The parting: widest behind the front line, narrowing toward the crown; a few strands still cross it.
   const partHalf = (s.part / 2) * (1.25 - 0.55 * smooth((v - 1.0) / 0.6));
-  const part = 0.92 * smooth((partHalf - x) / 0.03 + 0.5);
+  const part = 0.75 * smooth((partHalf - x) / 0.03 + 0.5);
   const diffuse = s.diffuse * Math.exp(-((x / s.spread) ** 2) * 1.6) * smooth((v - 0.95) / 0.35);
   // Near the parting the hair is thinner still (Olsen's "Christmas tree": wider toward the front).
   const nearPart = Math.min(1, s.diffuse * 1.2) * Math.exp(-(((x - s.part / 2) / (0.05 + s.part)) ** 2));
-  return Math.max(behindFront * Math.max(part, diffuse, nearPart), overall);
+  // Ludwig thinning leaves hair on top even at stage III: scalp shows through it, never bare but on the parting.
+  return Math.max(behindFront * Math.max(part, LUDWIG_MOST * Math.max(diffuse, nearPart)), overall);
 }
 
 /**

@@ -35,7 +35,7 @@ export function domeShade(u: number, v: number, top: number): number {
   const r2 = Math.min(1, x * x + y * y);
   return 1 - EDGE_DARK * r2 * r2;
 }
-const EDGE_DARK = 0.3;
+const EDGE_DARK = 0.15;
 
 /** A broad soft highlight where a bald head usually catches the light: high on the dome, 0..1. */
 export function domeSheen(u: number, v: number, top: number): number {
@@ -92,7 +92,7 @@ export function pushPull(planes: Float32Array[], weight: Float32Array, w: number
  * iterations on a grid about 160 cells across started from push-pull. Unlike push-pull alone it meets the
  * known values exactly at their edge, so a colour correction carried from the skin shows no seam there.
  */
-export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: number, h: number, iterations = 300): Float32Array[] {
+export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: number, h: number, iterations = 40): Float32Array[] {
   const s = Math.max(1, Math.round(Math.max(w, h) / 160));
   const gw = Math.ceil(w / s), gh = Math.ceil(h / s), n = gw * gh;
   const cnt = new Float32Array(n), wsum = new Float32Array(n);
@@ -104,29 +104,12 @@ export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: nu
     wsum[j] += wt;
     for (let c = 0; c < planes.length; c++) small[c][j] += planes[c][i] * wt;
   }
-  const known = new Uint8Array(n), sw = new Float32Array(n);
+  const known = new Uint8Array(n);
   for (let j = 0; j < n; j++) {
     if (wsum[j] > 0) for (let c = 0; c < planes.length; c++) small[c][j] /= wsum[j];
     known[j] = wsum[j] >= 0.5 * cnt[j] ? 1 : 0;
-    sw[j] = known[j];
   }
-  const grid = pushPull(small, sw, gw, gh);
-  const next = new Float32Array(n);
-  for (const g of grid) {
-    for (let it = 0; it < iterations; it++) {
-      for (let y = 0; y < gh; y++) for (let x = 0; x < gw; x++) {
-        const j = y * gw + x;
-        if (known[j]) { next[j] = g[j]; continue; }
-        let sum = 0, k = 0;
-        if (x > 0) { sum += g[j - 1]; k++; }
-        if (x < gw - 1) { sum += g[j + 1]; k++; }
-        if (y > 0) { sum += g[j - gw]; k++; }
-        if (y < gh - 1) { sum += g[j + gw]; k++; }
-        next[j] = sum / k;
-      }
-      g.set(next);
-    }
-  }
+  const grid = small.map((g) => relax(g, known, gw, gh, iterations));
   return grid.map((g) => {
     const out = new Float32Array(w * h);
     for (let y = 0; y < h; y++) {
@@ -138,4 +121,52 @@ export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: nu
     }
     return out;
   });
+}
+
+/**
+ * Laplace's equation on a grid: `known` cells keep their values, the others take their neighbours' mean.
+ * Solved first on a grid half as fine (known where any of its 2x2 cells is), brought up bilinearly as the
+ * start, then `iterations` Jacobi sweeps here: each level only has to smooth what the coarser one left.
+ */
+export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number, iterations: number): Float32Array {
+  const n = gw * gh, out = Float32Array.from(g);
+  let anyKnown = false;
+  for (let j = 0; j < n; j++) if (known[j]) { anyKnown = true; break; }
+  if (!anyKnown) return out.fill(0);
+  if (Math.max(gw, gh) > 8) {
+    const cw = Math.ceil(gw / 2), ch = Math.ceil(gh / 2);
+    const cg = new Float32Array(cw * ch), cn = new Float32Array(cw * ch), ck = new Uint8Array(cw * ch);
+    for (let y = 0; y < gh; y++) for (let x = 0; x < gw; x++) {
+      const j = y * gw + x;
+      if (!known[j]) continue;
+      const c = (y >> 1) * cw + (x >> 1);
+      cg[c] += g[j]; cn[c]++; ck[c] = 1;
+    }
+    for (let c = 0; c < cg.length; c++) if (cn[c]) cg[c] /= cn[c];
+    const coarse = relax(cg, ck, cw, ch, iterations);
+    for (let y = 0; y < gh; y++) {
+      const cy = Math.max(0, Math.min(ch - 1, (y - 0.5) / 2)), y0 = Math.floor(cy), y1 = Math.min(ch - 1, y0 + 1), fy = cy - y0;
+      for (let x = 0; x < gw; x++) {
+        const j = y * gw + x;
+        if (known[j]) continue;
+        const cx = Math.max(0, Math.min(cw - 1, (x - 0.5) / 2)), x0 = Math.floor(cx), x1 = Math.min(cw - 1, x0 + 1), fx = cx - x0;
+        out[j] = (coarse[y0 * cw + x0] * (1 - fx) + coarse[y0 * cw + x1] * fx) * (1 - fy) + (coarse[y1 * cw + x0] * (1 - fx) + coarse[y1 * cw + x1] * fx) * fy;
+      }
+    }
+  }
+  const next = new Float32Array(n);
+  for (let it = 0; it < iterations; it++) {
+    for (let y = 0; y < gh; y++) for (let x = 0; x < gw; x++) {
+      const j = y * gw + x;
+      if (known[j]) { next[j] = out[j]; continue; }
+      let sum = 0, k = 0;
+      if (x > 0) { sum += out[j - 1]; k++; }
+      if (x < gw - 1) { sum += out[j + 1]; k++; }
+      if (y > 0) { sum += out[j - gw]; k++; }
+      if (y < gh - 1) { sum += out[j + gw]; k++; }
+      next[j] = sum / k;
+    }
+    out.set(next);
+  }
+  return out;
 }

@@ -7,6 +7,7 @@
  * lattice much longer along a strand than across it, two scales (fine strands and the clumps they lie in),
  * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
  */
+import { blurPlane } from '../../image/retouch/frequency.ts';
 
 /** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
 export function hash2(ix: number, iy: number, seed: number): number {
@@ -74,7 +75,61 @@ const SOFT = 0.06;
  * How much of a pixel's hair is gone: 0 at no loss whatever the noise, 1 at full loss, in between 1 where the
  * noise lies below the loss (with a soft edge). Grows with `loss` for any noise value.
  */
-export const strandGone = (loss: number, noise: number): number => {
-  const t = (loss * (1 + SOFT) - noise) / SOFT;
+export const strandGone = (loss: number, noise: number, soft = SOFT): number => {
+  const t = (loss * (1 + soft) - noise) / soft;
   return t <= 0 ? 0 : t >= 1 ? 1 : t;
 };
+
+/**
+ * Which of the hair's own pixels hold on longest, 0..1 (uniform over the `weight` > 0 pixels): the hair's
+ * fine luminance band, normalised by its local contrast, ranked dark to light and mixed with a little of the
+ * strand noise. Dark strands rank high (kept) and the lighter gaps and sheen between them low (they go
+ * first and show the scalp), so thinned hair keeps its own strands instead of lines drawn across it.
+ * `sigma` is about a strand's width in pixels.
+ */
+export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const n = w * h;
+  const low = blurPlane(L, w, h, 2 * sigma);
+  const hp = new Float32Array(n), sq = new Float32Array(n);
+  for (let i = 0; i < n; i++) { hp[i] = L[i] - low[i]; sq[i] = hp[i] * hp[i]; }
+  const local = blurPlane(sq, w, h, 6 * sigma);
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) if (weight[i] > 0) idx.push(i);
+  const z = new Float32Array(idx.length);
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    z[k] = -hp[i] / (Math.sqrt(Math.max(0, local[i])) + 0.8);
+  }
+  equalise(z);
+  for (let k = 0; k < idx.length; k++) z[k] = KEEP_TEXTURE * z[k] + (1 - KEEP_TEXTURE) * noise[idx[k]];
+  equalise(z);
+  const out = new Float32Array(n).fill(0.5);
+  for (let k = 0; k < idx.length; k++) out[idx[k]] = z[k];
+  return out;
+}
+/** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
+const KEEP_TEXTURE = 0.75;
+
+/**
+ * Largest value within a square of radius r around each pixel (separable, O(pixels * r)): the loss carried
+ * over the hair's fringe, the fine wisps the parsing half-sees, so no halo of them stays round bare scalp.
+ */
+export function maxFilter(v: Float32Array, w: number, h: number, r: number): Float32Array {
+  const rows = new Float32Array(v.length), out = new Float32Array(v.length);
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      let m = 0;
+      for (let k = Math.max(0, x - r), e = Math.min(w - 1, x + r); k <= e; k++) if (v[o + k] > m) m = v[o + k];
+      rows[o + x] = m;
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    for (let y = 0; y < h; y++) {
+      let m = 0;
+      for (let k = Math.max(0, y - r), e = Math.min(h - 1, y + r); k <= e; k++) if (rows[k * w + x] > m) m = rows[k * w + x];
+      out[y * w + x] = m;
+    }
+  }
+  return out;
+}
