@@ -3,8 +3,8 @@
  * scripts/train-apparel.ts on the fit half of the shared street photos) name each superpixel of the
  * person none or one of the seven garment classes, from apparel-features.ts: colour, texture, matte,
  * place on the body and against the face, colour against the person's skin, torso and legs, and the
- * rules' own label for it; a second model (context.ts) then sees, with the same features, what the first
- * thinks of the region's surroundings (the regions below, beside, across the body, the whole person).
+ * rules' own label for it. A model may hold a second stage (context.ts: what the first thinks of the
+ * region's surroundings); the committed one does not (it did worse on held-out photos, README).
  * The rules' skin, hair and face stay where the model sees no garment.
  */
 import { readFileSync } from 'node:fs';
