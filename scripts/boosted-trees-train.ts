@@ -66,11 +66,16 @@ export function trainBoostedTrees(o: TrainOptions): BoostedTrees {
   const p = new Float64Array(rows * K), g = new Float64Array(rows), h = new Float64Array(rows);
   const inner = 2 ** depth - 1;
   const node = new Int32Array(rows);
-  const hg = new Float64Array(2 ** (depth - 1) * F * B), hh = new Float64Array(hg.length);
+  // Histograms of gradient and hessian per node, feature and bin, for this depth and the one above: of two
+  // siblings only the one with fewer rows is summed, the other is its parent's less it (half the work).
+  const level = 2 ** (depth - 1) * F * B;
+  let hg = new Float64Array(level), hh = new Float64Array(level), hgUp = new Float64Array(level), hhUp = new Float64Array(level);
+  const order = new Int32Array(rows), start = new Int32Array(2 ** (depth - 1) + 1);
   for (let round = 0; round < o.rounds; round++) {
     for (let r = 0; r < rows; r++) softmax(score.subarray(r * K, r * K + K), p, r * K);
-    const chosen: number[] = [];
-    for (let r = 0; r < rows; r++) if (random() < o.rowShare) chosen.push(r);
+    const picked: number[] = [];
+    for (let r = 0; r < rows; r++) if (random() < o.rowShare) picked.push(r);
+    const chosen = Int32Array.from(picked);
     const feats = [...Array(F).keys()].filter(() => random() < o.featureShare);
     const trees: Tree[] = [];
     for (let k = 0; k < K; k++) {
@@ -84,14 +89,35 @@ export function trainBoostedTrees(o: TrainOptions): BoostedTrees {
       node.fill(0);
       for (let d = 0; d < depth; d++) {
         const first = 2 ** d - 1, count = 2 ** d;
-        hg.fill(0, 0, count * F * B); hh.fill(0, 0, count * F * B);
-        const G = new Float64Array(count), H = new Float64Array(count);
-        for (const r of chosen) { const nd = node[r] - first; G[nd] += g[r]; H[nd] += h[r]; }
-        for (const j of feats) {
-          const bj = binned[j];
-          for (const r of chosen) {
-            const at = ((node[r] - first) * F + j) * B + bj[r];
-            hg[at] += g[r]; hh[at] += h[r];
+        [hg, hgUp] = [hgUp, hg]; [hh, hhUp] = [hhUp, hh];
+        const G = new Float64Array(count), H = new Float64Array(count), n = new Int32Array(count);
+        for (const r of chosen) { const nd = node[r] - first; G[nd] += g[r]; H[nd] += h[r]; n[nd]++; }
+        // The chosen rows grouped by node.
+        start[0] = 0;
+        for (let nd = 0; nd < count; nd++) start[nd + 1] = start[nd] + n[nd];
+        const fill = start.slice(0, count);
+        for (const r of chosen) order[fill[node[r] - first]++] = r;
+        const sum = (nd: number) => {
+          for (const j of feats) {
+            const bj = binned[j], at = (nd * F + j) * B;
+            hg.fill(0, at, at + B); hh.fill(0, at, at + B);
+            for (let q = start[nd]; q < start[nd + 1]; q++) { const r = order[q]; hg[at + bj[r]] += g[r]; hh[at + bj[r]] += h[r]; }
+          }
+        };
+        const rest = (nd: number, sibling: number, parent: number) => {
+          for (const j of feats) {
+            const at = (nd * F + j) * B, sat = (sibling * F + j) * B, pat = (parent * F + j) * B;
+            for (let b = 0; b < B; b++) { hg[at + b] = hgUp[pat + b] - hg[sat + b]; hh[at + b] = hhUp[pat + b] - hh[sat + b]; }
+          }
+        };
+        // A node with too little hessian to split needs no histogram (nor do its children: they have less).
+        const needed = (nd: number) => H[nd] >= 2 * o.minHessian;
+        if (d === 0) { if (needed(0)) sum(0); } else {
+          for (let nd = 0; nd < count; nd += 2) {
+            if (!needed(nd) && !needed(nd + 1)) continue;
+            const [small, big] = n[nd] <= n[nd + 1] ? [nd, nd + 1] : [nd + 1, nd];
+            sum(small);
+            if (needed(big)) rest(big, small, nd >> 1);
           }
         }
         for (let nd = 0; nd < count; nd++) {

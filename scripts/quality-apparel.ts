@@ -3,11 +3,13 @@
  * shared test data, for each half of the fixed fit/check split (scripts/apparel-split.ts): per-class IoU
  * (mask >= 128; intersections and unions summed over the half's photos), their mean over the seven
  * classes, and the IoU of the out_mode 0 all-clothing cutout.
- *   npx tsx scripts/quality-apparel.ts [--half fit|check] [--cache DIR] [--render DIR] [name-filter ...]
+ *   npx tsx scripts/quality-apparel.ts [--half fit|check] [--cache DIR] [--render DIR] [--sheet FILE] [name-filter ...]
  * --cache DIR keeps each photo's model outputs (matte, faces, keypoints, objects, hair) in DIR and reuses
  * them on later runs, so that only the parse and the masks run again (the same steps the effect runs;
  * the ms column then times those alone). train-apparel.ts reads the same cache.
- * --render writes, per photo, the photo | the parse | the ground truth as one PNG.
+ * --render writes, per photo, the photo | the parse | the ground truth as one PNG; --sheet FILE puts those
+ * panels, 240 px tall, two to a row, in one PNG (colours: tops red, coat blue, skirt magenta, pants green,
+ * bag yellow, shoes brown, hat cyan; ignored labels grey).
  * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository.
  */
 import { mkdirSync } from 'node:fs';
@@ -24,8 +26,9 @@ import { loadCached, saveCached } from './apparel-cache.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-const renderDir = opt('--render'), cacheDir = opt('--cache'), onlyHalf = opt('--half') as Half | undefined;
-const filters = args.filter((a, i) => !a.startsWith('--') && !['--render', '--cache', '--half'].includes(args[i - 1]));
+const renderDir = opt('--render'), cacheDir = opt('--cache'), onlyHalf = opt('--half') as Half | undefined, sheetFile = opt('--sheet');
+const filters = args.filter((a, i) => !a.startsWith('--') && !['--render', '--cache', '--half', '--sheet'].includes(args[i - 1]));
+const panels: Buffer[] = [];
 
 const all = apparelPhotos();
 if (!all) { console.log(`No apparel ground truth at ${testdata} (labels.json, apparel-classes.json; set ATELIER_TESTDATA); nothing measured.`); process.exit(0); }
@@ -75,7 +78,18 @@ for (const photo of photos) {
   const row = garmentClasses.map((c, k) => (gt.scored.includes(c) ? score(c, masks[k], (g) => g === k + 1) : undefined));
   const allIou = score('all', result, (g) => g > 0);
   console.log(`${path.basename(photo.rel).padEnd(34)} ${photo.half.padEnd(5)} ${row.map((v) => ` ${fmt(v)}`).join('')}  ${fmt(allIou)} ${String(ms).padStart(5)}`);
-  if (renderDir) await render(path.join(renderDir, `${photo.half}-${path.basename(photo.rel).replace(/\.\w+$/, '.png')}`), image, masks, gt.cls);
+  if (renderDir || sheetFile) {
+    const png = await render(image, masks, gt.cls);
+    if (renderDir) await sharp(png).toFile(path.join(renderDir, `${photo.half}-${path.basename(photo.rel).replace(/\.\w+$/, '.png')}`));
+    if (sheetFile) panels.push(await sharp(png).resize({ height: 240 }).png().toBuffer());
+  }
+}
+if (sheetFile && panels.length) {
+  const sizes = await Promise.all(panels.map((p) => sharp(p).metadata()));
+  const cell = Math.max(...sizes.map((m) => m.width!)), cols = 2, rows = Math.ceil(panels.length / cols);
+  await sharp({ create: { width: cell * cols, height: 240 * rows, channels: 3, background: '#000' } })
+    .composite(panels.map((input, i) => ({ input, left: (i % cols) * cell, top: Math.floor(i / cols) * 240 }))).png().toFile(sheetFile);
+  console.log(`sheet: ${sheetFile} (${panels.length} photos: photo | parse | ground truth)`);
 }
 
 for (const h of halves) {
@@ -91,7 +105,7 @@ for (const h of halves) {
 }
 
 /** The photo, the parse and the ground truth side by side, one colour per class. */
-async function render(file: string, image: { data: Buffer; width: number; height: number; channels: number }, masks: Uint8Array[], cls: Uint8Array) {
+async function render(image: { data: Buffer; width: number; height: number; channels: number }, masks: Uint8Array[], cls: Uint8Array) {
   const colours = [[230, 40, 40], [40, 150, 255], [240, 60, 240], [40, 200, 60], [255, 200, 0], [130, 70, 20], [0, 230, 230]];
   const { width: w, height: h, channels: ch, data } = image;
   const out = Buffer.alloc(w * 3 * h * 3);
@@ -104,5 +118,5 @@ async function render(file: string, image: { data: Buffer; width: number; height
     put(1, k >= 0 ? colours[k] : dim);
     put(2, cls[p] === IGNORE ? [128, 128, 128] : cls[p] ? colours[cls[p] - 1] : dim);
   }
-  await sharp(out, { raw: { width: w * 3, height: h, channels: 3 } }).png().toFile(file);
+  return sharp(out, { raw: { width: w * 3, height: h, channels: 3 } }).png().toBuffer();
 }

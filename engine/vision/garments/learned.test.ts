@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES } from './apparel-features.ts';
 import { predictProba } from './boosted-trees.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
-import { apparelModel, MODEL_CLASSES } from './learned.ts';
+import { apparelModel, CONTEXT_STAGE_FEATURES, MODEL_CLASSES } from './learned.ts';
 import { parseGarments, type ParseInput } from './parse.ts';
 import { L } from './scene.ts';
 
@@ -26,13 +26,16 @@ function scene(paint: (x: number, y: number) => number[] | null, extra: Partial<
 }
 
 describe('learned garment parse', () => {
-  it('loads the committed model, made for these features and classes', () => {
-    const m = apparelModel();
-    expect(m.features).toEqual([...FEATURES]);
-    expect(m.classes).toEqual([...MODEL_CLASSES]);
-    expect(m.trees.length).toBeGreaterThan(10);
-    const p = predictProba(m, new Float32Array(FEATURES.length), 1);
-    expect(p.reduce((t, v) => t + v, 0)).toBeCloseTo(1, 5);
+  it('loads the committed model, each stage made for its features and these classes', () => {
+    const { regions, context } = apparelModel();
+    expect(regions.features).toEqual([...FEATURES]);
+    if (context) expect(context.features).toEqual([...CONTEXT_STAGE_FEATURES]);
+    for (const m of [regions, ...(context ? [context] : [])]) {
+      expect(m.classes).toEqual([...MODEL_CLASSES]);
+      expect(m.trees.length).toBeGreaterThan(10);
+      const p = predictProba(m, new Float32Array(m.features.length), 1);
+      expect(p.reduce((t, v) => t + v, 0)).toBeCloseTo(1, 5);
+    }
   });
 
   it('names a drawn person\'s shirt an upper garment and trousers a lower one, the face none', () => {

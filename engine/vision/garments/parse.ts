@@ -17,8 +17,7 @@ import { segmentDistance } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
-import type { BoostedTrees } from './boosted-trees.ts';
-import { apparelModel, relabel } from './learned.ts';
+import { apparelModel, relabel, type ApparelModel } from './learned.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -57,7 +56,7 @@ export interface RuleParse {
  * A person's garments as the learned model names them, over the rules' parse (learned.ts); a garment
  * alone as the rules name it. `model: null` keeps the rules' labels (benchmarks, training).
  */
-export function parseGarments(input: ParseInput, { model = apparelModel() as BoostedTrees | null } = {}): GarmentParse {
+export function parseGarments(input: ParseInput, { model = apparelModel() as ApparelModel | null } = {}): GarmentParse {
   const r = parseByRules(input);
   if (model && r.person) relabel(r, input, model);
   return { labels: labelMap(r.s), width: input.width, height: input.height, person: r.person, frame: r.frame, offMatte: r.offMatte };
