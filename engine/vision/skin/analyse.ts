@@ -61,7 +61,15 @@ export const BLOBS = {
   acne: { minRedness: 5, minR: 0.5, maxR: 3, maxDarkness: 15, minRoundness: 0.5 },
   mole: { minDarkness: 12, minRoundness: 0.7, maxEdge: 0.6, minR: 0.5, maxR: 3 },
   spot: { minDarkness: 5, minR: 0.9, maxRedness: 3.5, minRoundness: 0.55, minYellow: -0.5 },
-  comedone: { minLightness: 3.5, maxLightness: 15, minR: 0.4, maxR: 1.5, maxRedness: 2.5, maxShine: 0.05, minRoundness: 0.6 },
+  /**
+   * A closed comedone is a small pale bump, as pale as a glint of sebum: it is told from one by the skin
+   * around it (maxShine: mean shine 1.5r to 3 mm out; glints come in shiny patches) and by standing alone
+   * (minIsolation: lighter than every quarter of its ring, not the skin left between darker things), and
+   * from the skin's own grain by standing minOverGrain times its spread above it (around()): on grainy skin
+   * 1.4 px glints at 2.8 px/mm were a hundred "comedones" a face. On the fit half, 2.5 kept precision 0.94
+   * at recall 0.44; 3 gave 1.00 at 0.31.
+   */
+  comedone: { minLightness: 3.5, maxLightness: 15, minR: 0.4, maxR: 1.5, maxRedness: 2.5, maxShine: 0.05, minRoundness: 0.6, minIsolation: 0.4, minOverGrain: 2.5 },
 };
 
 export const POUCH_CONF = { depth: 3 };
@@ -88,7 +96,7 @@ export interface SkinAnalysis {
   };
   /** Features of the skin-age model, in its order. */
   ageFeatures: number[];
-  internals: { lab: LabFrame; fine: RidgeField; pig: Pigments; shine: Float32Array; pores: Blob[]; blackheads: Blob[]; lines: Record<WrinkleName, Line[]> };
+  internals: { lab: LabFrame; fine: RidgeField; pig: Pigments; shine: Float32Array; pores: Blob[]; blackheads: Blob[]; lines: Record<WrinkleName, Line[]>; candidates: Blob[] };
 }
 
 /** Sharpness: RMS of detail finer than 0.3 mm over RMS of 0.3-1.2 mm detail, around the eyes and brows. */
@@ -117,15 +125,16 @@ export function labFrame(f: Frame): LabFrame {
   return { L: lab.L, a: lab.a, b: lab.b, w: f.w, h: f.h };
 }
 
-/** Classifies one lesion-scale blob (measures in mm); null when it is none of the four. */
-export function lesionKind(b: Blob, s: number, shine = 0): LesionKind | null {
+/** Classifies one lesion-scale blob (measures in mm; `near`: the skin around it, around()); null when it is none of the four. */
+export function lesionKind(b: Blob, s: number, near: Around = { shine: 0, grain: 0 }): LesionKind | null {
   const r = b.r / s, edge = b.edge / s, B = BLOBS;
   if (b.da >= B.acne.minRedness && r >= B.acne.minR && r <= B.acne.maxR && b.dL > -B.acne.maxDarkness && b.roundness >= B.acne.minRoundness) return 'acne';
   if (b.dL <= -B.mole.minDarkness && r >= B.mole.minR && r <= B.mole.maxR && b.roundness >= B.mole.minRoundness && edge <= B.mole.maxEdge * Math.max(r, 1)) return 'mole';
   // Pigment, not shadow: a spot is round-ish and no bluer than the skin around it.
   if (b.dL <= -B.spot.minDarkness && r >= B.spot.minR && b.da < B.spot.maxRedness && b.roundness >= B.spot.minRoundness && b.db >= B.spot.minYellow) return 'skin_spot';
   if (b.dL >= B.comedone.minLightness && b.dL <= B.comedone.maxLightness && r >= B.comedone.minR && r <= B.comedone.maxR
-    && b.da < B.comedone.maxRedness && shine < B.comedone.maxShine && b.roundness >= B.comedone.minRoundness) return 'closed_comedones';
+    && b.da < B.comedone.maxRedness && near.shine < B.comedone.maxShine && b.roundness >= B.comedone.minRoundness && b.isolation >= B.comedone.minIsolation
+    && b.dL >= B.comedone.minOverGrain * near.grain) return 'closed_comedones';
   return null;
 }
 
@@ -247,7 +256,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   ];
   const lesions: Lesion[] = [];
   for (const b of candidates) {
-    const kind = lesionKind(b, s, shine[b.y * w + b.x]);
+    const kind = lesionKind(b, s, b.dL > 0 ? around(lab, shine, lesionZone, b, s) : undefined);
     if (!kind) continue;
     if (lesions.some((l) => Math.hypot(l.blob.x - b.x, l.blob.y - b.y) < Math.max(l.blob.r, b.r))) continue;
     const [x0, y0] = toImage(f, b.x - 1.2 * b.r, b.y - 1.2 * b.r), [x1, y1] = toImage(f, b.x + 1.2 * b.r, b.y + 1.2 * b.r);
@@ -265,8 +274,54 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
     frame: f, zones, members, skinType: st, skinAge: skinAgeOf(ageFeatures), lesions,
     measures: { ita, tShine, uShine, texture, wrinkles, pouch, darkCircle: dc, poreDensity, blackheadDensity: bhDensity, spotDensity, melaninSpread },
     ageFeatures,
-    internals: { lab, fine, pig, shine, pores, blackheads, lines: allLines },
+    internals: { lab, fine, pig, shine, pores, blackheads, lines: allLines, candidates },
   };
+}
+
+/** The skin around a blob (1.5 radii out to 3 mm, at least 2.5 radii): see Around. */
+export interface Around {
+  /** Mean shine (shineMap). */
+  shine: number;
+  /**
+   * Robust spread of lightness (1.4826 x median absolute residual, L*) about the plane that fits it best:
+   * the skin's own grain (texture, film grain, JPEG), with the slow shading of the face's relief taken out.
+   */
+  grain: number;
+}
+
+export function around(lab: LabFrame, shine: Float32Array, zone: Float32Array, b: { x: number; y: number; r: number }, s: number): Around {
+  const { L, w, h } = lab;
+  const r0 = 1.5 * b.r, r1 = Math.max(2.5 * b.r, 3 * s), R = Math.ceil(r1);
+  let sh = 0, n = 0;
+  const xs: number[] = [], ys: number[] = [], vs: number[] = [];
+  for (let y = Math.max(0, b.y - R); y <= Math.min(h - 1, b.y + R); y++) {
+    for (let x = Math.max(0, b.x - R); x <= Math.min(w - 1, b.x + R); x++) {
+      const d = Math.hypot(x - b.x, y - b.y), i = y * w + x;
+      if (d < r0 || d > r1) continue;
+      sh += shine[i]; n++;
+      if (zone[i] >= 0.5) { xs.push(x - b.x); ys.push(y - b.y); vs.push(L[i]); }
+    }
+  }
+  return { shine: n ? sh / n : 0, grain: planeResidualSpread(xs, ys, vs) };
+}
+
+/** 1.4826 x the median absolute residual of v about its least-squares plane in (x, y). */
+export function planeResidualSpread(xs: readonly number[], ys: readonly number[], vs: readonly number[]): number {
+  const n = vs.length;
+  if (n < 6) return 0;
+  let sx = 0, sy = 0, sv = 0;
+  for (let i = 0; i < n; i++) { sx += xs[i]; sy += ys[i]; sv += vs[i]; }
+  const mx = sx / n, my = sy / n, mv = sv / n;
+  let xx = 0, yy = 0, xy = 0, xv = 0, yv = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[i] - mx, dy = ys[i] - my, dv = vs[i] - mv;
+    xx += dx * dx; yy += dy * dy; xy += dx * dy; xv += dx * dv; yv += dy * dv;
+  }
+  const det = xx * yy - xy * xy;
+  const gx = det > 1e-9 ? (xv * yy - yv * xy) / det : 0, gy = det > 1e-9 ? (yv * xx - xv * xy) / det : 0;
+  const res = new Float32Array(n);
+  for (let i = 0; i < n; i++) res[i] = Math.abs(vs[i] - mv - gx * (xs[i] - mx) - gy * (ys[i] - my));
+  return 1.4826 * res.sort()[n >> 1];
 }
 
 /** Where spots and inflamed bumps stand out: darker or redder than around (L* - 1.5 a*). */
