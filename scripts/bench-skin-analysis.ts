@@ -19,6 +19,7 @@ import { form, post, startTestEngine, waitReady } from '../engine/test/helpers.t
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { analyseSkin, labFrame, makeFrame } from '../engine/vision/skin/analyse.ts';
 import { renderMaps } from '../engine/vision/skin/maps.ts';
+import { SKIN_PARSING } from '../engine/vision/skin/zones.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -69,7 +70,7 @@ for (const p of photos) {
     const facts = jobFacts(image, models);
     const face = (await facts.faces({ meshFaces: 1 }))[0];
     lap('faces+mesh');
-    const parsing = await facts.parsing(face);
+    const parsing = await facts.parsing(face, SKIN_PARSING);
     lap('parsing');
     const frame = await makeFrame(image, face);
     const lab = labFrame(frame);

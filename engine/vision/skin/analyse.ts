@@ -12,7 +12,7 @@ import type { FaceParsing } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
-import { darkCircle, itaClass, itaMargin, itaOf, meanIn, pigments, quantile, quantileIn, sortedIn, type Pigments } from './pigment.ts';
+import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantile, quantileIn, sortedIn, type Pigments } from './pigment.ts';
 import { findLines, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
@@ -321,7 +321,7 @@ export function planeResidualSpread(xs: readonly number[], ys: readonly number[]
   const gx = det > 1e-9 ? (xv * yy - yv * xy) / det : 0, gy = det > 1e-9 ? (yv * xx - xv * xy) / det : 0;
   const res = new Float32Array(n);
   for (let i = 0; i < n; i++) res[i] = Math.abs(vs[i] - mv - gx * (xs[i] - mx) - gy * (ys[i] - my));
-  return 1.4826 * res.sort()[n >> 1];
+  return 1.4826 * nth(res, n >> 1);
 }
 
 /** Where spots and inflamed bumps stand out: darker or redder than around (L* - 1.5 a*). */

@@ -7,6 +7,7 @@
  * its ring).
  */
 import { gauss as blurPlane } from './gauss.ts';
+import { nth } from './pigment.ts';
 
 export interface Blob {
   /** Centre and radius, frame pixels. */
@@ -48,7 +49,7 @@ export function robustSpread(R: Float32Array, zone: Float32Array): number {
   if (!n) return 0;
   const v = new Float32Array(n);
   for (let i = 0, k = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v[k++] = Math.abs(R[i]);
-  return 1.4826 * v.sort()[n >> 1];
+  return 1.4826 * nth(v, n >> 1);
 }
 
 export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w: number; h: number }

@@ -6,7 +6,7 @@ import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
 import { gauss } from './gauss.ts';
-import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, pigments } from './pigment.ts';
+import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
 import { findLines, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
@@ -134,6 +134,12 @@ describe('pigment', () => {
     expect(Math.abs(p.melanin[2] - p.melanin[0])).toBeLessThan(0.1);
     expect(p.shading[3] - p.shading[0]).toBeGreaterThan(0.4);
     expect(Math.abs(p.melanin[3] - p.melanin[0]) + Math.abs(p.haemoglobin[3] - p.haemoglobin[0])).toBeLessThan(0.15);
+  });
+  it('selects the k-th smallest as a sort would, duplicates and all', () => {
+    let seed = 11; const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const v = Float32Array.from({ length: 1001 }, () => Math.round(rnd() * 40) / 4);
+    const sorted = Float32Array.from(v).sort();
+    for (const k of [0, 1, 250, 500, 999, 1000]) expect(nth(Float32Array.from(v), k)).toBe(sorted[k]);
   });
   it('puts ITA° into the five classes', () => {
     expect(itaOf(70, 10)).toBeCloseTo(63.43, 1);

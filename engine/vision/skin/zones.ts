@@ -45,6 +45,9 @@ export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s
   return [add(a, out, -3 * s), add(a, out, 7 * s), add(b, out, 7 * s), add(b, out, -3 * s)];
 }
 
+/** The parsing classes the zones read: only these need bringing to full resolution (ParseOptions.classes). */
+export const SKIN_PARSING = { classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'cloth'] as ParsingClass[] };
+
 /** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
 export const ZONE_PX_PER_MM = 1.5;
 
