@@ -100,19 +100,18 @@ export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: rea
     lap('map overlays');
     const alpha = w === win.w && h === win.h ? o.alpha : resamplePlane(o.alpha, w, h, win.w, win.h);
     lap('map resample');
-    // Only the face's window is drawn here; sharp lays it over the background and encodes, in its own threads.
-    const base = background(o.grey), tile = Buffer.alloc(win.w * win.h * 3);
-    for (let y = 0; y < win.h; y++) base.copy(tile, y * win.w * 3, ((win.y0 + y) * W + win.x0) * 3, ((win.y0 + y) * W + win.x0 + win.w) * 3);
+    // A copy of the background (a memcpy), coloured only inside the face's window.
+    const px = Buffer.from(background(o.grey));
     const [cr, cg, cb] = o.colour;
-    for (let i = 0, j = 0; i < alpha.length; i++, j += 3) {
-      const v = alpha[i];
-      if (v <= 0.01) continue;
-      tile[j] += (cr - tile[j]) * v; tile[j + 1] += (cg - tile[j + 1]) * v; tile[j + 2] += (cb - tile[j + 2]) * v;
+    for (let y = 0; y < win.h; y++) {
+      for (let x = 0, i = y * win.w, j = ((win.y0 + y) * W + win.x0) * 3; x < win.w; x++, i++, j += 3) {
+        const v = alpha[i];
+        if (v <= 0.01) continue;
+        px[j] += (cr - px[j]) * v; px[j + 1] += (cg - px[j + 1]) * v; px[j + 2] += (cb - px[j + 2]) * v;
+      }
     }
     lap('map drawing');
-    pending.push(sharp(base, { raw: { width: image.width, height: image.height, channels: 3 } })
-      .composite([{ input: tile, raw: { width: win.w, height: win.h, channels: 3 }, left: win.x0, top: win.y0 }])
-      .jpeg({ quality: 88 }).toBuffer()
+    pending.push(sharp(px, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer()
       .then((data) => { out[name] = { data, format: 'jpeg' }; }));
   }
   await Promise.all(pending);
