@@ -11,7 +11,8 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { parseFace, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
+import { INPUT, parseFace, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
+import { SKIN_PARSING } from '../engine/vision/skin/zones.ts';
 
 export const CACHE = '/tmp/skin-analysis/cache';
 
@@ -22,12 +23,16 @@ export async function rasterOf(input: string | Buffer): Promise<RasterImage> {
 
 export interface FaceData { face: Face; parsing: FaceParsing }
 
-/** The largest meshed face of an image and its parsing (null without one); `key` names the cache entry. */
+/**
+ * The largest meshed face of an image and its parsing as the skin analysis asks for it (SKIN_PARSING;
+ * null without a face); `key` names the cache entry (suffixed with the parsing's input side when not the default).
+ */
 export async function faceData(models: ModelRegistry, image: RasterImage, key?: string): Promise<FaceData | null> {
-  const file = key ? path.join(CACHE, key.replace(/[^\w.-]/g, '_') + '.v8') : '';
+  const input = SKIN_PARSING.input ?? INPUT;
+  const file = key ? path.join(CACHE, key.replace(/[^\w.-]/g, '_') + (input === INPUT ? '' : `@${input}`) + '.v8') : '';
   if (file && existsSync(file)) return deserialize(readFileSync(file)) as FaceData | null;
   const faces = (await detectFaces(await models.get<HumanLike>('human'), image, { meshFaces: 1 })).filter((f) => f.mesh);
-  const d = faces.length ? { face: faces[0], parsing: await parseFace(await models.get<FaceParser>('bisenet-face-parsing'), image, faces[0]) } : null;
+  const d = faces.length ? { face: faces[0], parsing: await parseFace(await models.get<FaceParser>('bisenet-face-parsing'), image, faces[0], SKIN_PARSING) } : null;
   if (file) { mkdirSync(CACHE, { recursive: true }); writeFileSync(file, serialize(d)); }
   return d;
 }

@@ -11,6 +11,7 @@ import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '..
 import type { LabFrame } from '../../vision/skin/blobs.ts';
 import { IRIS_MM, makeFrame, type Frame } from '../../vision/skin/frame.ts';
 import { renderMaps, type MapName } from '../../vision/skin/maps.ts';
+import { SKIN_PARSING } from '../../vision/skin/zones.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
 
 export type P = Params<typeof endpoint>;
@@ -50,7 +51,7 @@ export const qualityGate: Step<P, State> = (c) => {
 
 export const measure: Step<P, State> = async (c) => {
   const face = c.state.faces![0];
-  c.state.analysis = analyseSkin(c.state.frame!, face, await c.facts.parsing(face), c.state.lab);
+  c.state.analysis = analyseSkin(c.state.frame!, face, await c.facts.parsing(face, SKIN_PARSING), c.state.lab);
 };
 
 export const maps: Step<P, State> = async (c) => {

@@ -1,10 +1,13 @@
 /**
  * Round spots and bumps as blobs: extrema of the scale-normalised Laplacian of Gaussian (Lindeberg 1998)
  * over space and scale, each then measured directly on the skin: the mean L*, a*, b* inside its radius
- * against a ring around it (contrast), the radius at which lightness crosses half-way along eight rays
- * (roundness: how alike those radii are) and how wide that crossing is (edge sharpness, mm).
+ * against a ring around it (contrast), the radius at which the plane searched crosses half-way along eight
+ * rays from the sub-pixel centre (roundness: how alike those radii are), how wide that crossing is (edge
+ * sharpness) and how alone the blob stands (isolation: its contrast against the least different quarter of
+ * its ring).
  */
 import { gauss as blurPlane } from './gauss.ts';
+import { nth } from './pigment.ts';
 
 export interface Blob {
   /** Centre and radius, frame pixels. */
@@ -17,6 +20,8 @@ export interface Blob {
   edge: number;
   /** LoG response at the blob's scale (σ²∇², L* units): its detection strength. */
   response: number;
+  /** Contrast against the least different quarter of the ring over that against the whole (isolation()). */
+  isolation: number;
 }
 
 export interface BlobQuery {
@@ -44,7 +49,7 @@ export function robustSpread(R: Float32Array, zone: Float32Array): number {
   if (!n) return 0;
   const v = new Float32Array(n);
   for (let i = 0, k = 0; i < R.length; i += 3) if (zone[i] >= 0.5) v[k++] = Math.abs(R[i]);
-  return 1.4826 * v.sort()[n >> 1];
+  return 1.4826 * nth(v, n >> 1);
 }
 
 export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w: number; h: number }
@@ -86,7 +91,7 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   for (const c of cand) {
     const r = radii[c.k];
     if (kept.some((k) => Math.hypot(k.x - c.x, k.y - c.y) < Math.max(k.r, r))) continue;
-    const b = measureBlob(lab, q.zone, c.x, c.y, r, c.v);
+    const b = measureBlob(lab, q.zone, c.x, c.y, r, c.v, L);
     // The Laplacian's side lobes ring a strong blob with weaker ones of the other polarity: a blob must
     // also be darker (or lighter) than its ring on the plane searched.
     if (b && sign * ringContrast(L, w, h, c.x, c.y, r) < 0) kept.push(b);
@@ -110,44 +115,87 @@ export function ringContrast(P: Float32Array, w: number, h: number, cx: number, 
   return ds / dn - ring[ring.length >> 1];
 }
 
-/** Disc and ring means, rays; null where the ring leaves the zone (an edge, not a blob). */
-export function measureBlob(lab: LabFrame, zone: Float32Array, cx: number, cy: number, r: number, response: number): Blob | null {
+/**
+ * Disc and ring means, rays; null where the ring leaves the zone (an edge, not a blob). Colour contrasts
+ * are measured on lab; the shape (rays, isolation) on `shape`, the plane the blob was found on: a red bump
+ * barely changes L*, and its outline read on L* was noise.
+ */
+export function measureBlob(lab: LabFrame, zone: Float32Array, cx: number, cy: number, r: number, response: number, shape: Float32Array = lab.L): Blob | null {
   const { w, h, L, a, b } = lab;
+  const S = shape;
   const R = Math.ceil(2.5 * r);
-  let dn = 0, dl = 0, dA = 0, dB = 0, rn = 0, rl = 0, rA = 0, rB = 0, inZone = 0;
+  let dn = 0, dl = 0, dA = 0, dB = 0, dS = 0, rn = 0, rl = 0, rA = 0, rB = 0, rS = 0, inZone = 0;
   for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
     for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
       const d = Math.hypot(x - cx, y - cy), i = y * w + x;
-      if (d <= r) { dn++; dl += L[i]; dA += a[i]; dB += b[i]; }
-      else if (d >= 1.5 * r && d <= 2.5 * r) { rn++; if (zone[i] >= 0.5) { inZone++; rl += L[i]; rA += a[i]; rB += b[i]; } }
+      if (d <= r) { dn++; dl += L[i]; dA += a[i]; dB += b[i]; dS += S[i]; }
+      else if (d >= 1.5 * r && d <= 2.5 * r) { rn++; if (zone[i] >= 0.5) { inZone++; rl += L[i]; rA += a[i]; rB += b[i]; rS += S[i]; } }
     }
   }
   if (dn === 0 || inZone < 0.8 * rn || inZone === 0) return null;
-  const Lc = dl / dn, Lr = rl / inZone;
-  const step = Lc - Lr;
-  // Rays: where lightness crosses 25 %, 50 %, 75 % of the way from the centre's to the ring's.
+  const Sc = dS / dn, Sr = rS / inZone, shapeStep = Sc - Sr;
+  // The centre to sub-pixel: the centroid of the disc's contrast against the ring (a blob of 1 mm is 3-6 px
+  // across, and rays from a pixel beside its centre make a round blob look lopsided).
+  let mx = 0, my = 0, mw = 0;
+  for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(h - 1, Math.ceil(cy + r)); y++) {
+    for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(w - 1, Math.ceil(cx + r)); x++) {
+      if (Math.hypot(x - cx, y - cy) > r) continue;
+      const v = Math.max(0, Math.sign(shapeStep) * (S[y * w + x] - Sr));
+      mx += v * x; my += v * y; mw += v;
+    }
+  }
+  const ox = mw > 0 ? mx / mw : cx, oy = mw > 0 ? my / mw : cy;
+  // Rays: where the shape plane crosses 25 %, 50 %, 75 % of the way from the centre's value to the ring's,
+  // sampled bilinearly every 0.25 px and interpolated between samples.
   const radiiHalf: number[] = [], edges: number[] = [];
-  const L0 = L[cy * w + cx];
+  const at = (x: number, y: number) => {
+    const x0 = Math.max(0, Math.min(w - 2, Math.floor(x))), y0 = Math.max(0, Math.min(h - 2, Math.floor(y))), tx = x - x0, ty = y - y0, i = y0 * w + x0;
+    return (S[i] * (1 - tx) + S[i + 1] * tx) * (1 - ty) + (S[i + w] * (1 - tx) + S[i + w + 1] * tx) * ty;
+  };
+  const S0 = at(ox, oy), span = Sr - S0;
   for (let k = 0; k < 8; k++) {
     const ux = Math.cos((k * Math.PI) / 4), uy = Math.sin((k * Math.PI) / 4);
-    let r25 = -1, r50 = -1, r75 = -1;
-    for (let t = 0; t <= 2.5 * r; t += 0.5) {
-      const x = Math.round(cx + ux * t), y = Math.round(cy + uy * t);
-      if (x < 0 || y < 0 || x >= w || y >= h) break;
-      const f = Math.abs(step) < 1e-3 ? 1 : (L[y * w + x] - L0) / (Lr - L0);
-      if (r25 < 0 && f >= 0.25) r25 = t;
-      if (r50 < 0 && f >= 0.5) r50 = t;
-      if (r75 < 0 && f >= 0.75) { r75 = t; break; }
+    const cross = [-1, -1, -1], levels = [0.25, 0.5, 0.75];
+    let prev = 0;
+    for (let t = 0.25; t <= 2.5 * r; t += 0.25) {
+      const x = ox + ux * t, y = oy + uy * t;
+      if (x < 0 || y < 0 || x > w - 1 || y > h - 1) break;
+      const f = Math.abs(span) < 1e-3 ? 1 : (at(x, y) - S0) / span;
+      for (let j = 0; j < 3; j++) if (cross[j] < 0 && f >= levels[j]) cross[j] = t - (0.25 * (f - levels[j])) / Math.max(1e-6, f - prev);
+      prev = f;
+      if (cross[2] >= 0) break;
     }
-    radiiHalf.push(r50 < 0 ? 2.5 * r : r50);
-    edges.push(r25 < 0 || r75 < 0 ? 2.5 * r : r75 - r25);
+    radiiHalf.push(cross[1] < 0 ? 2.5 * r : cross[1]);
+    edges.push(cross[0] < 0 || cross[2] < 0 ? 2.5 * r : cross[2] - cross[0]);
   }
   const mean = radiiHalf.reduce((s, v) => s + v, 0) / 8;
   const sd = Math.sqrt(radiiHalf.reduce((s, v) => s + (v - mean) ** 2, 0) / 8);
   return {
-    x: cx, y: cy, r, dL: step, da: dA / dn - rA / inZone, db: dB / dn - rB / inZone,
+    x: cx, y: cy, r, dL: dl / dn - rl / inZone, da: dA / dn - rA / inZone, db: dB / dn - rB / inZone,
     roundness: mean > 0 ? Math.max(0, 1 - sd / mean) : 0, edge: edges.reduce((s, v) => s + v, 0) / 8, response,
+    isolation: isolation(S, zone, w, h, cx, cy, r, Sc, shapeStep),
   };
+}
+
+/**
+ * How alone a blob stands: its contrast against the least different quarter of its ring (1.5r..2.5r), as
+ * a share of its contrast against the whole ring. 1 for a bump on even skin; near 0 or below for the skin
+ * left between darker things (a gap beside a mole or along a line is lighter than some of its ring only).
+ */
+export function isolation(P: Float32Array, zone: Float32Array, w: number, h: number, cx: number, cy: number, r: number, Pc: number, step: number): number {
+  const R = Math.ceil(2.5 * r), sum = [0, 0, 0, 0], n = [0, 0, 0, 0];
+  for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
+    for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
+      const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy), i = y * w + x;
+      if (d < 1.5 * r || d > 2.5 * r || zone[i] < 0.5) continue;
+      const q = Math.abs(dx) >= Math.abs(dy) ? (dx > 0 ? 0 : 2) : (dy > 0 ? 1 : 3);
+      sum[q] += P[i]; n[q]++;
+    }
+  }
+  if (Math.abs(step) < 1e-3) return 0;
+  let least = Infinity;
+  for (let q = 0; q < 4; q++) if (n[q]) least = Math.min(least, (Pc - sum[q] / n[q]) / step);
+  return Number.isFinite(least) ? least : 0;
 }
 
 /** Blobs whose centre lies in a zone (plane ≥ 0.5). */

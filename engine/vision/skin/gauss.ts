@@ -13,20 +13,25 @@ export function gauss(plane: Float32Array, w: number, h: number, sigma: number):
   for (let i = -r; i <= r; i++) { k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma)); sum += k[i + r]; }
   for (let i = 0; i < k.length; i++) k[i] /= sum;
   const tmp = new Float32Array(w * h), out = new Float32Array(w * h);
+  // Rows: the clamped borders apart from the interior, whose taps need no bounds checks.
   for (let y = 0; y < h; y++) {
     const o = y * w;
     for (let x = 0; x < w; x++) {
       let s = 0;
-      for (let i = -r; i <= r; i++) { const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i; s += k[i + r] * plane[o + xx]; }
+      if (x >= r && x < w - r) for (let i = -r, j = o + x - r; i <= r; i++, j++) s += k[i + r] * plane[j];
+      else for (let i = -r; i <= r; i++) { const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i; s += k[i + r] * plane[o + xx]; }
       tmp[o + x] = s;
     }
   }
+  // Columns, a row at a time (each tap a whole row: sequential memory), summed in double as the rows are.
+  const acc = new Float64Array(w);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) { const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i; s += k[i + r] * tmp[yy * w + x]; }
-      out[y * w + x] = s;
+    acc.fill(0);
+    for (let i = -r; i <= r; i++) {
+      const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i, src = yy * w, kv = k[i + r];
+      for (let x = 0; x < w; x++) acc[x] += kv * tmp[src + x];
     }
+    out.set(acc, y * w);
   }
   return out;
 }

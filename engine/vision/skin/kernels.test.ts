@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
 import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
-import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
+import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
 import { gauss } from './gauss.ts';
-import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, pigments } from './pigment.ts';
+import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
 import { findLines, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
@@ -84,14 +84,36 @@ describe('blobs', () => {
     const q = { radii: [2, 3, 4], minResponse: 0.5, zone: ones(), polarity: 'dark' as const };
     expect(findBlobs(labOf(p), { ...q, noise: 3 }).length).toBeLessThan(findBlobs(labOf(p), q).length);
   });
+  it('reads a bump as alone on even skin, not the skin left beside a dark disc', () => {
+    const p = spot(6, 2, 30, 50);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.hypot(x - 84, y - 50) <= 5) p[y * W + x] -= 20;
+    const q = { radii: [1.5, 2, 3], minResponse: 1, zone: ones(), polarity: 'bright' as const };
+    const found = findBlobs(labOf(p), q);
+    const bump = found.find((b) => Math.hypot(b.x - 30, b.y - 50) <= 1)!;
+    expect(bump.isolation).toBeGreaterThan(0.7);
+    expect(bump.roundness).toBeGreaterThan(0.8);
+    const gap = measureBlob(labOf(p), ones(), 76, 50, 2, 1)!;
+    expect(gap.isolation).toBeLessThan(0.3);
+  });
+  it('measures the outline on the plane searched (a red bump barely changes L*)', () => {
+    const L = flat(), a = new Float32Array(W * H).fill(12);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) { const d = Math.hypot(x - 60, y - 50); if (d <= 4) { a[y * W + x] += 9; L[y * W + x] -= 1; } }
+    let seed = 3; const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let i = 0; i < L.length; i++) L[i] += (rnd() - 0.5) * 2;
+    const lab = labOf(L, a), plane = new Float32Array(W * H).map((_, i) => L[i] - 1.5 * a[i]);
+    const [b] = findBlobs(lab, { radii: [2, 3, 4, 5.5], polarity: 'dark', minResponse: 1, zone: ones(), detect: plane });
+    expect(b.da).toBeGreaterThan(6);
+    expect(b.roundness).toBeGreaterThan(0.8);
+  });
   it('classifies lesions by colour, darkness, roundness and edge (sizes in mm at 3 px/mm)', () => {
-    const b = (o: Partial<Blob>): Blob => ({ x: 0, y: 0, r: 3, dL: 0, da: 0, db: 0, roundness: 0.9, edge: 0.5, response: 5, ...o });
+    const b = (o: Partial<Blob>): Blob => ({ x: 0, y: 0, r: 3, dL: 0, da: 0, db: 0, roundness: 0.9, edge: 0.5, response: 5, isolation: 1, ...o });
     expect(lesionKind(b({ da: 8, dL: -3 }), 3)).toBe('acne');
     expect(lesionKind(b({ dL: -20, da: 1, edge: 0.6 }), 3)).toBe('mole');
     expect(lesionKind(b({ dL: -7, db: 3, r: 4 }), 3)).toBe('skin_spot');
     expect(lesionKind(b({ dL: -7, db: -3, r: 4 }), 3)).toBeNull(); // bluish: a shadow, not pigment
     expect(lesionKind(b({ dL: 6, r: 2 }), 3)).toBe('closed_comedones');
-    expect(lesionKind(b({ dL: 6, r: 2 }), 3, 0.5)).toBeNull(); // a highlight
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1 })).toBeNull(); // a glint among glints
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4 })).toBeNull(); // no more than the skin's grain
     expect(lesionKind(b({ dL: -2 }), 3)).toBeNull();
   });
 });
@@ -112,6 +134,12 @@ describe('pigment', () => {
     expect(Math.abs(p.melanin[2] - p.melanin[0])).toBeLessThan(0.1);
     expect(p.shading[3] - p.shading[0]).toBeGreaterThan(0.4);
     expect(Math.abs(p.melanin[3] - p.melanin[0]) + Math.abs(p.haemoglobin[3] - p.haemoglobin[0])).toBeLessThan(0.15);
+  });
+  it('selects the k-th smallest as a sort would, duplicates and all', () => {
+    let seed = 11; const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const v = Float32Array.from({ length: 1001 }, () => Math.round(rnd() * 40) / 4);
+    const sorted = Float32Array.from(v).sort();
+    for (const k of [0, 1, 250, 500, 999, 1000]) expect(nth(Float32Array.from(v), k)).toBe(sorted[k]);
   });
   it('puts ITA° into the five classes', () => {
     expect(itaOf(70, 10)).toBeCloseTo(63.43, 1);
@@ -167,8 +195,8 @@ describe('frame, eyes, confidences, skin age', () => {
     expect(fades(2, 10)).toBeGreaterThan(fades(8, 10));
   });
   it('ages skin with more lines and spots', () => {
-    expect(skinAgeOf([0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 10, 0.05, 2]));
-    expect(skinAgeOf([100, 100, 100, 100])).toBe(80);
+    expect(skinAgeOf([0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1]));
+    expect(skinAgeOf([100, 0, 100, 100, 100, 100])).toBe(80);
   });
 });
 

@@ -68,39 +68,54 @@ export function overlay(a: SkinAnalysis, name: MapName): Overlay {
 }
 
 /** The requested maps as JPEGs the size of `image`. */
-export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: readonly MapName[]): Promise<Record<MapName, EncodedImage>> {
+export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: readonly MapName[], ms: Record<string, number> = {}): Promise<Record<MapName, EncodedImage>> {
   const out = {} as Record<MapName, EncodedImage>;
   if (names.length === 0) return out;
   // Encodes run in sharp's thread pool while the next map is drawn, and all together at the end.
   const pending: Promise<void>[] = [];
-  const { win, w, h } = a.frame, ch = image.channels, W = image.width;
-  let grey: Uint8Array | undefined;
+  const { win, w, h } = a.frame, ch = image.channels, W = image.width, n = image.width * image.height;
+  // The two backgrounds (the photo as RGB, and grey) are made once and shared by the maps.
+  let colour: Buffer | undefined, grey: Buffer | undefined;
+  const background = (isGrey: boolean): Buffer => {
+    if (isGrey) {
+      if (!grey) {
+        grey = Buffer.alloc(n * 3);
+        for (let i = 0, j = 0, k = 0; i < n; i++, j += ch, k += 3) grey[k] = grey[k + 1] = grey[k + 2] = (54 * image.data[j] + 183 * image.data[j + 1] + 19 * image.data[j + 2]) >> 8;
+      }
+      return grey;
+    }
+    if (!colour) {
+      if (ch === 3) colour = Buffer.from(image.data.buffer, image.data.byteOffset, n * 3);
+      else {
+        colour = Buffer.alloc(n * 3);
+        for (let i = 0, j = 0, k = 0; i < n; i++, j += ch, k += 3) { colour[k] = image.data[j]; colour[k + 1] = image.data[j + 1]; colour[k + 2] = image.data[j + 2]; }
+      }
+    }
+    return colour;
+  };
+  let t = performance.now();
+  const lap = (k: string) => { const now = performance.now(); ms[k] = (ms[k] ?? 0) + now - t; t = now; };
   for (const name of names) {
     const o = overlay(a, name);
+    lap('map overlays');
     const alpha = w === win.w && h === win.h ? o.alpha : resamplePlane(o.alpha, w, h, win.w, win.h);
-    const px = Buffer.alloc(image.width * image.height * 3);
-    if (o.grey) {
-      if (!grey) {
-        grey = new Uint8Array(image.width * image.height);
-        for (let i = 0, j = 0; i < grey.length; i++, j += ch) grey[i] = (54 * image.data[j] + 183 * image.data[j + 1] + 19 * image.data[j + 2]) >> 8;
-      }
-      for (let i = 0, j = 0; i < grey.length; i++, j += 3) px[j] = px[j + 1] = px[j + 2] = grey[i];
-    } else {
-      for (let i = 0, j = 0, k = 0; i < image.width * image.height; i++, j += 3, k += ch) { px[j] = image.data[k]; px[j + 1] = image.data[k + 1]; px[j + 2] = image.data[k + 2]; }
-    }
+    lap('map resample');
+    // A copy of the background (a memcpy), coloured only inside the face's window.
+    const px = Buffer.from(background(o.grey));
     const [cr, cg, cb] = o.colour;
     for (let y = 0; y < win.h; y++) {
-      for (let x = 0; x < win.w; x++) {
-        const t = alpha[y * win.w + x];
-        if (t <= 0.01) continue;
-        const j = ((win.y0 + y) * W + win.x0 + x) * 3;
-        px[j] += (cr - px[j]) * t; px[j + 1] += (cg - px[j + 1]) * t; px[j + 2] += (cb - px[j + 2]) * t;
+      for (let x = 0, i = y * win.w, j = ((win.y0 + y) * W + win.x0) * 3; x < win.w; x++, i++, j += 3) {
+        const v = alpha[i];
+        if (v <= 0.01) continue;
+        px[j] += (cr - px[j]) * v; px[j + 1] += (cg - px[j + 1]) * v; px[j + 2] += (cb - px[j + 2]) * v;
       }
     }
+    lap('map drawing');
     pending.push(sharp(px, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer()
       .then((data) => { out[name] = { data, format: 'jpeg' }; }));
   }
   await Promise.all(pending);
+  lap('map encode wait');
   // In the order asked for.
   return Object.fromEntries(names.map((n) => [n, out[n]])) as Record<MapName, EncodedImage>;
 }

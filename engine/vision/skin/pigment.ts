@@ -63,19 +63,43 @@ export const itaMargin = (ita: number) => Math.min(...ITA_BOUNDS.map((b) => Math
 
 /** The plane's values where `mask` ≥ 0.5, sorted (a typed-array sort: numeric and fast). */
 export function sortedIn(plane: Float32Array, mask: Float32Array): Float32Array {
-  let n = 0;
-  for (let i = 0; i < plane.length; i++) if (mask[i] >= 0.5) n++;
-  const v = new Float32Array(n);
-  for (let i = 0, k = 0; i < plane.length; i++) if (mask[i] >= 0.5) v[k++] = plane[i];
-  return v.sort();
+  return valuesIn(plane, mask).sort();
 }
 
 /** The q-quantile of sorted values (NaN when none). */
 export const quantile = (sorted: Float32Array, q: number) =>
   (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] : NaN);
 
-/** The q-quantile of a plane's values where `mask` ≥ 0.5 (NaN when none). */
-export const quantileIn = (plane: Float32Array, mask: Float32Array, q: number): number => quantile(sortedIn(plane, mask), q);
+/** The k-th smallest of v (0-based), by quickselect: v is reordered, not sorted (one quantile needs no sort). */
+export function nth(v: Float32Array, k: number): number {
+  let lo = 0, hi = v.length - 1;
+  while (lo < hi) {
+    const pivot = v[(lo + hi) >> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot) i++;
+      while (v[j] > pivot) j--;
+      if (i <= j) { const t = v[i]; v[i] = v[j]; v[j] = t; i++; j--; }
+    }
+    if (k <= j) hi = j; else if (k >= i) lo = i; else return v[k];
+  }
+  return v[k];
+}
+
+/** The plane's values where `mask` ≥ 0.5, unsorted. */
+function valuesIn(plane: Float32Array, mask: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < plane.length; i++) if (mask[i] >= 0.5) n++;
+  const v = new Float32Array(n);
+  for (let i = 0, k = 0; i < plane.length; i++) if (mask[i] >= 0.5) v[k++] = plane[i];
+  return v;
+}
+
+/** The q-quantile of a plane's values where `mask` ≥ 0.5 (NaN when none), as quantile(sortedIn(...)) gives it. */
+export function quantileIn(plane: Float32Array, mask: Float32Array, q: number): number {
+  const v = valuesIn(plane, mask);
+  return v.length ? nth(v, Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1))))) : NaN;
+}
 
 /** Mean of a plane where `mask` ≥ 0.5 and `keep` (optional) holds. */
 export function meanIn(plane: Float32Array, mask: Float32Array, keep?: (i: number) => boolean): number {

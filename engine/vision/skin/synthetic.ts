@@ -1,8 +1,10 @@
 /**
  * Synthetic skin findings of known size and place, rendered into a photo in Lab (for the quality script
  * and the kernels' tests): a change of L*, a*, b* under a profile in millimetres, so the ground truth is
- * exact. Acne: a red dome; closed comedone: a small pale dome; mole: a dark brown disc with a sharp edge;
- * skin spot: a paler brown patch with a soft edge; wrinkle: a dark line with a Gaussian cross-section.
+ * exact. Acne: a red dome; closed comedone: a small whitish dome raised under the skin, lit from above (its
+ * upper slope lighter with a small highlight, its lower slope and the skin just below it in shadow); mole:
+ * a dark brown disc with a sharp edge; skin spot: a paler brown patch with a soft edge; wrinkle: a dark
+ * line with a Gaussian cross-section.
  */
 import type { RasterImage } from '../../image/raster.ts';
 import { labToRgb, rgbToLab } from '../../image/retouch/color.ts';
@@ -22,11 +24,28 @@ export interface Synthetic {
 /** Lab change at the profile's peak, per kind. */
 export const LOOK: Record<SyntheticKind, { dL: number; da: number; db: number }> = {
   acne: { dL: -4, da: 11, db: 3 },
-  closed_comedones: { dL: 7, da: -1, db: -1 },
+  closed_comedones: { dL: 5, da: -1, db: -1.5 },
   mole: { dL: -28, da: 3, db: 5 },
   skin_spot: { dL: -9, da: 1, db: 6 },
   wrinkle: { dL: -9, da: 1, db: 0 },
 };
+
+/**
+ * A closed comedone's relief under light from above (image up), L*: the dome's slopes lighter above and
+ * darker below by up to `slope`, a shadow of `shadow` cast on the skin just below its rim, and a small
+ * pale highlight of `highlight` on its upper slope. Zero mean over the dome: relief, not a change of colour.
+ */
+export const COMEDONE_RELIEF = { slope: 2.5, shadow: 1.5, highlight: 3 };
+
+function comedoneRelief(dx: number, dy: number, r: number): { dL: number; pale: number } {
+  const d = Math.hypot(dx, dy), R = COMEDONE_RELIEF;
+  let dL = 0;
+  if (d < r) dL -= R.slope * (dy / r);
+  else if (d < 1.3 * r && dy > 0) dL -= R.shadow * (dy / d) * (1 - (d - r) / (0.3 * r));
+  const hx = dx, hy = dy + 0.4 * r, sigma = Math.max(0.06, 0.18 * r);
+  const pale = Math.exp(-(hx * hx + hy * hy) / (2 * sigma * sigma));
+  return { dL: dL + R.highlight * pale, pale };
+}
 
 /** Profile 0..1 at distance d (mm) from the centre of a finding of radius r (mm). */
 function profile(kind: SyntheticKind, d: number, r: number): number {
@@ -56,10 +75,13 @@ export function renderSynthetic(image: RasterImage, items: readonly Synthetic[],
           const end = Math.max(0, Math.min(1, (it.size - Math.abs(along)) / 2));
           p = profile('wrinkle', across, 0) * end;
         } else p = profile(it.kind, Math.hypot(dx, dy), it.size);
-        if (p < 0.01) continue;
+        const relief = it.kind === 'closed_comedones' ? comedoneRelief(dx, dy, it.size) : { dL: 0, pale: 0 };
+        if (p < 0.01 && Math.abs(relief.dL) < 0.05) continue;
         const j = (y * image.width + x) * ch;
         rgbToLab(out.data[j], out.data[j + 1], out.data[j + 2], lab);
-        labToRgb(lab[0] + look.dL * p, lab[1] + look.da * p, lab[2] + look.db * p, rgb);
+        // The highlight takes some of the light's own colour: chroma drops under it.
+        const keep = 1 - 0.3 * relief.pale;
+        labToRgb(lab[0] + look.dL * p + relief.dL, (lab[1] + look.da * p) * keep, (lab[2] + look.db * p) * keep, rgb);
         out.data[j] = rgb[0]; out.data[j + 1] = rgb[1]; out.data[j + 2] = rgb[2];
       }
     }

@@ -8,7 +8,7 @@
  */
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
-import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
 import { feather, grow, minus, times, union } from '../regions/feather.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
 import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
@@ -44,6 +44,13 @@ export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s
   const a = add(add(mesh[wing], out, 2 * s), down, -2 * s), b = add(add(mesh[corner], out, 4 * s), down, 6 * s);
   return [add(a, out, -3 * s), add(a, out, 7 * s), add(b, out, 7 * s), add(b, out, -3 * s)];
 }
+
+/**
+ * The parsing the zones read: only these classes need bringing to full resolution (ParseOptions.classes).
+ * The model's input stays 512: at 384 parsing took 0.52 s of CPU against 0.94 s, but synthetic comedone
+ * recall fell 0.44 -> 0.36 (fit) and 0.14 -> 0.08 (check), other kinds and the chips' figures alike.
+ */
+export const SKIN_PARSING: ParseOptions = { classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'cloth'] };
 
 /** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
 export const ZONE_PX_PER_MM = 1.5;
