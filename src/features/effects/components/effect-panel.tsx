@@ -183,7 +183,7 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, 
         {dev && <DeveloperView endpoint={endpoint} input={serializeValues(endpoint, values)} />}
       </div>
 
-      <footer className="space-y-3 border-t border-stone-200 bg-white/80 px-6 py-4 backdrop-blur">
+      <footer className="space-y-3 border-t border-stone-200 bg-white/95 px-6 py-4">
         <RunStatus endpoint={endpoint} pending={running} error={run.error} lastRun={lastRun} onRetry={reason ? undefined : () => submit()} />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" size="lg" className="min-w-28" disabled={!!reason || running} aria-describedby={reason ? `${slug}-run-reason` : undefined} data-testid="run-button">
