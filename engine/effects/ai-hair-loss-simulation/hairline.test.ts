@@ -5,7 +5,7 @@ import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, fromHead, headFrame, lossAt, parseLevel, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, maxFilter, strandGone, strandKeep, strandNoise } from './strands.ts';
 import { editHair, type HairMaps } from './steps.ts';
-import { fitPlane, harmonicFill, mirror, pushPull } from './scalp.ts';
+import { harmonicFill, mirror, pushPull } from './scalp.ts';
 
 const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
 /** The frame grid: u across -1.5..1.5, v from below the brows to above the skull. */
@@ -151,13 +151,6 @@ describe('scalp kernels', () => {
     for (let y = 0; y < h; y++) for (const x of [0, 1, 2, w - 3, w - 2, w - 1]) { wt[y * w + x] = 1; p[y * w + x] = x < 3 ? 0 : 30; }
     const [out] = harmonicFill([p], wt, w, h);
     for (const x of [100, 300, 500]) expect(Math.abs(out[20 * w + x] - (30 * x) / (w - 1))).toBeLessThan(1.5);
-  });
-
-  it('fits a plane', () => {
-    const u = [0, 1, 0, 1, 0.5, 0.2, 0.8, 0.3, 0.9, 0.1, 0.6, 0.4], v = [0, 0, 1, 1, 0.5, 0.7, 0.2, 0.9, 0.6, 0.3, 0.1, 0.8];
-    const z = u.map((x, i) => 3 + 2 * x - 5 * v[i]);
-    const p = fitPlane(u, v, z)!;
-    expect(p[0]).toBeCloseTo(3); expect(p[1]).toBeCloseTo(2); expect(p[2]).toBeCloseTo(-5);
   });
 
   it('mirror-repeats and push-pull fills holes from what is known', () => {

@@ -6,24 +6,6 @@
  */
 import { SKULL } from './hairline.ts';
 
-/** Least-squares plane c0 + cu u + cv v through weighted samples; null when they do not pin one down. */
-export function fitPlane(u: ArrayLike<number>, v: ArrayLike<number>, z: ArrayLike<number>): [number, number, number] | null {
-  const n = z.length;
-  if (n < 12) return null;
-  let su = 0, sv = 0, sz = 0;
-  for (let i = 0; i < n; i++) { su += u[i]; sv += v[i]; sz += z[i]; }
-  const mu = su / n, mv = sv / n, mz = sz / n;
-  let uu = 0, vv = 0, uv = 0, uz = 0, vz = 0;
-  for (let i = 0; i < n; i++) {
-    const du = u[i] - mu, dv = v[i] - mv, dz = z[i] - mz;
-    uu += du * du; vv += dv * dv; uv += du * dv; uz += du * dz; vz += dv * dz;
-  }
-  const det = uu * vv - uv * uv;
-  if (!(det > 1e-9 * n * n)) return [mz, 0, 0];
-  const cu = (uz * vv - vz * uv) / det, cv = (vz * uu - uz * uv) / det;
-  return [mz - cu * mu - cv * mv, cu, cv];
-}
-
 /**
  * Lightness factor of the dome at frame point (u, v): 1 over its middle, falling off toward its outline as
  * a lit sphere's does (the surface turning away), never below 1 - EDGE_DARK. The forehead's own light,

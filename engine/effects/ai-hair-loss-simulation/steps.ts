@@ -21,7 +21,8 @@ import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrai
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
-import { domeShade, domeSheen, fitPlane, harmonicFill, mirror, pushPull } from './scalp.ts';
+import { fitPlane } from '../../image/plane-fit.ts';
+import { domeShade, domeSheen, harmonicFill, mirror, pushPull } from './scalp.ts';
 import { hash2, maxFilter, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 
 export type P = Params<typeof endpoint>;

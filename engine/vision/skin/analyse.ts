@@ -4,6 +4,7 @@
  * per cm² or in L*; every confidence is 0.5 at its threshold and grows toward 1 with the margin (grows()
  * for a finding, fades() for an absence), scaled down where the frame is too coarse to see the feature.
  */
+import { fitPlane, planeResiduals } from '../../image/plane-fit.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import { gauss as blurPlane } from './gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -322,21 +323,8 @@ export function around(lab: LabFrame, shine: Float32Array, zone: Float32Array, b
 
 /** 1.4826 x the median absolute residual of v about its least-squares plane in (x, y). */
 export function planeResidualSpread(xs: readonly number[], ys: readonly number[], vs: readonly number[]): number {
-  const n = vs.length;
-  if (n < 6) return 0;
-  let sx = 0, sy = 0, sv = 0;
-  for (let i = 0; i < n; i++) { sx += xs[i]; sy += ys[i]; sv += vs[i]; }
-  const mx = sx / n, my = sy / n, mv = sv / n;
-  let xx = 0, yy = 0, xy = 0, xv = 0, yv = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = xs[i] - mx, dy = ys[i] - my, dv = vs[i] - mv;
-    xx += dx * dx; yy += dy * dy; xy += dx * dy; xv += dx * dv; yv += dy * dv;
-  }
-  const det = xx * yy - xy * xy;
-  const gx = det > 1e-9 ? (xv * yy - yv * xy) / det : 0, gy = det > 1e-9 ? (yv * xx - xv * xy) / det : 0;
-  const res = new Float32Array(n);
-  for (let i = 0; i < n; i++) res[i] = Math.abs(vs[i] - mv - gx * (xs[i] - mx) - gy * (ys[i] - my));
-  return 1.4826 * nth(res, n >> 1);
+  const plane = fitPlane(xs, ys, vs, 6);
+  return plane ? 1.4826 * nth(planeResiduals(plane, xs, ys, vs), vs.length >> 1) : 0;
 }
 
 /** 1.4826 x the median of |plane| where zone ≥ 0.5 (0 when empty). */
