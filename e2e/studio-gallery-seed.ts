@@ -46,7 +46,14 @@ export async function cupImages() {
   return { photo, cutout, onWhite, trimmed, window, empty };
 }
 
+/** Fills the gallery and reloads the page, so the studio reads it. */
 export async function seedGallery(page: Page, items: SeedItem[], selectedId = items[0]?.id) {
+  await writeGallery(page, items, selectedId);
+  await page.reload();
+}
+
+/** Writes the items into the studio's store without reloading (a caller may time the reload). */
+export async function writeGallery(page: Page, items: SeedItem[], selectedId = items[0]?.id) {
   const payload = items.map((it) => ({
     ...it,
     before: { ...it.before, b64: it.before.bytes.toString('base64'), bytes: undefined },
@@ -62,13 +69,13 @@ export async function seedGallery(page: Page, items: SeedItem[], selectedId = it
       });
       const tx = db.transaction('gallery', 'readwrite');
       const store = tx.objectStore('gallery');
-      const blob = (b64: string, type: string) => new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type });
+      // No named functions in here: tsx (esbuild's keepNames) would wrap them in a helper the page lacks.
       const now = Date.now();
       const items = list.map((it) => {
-        const before = blob(it.before.b64, it.before.type);
+        const before = new Blob([Uint8Array.from(atob(it.before.b64), (ch) => ch.charCodeAt(0))], { type: it.before.type });
         store.put(before, `blob:${it.id}:before`);
         const afters = it.afters.map((a, i) => {
-          const b = blob(a.b64, a.type);
+          const b = new Blob([Uint8Array.from(atob(a.b64), (ch) => ch.charCodeAt(0))], { type: a.type });
           store.put(b, `blob:${it.id}:after:${i}`);
           return { key: `blob:${it.id}:after:${i}`, label: a.label, type: a.type, size: b.size };
         });
@@ -86,7 +93,6 @@ export async function seedGallery(page: Page, items: SeedItem[], selectedId = it
     },
     { list: payload, selected: selectedId },
   );
-  await page.reload();
 }
 
 /** The entries of a store-only zip (what the studio writes): name → bytes, read from the local headers. */

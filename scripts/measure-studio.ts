@@ -13,6 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { contrastScan } from '../e2e/contrast-scan.ts';
+import { writeGallery, type SeedItem } from '../e2e/studio-gallery-seed.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'test-results/studio-shots'));
@@ -287,27 +288,12 @@ if (want('gallery')) {
   const p = await c.newPage();
   await p.goto(`${base}/`);
   await p.getByRole('main').waitFor();
-  await p.evaluate(async (b64) => {
-    const blob = new Blob([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], { type: 'image/png' });
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('atelier-studio');
-      r.onupgradeneeded = () => r.result.createObjectStore('gallery');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const tx = db.transaction('gallery', 'readwrite');
-    const store = tx.objectStore('gallery');
-    store.put(blob, 'blob:seed');
-    store.put({}, 'json:seed');
-    const items = Array.from({ length: 200 }, (_, i) => ({
-      id: `seed-${i}`, slug: i % 2 ? 'commodity-background-removal' : 'image-cropping', params: i % 2 ? { return_form: 'whiteBK' } : { width: '910', height: '512' },
-      createdAt: Date.now() - i * 60_000, completedAt: Date.now() - i * 60_000 + 2000, status: 'done',
-      before: { key: 'blob:seed', label: 'Before', type: 'image/png', size: blob.size, name: `photo-${i}.png` },
-      afters: [{ key: 'blob:seed', label: 'Result', type: 'image/png', size: blob.size }], responseKey: 'json:seed',
-    }));
-    store.put(JSON.stringify({ state: { items, selectedId: items[0].id }, version: 1 }), 'gallery-state');
-    await new Promise((r) => (tx.oncomplete = r));
-  }, (await sharp(cup).resize(200).png().toBuffer()).toString('base64'));
+  const thumb = await sharp(cup).resize(200).png().toBuffer();
+  const image = (label: string, name?: string) => ({ label, type: 'image/png', bytes: thumb, name });
+  await writeGallery(p, Array.from({ length: 200 }, (_, i): SeedItem => ({
+    id: `seed-${i}`, slug: i % 2 ? 'commodity-background-removal' : 'image-cropping', params: i % 2 ? { return_form: 'whiteBK' } : { width: '910', height: '512' },
+    before: image('Before', `photo-${i}.png`), afters: [image('Result')], minutesAgo: i,
+  })));
   const t0 = Date.now();
   await p.reload();
   await p.locator('[data-testid="gallery-item"]').nth(199).waitFor({ state: 'attached' });
