@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { performRun } from '../features/effects/api/run-effect.ts';
-import { panelParams, photoField } from '../features/effects/stores/panel-store.ts';
+import { panelParams, photoField, usePanelStore } from '../features/effects/stores/panel-store.ts';
 import { limitProblems } from '../features/upload/utils/check-limits.ts';
 import { canFitHere, fitToLimits, planFit } from '../features/upload/utils/fit-to-limits.ts';
 import { measureImage } from '../features/upload/utils/measure-image.ts';
@@ -51,6 +51,7 @@ export async function runBatch(endpoint: Endpoint, photos: File[]): Promise<void
   const params = panelParams(endpoint);
   const queue = photos.map((file) => ({ file, entry: { id: newId(), name: file.name, state: 'waiting' as BatchFileState } }));
   useBatch.setState({ slug: endpoint.slug, title: endpoint.title, files: queue.map((q) => q.entry) });
+  usePanelStore.getState().markBatchStarted(endpoint.slug);
   const { update } = useBatch.getState();
   // One at a time: the engine queues anyway, and the first results come back sooner.
   for (const { file, entry } of queue) {

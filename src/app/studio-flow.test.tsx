@@ -92,6 +92,24 @@ describe('a run in progress', { timeout: 30_000 }, () => {
   });
 });
 
+describe('a batch after a failed run', { timeout: 30_000 }, () => {
+  it('takes the failed run\'s error and Retry off the panel when several photos are dropped there', async () => {
+    const posts = fakeEngine();
+    renderWithQuery(<App />);
+    await addPhoto('car.png');
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(posts).toHaveLength(1), { timeout: 4000 });
+    posts[0].answer(new Response('upstream gone', { status: 500 }));
+    const panel = screen.getByTestId('run-button').closest('footer')!;
+    expect(await within(panel as HTMLElement).findByRole('button', { name: 'Retry' }, { timeout: 4000 })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Replace' }));
+    const photos = ['boat.png', 'bike.png'].map((n) => new File([pngHeader(320, 240)], n, { type: 'image/png' }));
+    fireEvent.change(screen.getByLabelText('Upload photo'), { target: { files: photos } });
+    await waitFor(() => expect(within(panel as HTMLElement).queryByRole('button', { name: 'Retry' })).toBeNull(), { timeout: 4000 });
+  });
+});
+
 describe('plain words and the developer view', { timeout: 30_000 }, () => {
   it('speaks plainly by default; the developer view shows names, JSON and a curl command', async () => {
     fakeEngine();

@@ -64,6 +64,12 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, 
       await onRecord?.(record);
     },
   });
+  // A batch started here: the single run's error (or "Done" line) spoke of another photo.
+  const batchStarted = usePanelStore((s) => s.batchStarted[slug]);
+  const resetRun = run.reset;
+  useEffect(() => {
+    if (batchStarted) resetRun();
+  }, [batchStarted, resetRun]);
   // Also true when a run started before this panel was last left is still in flight.
   const running = useIsMutating({ mutationKey: ['run-effect', slug] }) > 0;
 

@@ -36,6 +36,9 @@ interface PanelState {
   setAutoRun: (slug: string, file: File | undefined) => void;
   /** "Use this result as the next input": the result becomes every panel's photo, its item the chain's parent. */
   takeAsInput: (file: File, parentId: string) => void;
+  /** slug → when a batch last started there: the panel's last run (its "Done" line or error) no longer applies. */
+  batchStarted: Record<string, number | undefined>;
+  markBatchStarted: (slug: string) => void;
 }
 
 /** A photo that came from a gallery result → that item's id, so the next run is kept as its child. */
@@ -90,6 +93,8 @@ export const usePanelStore = create<PanelState>()((set) => ({
       lastRun: {},
     }));
   },
+  batchStarted: {},
+  markBatchStarted: (slug) => set((s) => ({ batchStarted: { ...s.batchStarted, [slug]: Date.now() }, lastRun: { ...s.lastRun, [slug]: undefined } })),
 }));
 
 /** The values a panel shows: what was set there, or the contract's defaults plus the last photo. */
