@@ -67,7 +67,11 @@ export const BLOBS = {
   poreScale: 2.5,
   pores: { density: 30, minContrast: 2 },
   blackhead: { minContrast: 8, levels: [0.4, 1.2, 3] },
-  acne: { minRedness: 5, minR: 0.5, maxR: 3, maxDarkness: 15, minRoundness: 0.5 },
+  /**
+   * Acne must also be minOverGrain times redder than the a* grain around it (around()): the fine colour
+   * grain of film and chroma noise made 43 tiny "acne" on the clean headscarf portrait (fit half).
+   */
+  acne: { minRedness: 5, minR: 0.5, maxR: 3, maxDarkness: 15, minRoundness: 0.5, minOverGrain: 3 },
   mole: { minDarkness: 12, minRoundness: 0.7, maxEdge: 0.6, minR: 0.5, maxR: 3 },
   spot: { minDarkness: 5, minR: 0.9, maxRedness: 3.5, minRoundness: 0.55, minYellow: -0.5 },
   /**
@@ -135,9 +139,9 @@ export function labFrame(f: Frame): LabFrame {
 }
 
 /** Classifies one lesion-scale blob (measures in mm; `near`: the skin around it, around()); null when it is none of the four. */
-export function lesionKind(b: Blob, s: number, near: Around = { shine: 0, grain: 0 }): LesionKind | null {
+export function lesionKind(b: Blob, s: number, near: Around = { shine: 0, grain: 0, redGrain: 0 }): LesionKind | null {
   const r = b.r / s, edge = b.edge / s, B = BLOBS;
-  if (b.da >= B.acne.minRedness && r >= B.acne.minR && r <= B.acne.maxR && b.dL > -B.acne.maxDarkness && b.roundness >= B.acne.minRoundness) return 'acne';
+  if (b.da >= acneRedness(near) && r >= B.acne.minR && r <= B.acne.maxR && b.dL > -B.acne.maxDarkness && b.roundness >= B.acne.minRoundness) return 'acne';
   if (b.dL <= -B.mole.minDarkness && r >= B.mole.minR && r <= B.mole.maxR && b.roundness >= B.mole.minRoundness && edge <= B.mole.maxEdge * Math.max(r, 1)) return 'mole';
   // Pigment, not shadow: a spot is round-ish and no bluer than the skin around it.
   if (b.dL <= -B.spot.minDarkness && r >= B.spot.minR && b.da < B.spot.maxRedness && b.roundness >= B.spot.minRoundness && b.db >= B.spot.minYellow) return 'skin_spot';
@@ -147,11 +151,14 @@ export function lesionKind(b: Blob, s: number, near: Around = { shine: 0, grain:
   return null;
 }
 
+/** The redness acne needs where it is: BLOBS.acne.minRedness, or more on grainy skin. */
+export const acneRedness = (near: Around) => Math.max(BLOBS.acne.minRedness, BLOBS.acne.minOverGrain * near.redGrain);
+
 /** How sure a lesion is: its defining contrast over its rule's threshold. */
-export function lesionConfidence(kind: LesionKind, b: Blob): number {
+export function lesionConfidence(kind: LesionKind, b: Blob, near: Around = { shine: 0, grain: 0, redGrain: 0 }): number {
   const B = BLOBS;
   switch (kind) {
-    case 'acne': return grows(b.da, B.acne.minRedness);
+    case 'acne': return grows(b.da, acneRedness(near));
     case 'mole': return Math.sqrt(grows(-b.dL, B.mole.minDarkness) * grows(b.roundness, B.mole.minRoundness));
     case 'skin_spot': return grows(-b.dL, B.spot.minDarkness);
     case 'closed_comedones': return grows(b.dL, B.comedone.minLightness);
@@ -272,11 +279,12 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   ];
   const lesions: Lesion[] = [];
   for (const b of candidates) {
-    const kind = lesionKind(b, s, b.dL > 0 ? around(lab, shine, lesionZone, b, s) : undefined);
+    const near = b.dL > 0 || b.da >= BLOBS.acne.minRedness ? around(lab, shine, lesionZone, b, s) : undefined;
+    const kind = lesionKind(b, s, near);
     if (!kind) continue;
     if (lesions.some((l) => Math.hypot(l.blob.x - b.x, l.blob.y - b.y) < Math.max(l.blob.r, b.r))) continue;
     const [x0, y0] = toImage(f, b.x - 1.2 * b.r, b.y - 1.2 * b.r), [x1, y1] = toImage(f, b.x + 1.2 * b.r, b.y + 1.2 * b.r);
-    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b)), rect: { left: Math.round(x0), top: Math.round(y0), width: Math.max(1, Math.round(x1 - x0)), height: Math.max(1, Math.round(y1 - y0)) } });
+    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b, near)), rect: { left: Math.round(x0), top: Math.round(y0), width: Math.max(1, Math.round(x1 - x0)), height: Math.max(1, Math.round(y1 - y0)) } });
   }
 
   lap('lesions');
@@ -303,22 +311,24 @@ export interface Around {
    * the skin's own grain (texture, film grain, JPEG), with the slow shading of the face's relief taken out.
    */
   grain: number;
+  /** The same spread of a* (the photo's colour grain and chroma noise where the blob is). */
+  redGrain: number;
 }
 
 export function around(lab: LabFrame, shine: Float32Array, zone: Float32Array, b: { x: number; y: number; r: number }, s: number): Around {
   const { L, w, h } = lab;
   const r0 = 1.5 * b.r, r1 = Math.max(2.5 * b.r, 3 * s), R = Math.ceil(r1);
   let sh = 0, n = 0;
-  const xs: number[] = [], ys: number[] = [], vs: number[] = [];
+  const xs: number[] = [], ys: number[] = [], vs: number[] = [], as: number[] = [];
   for (let y = Math.max(0, b.y - R); y <= Math.min(h - 1, b.y + R); y++) {
     for (let x = Math.max(0, b.x - R); x <= Math.min(w - 1, b.x + R); x++) {
       const d = Math.hypot(x - b.x, y - b.y), i = y * w + x;
       if (d < r0 || d > r1) continue;
       sh += shine[i]; n++;
-      if (zone[i] >= 0.5) { xs.push(x - b.x); ys.push(y - b.y); vs.push(L[i]); }
+      if (zone[i] >= 0.5) { xs.push(x - b.x); ys.push(y - b.y); vs.push(L[i]); as.push(lab.a[i]); }
     }
   }
-  return { shine: n ? sh / n : 0, grain: planeResidualSpread(xs, ys, vs) };
+  return { shine: n ? sh / n : 0, grain: planeResidualSpread(xs, ys, vs), redGrain: planeResidualSpread(xs, ys, as) };
 }
 
 /** 1.4826 x the median absolute residual of v about its least-squares plane in (x, y). */

@@ -112,8 +112,10 @@ describe('blobs', () => {
     expect(lesionKind(b({ dL: -7, db: 3, r: 4 }), 3)).toBe('skin_spot');
     expect(lesionKind(b({ dL: -7, db: -3, r: 4 }), 3)).toBeNull(); // bluish: a shadow, not pigment
     expect(lesionKind(b({ dL: 6, r: 2 }), 3)).toBe('closed_comedones');
-    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1 })).toBeNull(); // a glint among glints
-    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4 })).toBeNull(); // no more than the skin's grain
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1, redGrain: 0 })).toBeNull(); // a glint among glints
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4, redGrain: 0 })).toBeNull(); // no more than the skin's grain
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 1 })).toBe('acne');
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 3 })).toBeNull(); // colour grain, not a red bump
     expect(lesionKind(b({ dL: -2 }), 3)).toBeNull();
   });
 });
