@@ -115,7 +115,7 @@ describe('blobs', () => {
     expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1, redGrain: 0 })).toBeNull(); // a glint among glints
     expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4, redGrain: 0 })).toBeNull(); // no more than the skin's grain
     expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 1 })).toBe('acne');
-    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 3 })).toBeNull(); // colour grain, not a red bump
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 4 })).toBeNull(); // colour grain, not a red bump
     expect(lesionKind(b({ dL: -2 }), 3)).toBeNull();
   });
 });
