@@ -32,12 +32,30 @@ export const grows = (evidence: number, threshold: number) => (evidence < thresh
 export const fades = (evidence: number, threshold: number) => 0.5 + 0.5 * Math.max(0, Math.min(1, 1 - evidence / threshold));
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
+/**
+ * The resolved scale (px/mm) the eye's fine lines need: their finest ridge scale (σ 0.3 mm) is only
+ * honoured from σ = 0.6 px (ridgeField), so below 2 px/mm every "fine line" read beside or under the eye
+ * is a wider thing: the lid's crease, an eye bag's groove, a smile's fold (a 12-year-old's lower-lid
+ * crease at 1.3 px/mm was his eye_finelines). There crows_feet and eye_finelines are not claimed: 0 at
+ * confidence 0.5, "cannot tell" (minScale in LINES; forehead and glabella lines are deeper and wider, and
+ * kept). Resolved, not sampled: an enlarged or soft photo has the pixels but not the detail, so the scale
+ * is the frame's times its sharpness over SHARP_FULL (resolvedScale()).
+ */
+export const FINE_SCALE = 2;
+/**
+ * Sharpness (sharpness()) of a photo that holds all the detail its scale allows: the shared portraits at
+ * their own size read 0.5-1.1 (median 0.63); enlarged 2x, 0.12-0.45.
+ */
+export const SHARP_FULL = 0.6;
+/** Frame px/mm times the share of fine detail the frame holds (sharpness over SHARP_FULL, at most 1). */
+export const resolvedScale = (s: number, sharp: number) => s * Math.min(1, sharp / SHARP_FULL);
+
 /** Thresholds, in mm and L* (see the quality script for how they were checked). */
-export const LINES: Record<WrinkleName, { zones: ZoneName[]; field: 'fine' | 'coarse'; direction: 'across' | 'down' | 'fold'; tolerance: number; minDepth: number; minLength: number }> = {
+export const LINES: Record<WrinkleName, { zones: ZoneName[]; field: 'fine' | 'coarse'; direction: 'across' | 'down' | 'fold'; tolerance: number; minDepth: number; minLength: number; minScale?: number }> = {
   forehead_wrinkle: { zones: ['forehead'], field: 'fine', direction: 'across', tolerance: 25, minDepth: 3, minLength: 12 },
   glabella_wrinkle: { zones: ['glabella'], field: 'fine', direction: 'down', tolerance: 25, minDepth: 3, minLength: 6 },
-  crows_feet: { zones: ['rightCrowsFeet', 'leftCrowsFeet'], field: 'fine', direction: 'across', tolerance: 50, minDepth: 3, minLength: 7 },
-  eye_finelines: { zones: ['rightUnderEye', 'leftUnderEye'], field: 'fine', direction: 'across', tolerance: 35, minDepth: 3, minLength: 6 },
+  crows_feet: { zones: ['rightCrowsFeet', 'leftCrowsFeet'], field: 'fine', direction: 'across', tolerance: 50, minDepth: 3, minLength: 7, minScale: FINE_SCALE },
+  eye_finelines: { zones: ['rightUnderEye', 'leftUnderEye'], field: 'fine', direction: 'across', tolerance: 35, minDepth: 3, minLength: 6, minScale: FINE_SCALE },
   nasolabial_fold: { zones: ['rightNasolabial', 'leftNasolabial'], field: 'coarse', direction: 'fold', tolerance: 25, minDepth: 4, minLength: 14 },
 };
 /**
@@ -175,6 +193,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   const zones = skinZones(f, face, parsing);
   lap('zones');
   const resolution = Math.min(1, s / FULL_SCALE);
+  const resolved = resolvedScale(s, sharpness(lab.L, w, h, s, eyeArea(f)));
   const scaleConf = (c: number) => round3(0.5 + (c - 0.5) * resolution);
 
   // Lines and folds.
@@ -196,6 +215,11 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   for (const [name, rule] of Object.entries(LINES) as [WrinkleName, (typeof LINES)[WrinkleName]][]) {
     let evidence = 0, longest = 0, depth = 0;
     allLines[name] = [];
+    if (rule.minScale && resolved < rule.minScale) {
+      wrinkles[name] = { evidence, longest, depth };
+      members[name] = { value: 0, confidence: 0.5 };
+      continue;
+    }
     for (const z of rule.zones) {
       const dir = rule.direction === 'across' ? f.roll : rule.direction === 'down' ? f.roll + Math.PI / 2 : foldDir(z.startsWith('right') ? 'right' : 'left');
       const field = rule.field === 'fine' ? fineLines : coarse;
