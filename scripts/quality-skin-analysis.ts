@@ -108,18 +108,24 @@ if (PART('ages')) {
   }
 
   if (FIT) {
-    // Least squares (ridge 1e-3) of age on the features, fit half only.
+    // Least squares with no negative weight (coordinate descent on centred features), fit half only.
     const fit = rows.filter((r) => r.half === 'fit');
-    const X = fit.map((r) => [1, ...r.a.ageFeatures]), y = fit.map((r) => r.age);
-    const n = X[0].length, A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => X.reduce((s, x) => s + x[i] * x[j], 0) + (i === j && i > 0 ? 1e-3 : 0)));
-    const b = Array.from({ length: n }, (_, i) => X.reduce((s, x, k) => s + x[i] * y[k], 0));
-    for (let i = 0; i < n; i++) { // Gauss-Jordan
-      const p = A[i][i];
-      for (let j = 0; j < n; j++) A[i][j] /= p; b[i] /= p;
-      for (let k = 0; k < n; k++) if (k !== i) { const m = A[k][i]; for (let j = 0; j < n; j++) A[k][j] -= m * A[i][j]; b[k] -= m * b[i]; }
+    const n = fit[0].a.ageFeatures.length, m = fit.length;
+    const mean = Array.from({ length: n }, (_, j) => fit.reduce((s, r) => s + r.a.ageFeatures[j], 0) / m), my = fit.reduce((s, r) => s + r.age, 0) / m;
+    const X = fit.map((r) => r.a.ageFeatures.map((v, j) => v - mean[j])), y = fit.map((r) => r.age - my);
+    const w = new Array(n).fill(0), res = [...y];
+    for (let it = 0; it < 5000; it++) {
+      for (let j = 0; j < n; j++) {
+        let xr = 0, xx = 0;
+        for (let k = 0; k < m; k++) { xr += X[k][j] * res[k]; xx += X[k][j] ** 2; }
+        const wj = xx > 0 ? Math.max(0, w[j] + xr / xx) : 0;
+        for (let k = 0; k < m; k++) res[k] -= X[k][j] * (wj - w[j]);
+        w[j] = wj;
+      }
     }
-    console.log(`\nskin-age fit on ${fit.length} faces: intercept ${b[0].toFixed(2)}, weights [${b.slice(1).map((v) => v.toFixed(3)).join(', ')}]`);
-    AGE_MODEL.intercept = b[0]; AGE_MODEL.weights = b.slice(1);
+    const intercept = my - w.reduce((s, v, j) => s + v * mean[j], 0);
+    console.log(`\nskin-age fit on ${fit.length} faces: intercept ${intercept.toFixed(2)}, weights [${w.map((v) => v.toFixed(3)).join(', ')}]`);
+    AGE_MODEL.intercept = intercept; AGE_MODEL.weights = w;
   }
 
   console.log(`\n2. Consistency on ${rows.length} UTKFace chips (200 px, about 0.9 px/mm: coarser than the quality gate allows)`);

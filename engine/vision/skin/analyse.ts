@@ -125,7 +125,7 @@ export interface SkinAnalysis {
     wrinkles: Record<WrinkleName, { evidence: number; longest: number; depth: number }>;
     pouch: number; darkCircle: ReturnType<typeof darkCircle>;
     poreDensity: Record<PoreName, number>; blackheadDensity: number;
-    spotDensity: number; melaninSpread: number;
+    spotDensity: number; melaninSpread: number; faceWidth: number;
   };
   /** Features of the skin-age model, in its order. */
   ageFeatures: number[];
@@ -318,11 +318,12 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   const skinArea = zoneArea(zones.skin, s) / 100;
   const spotDensity = skinArea > 0 ? lesions.filter((l) => l.kind === 'skin_spot' || l.kind === 'mole').length / skinArea : 0;
   const melaninSpread = quantile(cheekMelanin, 0.9) - quantile(cheekMelanin, 0.1);
-  const ageFeatures = ageFeaturesOf(wrinkles, pouch, spotDensity, melaninSpread, texture);
+  const faceWidth = faceWidthMm(face, f.pxPerMm);
+  const ageFeatures = ageFeaturesOf(wrinkles, pouch, spotDensity, melaninSpread, texture, faceWidth);
 
   return {
     frame: f, zones, members, skinType: st, skinAge: skinAgeOf(ageFeatures), lesions,
-    measures: { ita, tShine, uShine, texture, wrinkles, pouch, darkCircle: dc, poreDensity, blackheadDensity: bhDensity, spotDensity, melaninSpread },
+    measures: { ita, tShine, uShine, texture, wrinkles, pouch, darkCircle: dc, poreDensity, blackheadDensity: bhDensity, spotDensity, melaninSpread, faceWidth },
     ageFeatures,
     internals: { lab, fine, pig, shine, pores, blackheads, lines: allLines, candidates },
   };
@@ -383,22 +384,40 @@ export function lesionPlane(lab: LabFrame): Float32Array {
 /**
  * Skin-age features: wrinkle evidence (log of 1 + Σ length·depth over the five line kinds, mm·L*), the
  * deeper eye-bag groove (L*), spots and moles per cm², the cheek melanin spread (10-90 % range, OD), the
- * nasolabial fold's longest line (log of 1 + length·depth, flagged or not: folds deepen steadily with age)
- * and the cheeks' fine texture (RMS L* finer than 0.5 mm).
+ * nasolabial fold's longest line (log of 1 + length·depth, flagged or not: folds deepen steadily with age),
+ * the cheeks' fine texture (RMS L* finer than 0.5 mm) and how far the face's width falls short of an
+ * adult's (min(width, ADULT_WIDTH) - ADULT_WIDTH, mm; 0 for any grown face).
  */
-export function ageFeaturesOf(wr: SkinAnalysis['measures']['wrinkles'], pouch: number, spots: number, melanin: number, texture: number): number[] {
+export function ageFeaturesOf(wr: SkinAnalysis['measures']['wrinkles'], pouch: number, spots: number, melanin: number, texture: number, faceWidth: number): number[] {
   const lines = Object.values(wr).reduce((s, v) => s + v.evidence, 0);
   const fold = Math.log1p(wr.nasolabial_fold.longest * wr.nasolabial_fold.depth);
-  return [Math.log1p(lines), pouch, spots, Number.isNaN(melanin) ? 0 : melanin, fold, texture];
+  return [Math.log1p(lines), pouch, spots, Number.isNaN(melanin) ? 0 : melanin, fold, texture, Math.min(faceWidth, ADULT_WIDTH) - ADULT_WIDTH];
 }
 
 /**
- * Skin age: a linear model on ageFeaturesOf's six measures, least squares on the "fit" half of the
- * labelled faces (scripts/quality-skin-analysis.ts --fit prints the coefficients), clamped to 10..80.
- * MAE fit/check: four features (without the fold and texture) refitted 17.4/19.8 years; these six
- * 16.6/18.6; a seventh, the fine lines' longest line, 14.0/19.1 (and a negative weight): left out.
+ * A grown face is 130-145 mm from cheek to cheek (mesh 234-454); a child's is narrower (114-127 mm on the
+ * fit half's children under 12 at the iris scale), and a child's skin is young whatever its creases read.
+ * Not a skin measure but a measured one: at 1-1.5 px/mm (the UTKFace chips) lines and spots barely show,
+ * and without it children read 26-29 years.
  */
-export const AGE_MODEL = { intercept: 8.5, weights: [2.215, -0.224, 142.52, 3.968, 1.309, 37.293] };
+export const ADULT_WIDTH = 135;
+
+/** Cheek-to-cheek width of the face, mm: mesh 234-454 in 3D (the mesh's depth keeps a turned face's width) over the iris scale. */
+export function faceWidthMm(face: Face, pxPerMm: number): number {
+  const a = face.mesh![234], b = face.mesh![454];
+  return Math.hypot(a[0] - b[0], a[1] - b[1], (a[2] ?? 0) - (b[2] ?? 0)) / pxPerMm;
+}
+
+/**
+ * Skin age: a linear model on ageFeaturesOf's seven measures, least squares with no negative weight (no
+ * measure counts backwards) on the "fit" half of the labelled faces (scripts/quality-skin-analysis.ts --fit
+ * prints the coefficients), clamped to 10..80. MAE fit/check: four features (without the fold and
+ * texture) refitted 17.4/19.8 years; six (with them) 16.6/18.6; a seventh, the fine lines' longest line,
+ * 14.0/19.1 (and a negative weight): left out. These seven, no weight below 0: 13.6/17.6 (the same six
+ * without the width 19.0 on check; children's mean skin_age 19.0 fit, 25.1 check, against 29.4 without).
+ * The fold's weight went to 0 and the pouch's near it: they add nothing the others do not tell.
+ */
+export const AGE_MODEL = { intercept: 24.09, weights: [2.719, 0.076, 112.653, 1.919, 0, 28.713, 1.906] };
 
 export function skinAgeOf(features: readonly number[], model = AGE_MODEL): number {
   const v = model.intercept + features.reduce((s, x, i) => s + x * (model.weights[i] ?? 0), 0);

@@ -197,8 +197,9 @@ describe('frame, eyes, confidences, skin age', () => {
     expect(fades(2, 10)).toBeGreaterThan(fades(8, 10));
   });
   it('ages skin with more lines and spots', () => {
-    expect(skinAgeOf([0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1]));
-    expect(skinAgeOf([100, 0, 100, 100, 100, 100])).toBe(80);
+    expect(skinAgeOf([0, 0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1, 0]));
+    expect(skinAgeOf([0, 0, 0, 0, 0, 0, -20])).toBeLessThan(skinAgeOf([0, 0, 0, 0, 0, 0, 0])); // a child's narrower face
+    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(80);
   });
 });
 
