@@ -152,14 +152,23 @@ export interface SkinAnalysis {
   internals: { lab: LabFrame; fine: RidgeField; pig: Pigments; shine: Float32Array; pores: Blob[]; blackheads: Blob[]; lines: Record<WrinkleName, Line[]>; candidates: Blob[] };
 }
 
-/** Sharpness: RMS of detail finer than 0.3 mm over RMS of 0.3-1.2 mm detail, around the eyes and brows. */
+/**
+ * Sharpness: RMS of detail finer than 0.3 mm over RMS of 0.3-1.2 mm detail, around the eyes and brows.
+ * Blurred only over the area and a margin of 3 coarse σ (what the blur reaches), not the whole frame.
+ */
 export function sharpness(L: Float32Array, w: number, h: number, s: number, area: { x0: number; y0: number; x1: number; y1: number }): number {
-  const f = blurPlane(L, w, h, Math.max(0.6, 0.3 * s)), c = blurPlane(L, w, h, Math.max(1.2, 1.2 * s));
+  const sf = Math.max(0.6, 0.3 * s), sc = Math.max(1.2, 1.2 * s), m = Math.ceil(3 * sc);
+  const cx0 = Math.max(0, area.x0 - m), cy0 = Math.max(0, area.y0 - m), cx1 = Math.min(w, area.x1 + m), cy1 = Math.min(h, area.y1 + m);
+  const cw = cx1 - cx0, ch = cy1 - cy0;
+  if (cw <= 2 || ch <= 2) return 0;
+  const crop = new Float32Array(cw * ch);
+  for (let y = 0; y < ch; y++) crop.set(L.subarray((cy0 + y) * w + cx0, (cy0 + y) * w + cx1), y * cw);
+  const f = blurPlane(crop, cw, ch, sf), c = blurPlane(crop, cw, ch, sc);
   let ef = 0, em = 0;
   for (let y = Math.max(1, area.y0); y < Math.min(h - 1, area.y1); y++) {
     for (let x = Math.max(1, area.x0); x < Math.min(w - 1, area.x1); x++) {
-      const i = y * w + x;
-      ef += (L[i] - f[i]) ** 2; em += (f[i] - c[i]) ** 2;
+      const i = (y - cy0) * cw + (x - cx0);
+      ef += (crop[i] - f[i]) ** 2; em += (f[i] - c[i]) ** 2;
     }
   }
   return em > 0 ? Math.sqrt(ef / em) : 0;
@@ -326,7 +335,9 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   ];
   const lesions: Lesion[] = [];
   for (const b of candidates) {
-    const near = b.dL > 0 || b.da >= BLOBS.acne.minRedness || b.dL <= -BLOBS.spot.minDarkness ? around(lab, shine, lesionZone, b, s) : undefined;
+    // The skin around a blob only makes the rules stricter: measured only for blobs some rule takes without it.
+    if (!lesionKind(b, s)) continue;
+    const near = around(lab, shine, lesionZone, b, s);
     const kind = lesionKind(b, s, near);
     if (!kind) continue;
     if (lesions.some((l) => Math.hypot(l.blob.x - b.x, l.blob.y - b.y) < Math.max(l.blob.r, b.r))) continue;
