@@ -34,12 +34,14 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /**
  * The resolved scale (px/mm) the eye's fine lines need: their finest ridge scale (σ 0.3 mm) is only
- * honoured from σ = 0.6 px (ridgeField), so below 2 px/mm every "fine line" read beside or under the eye
- * is a wider thing: the lid's crease, an eye bag's groove, a smile's fold (a 12-year-old's lower-lid
- * crease at 1.3 px/mm was his eye_finelines). There crows_feet and eye_finelines are not claimed: 0 at
- * confidence 0.5, "cannot tell" (minScale in LINES; forehead and glabella lines are deeper and wider, and
- * kept). Resolved, not sampled: an enlarged or soft photo has the pixels but not the detail, so the scale
- * is the frame's times its sharpness over SHARP_FULL (resolvedScale()).
+ * honoured from σ = 0.6 px (ridgeField), so below 2 px/mm a "fine line" read beside or under the eye is
+ * mostly a wider thing: the lid's crease, an eye bag's groove (a 12-year-old's lower-lid crease, 6.2 L*
+ * at 1.3 px/mm, was his eye_finelines). There crows_feet and eye_finelines claim only lines deeper than
+ * minDepth x (FINE_SCALE / resolved)²: the square is the mildest power that keeps that crease out on the
+ * fit half (linear: 4.6 L* there), and deep crow's feet still show (23 L* on a laughing older man at
+ * 1.25 px/mm; refusing the members outright below 2 px/mm lost them). Resolved, not sampled: an enlarged
+ * or soft photo has the pixels but not the detail, so the scale is the frame's times its sharpness over
+ * SHARP_FULL (resolvedScale()). Forehead and glabella lines are deeper and wider, and keep minDepth.
  */
 export const FINE_SCALE = 2;
 /**
@@ -245,22 +247,18 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   for (const [name, rule] of Object.entries(LINES) as [WrinkleName, (typeof LINES)[WrinkleName]][]) {
     let evidence = 0, longest = 0, depth = 0;
     allLines[name] = [];
-    if (rule.minScale && resolved < rule.minScale) {
-      wrinkles[name] = { evidence, longest, depth };
-      members[name] = { value: 0, confidence: 0.5 };
-      continue;
-    }
+    const minDepth = rule.minScale && resolved < rule.minScale ? rule.minDepth * (rule.minScale / resolved) ** 2 : rule.minDepth;
     for (const z of rule.zones) {
       const dir = rule.direction === 'across' ? f.roll : rule.direction === 'down' ? f.roll + Math.PI / 2 : foldDir(z.startsWith('right') ? 'right' : 'left');
       const field = rule.field === 'fine' ? fineLines : coarse;
       const floor = FINE_LINES.noise * spreadIn(field.depth, zones[z]);
-      const lines = findLines(field, { zone: zones[z], minDepth: Math.max(rule.minDepth, floor), direction: dir, tolerance: (rule.tolerance * Math.PI) / 180, s });
+      const lines = findLines(field, { zone: zones[z], minDepth: Math.max(minDepth, floor), direction: dir, tolerance: (rule.tolerance * Math.PI) / 180, s });
       allLines[name].push(...lines.filter((l) => l.length >= rule.minLength));
       evidence += lineEvidence(lines, rule.minLength);
       for (const l of lines) if (l.length > longest) { longest = l.length; depth = l.depth; }
     }
     wrinkles[name] = { evidence, longest, depth };
-    const threshold = rule.minLength * rule.minDepth;
+    const threshold = rule.minLength * minDepth;
     members[name] = evidence > 0
       ? { value: 1, confidence: scaleConf(grows(evidence, threshold)) }
       : { value: 0, confidence: scaleConf(fades(longest * depth, threshold)) };
