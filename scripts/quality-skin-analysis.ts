@@ -26,7 +26,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
 import { renderSynthetic } from '../engine/vision/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
@@ -68,22 +68,27 @@ for (const file of readdirSync(path.join(testdata, 'portraits')).sort()) {
 
 if (PART('synthetic')) {
   const totals: Record<string, Record<string, Tally>> = { fit: tally(), check: tally() };
+  const unresolvedTotals: Record<string, Record<string, Tally>> = { fit: tally(), check: tally() };
   console.log(`\n1. Synthetic ground truth: ${synthPhotos.length} photos x 3 seeds`);
-  console.log(['photo', 'half', 'px/mm', 'clean lesions (acne/comedo/mole/spot/forehead lines)', 'recall by kind (acne comedo mole spot wrinkle)', 'new false by kind'].join('\t'));
+  console.log(['photo', 'half', 'px/mm', 'clean lesions (acne/comedo/mole/spot/forehead lines)', 'recall by kind (acne comedo mole spot wrinkle)', 'new false by kind', `comedones unresolvable (radius < ${COMEDONE_MIN_PX} frame px): found/rendered`].join('\t'));
   for (const p of synthPhotos) {
     const d = (await faceData(models, p.image, `synthetic/${p.name}`))!;
     const clean = await analyse(p.image, d.face, d.parsing);
     const base = findings(clean);
-    const per = tally();
+    const per = tally(), unresolved = tally();
     for (let seed = 1; seed <= 3; seed++) {
       const items = place(clean, seed * 7919 + p.name.length);
       const img = renderSynthetic(p.image, items, clean.frame.pxPerMm);
-      score(items, findings(await analyse(img, d.face, d.parsing)), base, clean.frame.pxPerMm, per);
+      score(items, findings(await analyse(img, d.face, d.parsing)), base, clean.frame.pxPerMm, per, clean.frame.s, unresolved);
     }
+    const uc = unresolved.closed_comedones;
     const cleanCount = SYNTHETIC_KINDS.map((k) => base.filter((b) => b.kind === k).length).join('/');
-    console.log([p.name, p.half, clean.frame.pxPerMm.toFixed(2), cleanCount, Object.values(per).map((t) => `${t.tp}/${t.tp + t.fn}`).join(' '), Object.values(per).map((t) => t.fp).join(' ')].join('\t'));
+    console.log([p.name, p.half, clean.frame.pxPerMm.toFixed(2), cleanCount, Object.values(per).map((t) => `${t.tp}/${t.tp + t.fn}`).join(' '), Object.values(per).map((t) => t.fp).join(' '),
+      uc.tp + uc.fn ? `${uc.tp}/${uc.tp + uc.fn} at ${clean.frame.s.toFixed(2)} px/mm` : '-'].join('\t'));
     const into = totals[p.half];
     for (const k of SYNTHETIC_KINDS) { into[k].tp += per[k].tp; into[k].fn += per[k].fn; into[k].fp += per[k].fp; }
+    const un = unresolvedTotals[p.half].closed_comedones;
+    un.tp += uc.tp; un.fn += uc.fn;
   }
   console.log(['half', 'kind', 'rendered', 'found', 'new false', 'precision', 'recall'].join('\t'));
   for (const h of ['fit', 'check', 'both']) {
@@ -91,6 +96,8 @@ if (PART('synthetic')) {
       const t = h === 'both' ? { tp: totals.fit[k].tp + totals.check[k].tp, fn: totals.fit[k].fn + totals.check[k].fn, fp: totals.fit[k].fp + totals.check[k].fp } : totals[h][k];
       console.log([h, k, t.tp + t.fn, t.tp, t.fp, (t.tp / Math.max(1, t.tp + t.fp)).toFixed(2), (t.tp / Math.max(1, t.tp + t.fn)).toFixed(2)].join('\t'));
     }
+    const u = h === 'both' ? { tp: unresolvedTotals.fit.closed_comedones.tp + unresolvedTotals.check.closed_comedones.tp, fn: unresolvedTotals.fit.closed_comedones.fn + unresolvedTotals.check.closed_comedones.fn } : unresolvedTotals[h].closed_comedones;
+    console.log([h, `closed_comedones unresolvable (radius < ${COMEDONE_MIN_PX} frame px), apart from the above`, u.tp + u.fn, u.tp, '', '', ''].join('\t'));
   }
 }
 
@@ -108,18 +115,24 @@ if (PART('ages')) {
   }
 
   if (FIT) {
-    // Least squares (ridge 1e-3) of age on the features, fit half only.
+    // Least squares with no negative weight (coordinate descent on centred features), fit half only.
     const fit = rows.filter((r) => r.half === 'fit');
-    const X = fit.map((r) => [1, ...r.a.ageFeatures]), y = fit.map((r) => r.age);
-    const n = X[0].length, A = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => X.reduce((s, x) => s + x[i] * x[j], 0) + (i === j && i > 0 ? 1e-3 : 0)));
-    const b = Array.from({ length: n }, (_, i) => X.reduce((s, x, k) => s + x[i] * y[k], 0));
-    for (let i = 0; i < n; i++) { // Gauss-Jordan
-      const p = A[i][i];
-      for (let j = 0; j < n; j++) A[i][j] /= p; b[i] /= p;
-      for (let k = 0; k < n; k++) if (k !== i) { const m = A[k][i]; for (let j = 0; j < n; j++) A[k][j] -= m * A[i][j]; b[k] -= m * b[i]; }
+    const n = fit[0].a.ageFeatures.length, m = fit.length;
+    const mean = Array.from({ length: n }, (_, j) => fit.reduce((s, r) => s + r.a.ageFeatures[j], 0) / m), my = fit.reduce((s, r) => s + r.age, 0) / m;
+    const X = fit.map((r) => r.a.ageFeatures.map((v, j) => v - mean[j])), y = fit.map((r) => r.age - my);
+    const w = new Array(n).fill(0), res = [...y];
+    for (let it = 0; it < 5000; it++) {
+      for (let j = 0; j < n; j++) {
+        let xr = 0, xx = 0;
+        for (let k = 0; k < m; k++) { xr += X[k][j] * res[k]; xx += X[k][j] ** 2; }
+        const wj = xx > 0 ? Math.max(0, w[j] + xr / xx) : 0;
+        for (let k = 0; k < m; k++) res[k] -= X[k][j] * (wj - w[j]);
+        w[j] = wj;
+      }
     }
-    console.log(`\nskin-age fit on ${fit.length} faces: intercept ${b[0].toFixed(2)}, weights [${b.slice(1).map((v) => v.toFixed(3)).join(', ')}]`);
-    AGE_MODEL.intercept = b[0]; AGE_MODEL.weights = b.slice(1);
+    const intercept = my - w.reduce((s, v, j) => s + v * mean[j], 0);
+    console.log(`\nskin-age fit on ${fit.length} faces: intercept ${intercept.toFixed(2)}, weights [${w.map((v) => v.toFixed(3)).join(', ')}]`);
+    AGE_MODEL.intercept = intercept; AGE_MODEL.weights = w;
   }
 
   console.log(`\n2. Consistency on ${rows.length} UTKFace chips (200 px, about 0.9 px/mm: coarser than the quality gate allows)`);

@@ -3,7 +3,10 @@
  * and the lesion rectangles (acne red, closed comedones white, moles blue, skin spots orange, forehead
  * and other lines green), beside the six maps, under /tmp/skin-analysis-sheets.
  *
- *   npm run render:skin-analysis [-- file ...]
+ * With --chips fit|check: one sheet of that half's UTKFace chips (ages in the file names), youngest first,
+ * each enlarged 3x with its line boxes (green: flagged member's lines) and its age, skin_age and flags.
+ *
+ *   npm run render:skin-analysis [-- file ...] [--chips fit|check]
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +17,8 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { analyseSkin, labFrame, makeFrame, type LesionKind } from '../engine/vision/skin/analyse.ts';
 import { toImage } from '../engine/vision/skin/frame.ts';
 import { renderMaps } from '../engine/vision/skin/maps.ts';
-import { faceData, rasterOf } from './skin-analysis-data.ts';
+import { half } from './face-parts-data.ts';
+import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -25,8 +29,10 @@ const COLOURS: Record<LesionKind, string> = { acne: '#ff2020', closed_comedones:
 const ZONE_COLOURS: Record<string, string> = { forehead: '#ffff00', glabella: '#ff00ff', rightCrowsFeet: '#00ffff', leftCrowsFeet: '#00ffff', rightUnderEye: '#80ff80', leftUnderEye: '#80ff80',
   rightCheek: '#ff8080', leftCheek: '#ff8080', rightNasolabial: '#8080ff', leftNasolabial: '#8080ff', nose: '#ffffff', chin: '#ffa500', jaw: '#a0a0a0' };
 
-const args = process.argv.slice(2);
-const files = args.length ? args : [
+const CHIPS = process.argv.includes('--chips') ? process.argv[process.argv.indexOf('--chips') + 1] : null;
+if (CHIPS) await chipSheet(CHIPS);
+const args = CHIPS ? [] : process.argv.slice(2);
+const files = CHIPS ? [] : args.length ? args : [
   ...['obama_official_portrait.jpg', 'astronaut_eileen_collins.png'].map((f) => path.join(root, 'engine/test/fixtures', f)),
   ...(existsSync(path.join(testdata, 'portraits')) ? readdirSync(path.join(testdata, 'portraits')).filter((f) => /headscarf|superbomba|rania|biden/.test(f)).map((f) => path.join(testdata, 'portraits', f)) : []),
 ];
@@ -69,3 +75,36 @@ for (const file of files) {
   console.log(out, JSON.stringify(Object.fromEntries(Object.entries(a.members).map(([k, v]) => [k, v.value]))), JSON.stringify(kinds));
 }
 process.exit(0);
+
+/** The chips of one half, youngest first: 3x, line boxes of flagged members, age / skin_age / flags. */
+async function chipSheet(which: string) {
+  const dir = path.join(testdata, 'faces_age_gender');
+  const chips = readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f) && half(`faces_age_gender/${f}`) === which)
+    .sort((a, b) => utkAge(a) - utkAge(b));
+  const TILE = 300, tiles: Buffer[] = [];
+  for (const file of chips) {
+    const image = await rasterOf(path.join(dir, file));
+    const d = await faceData(models, image, `faces_age_gender/${file}`);
+    if (!d) continue;
+    const f = await makeFrame(image, d.face);
+    const a = analyseSkin(f, d.face, d.parsing, labFrame(f));
+    const k = TILE / Math.max(image.width, image.height), svg: string[] = [];
+    const flagged = Object.entries(a.internals.lines).filter(([m]) => a.members[m as keyof typeof a.members].value === 1);
+    for (const [m, lines] of Object.entries(a.internals.lines)) for (const l of lines) {
+      const [x0, y0] = toImage(f, l.x0, l.y0), [x1, y1] = toImage(f, l.x1 + 1, l.y1 + 1);
+      const on = flagged.some(([n]) => n === m);
+      svg.push(`<rect x="${x0 * k}" y="${y0 * k}" width="${(x1 - x0) * k}" height="${(y1 - y0) * k}" fill="none" stroke="${on ? '#00ff60' : '#ffff00'}" stroke-width="${on ? 2 : 1}"/>`);
+    }
+    for (const l of a.lesions) svg.push(`<rect x="${l.rect.left * k}" y="${l.rect.top * k}" width="${l.rect.width * k}" height="${l.rect.height * k}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1"/>`);
+    const flags = flagged.map(([m]) => m.replace(/_wrinkle|_fold/, '')).join(' ');
+    svg.push(`<rect x="0" y="${TILE - 34}" width="${TILE}" height="34" fill="#000" opacity="0.6"/><text x="4" y="${TILE - 20}" font-size="13" fill="#fff" font-family="sans-serif">age ${utkAge(file)} skin_age ${a.skinAge} ${f.s.toFixed(2)} px/mm</text><text x="4" y="${TILE - 5}" font-size="12" fill="#8f8" font-family="sans-serif">${flags || '-'}</text>`);
+    const W = Math.round(image.width * k), H = Math.round(image.height * k);
+    tiles.push(await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(W, H, { kernel: 'lanczos3' })
+      .composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${svg.join('')}</svg>`) }]).png().toBuffer());
+  }
+  const cols = 6, rows = Math.ceil(tiles.length / cols);
+  const out = path.join(OUT, `chips-${which}.png`);
+  await sharp({ create: { width: cols * TILE, height: rows * TILE, channels: 3, background: '#202020' } })
+    .composite(tiles.map((t, i) => ({ input: t, left: (i % cols) * TILE, top: Math.floor(i / cols) * TILE }))).png().toFile(out);
+  console.log(out);
+}

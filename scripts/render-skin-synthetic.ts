@@ -85,7 +85,7 @@ for (const file of files) {
       const near = blobs.filter((c) => Math.hypot(c.x - t.x, c.y - t.y) <= 2 * mm).sort((p, q) => Math.hypot(p.x - t.x, p.y - t.y) - Math.hypot(q.x - t.x, q.y - t.y));
       const found = !EXTRA && !missed.includes(t as never);
       console.log(`${name} seed ${seed} ${KIND} at ${t.x.toFixed(0)},${t.y.toFixed(0)} ${'size' in t ? `r ${t.size.toFixed(2)} mm` : ''} ${EXTRA ? 'new false' : found ? 'found' : 'missed'}: ` +
-        (near.length ? near.slice(0, 3).map(({ b, kind, near: n }) => `[dL ${b.dL.toFixed(1)} da ${b.da.toFixed(1)} db ${b.db.toFixed(1)} r ${(b.r / f.s).toFixed(2)} mm round ${b.roundness.toFixed(2)} edge ${(b.edge / f.s).toFixed(2)} mm shine around ${n.shine.toFixed(2)} grain ${n.grain.toFixed(1)} isolation ${b.isolation.toFixed(2)} resp ${b.response.toFixed(1)} -> ${kind ?? 'none'}]`).join(' ') : 'no candidate within 2 mm'));
+        (near.length ? near.slice(0, 3).map(({ b, kind, near: n }) => `[dL ${b.dL.toFixed(1)} da ${b.da.toFixed(1)} db ${b.db.toFixed(1)} r ${(b.r / f.s).toFixed(2)} mm round ${b.roundness.toFixed(2)} edge ${(b.edge / f.s).toFixed(2)} mm shine around ${n.shine.toFixed(2)} grain ${n.grain.toFixed(1)} red grain ${n.redGrain.toFixed(1)} isolation ${b.isolation.toFixed(2)} resp ${b.response.toFixed(1)} -> ${kind ?? 'none'}]`).join(' ') : 'no candidate within 2 mm'));
       tiles.push(await crop(image, t.x, t.y, 5 * mm, []), await crop(img, t.x, t.y, 5 * mm, circles));
     }
   }

@@ -4,7 +4,7 @@
  * and when a finding counts as the rendered one.
  */
 import { seededRandom } from '../engine/image/random.ts';
-import type { SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { COMEDONE_MIN_PX, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
 import { toImage } from '../engine/vision/skin/frame.ts';
 import type { Synthetic, SyntheticKind } from '../engine/vision/skin/synthetic.ts';
 
@@ -63,12 +63,25 @@ export function near(d: Found, s: Synthetic | Found, pxPerMm: number): boolean {
   return Math.hypot(d.x - s.x, d.y - s.y) <= Math.max(1.5 * pxPerMm, r);
 }
 
-/** Scores one rendering: rendered findings found (tp) or not (fn), and new findings on none (fp; those already found on the clean photo are neither). */
-export function score(items: readonly Synthetic[], got: readonly Found[], base: readonly Found[], pxPerMm: number, into: Record<SyntheticKind, Tally>): { missed: Synthetic[]; extra: Found[] } {
+/**
+ * Whether a rendered finding can be resolved in a frame of `s` px/mm: closed comedones need a radius of
+ * COMEDONE_MIN_PX frame pixels (analyse.ts; below it the detector does not claim them); the other kinds
+ * always count.
+ */
+export const resolvable = (it: Synthetic, s: number) => it.kind !== 'closed_comedones' || it.size * s >= COMEDONE_MIN_PX;
+
+/**
+ * Scores one rendering: rendered findings found (tp) or not (fn), and new findings on none (fp; those
+ * already found on the clean photo are neither). Findings the frame (`frameScale` px/mm) cannot resolve
+ * are tallied apart, in `unresolved` (found there is tp, not found fn), not as misses.
+ */
+export function score(items: readonly Synthetic[], got: readonly Found[], base: readonly Found[], pxPerMm: number, into: Record<SyntheticKind, Tally>,
+  frameScale = Infinity, unresolved: Record<SyntheticKind, Tally> = tally()): { missed: Synthetic[]; extra: Found[] } {
   const used = new Set<Found>(), missed: Synthetic[] = [], extra: Found[] = [];
   for (const s of items) {
     const hit = got.find((g) => !used.has(g) && g.kind === s.kind && near(g, s, pxPerMm));
-    if (hit) { used.add(hit); into[s.kind].tp++; } else { into[s.kind].fn++; missed.push(s); }
+    const to = resolvable(s, frameScale) ? into : unresolved;
+    if (hit) { used.add(hit); to[s.kind].tp++; } else { to[s.kind].fn++; missed.push(s); }
   }
   for (const g of got) {
     if (used.has(g)) continue;

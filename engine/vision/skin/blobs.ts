@@ -38,8 +38,14 @@ export interface BlobQuery {
   /**
    * A blob must also stand this many robust standard deviations (1.4826 x median |response|, over the
    * zone) above the skin's own texture at its scale: what counts as a spot adapts to grain, noise and JPEG.
+   * One number for every scale, or one per radius.
    */
-  noise?: number;
+  noise?: number | readonly number[];
+  /**
+   * How many measured blobs may overlap one another (default 1: the strongest of overlapping ones only).
+   * More lets a caller that classifies them fall back on a weaker one where the strongest is no kind.
+   */
+  layers?: number;
 }
 
 /** Robust spread of a response plane over a zone (every 3rd pixel). */
@@ -58,7 +64,9 @@ export interface LabFrame { L: Float32Array; a: Float32Array; b: Float32Array; w
 export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const { w, h } = lab;
   const L = q.detect ?? lab.L;
-  const radii = q.radii.filter((r) => r / Math.SQRT2 >= 0.6);
+  const keep = q.radii.map((r) => r / Math.SQRT2 >= 0.6);
+  const radii = q.radii.filter((_, k) => keep[k]);
+  const noise = typeof q.noise === 'object' ? q.noise.filter((_, k) => keep[k]) : radii.map(() => (q.noise as number | undefined) ?? 0);
   const sign = q.polarity === 'dark' ? 1 : -1;
   const resp = radii.map((r) => {
     const s = r / Math.SQRT2, g = blurPlane(L, w, h, s), out = new Float32Array(w * h), n = s * s * sign;
@@ -69,7 +77,7 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const cand: { x: number; y: number; k: number; v: number }[] = [];
   for (let k = 0; k < radii.length; k++) {
     const R = resp[k], border = Math.ceil(radii[k]) + 1;
-    const min = Math.max(q.minResponse, (q.noise ?? 0) * robustSpread(R, q.zone));
+    const min = Math.max(q.minResponse, noise[k] * robustSpread(R, q.zone));
     for (let y = border; y < h - border; y++) {
       for (let x = border, i = y * w + border; x < w - border; x++, i++) {
         const v = R[i];
@@ -90,7 +98,7 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const kept: Blob[] = [];
   for (const c of cand) {
     const r = radii[c.k];
-    if (kept.some((k) => Math.hypot(k.x - c.x, k.y - c.y) < Math.max(k.r, r))) continue;
+    if (kept.filter((k) => Math.hypot(k.x - c.x, k.y - c.y) < Math.max(k.r, r)).length >= (q.layers ?? 1)) continue;
     const b = measureBlob(lab, q.zone, c.x, c.y, r, c.v, L);
     // The Laplacian's side lobes ring a strong blob with weaker ones of the other polarity: a blob must
     // also be darker (or lighter) than its ring on the plane searched.

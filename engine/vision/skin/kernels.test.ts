@@ -105,15 +105,36 @@ describe('blobs', () => {
     expect(b.da).toBeGreaterThan(6);
     expect(b.roundness).toBeGreaterThan(0.8);
   });
+  it('measures a weaker overlapping blob too when asked for two layers (another scale of the same place)', () => {
+    const L = flat();
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) L[y * W + x] -= 10 * Math.exp(-((x - 60) ** 2 + (y - 50) ** 2) / 72) + 20 * Math.exp(-((x - 66) ** 2 + (y - 50) ** 2) / 4.5);
+    const q = { radii: [2, 2.8, 4, 5.6, 8, 11], polarity: 'dark' as const, minResponse: 1, zone: ones() };
+    expect(findBlobs(labOf(L), q)).toHaveLength(1);
+    const two = findBlobs(labOf(L), { ...q, layers: 2 });
+    expect(two).toHaveLength(2);
+    expect(two[0].r).not.toBe(two[1].r);
+  });
+  it('takes a noise multiple per radius', () => {
+    const L = flat();
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.hypot(x - 60, y - 50) <= 6) L[y * W + x] -= 6;
+    let seed = 5; const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let i = 0; i < L.length; i++) L[i] += (rnd() - 0.5) * 6;
+    const q = { radii: [6], polarity: 'dark' as const, minResponse: 0.5, zone: ones() };
+    expect(findBlobs(labOf(L), { ...q, noise: [1000] })).toHaveLength(0);
+    expect(findBlobs(labOf(L), { ...q, noise: [3] }).some((b) => Math.hypot(b.x - 60, b.y - 50) < 3)).toBe(true);
+  });
   it('classifies lesions by colour, darkness, roundness and edge (sizes in mm at 3 px/mm)', () => {
     const b = (o: Partial<Blob>): Blob => ({ x: 0, y: 0, r: 3, dL: 0, da: 0, db: 0, roundness: 0.9, edge: 0.5, response: 5, isolation: 1, ...o });
     expect(lesionKind(b({ da: 8, dL: -3 }), 3)).toBe('acne');
     expect(lesionKind(b({ dL: -20, da: 1, edge: 0.6 }), 3)).toBe('mole');
     expect(lesionKind(b({ dL: -7, db: 3, r: 4 }), 3)).toBe('skin_spot');
     expect(lesionKind(b({ dL: -7, db: -3, r: 4 }), 3)).toBeNull(); // bluish: a shadow, not pigment
+    expect(lesionKind(b({ dL: -7, db: 3, r: 4 }), 3, { shine: 0, grain: 6, redGrain: 0 })).toBeNull(); // stubble's grain, not pigment
     expect(lesionKind(b({ dL: 6, r: 2 }), 3)).toBe('closed_comedones');
-    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1 })).toBeNull(); // a glint among glints
-    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4 })).toBeNull(); // no more than the skin's grain
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0.5, grain: 1, redGrain: 0 })).toBeNull(); // a glint among glints
+    expect(lesionKind(b({ dL: 6, r: 2 }), 3, { shine: 0, grain: 4, redGrain: 0 })).toBeNull(); // no more than the skin's grain
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 1 })).toBe('acne');
+    expect(lesionKind(b({ da: 8, dL: -3 }), 3, { shine: 0, grain: 1, redGrain: 4 })).toBeNull(); // colour grain, not a red bump
     expect(lesionKind(b({ dL: -2 }), 3)).toBeNull();
   });
 });
@@ -195,8 +216,9 @@ describe('frame, eyes, confidences, skin age', () => {
     expect(fades(2, 10)).toBeGreaterThan(fades(8, 10));
   });
   it('ages skin with more lines and spots', () => {
-    expect(skinAgeOf([0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1]));
-    expect(skinAgeOf([100, 0, 100, 100, 100, 100])).toBe(80);
+    expect(skinAgeOf([0, 0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1, 0]));
+    expect(skinAgeOf([0, 0, 0, 0, 0, 0, -20])).toBeLessThan(skinAgeOf([0, 0, 0, 0, 0, 0, 0])); // a child's narrower face
+    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(80);
   });
 });
 
