@@ -15,8 +15,7 @@
  * be rerun without the models. --grid prints every configuration, not just each model's best.
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -30,6 +29,7 @@ import {
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
 } from '../engine/vision/faces/attribute-models.ts';
 import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from './face-attributes-split.ts';
 import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,48 +45,14 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   process.exit(2);
 }
 
-type Half = 'fit' | 'check';
-interface Item { rel: string; set: 'age_gender' | 'emotion'; half: Half; age?: number; gender?: 0 | 1; emotion?: number }
 interface PortraitLabel { gender?: string; age_group?: string; expression?: string }
 
 const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')) as { files: Record<string, Record<string, unknown>> };
-/** FER-2013 folder names -> API emotion codes (0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful). */
-const FER_CODE: Record<string, number> = { neutral: 0, happy: 1, surprise: 2, angry: 3, sad: 4, disgust: 5, fear: 6 };
-const EMOTION_NAMES = ['neutral', 'happy', 'surprised', 'angry', 'sad', 'disgusted', 'fearful'];
 
-// ---------------------------------------------------------------------------------------------------
-// The split: fixed by file name (sha1), stratified so both halves have the same classes and age spread.
-// Decided here, before any model runs.
-
-const hash = (name: string) => createHash('sha1').update(path.basename(name)).digest('hex');
-
-function listFolder(folder: string): string[] {
-  const dir = path.join(testdata, folder);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).map((f) => `${folder}/${f}`).sort() : [];
-}
-
-function splitItems(): Item[] {
-  const items: Item[] = [];
-  // UTKFace: per gender, sorted by age; each neighbouring pair (by age) goes one to each half, the smaller hash to fit.
-  const ag = listFolder('faces_age_gender').map((rel) => ({ rel, l: labels.files[rel] ?? {} })).filter((x) => typeof x.l.age === 'number');
-  for (const g of ['male', 'female']) {
-    const list = ag.filter((x) => x.l.gender === g).sort((a, b) => (a.l.age as number) - (b.l.age as number) || hash(a.rel).localeCompare(hash(b.rel)));
-    for (let i = 0; i < list.length; i += 2) {
-      const pair = list.slice(i, i + 2);
-      const fitRel = pair.length === 2 ? (hash(pair[0].rel) < hash(pair[1].rel) ? pair[0].rel : pair[1].rel) : parseInt(hash(pair[0].rel)[0], 16) % 2 === 0 ? pair[0].rel : '';
-      for (const x of pair) items.push({ rel: x.rel, set: 'age_gender', half: x.rel === fitRel ? 'fit' : 'check', age: x.l.age as number, gender: g === 'male' ? 0 : 1 });
-    }
-  }
-  // FER-2013: per class, sorted by hash, alternating; classes alternate which half gets the odd one.
-  const em = listFolder('faces_emotion').map((rel) => ({ rel, l: labels.files[rel] ?? {} })).filter((x) => typeof x.l.emotion === 'string');
-  Object.keys(FER_CODE).sort().forEach((cls, ci) => {
-    em.filter((x) => x.l.emotion === cls).sort((a, b) => hash(a.rel).localeCompare(hash(b.rel)))
-      .forEach((x, i) => items.push({ rel: x.rel, set: 'emotion', half: (i + ci) % 2 === 0 ? 'fit' : 'check', emotion: FER_CODE[cls] }));
-  });
-  return items;
-}
-
-const items = splitItems();
+// The split: fixed by file name (sha1), stratified so both halves have the same classes and age spread
+// (scripts/face-attributes-split.ts). Decided there, before any model runs.
+const listFolder = (folder: string) => listFolderIn(testdata, folder);
+const items = splitItems(testdata, labels);
 console.log(`Test data: ${testdata}`);
 console.log('Split (fixed by file name: sha1, stratified by gender x age and by emotion class; made before any measurement):');
 for (const set of ['age_gender', 'emotion'] as const) {
