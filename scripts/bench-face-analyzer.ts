@@ -1,13 +1,15 @@
 /**
  * Speed of the face analyzer with every attribute against a bare human.detect() with human's own attribute
  * models switched on (faceres description, emotion) on the same images: interleaved runs, medians in ms,
- * and the ratio. The analyzer also runs face parsing and the geometry and colour measures, which human has
- * no counterpart for; the ratio says what they cost.
+ * and the ratio; beside them the same in CPU time of this process (the models run on one thread, so on a
+ * loaded shared machine CPU time says more than wall time), and the load average before and after. The
+ * analyzer also runs face parsing and the geometry and colour measures, which human has no counterpart
+ * for; the ratio says what they cost.
  *
  *   npm run bench:face-analyzer -- [runs=3]
  */
 import path from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { faceAttributeTypes } from '../contract/endpoints/face-analyzer.ts';
@@ -38,8 +40,10 @@ const bare = {
 await human.load(bare);
 const mid = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
 
-console.log(['image', 'faces', 'analyzer ms', 'human.detect+attributes ms', 'ratio'].join('\t'));
-let sumOurs = 0, sumBare = 0;
+console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+console.log(['image', 'faces', 'analyzer ms', 'human.detect+attributes ms', 'ratio', 'analyzer CPU ms', 'human CPU ms', 'CPU ratio'].join('\t'));
+let sumOurs = 0, sumBare = 0, cpuOurs = 0, cpuBare = 0;
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 for (const file of files) {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
@@ -53,13 +57,14 @@ for (const file of files) {
     try { await human.detect(input, bare); } finally { input.dispose(); }
   };
   await runOurs(); await runBare();
-  const a: number[] = [], b: number[] = [];
+  const a: number[] = [], b: number[] = [], ca: number[] = [], cb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    let t0 = performance.now(); await runOurs(); a.push(performance.now() - t0);
-    t0 = performance.now(); await runBare(); b.push(performance.now() - t0);
+    let t0 = performance.now(), c0 = cpu(); await runOurs(); a.push(performance.now() - t0); ca.push(cpu() - c0);
+    t0 = performance.now(); c0 = cpu(); await runBare(); b.push(performance.now() - t0); cb.push(cpu() - c0);
   }
-  sumOurs += mid(a); sumBare += mid(b);
-  console.log([path.basename(file), faces, mid(a).toFixed(0), mid(b).toFixed(0), (mid(a) / mid(b)).toFixed(2)].join('\t'));
+  sumOurs += mid(a); sumBare += mid(b); cpuOurs += mid(ca); cpuBare += mid(cb);
+  console.log([path.basename(file), faces, mid(a).toFixed(0), mid(b).toFixed(0), (mid(a) / mid(b)).toFixed(2), mid(ca).toFixed(0), mid(cb).toFixed(0), (mid(ca) / mid(cb)).toFixed(2)].join('\t'));
 }
-console.log(`total\t\t${sumOurs.toFixed(0)}\t${sumBare.toFixed(0)}\t${(sumOurs / sumBare).toFixed(2)}`);
+console.log(`total\t\t${sumOurs.toFixed(0)}\t${sumBare.toFixed(0)}\t${(sumOurs / sumBare).toFixed(2)}\t${cpuOurs.toFixed(0)}\t${cpuBare.toFixed(0)}\t${(cpuOurs / cpuBare).toFixed(2)}`);
+console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 process.exit(0);

@@ -1,6 +1,8 @@
 /**
  * The shared test faces for the part attributes (scripts/quality-face-parts.ts): each meshed face of the
- * portraits and the UTKFace chips, with its parsing and the photo's hair mask. Detection, parsing and the
+ * portraits and the UTKFace chips, with its parsing and the photo's hair mask, on the working copy the face
+ * analyzer measures (part-inputs.ts; ATELIER_PARTS_FULL_RES=1: at full resolution, each face parsed alone;
+ * ATELIER_PARSE_INPUT: another parser input side). Detection, parsing and the
  * person matte are the slow part (about 2 s a photo on 2 shared cores), so they are kept in a cache under
  * /tmp/face-parts/cache (v8-serialised; --fresh in the quality script ignores it).
  *
@@ -17,7 +19,9 @@ import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { hairMask } from '../engine/vision/matting/person.ts';
-import { parseFace, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
+import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../engine/vision/parsing/face-parsing.ts';
+import { ANALYZER_PARSING } from '../engine/vision/faces/part-attributes.ts';
+import { partInputs } from '../engine/vision/faces/part-inputs.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 export type Half = 'fit' | 'check';
@@ -25,7 +29,10 @@ export const half = (rel: string): Half => (createHash('sha1').update(rel).diges
 
 export interface PhotoData { rel: string; image: RasterImage; faces: Face[]; parsings: (FaceParsing | null)[]; hair: Mask; ms: { parse: number[]; hair: number } }
 
-export const CACHE = '/tmp/face-parts/cache';
+/** The face analyzer's parse options (ANALYZER_PARSING) or, with ATELIER_PARSE_INPUT, that input side for a comparison (its own cache). */
+const parseInput = process.env.ATELIER_PARSE_INPUT ? Number(process.env.ATELIER_PARSE_INPUT) : undefined;
+const PARSE: ParseOptions = parseInput ? { ...ANALYZER_PARSING, input: parseInput } : ANALYZER_PARSING;
+export const CACHE = `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
 
 /** The photos: every portrait and every UTKFace chip (FER crops are 48 px grey: no colour to read). */
 export function photoList(testdata: string): string[] {
@@ -42,23 +49,34 @@ export async function photoData(models: ModelRegistry, testdata: string, rel: st
   const file = path.join(CACHE, rel.replace(/[^\w.-]/g, '_') + '.v8');
   const image = await loadImage(testdata, rel);
   if (!fresh && existsSync(file)) {
-    const c = deserialize(readFileSync(file)) as Omit<PhotoData, 'image'>;
-    return { ...c, image };
+    const c = deserialize(readFileSync(file)) as Omit<PhotoData, 'image'> & { work?: RasterImage };
+    return { ...c, image: c.work ?? image };
   }
   const human = await models.get<HumanLike>('human');
-  const parser = await models.get<FaceParser>('bisenet-face-parsing');
   const faces = (await detectFaces(human, image)).filter((f) => f.mesh);
-  const parsings: (FaceParsing | null)[] = [];
-  const parse: number[] = [];
-  for (const face of faces) {
-    const t0 = performance.now();
-    parsings.push(await parseFace(parser, image, face));
-    parse.push(performance.now() - t0);
+  if (process.env.ATELIER_PARTS_FULL_RES) {
+    // The earlier way, for comparison: each face parsed alone and the hair mask at the photo's full resolution.
+    const parser = await models.get<FaceParser>('bisenet-face-parsing');
+    const parsings: (FaceParsing | null)[] = [];
+    const parse: number[] = [];
+    for (const face of faces) {
+      const t0 = performance.now();
+      parsings.push(await parseFace(parser, image, face, PARSE));
+      parse.push(performance.now() - t0);
+    }
+    const t1 = performance.now();
+    const hair = faces.length ? await hairMask(models, image, faces) : { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height };
+    const d = { rel, faces, parsings, hair, ms: { parse, hair: performance.now() - t1 } };
+    mkdirSync(CACHE, { recursive: true });
+    writeFileSync(file, serialize(d));
+    return { ...d, image };
   }
-  const t1 = performance.now();
-  const hair = faces.length ? await hairMask(models, image, faces) : { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height };
-  const d = { rel, faces, parsings, hair, ms: { parse, hair: performance.now() - t1 } };
+  // As the face analyzer does it (part-inputs.ts): a working copy no finer than the parser's view, faces parsed in one batch.
+  const t0 = performance.now();
+  const x = faces.length ? await partInputs(models, image, faces, PARSE) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
+  const ms = performance.now() - t0;
+  const d = { rel, faces: x.faces, parsings: x.parsings, hair: x.hair, ms: { parse: x.faces.map(() => ms / Math.max(1, x.faces.length)), hair: 0 }, work: x.image };
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(file, serialize(d));
-  return { ...d, image };
+  return { ...d, image: x.image };
 }

@@ -10,13 +10,13 @@
  * chosen pipeline's probabilities.
  *
  *   npm run quality:face-attributes [-- --raw-cache /tmp/attr-raw.json] [--json out.json] [--grid]
+ *   npm run quality:face-attributes -- --module-only     # just the shipped module on both halves (minutes, not an hour)
  *
  * --raw-cache: model outputs are read from (or, when missing, written to) this file, so the analysis can
  * be rerun without the models. --grid prints every configuration, not just each model's best.
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -30,6 +30,7 @@ import {
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
 } from '../engine/vision/faces/attribute-models.ts';
 import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from './face-attributes-split.ts';
 import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,48 +46,14 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   process.exit(2);
 }
 
-type Half = 'fit' | 'check';
-interface Item { rel: string; set: 'age_gender' | 'emotion'; half: Half; age?: number; gender?: 0 | 1; emotion?: number }
 interface PortraitLabel { gender?: string; age_group?: string; expression?: string }
 
 const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8')) as { files: Record<string, Record<string, unknown>> };
-/** FER-2013 folder names -> API emotion codes (0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful). */
-const FER_CODE: Record<string, number> = { neutral: 0, happy: 1, surprise: 2, angry: 3, sad: 4, disgust: 5, fear: 6 };
-const EMOTION_NAMES = ['neutral', 'happy', 'surprised', 'angry', 'sad', 'disgusted', 'fearful'];
 
-// ---------------------------------------------------------------------------------------------------
-// The split: fixed by file name (sha1), stratified so both halves have the same classes and age spread.
-// Decided here, before any model runs.
-
-const hash = (name: string) => createHash('sha1').update(path.basename(name)).digest('hex');
-
-function listFolder(folder: string): string[] {
-  const dir = path.join(testdata, folder);
-  return existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).map((f) => `${folder}/${f}`).sort() : [];
-}
-
-function splitItems(): Item[] {
-  const items: Item[] = [];
-  // UTKFace: per gender, sorted by age; each neighbouring pair (by age) goes one to each half, the smaller hash to fit.
-  const ag = listFolder('faces_age_gender').map((rel) => ({ rel, l: labels.files[rel] ?? {} })).filter((x) => typeof x.l.age === 'number');
-  for (const g of ['male', 'female']) {
-    const list = ag.filter((x) => x.l.gender === g).sort((a, b) => (a.l.age as number) - (b.l.age as number) || hash(a.rel).localeCompare(hash(b.rel)));
-    for (let i = 0; i < list.length; i += 2) {
-      const pair = list.slice(i, i + 2);
-      const fitRel = pair.length === 2 ? (hash(pair[0].rel) < hash(pair[1].rel) ? pair[0].rel : pair[1].rel) : parseInt(hash(pair[0].rel)[0], 16) % 2 === 0 ? pair[0].rel : '';
-      for (const x of pair) items.push({ rel: x.rel, set: 'age_gender', half: x.rel === fitRel ? 'fit' : 'check', age: x.l.age as number, gender: g === 'male' ? 0 : 1 });
-    }
-  }
-  // FER-2013: per class, sorted by hash, alternating; classes alternate which half gets the odd one.
-  const em = listFolder('faces_emotion').map((rel) => ({ rel, l: labels.files[rel] ?? {} })).filter((x) => typeof x.l.emotion === 'string');
-  Object.keys(FER_CODE).sort().forEach((cls, ci) => {
-    em.filter((x) => x.l.emotion === cls).sort((a, b) => hash(a.rel).localeCompare(hash(b.rel)))
-      .forEach((x, i) => items.push({ rel: x.rel, set: 'emotion', half: (i + ci) % 2 === 0 ? 'fit' : 'check', emotion: FER_CODE[cls] }));
-  });
-  return items;
-}
-
-const items = splitItems();
+// The split: fixed by file name (sha1), stratified so both halves have the same classes and age spread
+// (scripts/face-attributes-split.ts). Decided there, before any model runs.
+const listFolder = (folder: string) => listFolderIn(testdata, folder);
+const items = splitItems(testdata, labels);
 console.log(`Test data: ${testdata}`);
 console.log('Split (fixed by file name: sha1, stratified by gender x age and by emotion class; made before any measurement):');
 for (const set of ['age_gender', 'emotion'] as const) {
@@ -183,6 +150,12 @@ async function measureRaw(): Promise<RawStore> {
 
 function portraitFiles(): string[] {
   return listFolder('portraits').filter((rel) => Array.isArray(labels.files[rel]?.faces) && (labels.files[rel].faces as unknown[]).length > 0);
+}
+
+if (args.includes('--module-only')) {
+  console.log(`\n== The module only (attributes.ts PIPELINE as shipped; the raw grid skipped) ==`);
+  await moduleFigures();
+  process.exit(0);
 }
 
 const store: RawStore = rawCachePath && existsSync(rawCachePath)
@@ -496,7 +469,11 @@ const matches = same(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode ===
   && same(chosen.emotion.config, PIPELINE.emotion);
 console.log(`\n== The module (attributes.ts PIPELINE: age ${stepName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${stepName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${stepName(PIPELINE.emotion)}) ==`);
 if (!matches) console.log('  NOTE: PIPELINE differs from the choice above; the figures below are the module\'s own.');
-{
+await moduleFigures();
+
+/** The module end to end on both halves (counts given), and its time per face on three portraits. */
+async function moduleFigures() {
+  const share = (k: number, n: number) => `${((100 * k) / n).toFixed(1)}% (${k}/${n})`;
   const h = await getHuman();
   const acc: Record<Half, { ae: number; g: number; nAg: number; e: number; nEm: number; ms: number; faces: number }> = {
     fit: { ae: 0, g: 0, nAg: 0, e: 0, nEm: 0, ms: 0, faces: 0 }, check: { ae: 0, g: 0, nAg: 0, e: 0, nEm: 0, ms: 0, faces: 0 },
@@ -513,7 +490,7 @@ if (!matches) console.log('  NOTE: PIPELINE differs from the choice above; the f
   }
   for (const half of ['fit', 'check'] as const) {
     const r = acc[half];
-    console.log(`  ${half.padEnd(5)} age MAE ${(r.ae / r.nAg).toFixed(1)}, gender ${pct(r.g / r.nAg)}, emotion ${pct(r.e / r.nEm)}; ${(r.ms / r.faces).toFixed(0)} ms per chip (all three, one face per call)`);
+    console.log(`  ${half.padEnd(5)} age MAE ${(r.ae / r.nAg).toFixed(2)} (${r.nAg} chips), gender ${share(r.g, r.nAg)}, emotion ${share(r.e, r.nEm)}; ${(r.ms / r.faces).toFixed(0)} ms per chip (all three, one face per call)`);
   }
   for (const rel of ['portraits/obama_official_portrait.jpg', 'portraits/group7_family_voc_2007_007763.jpg', 'portraits/group3_beard_glasses_voc_2008_002506.jpg']) {
     if (!existsSync(path.join(testdata, rel))) continue;

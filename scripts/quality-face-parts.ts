@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/quality-face-parts.ts            # uses /tmp/face-parts/cache when present
  *   npx tsx scripts/quality-face-parts.ts --fresh    # recomputes detection, parsing and hair masks
- *   (--errors lists the misses)
+ *   (--errors lists the misses; --hair-from parser|selfie|meet|rvm compares hair masks)
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -17,7 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { decideParts, type PartAttributes } from '../engine/vision/faces/part-attributes.ts';
 import { measureParts } from '../engine/vision/faces/part-measures.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { half, photoData, photoList, type Half } from './face-parts-data.ts';
+import { half, photoData, photoList, type Half, type PhotoData } from './face-parts-data.ts';
+import { personMatteWith, type PersonModel } from '../engine/vision/matting/person.ts';
+import { hairFromMatte } from '../engine/vision/matting/hair.ts';
+import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -39,6 +42,19 @@ const ATTRS: Record<string, (a: PartAttributes) => { type: number; probability: 
   skin: (a) => a.skin,
 };
 
+/**
+ * --hair-from parser: no hair mask (the parser's hair alone); --hair-from selfie|meet|rvm: the hair mask from
+ * that person matte, recomputed on the cached photo (a comparison of what the hair measures need).
+ */
+const hairFrom = args.includes('--hair-from') ? args[args.indexOf('--hair-from') + 1] : undefined;
+const hairCache = new Map<string, Mask | undefined>();
+async function hairFor(d: PhotoData): Promise<Mask | undefined> {
+  if (!hairFrom) return d.hair;
+  if (hairFrom === 'parser') return undefined;
+  if (!hairCache.has(d.rel)) hairCache.set(d.rel, await hairFromMatte(d.image, await personMatteWith(models, d.image, hairFrom as PersonModel), d.faces));
+  return hairCache.get(d.rel);
+}
+
 interface Row { key: string; half: Half; label: Record<string, number>; a: PartAttributes; ms: number }
 const models = new ModelRegistry();
 const rows: Row[] = [];
@@ -51,7 +67,7 @@ for (const rel of photoList(testdata)) {
   for (let i = 0; i < d.faces.length; i++) {
     const key = `${rel}#${i}`;
     const t0 = performance.now();
-    const x = measureParts(d.faces[i], d.image, d.parsings[i]!, d.hair);
+    const x = measureParts(d.faces[i], d.image, d.parsings[i]!, await hairFor(d));
     const a = x && decideParts(x);
     const ms = performance.now() - t0;
     if (!a) continue;

@@ -9,7 +9,8 @@ import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { faceAttributes } from '../../vision/faces/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { geometryAttributes } from '../../vision/faces/geometry-attributes.ts';
-import { partAttributes } from '../../vision/faces/part-attributes.ts';
+import { ANALYZER_PARSING, partAttributes } from '../../vision/faces/part-attributes.ts';
+import { partInputs } from '../../vision/faces/part-inputs.ts';
 import { ATTRIBUTE_FACES, emptyAttributes, neededMembers, requestedAttributes, type AttributeType, type FaceAttributes, type FaceDetail } from './answer.ts';
 
 export type P = Params<typeof endpoint>;
@@ -40,7 +41,7 @@ export const measure: Step<P, State> = async (c, kit) => {
   const partsNeeded = ['eye', 'hat', 'mask', 'moustache', 'hair', 'skin', 'beauty'].some((m) => need.has(m as keyof FaceAttributes));
 
   const models = modelsNeeded ? await faceAttributes(await kit.models.get('human'), c.image, faces) : [];
-  const hair = partsNeeded ? await c.facts.hairMask(faces) : undefined;
+  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING) : undefined;
   for (let i = 0; i < faces.length; i++) {
     if (kit.signal.aborted) return;
     const face: Face = faces[i];
@@ -65,7 +66,8 @@ export const measure: Step<P, State> = async (c, kit) => {
     }
     if (partsNeeded) {
       // Likewise a face the parts cannot be measured on (no mesh) keeps those families empty.
-      const p = partAttributes(face, c.image, await c.facts.parsing(face), hair);
+      const parsing = parts!.parsings[i];
+      const p = parsing && partAttributes(parts!.faces[i], parts!.image, parsing, parts!.hair);
       m.eye = { ...(m.eye ?? empty.eye), glass: p?.glass ?? empty.eye.glass };
       m.hat = p?.hat ?? empty.hat;
       m.mask = p?.mask ?? empty.mask;

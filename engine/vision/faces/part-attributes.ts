@@ -20,7 +20,7 @@
  * is seen only through the hair mask, which spills onto the face on tight crops.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import type { FaceParsing } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParseOptions } from '../parsing/face-parsing.ts';
 import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from './detect.ts';
 import type { Coded } from './geometry-attributes.ts';
@@ -38,6 +38,14 @@ export interface PartAttributes {
   /** 0..100; what it measures: see beautyScore(). */
   beauty: number;
 }
+
+/**
+ * How the face analyzer parses a face for these attributes: only the classes part-measures.ts reads are
+ * brought to full resolution (background and cloth, the largest, are not).
+ */
+export const ANALYZER_PARSING: ParseOptions = {
+  classes: ['skin', 'glasses', 'leftEye', 'rightEye', 'hat', 'nose', 'upperLip', 'lowerLip', 'mouth', 'hair'],
+};
 
 /** [threshold, scale]: P = sigma((x - threshold) / scale); a negative scale means "below the threshold". */
 type Margin = readonly [number, number];

@@ -126,14 +126,22 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const { win, classes } = parsing;
   const n = win.w * win.h;
   const P = (c: ParsingClass) => classes[c];
-  const prob = (names: ParsingClass[], i: number) => { let s = 0; for (const c of names) { const p = P(c); if (p) s += p[i]; } return Math.min(1, s / 255); };
+  /** The summed probability of some classes at window pixel i, 0..1 (the planes looked up once, not per pixel). */
+  const probOf = (names: ParsingClass[]) => {
+    const planes = names.map(P).filter((p): p is Uint8Array => !!p);
+    return (i: number) => { let s = 0; for (const p of planes) s += p[i]; return Math.min(1, s / 255); };
+  };
+  const hairProb = probOf(['hair']), glassesProb = probOf(['glasses']), eyeProb = probOf(['leftEye', 'rightEye']);
+  const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
+  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere). */
+  const both = (a: (i: number) => number, b: (i: number) => number) => (i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); };
   const lab = toLab(windowRgb(image, win), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
   // Every window pixel's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);
   for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-    const [u, v] = local(win.x0 + x + 0.5, win.y0 + y + 0.5);
-    U[y * win.w + x] = u; V[y * win.w + x] = v;
+    const dx = win.x0 + x + 0.5 - o[0], dy = win.y0 + y + 0.5 - o[1];
+    U[y * win.w + x] = (dx * ay[1] - dy * ay[0]) / det; V[y * win.w + x] = (ax[0] * dy - ax[1] * dx) / det;
   }
   // Keep sample counts bounded on large faces: every `step`-th pixel in each direction.
   const step = Math.max(1, Math.round(Math.sqrt(n / 60000)));
@@ -150,22 +158,28 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
 
   const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip', 'mouthOpening'];
   const reg = faceRegions(face, image, undefined, names);
+  // Each region over the window, read once (the measures below visit the window many times).
+  const inWindow = new Map<RegionName, Float64Array | null>();
   const R = (name: RegionName) => {
-    const m = reg[name];
-    return (i: number) => {
-      if (!m) return 0;
-      const x = win.x0 + (i % win.w), y = win.y0 + Math.floor(i / win.w);
-      return m.data[y * image.width + x] / 255;
-    };
+    let w = inWindow.get(name);
+    if (w === undefined) {
+      const m = reg[name];
+      w = m ? new Float64Array(n) : null;
+      if (m && w) for (let y = 0; y < win.h; y++) for (let x = 0, o = (win.y0 + y) * image.width + win.x0; x < win.w; x++) w[y * win.w + x] = m.data[o + x] / 255;
+      inWindow.set(name, w);
+    }
+    const arr = w;
+    return arr ? (i: number) => arr[i] : () => 0;
   };
-  const any = (...fs: ((i: number) => number)[]) => (i: number) => Math.max(...fs.map((f) => f(i)));
+  const any = (...fs: ((i: number) => number)[]) => (i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; };
   const cheeks = any(R('leftCheek'), R('rightCheek'));
-  const skinP = (i: number) => prob(['skin'], i);
+  const skinP = probOf(['skin']);
   const collect = (inside: (i: number) => number, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }); return out; };
 
   // Skin: cheeks and forehead where the parser is sure of skin.
-  const skinPx = collect((i) => Math.max(cheeks(i), R('forehead')(i)) * skinP(i), 0.6);
-  const cheekPx = collect((i) => cheeks(i) * skinP(i), 0.6);
+  const forehead = R('forehead');
+  const skinPx = collect((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), 0.6);
+  const cheekPx = collect(both(cheeks, skinP), 0.6);
   const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
   const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
   const cheekMad = cheekPx.length >= 20 ? mad(cheekPx.map((p) => p[0])) : mad(skinPx.map((p) => p[0]));
@@ -174,14 +188,14 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
 
   // Glasses.
   const eyes = any(R('leftEye'), R('rightEye'));
-  const glassBand = meanOver(box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1), (i) => prob(['glasses'], i));
-  const lensGlass = meanOver(eyes, (i) => prob(['glasses'], i));
-  const eyeSeen = meanOver(eyes, (i) => prob(['leftEye', 'rightEye'], i));
+  const glassBand = meanOver(box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1), glassesProb);
+  const lensGlass = meanOver(eyes, glassesProb);
+  const eyeSeen = meanOver(eyes, eyeProb);
   const eyePx = collect(eyes);
   const lensDark = median(eyePx.map((p) => p[0])) - skinLab[0];
 
   // Hat.
-  const hatP = (i: number) => prob(['hat'], i);
+  const hatP = probOf(['hat']);
   // UTKFace-style chips carry pure black fill from their alignment, which the parser takes for a hat: such pixels are left out.
   const filled = (i: number) => (lab[3 * i] > 0.5 ? 1 : 0);
   const cap = box(-0.5, 0.5, vTop - 0.45, vTop - 0.05);
@@ -216,16 +230,15 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   // 10% / 20% / 40% covered by the parser alone). Lips are redder than skin, masks (white, blue, grey,
   // black) are not; the mouth opening (teeth) is left out.
   const covered = (i: number) => {
-    const c = labAt(i);
-    if (Math.hypot(c[0] - refSkin[0], c[1] - refSkin[1], c[2] - refSkin[2]) <= 18) return 0;
-    const face = prob(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth'], i);
-    return c[1] < refSkin[1] - 6 ? 1 : 1 - face;
+    const L = lab[3 * i], A = lab[3 * i + 1], B = lab[3 * i + 2];
+    if (Math.hypot(L - refSkin[0], A - refSkin[1], B - refSkin[2]) <= 18) return 0;
+    return A < refSkin[1] - 6 ? 1 : 1 - faceProb(i);
   };
   // A mask is smooth cloth, a beard (which passes the colour test too) is textured: the covered share is
   // weighed by how even the covered pixels' L* is (MAD below about 6).
   const cover = (region: (i: number) => number) => {
     const share = meanOver(region, covered);
-    const ls = collect((i) => region(i) * covered(i), 0.5).map((c) => c[0]);
+    const ls = collect(both(region, covered), 0.5).map((c) => c[0]);
     return ls.length < 10 ? share : share / (1 + Math.exp((mad(ls) - 6) / 1));
   };
   const coverNose = cover(R('nose'));
@@ -233,28 +246,30 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const coverChin = cover(R('chin'));
 
   // Moustache and beard: darker and more textured than cheek skin, where the parser sees skin or hair.
-  const notLips = (i: number) => 1 - prob(['upperLip', 'lowerLip', 'mouth', 'nose'], i);
+  const notLips = (i: number) => 1 - mouthProb(i);
   // Not conditioned on the parser's skin: a dark moustache is sometimes nose or mouth to it.
-  const lipBand = collect((i) => R('moustache')(i) * notLips(i), 0.5);
+  const moustache = R('moustache'), beard = R('beard'), vMouthTop = at(17)[1];
+  const lipBand = collect(both(moustache, notLips), 0.5);
   const lipBandL = lipBand.map((p) => p[0]);
   const lipBandDark = cheekL - median(lipBandL);
   const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
-  const chinPx = collect((i) => R('beard')(i) * notLips(i) * (V[i] > at(17)[1] ? 1 : 0), 0.5);
+  const chinPx = collect((i) => (V[i] > vMouthTop ? both(beard, notLips)(i) : 0), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
-  const parserHair = (i: number) => { const p = prob(['hair'], i); return p < 0.5 ? 0 : 1; };
+  const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
   const hairAt = hairSampler(hair, local, image, W, parserHair, win);
   // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
   // the mask is for how far down the hair goes.
-  const crownHair = meanOver((i) => box(-0.35, 0.35, vTop - 0.35, vTop - 0.05)(i) * filled(i), parserHair);
+  const crown = box(-0.35, 0.35, vTop - 0.35, vTop - 0.05), beside = sides(0.5, 0.85, vEar, vChin);
+  const crownHair = meanOver((i) => crown(i) * filled(i), parserHair);
   const crownSkin = meanOver(box(-0.3, 0.3, vTop - 0.3, vTop - 0.05), skinP);
-  const sideHair = meanOver((i) => sides(0.5, 0.85, vEar, vChin)(i) * filled(i), parserHair);
+  const sideHair = meanOver((i) => beside(i) * filled(i), parserHair);
   // No hair at all: its bottom counts as the forehead top.
   const hairBelowChin = Math.max(hairAt.depth(0.97), vTop) - vChin;
   const hairArea = hairAt.area;
-  const fringe = meanOver(R('forehead'), (i) => prob(['hair'], i));
-  const surest = collect((i) => (prob(['hair'], i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
+  const fringe = meanOver(forehead, hairProb);
+  const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
   const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : hairAt.lab.length >= 30 ? medianLab(hairAt.lab) : [NaN, NaN, NaN];
 
   // Symmetry and proportions from the 3D mesh in the face frame.

@@ -109,24 +109,36 @@ function footprint(roi: Roi, size: { width: number; height: number }): Win {
 
 /** Parses one face. The parser comes from the registry: `kit.models.get('bisenet-face-parsing')`. */
 export async function parseFace(parser: FaceParser, image: RasterImage, face: Face, opts: ParseOptions = {}): Promise<FaceParsing> {
+  return (await parseFaces(parser, image, [face], opts))[0];
+}
+
+/**
+ * Parses several faces of one image, each as parseFace does. One model call per face: the graph's input
+ * is fixed at batch 1 (a batch of crops is refused).
+ */
+export async function parseFaces(parser: FaceParser, image: RasterImage, faces: readonly Face[], opts: ParseOptions = {}): Promise<FaceParsing[]> {
   const out = opts.input ?? INPUT;
   if (out % STRIDE !== 0) throw new Error(`parseFace: input ${out} is not a multiple of ${STRIDE}`);
-  const roi = parsingRoi(face, opts.frame);
-  const win = footprint(roi, image);
-  const t0 = performance.now();
-  const t: TensorLike[] = [];
-  let logits: Float32Array;
-  try {
-    // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
-    t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
-    t.push(parserLogits(parser, t[0]));
-    logits = Float32Array.from(await t[1].data());
-  } finally {
-    parser.tf.dispose(t);
+  const result: FaceParsing[] = [];
+  for (const face of faces) {
+    const roi = parsingRoi(face, opts.frame);
+    const win = footprint(roi, image);
+    const t0 = performance.now();
+    const t: TensorLike[] = [];
+    let logits: Float32Array;
+    try {
+      // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
+      t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
+      t.push(parserLogits(parser, t[0]));
+      logits = Float32Array.from(await t[1].data());
+    } finally {
+      parser.tf.dispose(t);
+    }
+    const t1 = performance.now();
+    const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes), win, roi, face);
+    result.push({ roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } });
   }
-  const t1 = performance.now();
-  const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes), win, roi, face);
-  return { roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } };
+  return result;
 }
 
 const SIDES = [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 'leftEar']] as const;

@@ -1,0 +1,62 @@
+/**
+ * What the part attributes (part-attributes.ts) read for the faces of one photo: each face's parsing and the
+ * photo's hair mask, on a working copy of the photo no finer than the parser sees the largest face. The
+ * parser's masks carry no detail finer than its input, and the measures are shares and medians over the
+ * face, so the full resolution of a large face only cost time: on a 12 MP phone photo the full-size masks,
+ * regions and colours of one face were several seconds. The faces are given in the working copy's pixels.
+ */
+import sharp from 'sharp';
+import type { RasterImage } from '../../image/raster.ts';
+import { hairMask } from '../matting/person.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import { parseFaces, parsingRoi, type FaceParser, type FaceParsing, type ParseOptions, INPUT } from '../parsing/face-parsing.ts';
+import type { Mask } from '../regions/face-regions.ts';
+import type { Face } from './detect.ts';
+
+export interface PartInputs {
+  /** The working copy of the photo (the photo itself when it is small enough). */
+  image: RasterImage;
+  /** The faces in the working copy's pixels, in the order given. */
+  faces: Face[];
+  /** Each meshed face's parsing (null without mesh: the parts are not measured then). */
+  parsings: (FaceParsing | null)[];
+  hair: Mask;
+  /** Working copy pixels per photo pixel. */
+  scale: number;
+}
+
+/** A face in an image scaled by k. */
+export function scaleFace(face: Face, k: number): Face {
+  if (k === 1) return face;
+  const b = face.box;
+  return {
+    ...face,
+    box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k },
+    ...(face.mesh ? { mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) } : {}),
+  };
+}
+
+/** The scale (at most 1) at which the largest meshed face's parsing crop is `input` pixels across. */
+export function workScale(faces: readonly Face[], parse: ParseOptions): number {
+  const sizes = faces.filter((f) => f.mesh).map((f) => parsingRoi(f, parse.frame).size);
+  return sizes.length ? Math.min(1, (parse.input ?? INPUT) / Math.max(...sizes)) : 1;
+}
+
+export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions): Promise<PartInputs> {
+  const k = workScale(faces, parse);
+  let work = image;
+  if (k < 1) {
+    const width = Math.max(1, Math.round(image.width * k)), height = Math.max(1, Math.round(image.height * k));
+    const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+      .resize(width, height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    work = { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+  }
+  // The image was resized to whole pixels: its own ratio, per axis, is what maps the faces.
+  const kx = work.width / image.width;
+  const scaled = faces.map((f) => scaleFace(f, kx));
+  const meshed = scaled.filter((f) => f.mesh);
+  const parsed = await parseFaces(await models.get<FaceParser>('bisenet-face-parsing'), work, meshed, parse);
+  const parsings = scaled.map((f) => (f.mesh ? parsed[meshed.indexOf(f)] : null));
+  const hair = await hairMask(models, work, scaled);
+  return { image: work, faces: scaled, parsings, hair, scale: kx };
+}
