@@ -50,9 +50,15 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
  * 0.98; cheeks worst tune 0.81 -> 0.83 (woman_cap's blocky 50 px face, over before too), check 0.75 ->
  * 0.79. fullWidth 60 took 28-34 px faces' cheeks to 0.72-0.83; shapeMinPx 2 kept less identity (0.91),
  * smallShape 0.5 0.93 (the tune half's group photos).
+ * smooth.keepEnergy: faces large enough to have a pore band (about 220 px and up) get more of it back, up
+ * to all of it, until the result keeps half the fine texture's energy (sigma 1 % of the face) over the
+ * skin: at every degree 1 the cheeks had kept 0.31-0.69 of it and looked airbrushed at 100 %. Asked of
+ * the result at the smoothing's strength, so the default (0.5) keeps what it did. 0.6 and 0.65 took
+ * obama's finest texture (neighbour differences) at smooth 1 to 0.78 of itself, where effect.test wants
+ * a visible flattening (< 0.7).
  */
 export const TUNING = {
-  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shapeSigma: 0.015, shape: 0.3, shapeMinPx: 1.5, smallShape: 0.8, fullWidth: 40 },
+  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shapeSigma: 0.015, shape: 0.3, shapeMinPx: 1.5, smallShape: 0.8, fullWidth: 40, keepEnergy: 0.5 },
   white: { lift: 5, even: 0.5, toneSigma: 0.08 },
   sharp: { sigma: 0.004, amount: 1.2 },
 };
@@ -95,6 +101,7 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   smoothMasked(px, ch, w, h, m.skin, {
     radius: t.smooth.radius * fw, eps: t.smooth.eps, poreSigma: Math.max(0.7, t.smooth.poreSigma * fw), texture: t.smooth.texture,
     ...shapeBand(fw),
+    keep: { energy: t.smooth.keepEnergy, sigma: Math.max(1, 0.01 * fw), where: m.skin },
   }, d.smooth * Math.min(1, fw / t.smooth.fullWidth));
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });
   sharpenMasked(px, ch, w, h, m.sharp, Math.max(0.7, t.sharp.sigma * fw), d.sharp * t.sharp.amount);
