@@ -54,8 +54,10 @@ export function smoothPlane(plane: Float32Array, w: number, h: number, o: Smooth
       for (let i = 0; i < flat.length; i++) flat[i] += shape * broad[i];
     }
     const fine = blurPlane(diff, w, h, o.poreSigma);
-    for (let i = 0; i < fine.length; i++) fine[i] = diff[i] - fine[i];
-    const t = o.keep ? textureFor(plane, flat, fine, w, h, o.texture, o.keep) : o.texture;
+    let band = false;
+    for (let i = 0; i < fine.length; i++) { fine[i] = diff[i] - fine[i]; band ||= fine[i] !== 0; }
+    // A pore band finer than a pixel is empty (blurPlane leaves the plane): nothing to weigh.
+    const t = o.keep && band ? textureFor(plane, flat, fine, w, h, o.texture, o.keep) : o.texture;
     for (let i = 0; i < flat.length; i++) flat[i] += t * fine[i];
   }
   return flat;
