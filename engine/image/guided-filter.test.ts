@@ -12,8 +12,8 @@ const step = (edge: number) => (x: number) => (x < edge ? 0 : 1);
 const ramp = (edge: number, blur: number) => (x: number) => Math.min(1, Math.max(0, (x - edge + blur) / (2 * blur)));
 
 describe('boxMean', () => {
-  it('matches a brute-force clipped window mean', () => {
-    const w = 7, h = 5, r = 2;
+  // Windows narrower than, as wide as and wider than the plane: each part of the split sliding sums.
+  it.each([[7, 5, 2], [5, 7, 2], [5, 5, 3], [6, 9, 2], [9, 6, 4], [4, 4, 1], [30, 3, 5]])('matches a brute-force clipped window mean (%i x %i, r %i)', (w, h, r) => {
     const src = plane(w, h, (x, y) => (x * 13 + y * 7) % 5);
     const got = boxMean(src, w, h, r);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {

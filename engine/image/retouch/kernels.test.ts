@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bandEnergy, blurPlane, blurPlaneCoarse, mergeBands, splitBands } from './frequency.ts';
-import { smoothPlane } from './smooth.ts';
+import { smoothMasked, smoothPlane } from './smooth.ts';
 import { labToRgb, rgbToLab } from './color.ts';
 import { whitenSkin } from './tone.ts';
 
@@ -47,6 +47,42 @@ describe('smoothPlane', () => {
     expect(depth(shaped)).toBeGreaterThan(depth(flat) + 0.3 * depth(p) - 0.01);
     const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
     expect(bandEnergy(splitBands(shaped, W, H, 1).high, inner)).toBeLessThan(0.1 * bandEnergy(splitBands(p, W, H, 1).high, inner));
+  });
+});
+
+describe('smoothPlane keep', () => {
+  const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
+  const ratio = (q: Float32Array) => bandEnergy(splitBands(q, W, H, 1).high, inner) / bandEnergy(splitBands(photo(), W, H, 1).high, inner);
+  const o = { radius: 4, eps: 0.01, poreSigma: 1, texture: 0.2 };
+
+  it('gives back as much of the pore band as leaves `energy` of the fine texture', () => {
+    const kept = smoothPlane(photo(), W, H, { ...o, keep: { energy: 0.6, sigma: 1, where: inner } });
+    expect(ratio(smoothPlane(photo(), W, H, o))).toBeLessThan(0.3);
+    expect(ratio(kept)).toBeCloseTo(0.6, 2);
+  });
+
+  it('never gives back less than `texture`, nor more than all of the band', () => {
+    expect([...smoothPlane(photo(), W, H, { ...o, keep: { energy: 0.01, sigma: 1, where: inner } })]).toEqual([...smoothPlane(photo(), W, H, o)]);
+    const all = smoothPlane(photo(), W, H, { ...o, keep: { energy: 5, sigma: 1, where: inner } });
+    expect([...all]).toEqual([...smoothPlane(photo(), W, H, { ...o, texture: 1 })]);
+  });
+});
+
+describe('smoothMasked keep', () => {
+  const rgb = () => Uint8Array.from({ length: W * H * 3 }, (_, j) => Math.round(255 * photo()[Math.floor(j / 3)]));
+  const o = { radius: 4, eps: 0.01, poreSigma: 1, texture: 0.2 };
+  // The texture is weighed away from the step edge, which the filter keeps.
+  const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
+  const run = (strength: number, keep?: number) => {
+    const px = rgb();
+    smoothMasked(px, 3, W, H, ones, keep === undefined ? o : { ...o, keep: { energy: keep, sigma: 1, where: inner } }, strength);
+    return [...px];
+  };
+
+  it('asks the smoothed plane for less texture when it is blended in at part strength', () => {
+    // At 0.5 the original's half already keeps most of the texture: nothing more comes back.
+    expect(run(0.5, 0.4)).toEqual(run(0.5));
+    expect(run(1, 0.4)).not.toEqual(run(1));
   });
 });
 

@@ -22,6 +22,13 @@ export interface SmoothOptions {
    */
   shapeSigma?: number;
   shape?: number;
+  /**
+   * Texture kept, as a share of the fine band's energy: where the filter and `texture` leave the skin
+   * with less than `energy` of its energy above `sigma` px (over the weights `where`, the plane's own
+   * pixels), more of the pore band comes back, up to all of it, until it has that share. So a finely
+   * textured face is never left airbrushed, and one the filter barely touched is left as `texture` says.
+   */
+  keep?: { energy: number; sigma: number; where: Float32Array };
 }
 
 /**
@@ -39,17 +46,42 @@ export function smoothPlane(plane: Float32Array, w: number, h: number, o: Smooth
   const r = Math.max(1, Math.round(o.radius));
   const flat = fastGuidedFilter(plane, plane, w, h, r, o.eps, gridStep(r));
   const shape = o.shape && o.shapeSigma ? o.shape : 0;
-  if (o.texture > 0 || shape > 0) {
+  if (o.texture > 0 || shape > 0 || o.keep) {
     const diff = new Float32Array(flat.length);
     for (let i = 0; i < diff.length; i++) diff[i] = plane[i] - flat[i];
-    const low = blurPlane(diff, w, h, o.poreSigma);
-    for (let i = 0; i < flat.length; i++) flat[i] += o.texture * (diff[i] - low[i]);
     if (shape > 0) {
       const broad = blurPlane(diff, w, h, o.shapeSigma!);
       for (let i = 0; i < flat.length; i++) flat[i] += shape * broad[i];
     }
+    const fine = blurPlane(diff, w, h, o.poreSigma);
+    let band = false;
+    for (let i = 0; i < fine.length; i++) { fine[i] = diff[i] - fine[i]; band ||= fine[i] !== 0; }
+    // A pore band finer than a pixel is empty (blurPlane leaves the plane): nothing to weigh.
+    const t = o.keep && band ? textureFor(plane, flat, fine, w, h, o.texture, o.keep) : o.texture;
+    for (let i = 0; i < flat.length; i++) flat[i] += t * fine[i];
   }
   return flat;
+}
+
+/**
+ * The share t (texture..1) of the pore band `fine` to add to `base` so that the high band (above sigma)
+ * of base + t x fine has `keep.energy` of the plane's own high-band energy over the weights. The band is
+ * linear, so that energy is a quadratic in t: a + 2bt + ct^2.
+ */
+function textureFor(plane: Float32Array, base: Float32Array, fine: Float32Array, w: number, h: number, texture: number, keep: NonNullable<SmoothOptions['keep']>): number {
+  const high = (p: Float32Array) => { const b = blurPlane(p, w, h, keep.sigma); for (let i = 0; i < b.length; i++) b[i] = p[i] - b[i]; return b; };
+  const hp = high(plane), hb = high(base), hf = high(fine);
+  let a = 0, b = 0, c = 0, e = 0;
+  for (let i = 0; i < hp.length; i++) {
+    const m = keep.where[i];
+    if (m <= 0) continue;
+    a += m * hb[i] * hb[i]; b += m * hb[i] * hf[i]; c += m * hf[i] * hf[i]; e += m * hp[i] * hp[i];
+  }
+  const target = keep.energy * e;
+  const at = (t: number) => a + 2 * b * t + c * t * t;
+  if (c <= 0 || at(texture) >= target) return texture;
+  if (at(1) <= target) return 1;
+  return Math.min(1, Math.max(texture, (-b + Math.sqrt(Math.max(0, b * b - c * (a - target)))) / c));
 }
 
 /**
@@ -71,9 +103,19 @@ export function smoothMasked(rgb: Uint8Array | Buffer, ch: number, w: number, h:
   x0 = Math.max(0, x0 - m); y0 = Math.max(0, y0 - m); x1 = Math.min(w, x1 + 1 + m); y1 = Math.min(h, y1 + 1 + m);
   const bw = x1 - x0, bh = y1 - y0, n = bw * bh;
   const plane = new Float32Array(n);
+  let opts = o;
+  if (o.keep) {
+    // The weights over the box, as smoothPlane sees it; and `keep` is for the result blended in at
+    // `strength`: the smoothed plane's high band, amplitude a, comes out as (1 - strength) + strength x a
+    // of the original's, so a weaker blend asks less of it (often nothing beyond `texture`).
+    const where = new Float32Array(n);
+    for (let y = 0; y < bh; y++) where.set(o.keep.where.subarray((y0 + y) * w + x0, (y0 + y) * w + x1), y * bw);
+    const k = Math.min(1, strength), amp = (Math.sqrt(o.keep.energy) - (1 - k)) / k;
+    opts = { ...o, keep: { ...o.keep, energy: amp > 0 ? amp * amp : 0, where } };
+  }
   for (let c = 0; c < 3; c++) {
     for (let y = 0; y < bh; y++) for (let x = 0, i = y * bw, j = ((y0 + y) * w + x0) * ch + c; x < bw; x++, i++, j += ch) plane[i] = rgb[j] / 255;
-    const s = smoothPlane(plane, bw, bh, o);
+    const s = smoothPlane(plane, bw, bh, opts);
     for (let y = 0; y < bh; y++) {
       for (let x = 0, i = y * bw, q = (y0 + y) * w + x0; x < bw; x++, i++, q++) {
         const k = mask[q] * strength;
