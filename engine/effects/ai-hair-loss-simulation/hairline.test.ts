@@ -191,10 +191,13 @@ describe('dome and backdrop kernels', () => {
     expect(hairCover(f, hair, win)).toBe(0);
     hair.fill(1);
     expect(hairCover(f, hair, win)).toBe(1);
-    // Norwood 6's horseshoe: hair only at the sides.
+    // A hat: hair only below its brim, at the sides.
     hair.fill(0);
-    for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) if (Math.abs(toHead(f, x + 0.5, y + 0.5)[0]) > 0.75) hair[y * 300 + x] = 1;
+    for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) { const [u, v] = toHead(f, x + 0.5, y + 0.5); if (Math.abs(u) > 0.8 && v < 1) hair[y * 300 + x] = 1; }
     expect(hairCover(f, hair, win)).toBeLessThan(MIN_HAIR_COVER);
+    // Thin hair on top (one point in eight) still counts.
+    for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) if ((x >> 3) % 8 === 0) hair[y * 300 + x] = 1;
+    expect(hairCover(f, hair, win)).toBeGreaterThan(MIN_HAIR_COVER);
   });
 });
 

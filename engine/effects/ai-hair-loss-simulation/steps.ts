@@ -130,8 +130,11 @@ export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c)
   editHair(pixels, win, frame, s.level!, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
 });
 
-/** Below this share of the scalp seen as hair, a face has no hair to lose (see hairCover). */
-export const MIN_HAIR_COVER = 0.2;
+/**
+ * Below this share of the scalp seen as hair, a face has no hair to lose (see hairCover): hats, headscarves
+ * and a bald head measured 0 on the shared photos, thin white hair (Biden) 0.12.
+ */
+export const MIN_HAIR_COVER = 0.05;
 
 /**
  * Share of the scalp the parsing calls hair (≥ 0.5): points over the top of the usual skull (|u| ≤ 0.8,
@@ -348,15 +351,16 @@ function headShape(f: HeadFrame, top: number, maps: HairMaps, win: Win): HeadSha
   for (let k = 0; k < ANGLES; k++) {
     const t = (2 * Math.PI * k) / ANGLES, c = Math.cos(t), sn = Math.sin(t);
     if (sn < -0.1 || !maps.person) { reach[k] = 1; continue; }
-    let r = 0.8;
+    let r = 0.8, cut = false;
     for (; r < HEAD_MAX; r += 0.01) {
       const [x, y] = fromHead(f, SKULL.a * r * c, SKULL.v0 + b * r * sn);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
-      if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { r = HEAD_MAX; break; }
+      if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { cut = true; break; }
       if (maps.person[yi * win.w + xi] < 0.5) break;
     }
-    // Where the person ends inside the usual skull (the far side of a turned head), the head ends there.
-    reach[k] = r >= 1 + thick ? Math.min(HEAD_MAX, r - thick) : Math.max(0.8, Math.min(1, r));
+    // Where the photo cuts the head, it reaches at least that far (the hair's outline is not seen);
+    // where the person ends inside the usual skull (the far side of a turned head), the head ends there.
+    reach[k] = cut ? Math.max(1, Math.min(HEAD_MAX, r)) : r >= 1 + thick ? Math.min(HEAD_MAX, r - thick) : Math.max(0.8, Math.min(1, r));
   }
   // Smoothed over about 20 degrees either way (three box passes), round the circle.
   let cur = reach;
