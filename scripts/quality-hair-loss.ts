@@ -4,14 +4,18 @@
  *   spill     pixels changed by more than 12 in any channel outside the hair above the brows (the parsing's
  *             hair of each of the 5 largest faces, grown by 12 % of the face width, above its brow line),
  *             as a share of those pixels: ≤ 0.5 % at every level;
- *   ordered   the changed area grows strictly from level 1 to 7 of each series on every photo;
+ *   ordered   the changed area grows strictly from level 1 to 7 of each series on every photo with hair
+ *             to lose; photos where no face shows hair (a hat, a headscarf, a bald head: the scalp's hair
+ *             cover under the effect's MIN_HAIR_COVER) are listed apart with their cover, and must come back
+ *             unchanged at every level (the effect leaves them as they are);
  *   identity  at man_7 and woman_7, every face found again (box IoU ≥ 0.5) with the same gender and human's
  *             face-descriptor similarity ≥ 0.85.
  * The effect's steps run with one set of job facts per photo (faces and parsing once for the 14 levels).
  *
  *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--only REGEXP] [--no-identity]
  *
- * --sheet DIR renders all 14 levels on two faces of the tune half into DIR/hair-loss-levels.png.
+ * --sheet DIR renders all 14 levels on two faces of the tune half (or --sheet-photos) into DIR/hair-loss-levels.png,
+ * and each photo's two rows into DIR/hair-loss-<photo>.png (big enough to judge by eye).
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -20,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { hairLossLevels } from '../contract/endpoints/ai-hair-loss-simulation.ts';
 import effect from '../engine/effects/ai-hair-loss-simulation/effect.ts';
+import { faceHairCover, MIN_HAIR_COVER } from '../engine/effects/ai-hair-loss-simulation/steps.ts';
 import { fromHead, headFrame, toHead } from '../engine/effects/ai-hair-loss-simulation/hairline.ts';
 import { changedPixels, dilate, spill } from '../engine/image/change.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
@@ -111,10 +116,10 @@ const fmt = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '-');
 const series = { man: hairLossLevels.filter((l) => l.startsWith('man')), woman: hairLossLevels.filter((l) => l.startsWith('woman')) };
 
 console.log(['half', 'photo', 'faces', 'worst spill %', 'man changed px (1..7)', 'woman changed px (1..7)', 'ordered', 'found', 'gender', 'min sim'].join('\t'));
-const summary: Record<string, { photos: number; spill: number; unordered: string[]; lost: number; gender: number; sim: number[] }> = {};
+const summary: Record<string, { photos: number; spill: number; unordered: string[]; noHair: string[]; changedNoHair: string[]; lost: number; gender: number; sim: number[] }> = {};
 const photos = retouchPhotos(testdata).filter((p) => !only || new RegExp(only).test(p));
 for (const rel of photos) {
-  const h = half(rel), s = (summary[h] ??= { photos: 0, spill: 0, unordered: [], lost: 0, gender: 0, sim: [] });
+  const h = half(rel), s = (summary[h] ??= { photos: 0, spill: 0, unordered: [], noHair: [], changedNoHair: [], lost: 0, gender: 0, sim: [] });
   const before = await decode(path.join(testdata, rel));
   const facts = jobFacts(before, models);
   const faces = (await facts.faces()).slice(0, 5).filter((f) => f.mesh);
@@ -142,7 +147,13 @@ for (const rel of photos) {
     }
   }
   const ordered = Object.values(counts).every((c) => c.every((v, i) => i === 0 || v > c[i - 1]));
-  if (!ordered) s.unordered.push(rel);
+  const covers = await Promise.all(faces.map((f) => faceHairCover(facts, f, before)));
+  const noHair = covers.every((c) => c < MIN_HAIR_COVER);
+  const coverText = `hair cover ${covers.map((c) => `${Math.round(100 * c)} %`).join(', ')}`;
+  if (noHair) {
+    s.noHair.push(`${rel}: ${coverText}`);
+    if (Object.values(counts).some((c) => c.some((v) => v > 0))) s.changedNoHair.push(rel);
+  } else if (!ordered) s.unordered.push(rel);
   s.spill = Math.max(s.spill, worst);
   let idText = ['-', '-', '-'];
   if (describer) {
@@ -153,17 +164,18 @@ for (const rel of photos) {
       idText = [`${id.found}/${id.total}`, `${id.found - id.gender} differ`, fmt(Math.min(id.minSim, Number(idText[2]) || 1), 3)];
     }
   }
-  console.log([h, rel, faces.length, fmt(100 * worst, 3), counts.man.join(','), counts.woman.join(','), ordered ? 'yes' : 'NO', ...idText].join('\t'));
+  console.log([h, rel, faces.length, fmt(100 * worst, 3), counts.man.join(','), counts.woman.join(','), noHair ? `no hair to lose (${coverText})` : ordered ? 'yes' : 'NO', ...idText].join('\t'));
   if (crop) for (const name of ['man', 'woman']) sheetRows.push({ label: `${rel} ${name}`, tiles: tiles[name] });
 }
 
 let failed = false;
 for (const [h, s] of Object.entries(summary).sort()) {
   const minSim = s.sim.length ? Math.min(...s.sim) : NaN;
-  const ok = s.spill <= TARGET.spill && s.unordered.length === 0 && s.lost === 0 && s.gender === 0 && !(minSim < TARGET.similarity);
+  const ok = s.spill <= TARGET.spill && s.unordered.length === 0 && s.changedNoHair.length === 0 && s.lost === 0 && s.gender === 0 && !(minSim < TARGET.similarity);
   failed ||= !ok;
   console.log(`hair loss ${h} (${s.photos} photos): worst spill ${fmt(100 * s.spill, 3)}% (≤ ${TARGET.spill * 100}%), not strictly ordered ${s.unordered.length}` +
-    `${s.unordered.length ? ` (${s.unordered.join(', ')})` : ''}, faces lost ${describer ? s.lost : '-'}, gender changed ${describer ? s.gender : '-'}, ` +
+    `${s.unordered.length ? ` (${s.unordered.join(', ')})` : ''} of ${s.photos - s.noHair.length} with hair, ` +
+    `no hair to lose ${s.noHair.length}${s.noHair.length ? ` (${s.noHair.join('; ')})` : ''}, of them changed ${s.changedNoHair.length}, faces lost ${describer ? s.lost : '-'}, gender changed ${describer ? s.gender : '-'}, ` +
     `similarity worst ${fmt(minSim, 3)} (≥ ${TARGET.similarity}): ${ok ? 'PASS' : 'FAIL'}`);
 }
 
@@ -174,5 +186,11 @@ if (sheetDir && sheetRows.length) {
   const file = path.join(sheetDir, 'hair-loss-levels.png');
   await sharp({ create: { width: 8 * TILE, height: sheetRows.length * TILE, channels: 3, background: '#202020' } }).composite(comp).png().toFile(file);
   console.log(`contact sheet: ${file} (rows: ${sheetRows.map((r) => r.label).join(' | ')}; columns: before, levels 1..7)`);
+  for (let r = 0; r + 1 < sheetRows.length; r += 2) {
+    const one = path.join(sheetDir, `hair-loss-${path.basename(sheetRows[r].label.split(' ')[0]).replace(/\.\w+$/, '')}.png`);
+    const pair = [sheetRows[r], sheetRows[r + 1]].flatMap((row, k) => row.tiles.map((t, i) => ({ input: t, left: i * TILE, top: k * TILE })));
+    await sharp({ create: { width: 8 * TILE, height: 2 * TILE, channels: 3, background: '#202020' } }).composite(pair).png().toFile(one);
+    console.log(`contact sheet: ${one}`);
+  }
 }
 process.exit(failed ? 1 : 0);

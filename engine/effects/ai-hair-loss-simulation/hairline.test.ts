@@ -4,8 +4,8 @@ import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, fromHead, headFrame, lossAt, parseLevel, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, maxFilter, strandGone, strandKeep, strandNoise } from './strands.ts';
-import { editHair, type HairMaps } from './steps.ts';
-import { harmonicFill, mirror, pushPull } from './scalp.ts';
+import { editHair, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
+import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
 const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
 /** The frame grid: u across -1.5..1.5, v from below the brows to above the skull. */
@@ -162,6 +162,45 @@ describe('scalp kernels', () => {
   });
 });
 
+describe('dome and backdrop kernels', () => {
+  it('lights the dome from the side the forehead is lit from, its outline darker than its front', () => {
+    const fromLeft = domeLight(-0.3), fromRight = domeLight(0.3);
+    const left = domeNormal(-0.8, 0.6, 1.6), right = domeNormal(0.8, 0.6, 1.6), front = domeNormal(0, 0.2, 1.6), edge = domeNormal(1.04, 0.45, 1.6);
+    expect(domeDiffuse(right, fromRight)).toBeGreaterThan(domeDiffuse(left, fromRight) + 0.1);
+    expect(domeDiffuse(left, fromLeft)).toBeGreaterThan(domeDiffuse(right, fromLeft) + 0.1);
+    expect(domeDiffuse(front, domeLight(0))).toBeGreaterThan(domeDiffuse(edge, domeLight(0)));
+    expect(domeDiffuse(edge, domeLight(0))).toBeGreaterThanOrEqual(0.45);
+  });
+
+  it('mirrors the backdrop in across its edge along the ray from the head, NaN where none is in reach', () => {
+    const w = 60, h = 9, p = new Float32Array(w * h), src = new Float32Array(w * h), need = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) { p[y * w + x] = x; if (x >= 40) src[y * w + x] = 1; if (x >= 30 && x < 40) need[y * w + x] = 1; }
+    const [out] = mirrorFill([p], src, need, w, h, 0, 4, 20);
+    // x = 35 lies 5 short of the backdrop's edge at 40: its reflection is x = 45.
+    expect(out[4 * w + 35]).toBe(45);
+    expect(out[4 * w + 39]).toBe(41);
+    expect(Number.isNaN(out[4 * w + 10])).toBe(true);
+    const [none] = mirrorFill([p], src, need, w, h, 0, 4, 3);
+    expect(Number.isNaN(none[4 * w + 30])).toBe(true);
+  });
+
+  it('measures the hair cover of the scalp: a hat or a bald head is below the threshold, a head of hair above', () => {
+    const f: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
+    const win = { x0: 0, y0: 0, w: 300, h: 360 };
+    const hair = new Float32Array(300 * 360);
+    expect(hairCover(f, hair, win)).toBe(0);
+    hair.fill(1);
+    expect(hairCover(f, hair, win)).toBe(1);
+    // A hat: hair only below its brim, at the sides.
+    hair.fill(0);
+    for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) { const [u, v] = toHead(f, x + 0.5, y + 0.5); if (Math.abs(u) > 0.8 && v < 1) hair[y * 300 + x] = 1; }
+    expect(hairCover(f, hair, win)).toBeLessThan(MIN_HAIR_COVER);
+    // Thin hair on top (one point in eight) still counts.
+    for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) if ((x >> 3) % 8 === 0) hair[y * 300 + x] = 1;
+    expect(hairCover(f, hair, win)).toBeGreaterThan(MIN_HAIR_COVER);
+  });
+});
+
 describe('the edit on a synthetic head', () => {
   // A 300 x 360 picture: skin below a hairline at v = 1, dark hair above it and on the sides, grey around.
   const hairy = (u: number, v: number) => v > 1 || (Math.abs(u) > 0.85 && v > 0.2);
@@ -177,19 +216,19 @@ describe('the edit on a synthetic head', () => {
     }
     return { data, width: W, height: H, channels: 3 };
   };
-  const maps = (): HairMaps => {
-    const hair = new Float32Array(n), skin = new Float32Array(n), background = new Float32Array(n);
+  const maps = (withPerson: boolean): HairMaps => {
+    const hair = new Float32Array(n), skin = new Float32Array(n), background = new Float32Array(n), person = new Float32Array(n);
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
       const [u, v] = toHead(f, x + 0.5, y + 0.5), i = y * W + x;
       const head = Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.2 : 0) < 1;
-      if (!head) background[i] = 1; else if (hairy(u, v)) hair[i] = 1; else skin[i] = 1;
+      if (!head) background[i] = 1; else { person[i] = 1; if (hairy(u, v)) hair[i] = 1; else skin[i] = 1; }
     }
-    return { hair, skin, background };
+    return withPerson ? { hair, skin, background, person } : { hair, skin, background };
   };
 
-  for (const series of ['man', 'woman'] as const) {
-    it(`${series}: more scalp at every stage, only in and beside the hair above the brows, the same each time`, () => {
-      const original = base(), m = maps();
+  for (const [series, withPerson] of [['man', false], ['woman', false], ['man', true], ['woman', true]] as const) {
+    it(`${series}${withPerson ? ' (person matte)' : ''}: more scalp at every stage, only in and beside the hair above the brows, the same each time`, () => {
+      const original = base(), m = maps(withPerson);
       // The hair, grown by the issue's spill margin (12 % of the face width): the edit takes the hair's
       // fringe and the band of skin in its shade, nothing further out, nothing below the brows.
       const hairBin = new Uint8Array(n);

@@ -95,7 +95,7 @@ const NORWOOD = [
   { mid: 1.14, temple: 0.32, crown: 0.5, crownR: 0.4, sides: 0.85, sideTop: 9 },
   { mid: 1.26, temple: 0.3, crown: 0.8, crownR: 0.55, sides: 0.84, sideTop: 9 },
   { mid: 1.9, temple: 0.2, crown: 1, crownR: 0.8, sides: 0.8, sideTop: 1.0 },
-  { mid: 9, temple: 0, crown: 1, crownR: 1.2, sides: 0.82, sideTop: 0.75 },
+  { mid: 9, temple: 0, crown: 1, crownR: 1.2, sides: 0.84, sideTop: 0.62 },
 ];
 
 /**
@@ -132,8 +132,11 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
     const line = s.mid + temple;
     // Below mid-forehead only the middle recedes: at the temples the hair there hangs from the sides.
     let front = smooth((line - v) / EDGE + 0.5) * Math.max(smooth((v - 0.45) / 0.2), 1 - smooth((x - 0.3) / 0.3));
-    // The horseshoe: side hair beyond `sides` is kept up to sideTop.
-    const side = smooth((x - s.sides) / 0.12) * smooth((s.sideTop - v) / 0.2);
+    // The horseshoe: side hair beyond `sides` is kept up to sideTop, its top rising toward the back of the
+    // head (further out in the frame) and both its edges thinning out over a band, as a fringe of
+    // remaining hair does, not cut on a line.
+    const out = x - s.sides;
+    const side = smooth(out / 0.2) * smooth((s.sideTop + 0.7 * Math.max(0, out) - v) / 0.25);
     front *= 1 - side;
     // The crown, seen from the front as the top of the head thinning, then bare.
     const d = Math.hypot(x / 1.2, (v - (SKULL.top - 0.08)) / 0.5);
@@ -159,15 +162,22 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
  * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
  * (see hairlineLift).
  */
-export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0): number {
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND): number {
   let loss = 0;
   for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter - lift, mid));
-  // Outside the skull the hair stands in the air: a man's goes when its strands all go, it does not thin
-  // (thinned, its silhouette against the background would look scratched); a woman's stays.
-  // Only hair within a band round the skull counts as this head's (the parsing takes a dark backdrop
-  // above dark hair for more hair).
   const inside = skullInside(u, v);
-  const out = level.series === 'man' ? smooth((loss - 0.6) / 0.4) * smooth((OUTSIDE_BAND - skullRadius(u, v)) / 0.06) : 0;
+  if (inside >= 1 || level.series === 'woman') return inside * loss * smooth((v - FLOOR) / FLOOR_FADE);
+  // Outside the skull the hair stands in the air: a man's goes when the strands where it grows from (the
+  // skull's outline below it) all go, it does not thin (thinned, its silhouette against the background
+  // would look scratched); a woman's stays. Only hair within `band` skull radii counts as this head's (the
+  // parsing takes a dark backdrop above dark hair for more hair; the caller widens it where the person
+  // matte says the hair is the person's).
+  const r = skullRadius(u, v);
+  const k = r > 0.97 ? 0.97 / r : 1;
+  const pu = u * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
+  let root = 0;
+  for (let s = 1; s <= level.stage; s++) root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, pv + jitter - lift, mid));
+  const out = smooth((Math.max(loss, root) - 0.6) / 0.4) * smooth((band - r) / 0.06);
   return (inside * loss + (1 - inside) * out) * smooth((v - FLOOR) / FLOOR_FADE);
 }
 
@@ -178,7 +188,7 @@ export function skullRadius(u: number, v: number, top = SKULL.top): number {
 }
 
 /** Hair standing out of the skull further than this (in skull radii) is left alone. */
-const OUTSIDE_BAND = 1.3;
+export const OUTSIDE_BAND = 1.3;
 
 /** Inside the skull ellipse: 1 well inside, 0 outside, soft over `soft` (frame units). */
 export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08): number {

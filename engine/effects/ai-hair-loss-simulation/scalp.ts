@@ -1,28 +1,57 @@
 /**
- * The bare scalp, made from the person's own forehead: its colour and the light across it (a plane fitted
- * to the forehead's low band in Lab over the head frame), the dome's roundness (darker toward the skull's
- * outline, a soft sheen on top), and its texture (the forehead's fine band, mirror-tiled). Also the push-pull fill that shows what lies behind hair that stood
- * outside the skull.
+ * The bare scalp, made from the person's own forehead: the dome as a sphere lit as the forehead is (its
+ * light's direction from a plane fitted to the forehead's luminance over the dome's normals), in the
+ * forehead's own colour; its texture (the forehead's fine band, mirror-tiled). Also the push-pull fill
+ * that shows what lies behind hair that stood outside the skull.
  */
 import { SKULL } from './hairline.ts';
 
 /**
- * Lightness factor of the dome at frame point (u, v): 1 over its middle, falling off toward its outline as
- * a lit sphere's does (the surface turning away), never below 1 - EDGE_DARK. The forehead's own light,
- * across and up, comes from the plane fitted to it; this adds only the roundness it cannot show.
+ * The dome's surface normal at frame point (u from the midline, v): the skull as an ellipsoid seen from the
+ * front (x across, y up, z toward the camera), its outline the frame's skull ellipse.
  */
-export function domeShade(u: number, v: number, top: number): number {
-  const b = top - SKULL.v0;
-  const x = u / SKULL.a, y = v > SKULL.v0 ? (v - SKULL.v0) / b : 0;
-  const r2 = Math.min(1, x * x + y * y);
-  return 1 - EDGE_DARK * r2 * r2;
+export function domeNormal(u: number, v: number, top: number, widen = 1): [number, number, number] {
+  let x = u / (SKULL.a * widen), y = v > SKULL.v0 ? (v - SKULL.v0) / ((top - SKULL.v0) * widen) : 0;
+  const r = Math.hypot(x, y);
+  if (r > 0.995) { x *= 0.995 / r; y *= 0.995 / r; }
+  return [x, y, Math.sqrt(Math.max(0, 1 - x * x - y * y))];
 }
-const EDGE_DARK = 0.15;
 
-/** A broad soft highlight where a bald head usually catches the light: high on the dome, 0..1. */
-export function domeSheen(u: number, v: number, top: number): number {
-  const cv = top - 0.32;
-  return Math.exp(-((u / 0.5) ** 2) - ((v - cv) / 0.3) ** 2);
+/** How a bald head in this photo is lit: a light's direction (unit), the ambient share, the sheen's lobe. */
+export interface DomeLight { dir: [number, number, number]; half: [number, number, number]; ambient: number }
+
+/**
+ * Light from above the camera by at least this much (y over z): the forehead's own rise says more only
+ * where the hair's shade at its top does not hide it.
+ */
+const LIGHT_UP = 0.35;
+/** The light's share that reaches a surface turned away from it (the room's fill). */
+const AMBIENT = 0.45;
+
+/**
+ * The light from the forehead: `slope` and `rise` are its linear luminance's slopes across and up (over
+ * the dome normal's x and y) over its mean, as a least-squares plane gives them. A Lambertian sphere lit from direction (lx, 0, 1) has
+ * that ratio near (1 - ambient) lx over (ambient + (1 - ambient)), so lx is recovered from it, limited.
+ */
+export function domeLight(slope: number, rise = LIGHT_UP): DomeLight {
+  const lx = Math.max(-0.8, Math.min(0.8, (slope / (1 - AMBIENT)) || 0));
+  const ly = Math.max(LIGHT_UP, Math.min(1, (rise / (1 - AMBIENT)) || 0));
+  const d = Math.hypot(lx, ly, 1);
+  const dir: [number, number, number] = [lx / d, ly / d, 1 / d];
+  const h = Math.hypot(dir[0], dir[1], dir[2] + 1);
+  return { dir, half: [dir[0] / h, dir[1] / h, (dir[2] + 1) / h], ambient: AMBIENT };
+}
+
+/** Diffuse light factor at normal n (ambient..1). */
+export function domeDiffuse(n: readonly number[], light: DomeLight): number {
+  const c = n[0] * light.dir[0] + n[1] * light.dir[1] + n[2] * light.dir[2];
+  return light.ambient + (1 - light.ambient) * Math.max(0, c);
+}
+
+/** The sheen's lobe at normal n, 0..1: broad, since a scalp's skin is not polished. */
+export function domeSheen(n: readonly number[], light: DomeLight): number {
+  const c = Math.max(0, n[0] * light.half[0] + n[1] * light.half[1] + n[2] * light.half[2]);
+  return c ** 24;
 }
 
 /** Mirror-repeat index into [0, n). */
@@ -149,6 +178,36 @@ export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number
       next[j] = sum / k;
     }
     out.set(next);
+  }
+  return out;
+}
+
+/**
+ * The backdrop behind hair that went, mirrored in from beyond the head's old outline: for each pixel where
+ * `need` is set, along the ray from the head's centre (cx, cy) outward, the first `source` pixel at depth t
+ * marks the backdrop's edge, and the pixel as far again beyond it (2t from here, the reflection across
+ * that edge) gives the value, so the fill carries the backdrop's own texture and lines instead of a blur;
+ * the edge pixel itself where the reflection is not backdrop. NaN where no backdrop lies within `reach`.
+ */
+export function mirrorFill(planes: Float32Array[], source: Float32Array, need: Uint8Array, w: number, h: number, cx: number, cy: number, reach: number): Float32Array[] {
+  const out = planes.map(() => new Float32Array(w * h).fill(NaN));
+  for (let y = 0, i = 0; y < h; y++) {
+    for (let x = 0; x < w; x++, i++) {
+      if (!need[i]) continue;
+      const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy);
+      if (d < 1) continue;
+      const ux = dx / d, uy = dy / d;
+      let hit = -1, t1 = 0;
+      for (let t = 1; t <= reach; t++) {
+        const qx = Math.round(x + ux * t), qy = Math.round(y + uy * t);
+        if (qx < 0 || qy < 0 || qx >= w || qy >= h) break;
+        if (source[qy * w + qx] > 0) { hit = qy * w + qx; t1 = t; break; }
+      }
+      if (hit < 0) continue;
+      const rx = Math.round(x + ux * 2 * t1), ry = Math.round(y + uy * 2 * t1);
+      const j = rx >= 0 && ry >= 0 && rx < w && ry < h && source[ry * w + rx] > 0 ? ry * w + rx : hit;
+      for (let c = 0; c < planes.length; c++) out[c][i] = planes[c][j];
+    }
   }
   return out;
 }

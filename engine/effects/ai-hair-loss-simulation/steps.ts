@@ -1,28 +1,28 @@
 /**
- * Steps of the hair loss simulation: the level read → the 5 largest faces → for each, in its head frame
- * (hairline.ts), the stage's loss field turned into lost strands over the hair the parsing sees (strands.ts:
- * the hair's own light gaps go first and its dark strands last, so thinning keeps the hair's texture), the
- * loss carried over the hair's fringe of wisps and over the band of skin in the old hairline's shade, and
- * where strands go, the scalp made from the forehead (scalp.ts: its colour, grain and light, continued from
- * the skin it meets as a membrane, shaded by the light the hair was in) shows, or behind hair that stood
- * out of the skull, the background → the photo.
- *
- * Only hair above the brows and the skin beside it change: the loss is zero below the brows and every
- * change is weighted by the parsing's hair probability.
+ * Steps of the hair loss simulation: the level read → the 5 largest faces → for each with hair to lose
+ * (hairCover: a hat, a headscarf or a bald head is left as it is), in its head frame (hairline.ts), the
+ * stage's loss field turned into lost strands over the hair the parsing sees (strands.ts: the hair's own
+ * light gaps go first and its dark strands last, so thinning keeps the hair's texture), the loss carried
+ * over the hair's fringe of wisps and over the band of skin in the old hairline's shade, and where strands
+ * go, inside the bald head's outline (the skull grown to the person matte's outline less a hair's
+ * thickness) the scalp made from the forehead (scalp.ts: a sphere lit as the forehead is, in its colour
+ * and grain, meeting the skin without a seam) shows, and outside it the backdrop, mirrored in from beyond
+ * the person's outline → the photo.
  */
 import type endpoint from '../../../contract/endpoints/ai-hair-loss-simulation.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { fromLab, toLab } from '../../image/retouch/color.ts';
-import { blurCoarse, blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
-import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { fromLab, labToLinear, linearToLab, toLab } from '../../image/retouch/color.ts';
+import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
+import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
+import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
+import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
-import { domeShade, domeSheen, harmonicFill, mirror, pushPull } from './scalp.ts';
+import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 import { hash2, maxFilter, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 
 export type P = Params<typeof endpoint>;
@@ -47,19 +47,23 @@ const KEEP_SOFT = 0.2;
 const HAIR_LIKE = 12;
 /** The band of skin under bared scalp that lay in the hair's shade (share of the face width). */
 const SHADOW_BAND = 0.05;
+/** Short hair's thickness over the skull (share of the face width): the person's outline less this is the head's. */
+const HAIR_THICKNESS = 0.03;
+/** The dome is shaded as an ellipsoid this much larger than the head's outline (its edge is not yet grazing). */
+const SHADE_WIDEN = 1.06;
+/** The bald head reaches at most this far out of the usual skull (in its radii). */
+const HEAD_MAX = 1.2;
+/** Hair the person matte holds may stand this far out of the skull (skull radii) and still be theirs. */
+const PERSON_BAND = 2.2;
 /** How far (share of the face width) the loss reaches over the hair's fringe of wisps. */
 const FRINGE_REACH = 0.025;
 const smooth = (t: number) => { const c = t < 0 ? 0 : t > 1 ? 1 : t; return c * c * (3 - 2 * c); };
-/** The hair's light carried onto the scalp: its broad lightness (over this share of the face width)... */
-const HAIR_LIGHT_SIGMA = 0.07;
-/** ...scaled by this (dark hair spans less lightness between its lit and shaded sides than skin would)... */
-const HAIR_LIGHT = 0.8;
-/** ...and limited to this many L either way. */
-const HAIR_LIGHT_MAX = 14;
-/** A scalp that never sees the sun is a touch pinker than the forehead (a*). */
-const PINK = 1.5;
+/** The sheen's strength over the forehead's own highlights (a bald head shines a little more). */
+const SHEEN_GAIN = 1.2;
+/** The forehead's mottling carried onto the scalp, as a share of its spread (the scalp is evener). */
+const MOTTLE_GAIN = 0.5;
 /** How much darker scalp is under the hair still standing (at no loss), than bare. */
-const UNDER_HAIR_SHADE = 0.2;
+const UNDER_HAIR_SHADE = 0.35;
 /** Parsing skin probability from which a pixel is skin to learn from. */
 const SKIN = 0.6;
 /** How far (frame v) hairlines wander either way. */
@@ -105,24 +109,60 @@ export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c)
   if (!win) return;
   const parsing = await c.facts.parsing(face, { input: PARSE_INPUT, classes: ['hair', 'skin', 'background'] });
   const hair = parsingPlane(parsing, ['hair'], win), background = parsingPlane(parsing, ['background'], win);
-  // Big hair reaches past the parsing's square: there the matte-based hair mask and the person matte say
-  // what is hair and what is background (the matte costs about as much as the parsing, so only then).
-  if (hairAtEdge(parsing.classes.hair, parsing.win)) {
-    const [hairAll, person] = await Promise.all([c.facts.hairMask(s.faces), c.facts.personMatte()]);
-    const p = parsing.win;
-    for (let y = 0, i = 0; y < win.h; y++) {
-      const iy = win.y0 + y, rowIn = iy >= p.y0 && iy < p.y0 + p.h;
-      for (let x = 0; x < win.w; x++, i++) {
-        const ix = win.x0 + x, j = iy * c.image.width + ix;
-        // The matte-based hair only where the person matte is sure (dark backdrops pass for dark hair).
-        if (!rowIn || ix < p.x0 || ix >= p.x0 + p.w) hair[i] = person.data[j] >= 128 ? hairAll.data[j] / 255 : 0;
-        if (person.data[j] < 13) background[i] = 1;
-      }
+  // No hair to lose (a hat, a headscarf, a bald head): the face stays as it is, which is what it would look like.
+  if (hairCover(frame, hair, win) < MIN_HAIR_COVER) return;
+  // The person matte says which hair standing out of the skull is this person's and what lies behind it.
+  // Big hair reaches past the parsing's square: there the matte-based hair mask says what is hair.
+  const atEdge = hairAtEdge(parsing.classes.hair, parsing.win);
+  const [hairAll, matte] = await Promise.all([atEdge ? c.facts.hairMask(s.faces) : null, c.facts.personMatte()]);
+  const p = parsing.win, person = new Float32Array(win.w * win.h);
+  for (let y = 0, i = 0; y < win.h; y++) {
+    const iy = win.y0 + y, rowIn = iy >= p.y0 && iy < p.y0 + p.h;
+    for (let x = 0; x < win.w; x++, i++) {
+      const ix = win.x0 + x, j = iy * c.image.width + ix;
+      person[i] = matte.data[j] / 255;
+      // The matte-based hair only where the person matte is sure (dark backdrops pass for dark hair).
+      if (hairAll && (!rowIn || ix < p.x0 || ix >= p.x0 + p.w)) hair[i] = matte.data[j] >= 128 ? hairAll.data[j] / 255 : 0;
+      if (hairAll && matte.data[j] < 13) background[i] = 1;
     }
   }
   const pixels: RasterImage = { data: s.pixels!, width: c.image.width, height: c.image.height, channels: c.image.channels };
-  editHair(pixels, win, frame, s.level!, { hair, skin: parsingPlane(parsing, ['skin'], win), background }, SEED + index);
+  editHair(pixels, win, frame, s.level!, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
 });
+
+/**
+ * Below this share of the scalp seen as hair, a face has no hair to lose (see hairCover): hats, headscarves
+ * and a bald head measured 0 on the shared photos, thin white hair (Biden) 0.12.
+ */
+export const MIN_HAIR_COVER = 0.05;
+
+/**
+ * Share of the scalp the parsing calls hair (≥ 0.5): points over the top of the usual skull (|u| ≤ 0.8,
+ * v 1.05..1.45), those inside the photo. A hat, a headscarf or a bald head leave little; even a receding
+ * hairline keeps the crown and the sides.
+ */
+export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
+  let seen = 0, on = 0;
+  for (let u = -0.8; u <= 0.801; u += 0.1) {
+    for (let v = 1.05; v <= 1.451; v += 0.05) {
+      const [x, y] = fromHead(f, u, v);
+      const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
+      if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
+      seen++;
+      if (hair[yi * win.w + xi] >= 0.5) on++;
+    }
+  }
+  return seen ? on / seen : 0;
+}
+
+/** The largest face's hair cover as the effect sees it (hairCover), for the quality script's report. */
+export async function faceHairCover(facts: { parsing: Ctx<P, State>['facts']['parsing'] }, face: Face, size: { width: number; height: number }): Promise<number> {
+  if (!face.mesh) return 0;
+  const frame = headFrame(face.mesh), win = headWindow(frame, size);
+  if (!win) return 0;
+  const parsing = await facts.parsing(face, { input: PARSE_INPUT, classes: ['hair', 'skin', 'background'] });
+  return hairCover(frame, parsingPlane(parsing, ['hair'], win), win);
+}
 
 /**
  * Whether the parsing's hair runs into its window's top or side edges (over more than 2 % of them): then
@@ -143,6 +183,8 @@ export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
 export interface HairMaps {
   /** Probabilities 0..1 over the window. */
   hair: Float32Array; skin: Float32Array; background: Float32Array;
+  /** The person matte, 0..1, when known: hair on the person is theirs however far it stands out. */
+  person?: Float32Array;
 }
 
 /**
@@ -177,7 +219,8 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     // A fringe hanging over the forehead grows from the hairline above it: it goes as that does.
     const over = 1 - smooth((Math.abs(U[i] - f.mid) - 0.45) / 0.2);
     const vHung = V[i] < hairline ? V[i] + (hairline - V[i]) * over : V[i];
-    const loss = lossAt(level, U[i], vHung, f.mid, jitter, lift) * smooth((V[i] - FLOOR) / FLOOR_FADE);
+    const band = maps.person && maps.person[i] >= 0.5 ? PERSON_BAND : OUTSIDE_BAND;
+    const loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band) * smooth((V[i] - FLOOR) / FLOOR_FADE);
     firm[i] = hairWeight(maps.hair[i]);
     if (loss <= 0) continue;
     lost[i] = loss;
@@ -191,15 +234,19 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   const firmLoss = new Float32Array(n);
   for (let i = 0; i < n; i++) if (firm[i] >= 1) firmLoss[i] = lost[i];
   const fringe = maxFilter(firmLoss, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
+  // The parsing's hair stops short of the hair's soft outline against the backdrop; where the person matte
+  // still sees the person there, the wisps reach twice as far.
+  const fringeWide = maps.person ? maxFilter(firmLoss, win.w, win.h, Math.max(3, Math.round(2 * FRINGE_REACH * fw))) : fringe;
   const gone = new Float32Array(n);
   let any = 0;
   for (let i = 0; i < n; i++) {
     const loss = lost[i];
     // Mostly whole strands gone; a little of every strand thinner, as thinning hair is.
     let g = loss > 0 ? (THINNER * loss + (1 - THINNER) * strandGone(loss, keep[i], KEEP_SOFT)) * firm[i] : 0;
-    if (fringe[i] > 0 && maps.hair[i] < 0.55 && maps.skin[i] < 0.5 && maps.hair[i] + maps.background[i] > 0.5) {
-      const wisp = fringe[i] * (1 - maps.skin[i]) * smooth((V[i] - FLOOR) / 0.15);
-      if (wisp > g) { g = wisp; lost[i] = Math.max(loss, fringe[i]); }
+    const fr = maps.person && maps.person[i] > 0.03 && maps.skin[i] < 0.3 ? fringeWide[i] : fringe[i];
+    if (fr > 0 && maps.hair[i] < 0.55 && maps.skin[i] < 0.5 && maps.hair[i] + maps.background[i] > 0.5) {
+      const wisp = fr * (1 - maps.skin[i]) * smooth((V[i] - FLOOR) / 0.15);
+      if (wisp > g) { g = wisp; lost[i] = Math.max(loss, fr); }
     }
     gone[i] = g;
     if (g > 0.004) any++;
@@ -222,7 +269,9 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     if (k > gone[i]) { gone[i] = k; if (k > 0.004) any++; lost[i] = Math.max(lost[i], k); }
   }
 
-  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, top, maps, lost, shadowed, seed);
+  const shape = headShape(f, top, maps, win);
+  const head = headOutline(shape, U, V);
+  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, seed);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
     const g = gone[i];
@@ -288,12 +337,71 @@ function skullTop(f: HeadFrame, maps: HairMaps, win: Win): number {
 }
 
 /**
+ * The bald head's outline: for each direction from the skull's centre (in the frame's skull-normalised
+ * space, where the usual skull is the unit circle), how far the head reaches: the person's own outline less
+ * a hair's thickness (short hair hugs the skull; a close crop's head goes on past the photo's edge), not
+ * inside the usual skull unless the person ends there, nor past one a little larger (big hair stands far off the head), smoothed over
+ * the angle so the outline is round, not the hair's tufts.
+ */
+export interface HeadShape { reach: Float32Array; top: number }
+const ANGLES = 180;
+function headShape(f: HeadFrame, top: number, maps: HairMaps, win: Win): HeadShape {
+  const reach = new Float32Array(ANGLES), b = top - SKULL.v0;
+  const thick = (HAIR_THICKNESS * 2) / SKULL.a;
+  for (let k = 0; k < ANGLES; k++) {
+    const t = (2 * Math.PI * k) / ANGLES, c = Math.cos(t), sn = Math.sin(t);
+    if (sn < -0.1 || !maps.person) { reach[k] = 1; continue; }
+    let r = 0.8, cut = false;
+    for (; r < HEAD_MAX; r += 0.01) {
+      const [x, y] = fromHead(f, SKULL.a * r * c, SKULL.v0 + b * r * sn);
+      const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
+      if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { cut = true; break; }
+      if (maps.person[yi * win.w + xi] < 0.5) break;
+    }
+    // Where the photo cuts the head, it reaches at least that far (the hair's outline is not seen);
+    // where the person ends inside the usual skull (the far side of a turned head), the head ends there.
+    reach[k] = cut ? Math.max(1, Math.min(HEAD_MAX, r)) : r >= 1 + thick ? Math.min(HEAD_MAX, r - thick) : Math.max(0.8, Math.min(1, r));
+  }
+  // Smoothed over about 20 degrees either way (three box passes), round the circle.
+  let cur = reach;
+  for (let pass = 0; pass < 3; pass++) {
+    const next = new Float32Array(ANGLES), R = 6;
+    for (let k = 0; k < ANGLES; k++) {
+      let sum = 0;
+      for (let d = -R; d <= R; d++) sum += cur[(k + d + ANGLES) % ANGLES];
+      next[k] = sum / (2 * R + 1);
+    }
+    cur = next;
+  }
+  return { reach: cur, top };
+}
+
+/** The head's reach (skull-normalised radius) toward frame point (u, v), and the point's own radius. */
+function headReach(shape: HeadShape, u: number, v: number): [number, number] {
+  const x = u / SKULL.a, y = (v - SKULL.v0) / (shape.top - SKULL.v0);
+  const t = Math.atan2(y, x), p = ((t < 0 ? t + 2 * Math.PI : t) / (2 * Math.PI)) * ANGLES;
+  const k0 = Math.floor(p) % ANGLES, k1 = (k0 + 1) % ANGLES, w = p - Math.floor(p);
+  const reach = shape.reach[k0] * (1 - w) + shape.reach[k1] * w;
+  return [reach, y < 0 ? Math.abs(x) : Math.hypot(x, y)];
+}
+
+/** Inside the bald head's outline, 0..1, soft over a few hundredths of the skull. */
+function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array): Float32Array {
+  const out = new Float32Array(U.length);
+  for (let i = 0; i < U.length; i++) {
+    const [reach, r] = headReach(shape, U[i], V[i]);
+    out[i] = smooth((reach - r) / 0.04 + 0.5);
+  }
+  return out;
+}
+
+/**
  * What shows where hair goes, as Lab planes over the window: inside the skull the scalp (forehead colour
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, top: number, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, seed: number): Float32Array[] | null {
-  const n = win.w * win.h, fw = 2 * f.halfWidth;
+function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, seed: number): Float32Array[] | null {
+  const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   // Forehead skin, else any skin of this face.
   const pick = (vMin: number, vMax: number, uMax: number) => {
     const m = new Float32Array(n);
@@ -308,49 +416,76 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   if (!forehead) sample = pick(-1.0, 0.9, 0.9);
   if (sample.count < 40) return null;
   const sigma = Math.max(2, 0.03 * fw);
-  const lowL = maskedBlur(L, sample.m, win.w, win.h, sigma);
-  const lowA = maskedBlur(A, sample.m, win.w, win.h, sigma), lowB = maskedBlur(B, sample.m, win.w, win.h, sigma);
-  const su: number[] = [], sv: number[] = [], sl: number[] = [], sa: number[] = [], sb: number[] = [], raw: number[] = [];
-  for (let i = 0; i < n; i++) if (sample.m[i]) { su.push(U[i]); sv.push(V[i]); sl.push(lowL[i]); sa.push(lowA[i]); sb.push(lowB[i]); raw.push(L[i]); }
-  // Lightness keeps the forehead's slopes (its light); colour only its mean and slope across, since going
-  // up the forehead toward the hair it picks up the hair's tint.
-  const pl = fitPlane(su, sv, sl)!, pa = fitPlane(su, sv, sa)!, pb = fitPlane(su, sv, sb)!;
-  const meanV = sv.reduce((a, b) => a + b, 0) / sv.length;
-  pa[0] += pa[2] * meanV; pa[2] = 0; pb[0] += pb[2] * meanV; pb[2] = 0;
-  const uLo = Math.min(...su), uHi = Math.max(...su), vLo = Math.min(...sv), vHi = Math.max(...sv);
-  raw.sort((a, b) => a - b);
+  // The forehead in linear light: its mean colour, and its luminance against the dome's normals, whose
+  // plane gives the light's direction across the face.
+  const nx: number[] = [], ny: number[] = [], lum: number[] = [], raw: number[] = [];
+  const rgb: [number, number, number] = [0, 0, 0], mean = [0, 0, 0], chan: number[][] = [[], [], []];
+  for (let i = 0; i < n; i++) {
+    if (!sample.m[i]) continue;
+    labToLinear(L[i], A[i], B[i], rgb);
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    nx.push(nn[0]); ny.push(nn[1]);
+    lum.push(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
+    for (let c = 0; c < 3; c++) { mean[c] += rgb[c]; chan[c].push(rgb[c]); }
+    raw.push(L[i]);
+  }
+  for (let c = 0; c < 3; c++) mean[c] /= nx.length;
+  const meanY = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2];
+  const plane = fitPlane(nx, ny, lum)!;
+  const light = domeLight(plane[1] / Math.max(1e-3, plane[0]), plane[2] / Math.max(1e-3, plane[0]));
+  // Each channel against the light the forehead's normals get (least squares, its slope kept within half
+  // and twice the proportional one): the dome's lit front and its turned-away sides as bright, and as
+  // saturated, as the forehead's are at the same light.
+  const dl = nx.map((x, k) => domeDiffuse([x, ny[k], Math.sqrt(Math.max(0, 1 - x * x - ny[k] * ny[k]))], light));
+  const dMean = dl.reduce((p, q) => p + q, 0) / dl.length;
+  let dd = 0;
+  for (const d of dl) dd += (d - dMean) ** 2;
+  const colour = mean.map((m, c) => {
+    let dz = 0;
+    for (let k = 0; k < dl.length; k++) dz += (dl[k] - dMean) * (chan[c][k] - m);
+    const prop = m / dMean, slope = Math.max(0.5 * prop, Math.min(2 * prop, dd > 1e-9 ? dz / dd : prop));
+    return [m - slope * dMean, slope];
+  });
+  const shaded = (d: number, c: number) => colour[c][0] + colour[c][1] * d;
+  raw.sort((p, q) => p - q);
   const cap = raw[Math.floor(0.97 * raw.length)];
-  const sheenGain = Math.max(2, Math.min(6, 0.5 * (cap - raw[raw.length >> 1])));
+  // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
+  // light's colour (whiter than the skin).
+  lum.sort((p, q) => p - q);
+  const sheen = Math.max(0.01, Math.min(0.25, lum[Math.floor(0.97 * lum.length)] - meanY)) * SHEEN_GAIN;
   const texture = scalpTexture(L, sample.m, forehead, win, fw, seed);
-  const light = hairLight(L, maps.hair, lost, win, fw);
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
+  const lab = { l: 0, a: 0, b: 0 };
   for (let i = 0; i < n; i++) {
-    const u = U[i], v = V[i];
-    const cu = Math.min(uHi, Math.max(uLo, u)), cv = Math.min(vHi, Math.max(vLo, v));
-    const shade = domeShade(u, v, top);
-    outL[i] = (pl[0] + pl[1] * cu + pl[2] * cv) * shade + light[i] + sheenGain * domeSheen(u - f.mid, v, top) * lost[i];
-    outA[i] = pa[0] + pa[1] * cu + PINK;
-    outB[i] = pb[0] + pb[1] * cu;
+    if (lost[i] <= 0 && shadowed[i] <= 0) continue;
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    // Scalp seen between remaining strands lies in their shade; bare scalp does not.
+    const d = domeDiffuse(nn, light), k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
+    const sp = sheen * domeSheen(nn, light) * lost[i];
+    linearToLab(shaded(d, 0) * k + sp * (0.5 + 0.5 * mean[0] / meanY), shaded(d, 1) * k + sp * (0.5 + 0.5 * mean[1] / meanY), shaded(d, 2) * k + sp * (0.5 + 0.5 * mean[2] / meanY), lab);
+    outL[i] = lab.l; outA[i] = lab.a; outB[i] = lab.b;
   }
   // The seam: the model's colour is moved to meet the skin it borders (the forehead, temples, the ears),
-  // by the difference there carried over the scalp as a membrane (harmonicFill), as a Poisson blend does.
+  // by the difference there carried over the scalp as a membrane (harmonicFill), as a Poisson blend does:
+  // the dome keeps the model's light and shape, and meets the skin without a seam.
   const skinWeight = new Float32Array(n);
-  // Every skin pixel the edit leaves as it is counts, the shaded ones just under the hair most of all.
   for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] <= 0.25 && V[i] >= -0.3 && shadowed[i] < 0.05) skinWeight[i] = 1;
   const skinL = maskedBlur(L, skinWeight, win.w, win.h, sigma), skinA = maskedBlur(A, skinWeight, win.w, win.h, sigma), skinB = maskedBlur(B, skinWeight, win.w, win.h, sigma);
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!skinWeight[i]) continue;
-    dL[i] = skinL[i] - outL[i];
-    dA[i] = skinA[i] - outA[i]; dB[i] = skinB[i] - outB[i];
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    const d = domeDiffuse(nn, light);
+    linearToLab(shaded(d, 0), shaded(d, 1), shaded(d, 2), lab);
+    dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h);
   for (let i = 0; i < n; i++) {
-    // Scalp seen between remaining strands lies in their shade; bare scalp does not.
+    if (lost[i] <= 0 && shadowed[i] <= 0) continue;
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
     // leave the gamut and come back white.
-    outL[i] = Math.min(cap, (outL[i] + fL[i]) * (1 - UNDER_HAIR_SHADE * (1 - lost[i]))) + texture[i];
+    outL[i] = Math.min(cap, outL[i] + fL[i]) + texture[i];
     outA[i] += fA[i]; outB[i] += fB[i];
   }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
@@ -365,9 +500,19 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   if (hc) { hl /= hc; ha /= hc; hb /= hc; }
   const bgWeight = new Float32Array(n), bgLoose = new Float32Array(n);
   let bgCount = 0, looseCount = 0;
+  if (maps.person) {
+    // With the person matte: what is not the person, a little away from its edge, whatever its colour
+    // (a dark backdrop like the hair is still the backdrop, and the nearest one).
+    const onPerson = new Float32Array(n);
+    // (The matte and the parsing fade out slowly over a bright backdrop: their halves, not their tails.)
+    for (let i = 0; i < n; i++) if (maps.person[i] >= 0.5 || maps.hair[i] >= 0.5) onPerson[i] = 1;
+    const nearPerson = maxFilter(onPerson, win.w, win.h, Math.max(2, Math.round(0.01 * fw)));
+    for (let i = 0; i < n; i++) if (!nearPerson[i]) { bgWeight[i] = 1; bgCount++; }
+  }
   for (let i = 0; i < n; i++) {
     if (maps.background[i] < 0.6 || maps.hair[i] >= 0.1) continue;
     bgLoose[i] = 1; looseCount++;
+    if (maps.person) continue;
     const hairLike = hc > 0 && (L[i] - hl) ** 2 + (A[i] - ha) ** 2 + (B[i] - hb) ** 2 < HAIR_LIKE ** 2;
     if (!reach[i] && !hairLike) { bgWeight[i] = 1; bgCount++; }
   }
@@ -375,21 +520,28 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   if (Math.max(bgCount, looseCount) < 50) return [outL, outA, outB];
   const [fl, fa, fb] = pushPull([L, A, B], source, win.w, win.h);
   const grain = backgroundGrain(L, source, win, seed);
+  const need = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (head[i] < 1 && (lost[i] > 0 || shadowed[i] > 0)) need[i] = 1;
+  const [cx, cy] = fromHead(f, 0, SKULL.v0);
+  const [ml, ma, mb] = mirrorFill([L, A, B], source, need, win.w, win.h, cx - win.x0, cy - win.y0, Math.round(0.2 * fw));
   for (let i = 0; i < n; i++) {
-    const k = skullInside(U[i], V[i], top, 0.04);
+    const k = head[i];
     if (k >= 1) continue;
-    outL[i] = outL[i] * k + (fl[i] + grain[i]) * (1 - k);
-    outA[i] = outA[i] * k + fa[i] * (1 - k);
-    outB[i] = outB[i] * k + fb[i] * (1 - k);
+    // The mirrored backdrop where it is like the backdrop's smooth fill there (a stripe of something else
+    // reflected in would show as a copy).
+    const mirrored = !Number.isNaN(ml[i]) && Math.abs(ml[i] - fl[i]) < 12 && Math.abs(ma[i] - fa[i]) + Math.abs(mb[i] - fb[i]) < 12;
+    outL[i] = outL[i] * k + (mirrored ? ml[i] : fl[i] + grain[i]) * (1 - k);
+    outA[i] = outA[i] * k + (mirrored ? ma[i] : fa[i]) * (1 - k);
+    outB[i] = outB[i] * k + (mirrored ? mb[i] : fb[i]) * (1 - k);
   }
   return [outL, outA, outB];
 }
 
-/** Seeded white noise, blurred to about a pixel's grain, scaled to unit spread. */
-function grainPlane(w: number, h: number, seed: number): Float32Array {
+/** Seeded white noise, blurred to `sigma` (about a pixel's grain by default), scaled to unit spread. */
+function grainPlane(w: number, h: number, seed: number, sigma = 0.7): Float32Array {
   const g = new Float32Array(w * h);
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) g[i] = hash2(x, y, seed) - 0.5;
-  const b = blurPlane(g, w, h, 0.7);
+  const b = blurPlane(g, w, h, sigma);
   let s = 0;
   for (let i = 0; i < b.length; i++) s += b[i] * b[i];
   const k = 1 / Math.sqrt(s / b.length || 1);
@@ -416,6 +568,12 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
     if (x < bx0) bx0 = x; if (x > bx1) bx1 = x; if (y < by0) by0 = y; if (y > by1) by1 = y;
   }
   const spread = count ? Math.sqrt(s / count) : 1;
+  // The forehead's mottling (the band between a few and a dozen grain widths), as smooth noise of its spread.
+  const broad = blurPlane(L, win.w, win.h, 5 * tsig);
+  let sm = 0, cm = 0;
+  for (let i = 0; i < n; i++) if (!near[i]) { const d = fine[i] - broad[i]; sm += d * d; cm++; }
+  const mottle = Math.min(2, cm ? Math.sqrt(sm / cm) : 0);
+  const blotch = grainPlane(win.w, win.h, seed + 21, 2 * tsig), bk = MOTTLE_GAIN * mottle;
   const grain = grainPlane(win.w, win.h, seed + 11);
   const out = new Float32Array(n);
   const useTile = forehead && count >= 100, tw = bx1 - bx0 + 1, th = by1 - by0 + 1, clip = 2.5 * spread;
@@ -425,30 +583,7 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
       const j = (by0 + mirror(y, th)) * win.w + bx0 + mirror(x, tw);
       if (!near[j]) t = TEXTURE_GAIN * clip * Math.tanh((L[j] - fine[j]) / clip);
     }
-    out[i] = t;
-  }
-  return out;
-}
-
-/**
- * The light the hair was in, as a lightness offset for the scalp: the hair's broad lightness (its local
- * mean, over firm hair) less its mean over the hair that goes, scaled and limited, so a head lit from one
- * side or from above keeps that light once bald and reads as a dome.
- */
-function hairLight(L: Float32Array, hair: Float32Array, lost: Float32Array, win: Win, fw: number): Float32Array {
-  const n = win.w * win.h, wgt = new Float32Array(n), pw = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (hair[i] >= 0.55) { wgt[i] = 1; pw[i] = L[i]; }
-  const sig = Math.max(3, HAIR_LIGHT_SIGMA * fw);
-  const num = blurCoarse(pw, win.w, win.h, sig), den = blurCoarse(wgt, win.w, win.h, sig);
-  let ref = 0, cnt = 0;
-  for (let i = 0; i < n; i++) if (wgt[i] && lost[i] > 0.3 && den[i] > 0.05) { ref += num[i] / den[i]; cnt++; }
-  const out = new Float32Array(n);
-  if (!cnt) return out;
-  ref /= cnt;
-  for (let i = 0; i < n; i++) {
-    if (den[i] <= 0.02) continue;
-    const d = HAIR_LIGHT * (num[i] / den[i] - ref);
-    out[i] = Math.max(-HAIR_LIGHT_MAX, Math.min(HAIR_LIGHT_MAX, d)) * smooth(den[i] / 0.3);
+    out[i] = t + bk * blotch[i];
   }
   return out;
 }
