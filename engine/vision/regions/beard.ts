@@ -3,16 +3,19 @@
  *
  * The face parser (CelebAMask-HQ) has no beard class: a beard comes out as skin, hair or neck, partly. So
  * the mask is found where the mesh says a beard can grow (its beard and moustache zones: upper lip, chin,
- * jaw, the cheeks below the cheekbones, under the jaw) from two kinds of evidence, each measured against
- * the person's own cheek skin above the beard line:
- *   texture  hair is fine, high-contrast line texture: the local energy of the lightness's fine band
- *            well above the cheeks' own (pores and grain);
- *   colour   hair-coloured: darker than the cheeks, or much less red (grey and fair beards), or what the
- *            parser calls hair inside the zone.
- * A pixel needs texture and colour together (a smooth shadow under the jaw is dark but not textured; a
- * freckled or ruddy cheek is textured but skin-coloured); the evidence is then pooled over a few
- * millimetres (stubble is dots, a beard is an area), and a face where too little of the zone is beard
- * gets no mask at all, so a clean-shaven face comes back untouched.
+ * jaw, the cheeks below the cheekbones, under the jaw; only where the parser is sure of the face) from two
+ * kinds of evidence:
+ *   texture  hair is fine, high-contrast texture: the local energy of the lightness's fine band well above
+ *            that of the person's skin high on the face (forehead, under the eyes: no beard grows there,
+ *            while the cheeks are beard on a full beard and can be smoother than a shadowed chin's grain),
+ *            broad edges (the jaw, the lip line, folds) discounted;
+ *   colour   hair-coloured: darker than the cheeks' skin above the beard line, or much less saturated
+ *            (grey and fair beards).
+ * A pixel needs texture and colour together (a chin in shadow is dark, often finely grained, but no more
+ * textured than the forehead; a freckled or ruddy cheek is textured but skin-coloured); the evidence is
+ * then pooled over a few millimetres (stubble is dots, a beard is an area), grown through neighbours with
+ * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
+ * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
 import { blurCoarse, blurPlane } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -32,7 +35,7 @@ export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', '
 export const BEARD_PARSING: ParseOptions = { input: 384, classes: BEARD_PARSING_CLASSES };
 
 /** The mesh regions the beard mask reads. */
-export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek'];
+export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek', 'forehead', 'leftUnderEye', 'rightUnderEye'];
 
 export const beardTuning = {
   /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
@@ -51,12 +54,21 @@ export const beardTuning = {
   grey: 0.25,
   /** How much of the tone's gradient energy counts against the fine band's (edges are not hair). */
   edgeWeight: 1,
+  /** The edges' gradient is read on the lightness blurred by this many face widths. */
+  edgeSigma: 0.03,
   /** Evidence pooled over this many face widths. */
   poolSigma: 0.02,
   /** Pooled evidence that seeds the mask. */
   on: 0.32,
   /** Pooled colour evidence (dark or grey, no texture needed) the mask grows through from its seeds. */
   grown: 0.5,
+  /**
+   * The parser's face classes (skin, neck, hair, lips) at which the zone starts inside the face's outline
+   * (full 0.25 above); past the outline it starts 0.25 higher (the background beside a turned jaw: skin 0.5).
+   */
+  sure: 0.35,
+  /** ... and at least this share of the seeds' pooled evidence (colour alone is shading as often as beard). */
+  growTexture: 0.5,
   /** Seeds keep about twice this many face widths inside the face's outline. */
   outline: 0.02,
   /** How far past the face's outline (face widths) the zone reaches under the jaw. */
@@ -105,6 +117,29 @@ function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Ui
     }
   }
   return out;
+}
+
+/** The pixel count of the largest 8-connected patch of set pixels. */
+function largestPatch(set: Uint8Array, w: number, h: number): number {
+  const seen = new Uint8Array(set.length), stack: number[] = [];
+  let best = 0;
+  for (let s = 0; s < set.length; s++) {
+    if (!set[s] || seen[s]) continue;
+    let size = 0;
+    seen[s] = 1; stack.push(s);
+    while (stack.length) {
+      const i = stack.pop()!, x = i % w, y = (i / w) | 0;
+      size++;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const X = x + dx, Y = y + dy;
+        if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
+        const j = Y * w + X;
+        if (set[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
+      }
+    }
+    if (size > best) best = size;
+  }
+  return best;
 }
 
 /**
@@ -158,7 +193,15 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
   const outline = grow(fillPolygon(pts(FACE_OVAL), win), win, T.skirt * fw);
-  for (let i = 0; i < n; i++) zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i));
+  // And only where the parser is confident of the face: on a turned face the mesh's jaw zone reaches past
+  // the chin into the background, which the parser may call skin at one chance in two (a fill there paints
+  // a skin-coloured horn). Past the outline (under the jaw) it must be surer still.
+  const oval = fillPolygon(pts(FACE_OVAL), win);
+  const faceP = P(['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth']);
+  for (let i = 0; i < n; i++) {
+    const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
+    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i)) * sure;
+  }
 
   const lab = toLab(image, win);
   const { L, a, b } = lab;
@@ -175,9 +218,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const saturation = blurPlane(sat, win.w, win.h, T.toneSigma * fw);
   // Edges (the jaw against the neck, the lip line, a fold) also fill the fine band; hair does so without a
   // broad gradient, so the fine energy is weighed against the tone's gradient.
+  // The edges' gradient is read on a blur broader than the hairs, so that in a soft photo (where a beard's
+  // texture is a few pixels wide) the beard itself does not count as edges.
+  const broad = blurPlane(L, win.w, win.h, T.edgeSigma * fw);
   const grad2 = new Float32Array(n);
   for (let y = 1; y < win.h - 1; y++) for (let x = 1, i = y * win.w + 1; x < win.w - 1; x++, i++) {
-    const gx = (tone[i + 1] - tone[i - 1]) / 2, gy = (tone[i + win.w] - tone[i - win.w]) / 2;
+    const gx = (broad[i + 1] - broad[i - 1]) / 2, gy = (broad[i + win.w] - broad[i - win.w]) / 2;
     grad2[i] = gx * gx + gy * gy;
   }
   const edge = blurPlane(grad2, win.w, win.h, Math.max(2, T.energySigma * fw));
@@ -193,19 +239,26 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const refTone = skinReference(tone, refW, refIdx, win, T.refSigma * fw);
   const refSat = skinReference(saturation, refW, refIdx, win, T.refSigma * fw);
   const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
-  const refE = median(refIdx.map((i) => energy[i]));
-  const refG = median(refIdx.map((i) => edge[i]));
+  // The person's skin high on the face: forehead and under the eyes, where no beard grows.
+  const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
+  const upIdx: number[] = [];
+  for (let i = 0; i < n; i++) if (upper[i] > 0.5 && skinP[i] > 0.6 && hair[i] < 0.3 && eyes[i] === 0 && zoneRaw[i] < 0.15) upIdx.push(i);
+  // Texture is weighed against the skin high on the face (forehead, under the eyes), which no beard reaches:
+  // the cheeks above the beard line are beard on a full beard, and on a smooth face they can be smoother
+  // than the chin's fine grain (a sharp photo of dark skin, a chin in shadow).
+  const texIdx = upIdx.length >= 30 ? upIdx : refIdx;
+  const texE = median(texIdx.map((i) => energy[i])), refG = median(texIdx.map((i) => edge[i]));
 
   const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] <= 0) continue;
-    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (refE + 0.05 + T.edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
+    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + T.edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
     dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
     grey[i] = refSat[i] > 0.03 ? sigmoid((1 - saturation[i] / refSat[i] - T.grey) / 0.05) : 0;
     const colour = Math.max(dark[i], grey[i]);
-    // A dense beard in a soft photo shows little texture: dark and grey together stand for it.
-    pixel[i] = zone[i] * colour * Math.max(texture[i], dark[i] * grey[i]);
+    // Texture is required: colour alone (dark and grey together) is as often a chin in shadow as a beard.
+    pixel[i] = zone[i] * colour * texture[i];
   }
   // Pooled as a mean over the zone (not over everything), so a narrow band (the upper lip) or the zone's
   // edge is not diluted by the lips or the background beside it.
@@ -225,7 +278,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) {
     if (zone[i] < 0.15) continue;
     if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
-    if (pooledColour[i] >= T.grown) open[i] = 1;
+    if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
   }
   const region = floodFrom(seed, open, win.w, win.h);
   const beard = new Float32Array(n);
@@ -235,7 +288,10 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     seedSum += seed[i];
     if (region[i]) beard[i] = zone[i];
   }
-  const coverage = zoneSum > 0 ? seedSum / zoneSum : 0;
+  // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
+  // face counts as bearded by its largest connected patch of seeds.
+  const patch = largestPatch(seed, win.w, win.h);
+  const coverage = zoneSum > 0 ? patch / zoneSum : 0;
   const soft = coverage >= T.least ? feather(beard, win, T.edge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
