@@ -81,6 +81,19 @@ function toNchw(c: { shape: number[]; data: Float32Array }): { dims: number[]; d
   return { dims: [N, C, H, W], data: out };
 }
 
+/** TF conv weights HWIO -> ONNX OIHW; depthwise HW(C)(M) -> (C*M)1HW, output channel c * M + m as in TF. */
+function convWeights(src: Float32Array, [kh, kw, ci, co]: number[], depthwise: boolean): Float32Array {
+  const out = new Float32Array(src.length);
+  const ks = kh * kw;
+  for (let k = 0; k < ks; k++) {
+    for (let i = 0; i < ci; i++) {
+      const s0 = (k * ci + i) * co;
+      for (let o = 0; o < co; o++) out[(depthwise ? i * co + o : o * ci + i) * ks + k] = src[s0 + o];
+    }
+  }
+  return out;
+}
+
 function broadcast(a: number[], b: number[]): number[] {
   const r = Math.max(a.length, b.length);
   const pa = [...Array(r - a.length).fill(1), ...a], pb = [...Array(r - b.length).fill(1), ...b];
@@ -178,13 +191,8 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
         const padding = str(a.padding)!;
         const sy = spatial(x.shape[1], kh, strides[1], dil[1], padding), sx = spatial(x.shape[2], kw, strides[2], dil[2], padding);
         const outC = depthwise ? ci * co : co;
-        // HWIO -> OIHW; depthwise HW(C)(M) -> (C*M)1HW, output channel c * M + m as in TF.
-        const wt = new Float32Array(w.data.length);
-        for (let y = 0; y < kh; y++) for (let xx = 0; xx < kw; xx++) for (let i = 0; i < ci; i++) for (let o = 0; o < co; o++) {
-          const src = ((y * kw + xx) * ci + i) * co + o;
-          const dst = depthwise ? ((i * co + o) * kh + y) * kw + xx : ((o * ci + i) * kh + y) * kw + xx;
-          wt[dst] = w.data[src];
-        }
+        if (!(w.data instanceof Float32Array)) throw new Error(`bisenet-onnx: ${out} has integer weights`);
+        const wt = convWeights(w.data, w.shape, depthwise);
         const inputs = [x.name, init(`${out}/W`, depthwise ? [outC, 1, kh, kw] : [co, ci, kh, kw], wt)];
         const fused = nd.op === 'Conv2D' ? [] : strs(a.fused_ops);
         let relu = false;
