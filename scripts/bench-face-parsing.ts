@@ -2,7 +2,7 @@
  * Face parsing's network on onnxruntime (the graph converted in memory) against the same graph on
  * tfjs-wasm, per face crop: one warm-up, then the median of `runs` interleaved runs each, wall and CPU ms,
  * at 320 and 512 px, with the load average; and how far the two runtimes' logits differ (max abs diff,
- * argmax agreement over the logit cells). Faces from the fixtures, plus a few portraits from the shared
+ * argmax agreement over the logit cells), and the tfjs crop every parse pays besides. Faces from the fixtures, plus a few portraits from the shared
  * test data when it is there.
  *
  *   npx tsx scripts/bench-face-parsing.ts [runs=5] [threads=1]
@@ -74,7 +74,7 @@ const tfjsOnly: FaceParser = { ...parser, onnx: undefined };
 const fmt = (v: number, d = 0) => v.toFixed(d);
 
 console.log(`onnxruntime intra-op threads ${threads}; tfjs-wasm 1 thread; ${runs} runs; ${os.cpus().length} cores`);
-console.log('file                              side  tfjs wall/cpu ms   onnx wall/cpu ms   speed-up(cpu)  max|diff|  argmax agree  load');
+console.log('file                              side  tfjs wall/cpu ms   onnx wall/cpu ms   speed-up(cpu)  max|diff|  argmax agree  crop wall/cpu ms  load');
 for (const file of files) {
   const image = await load(file);
   const [face] = await detectFaces(human, image);
@@ -87,7 +87,9 @@ for (const file of files) {
       // Interleaved so both see about the same load.
       const t = await timed(() => parserLogitsData(tfjsOnly, crop, side));
       const o = await timed(() => parserLogitsData(parser, crop, side));
-      console.log(`${path.basename(file).padEnd(34)}${String(side).padStart(4)}  ${fmt(t.wall).padStart(7)} /${fmt(t.cpu).padStart(6)}   ${fmt(o.wall).padStart(7)} /${fmt(o.cpu).padStart(6)}   ${fmt(t.cpu / o.cpu, 1).padStart(8)}x     ${eq.maxDiff.toExponential(1)}   ${(100 * eq.agree).toFixed(2)} %   ${os.loadavg()[0].toFixed(1)}`);
+      // The crop itself (tfjs-wasm), which every parse pays on top of the network.
+      const c = await timed(async () => parser.tf.dispose([await cropRoi(parser.tf, image, parsingRoi(face), side, false, 127.5)]));
+      console.log(`${path.basename(file).padEnd(34)}${String(side).padStart(4)}  ${fmt(t.wall).padStart(7)} /${fmt(t.cpu).padStart(6)}   ${fmt(o.wall).padStart(7)} /${fmt(o.cpu).padStart(6)}   ${fmt(t.cpu / o.cpu, 1).padStart(8)}x     ${eq.maxDiff.toExponential(1)}   ${(100 * eq.agree).toFixed(2)} %   ${fmt(c.wall).padStart(6)} /${fmt(c.cpu).padStart(5)}    ${os.loadavg()[0].toFixed(1)}`);
     } finally {
       parser.tf.dispose([crop]);
     }

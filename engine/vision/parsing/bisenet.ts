@@ -62,8 +62,11 @@ let graph: Promise<TfGraph> | undefined;
 /** The converted network for one input side, serialised (kept in memory only: see bisenet-onnx.ts). */
 export async function bisenetOnnxBytes(side: number): Promise<Uint8Array> {
   if (!Number.isInteger(side) || side <= 0 || side % STRIDE !== 0) throw new Error(`bisenet: input ${side} is not a multiple of ${STRIDE}`);
-  graph ??= readBisenetGraph(BISENET_MODEL_JSON);
-  graph.catch(() => { graph = undefined; });
+  if (!graph) {
+    graph = readBisenetGraph(BISENET_MODEL_JSON);
+    // A failed read is forgotten, so the next side tries again.
+    graph.catch(() => { graph = undefined; });
+  }
   return bisenetToOnnx(await graph, side, LOGITS_NODE);
 }
 
