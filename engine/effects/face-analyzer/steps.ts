@@ -42,7 +42,7 @@ export const measure: Step<P, State> = async (c, kit) => {
   const partsNeeded = ['eye', 'hat', 'mask', 'moustache', 'hair', 'skin', 'beauty'].some((m) => need.has(m as keyof FaceAttributes));
 
   const models = modelsNeeded ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models)) : [];
-  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING) : undefined;
+  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined;
   for (let i = 0; i < faces.length; i++) {
     if (kit.signal.aborted) return;
     const face: Face = faces[i];
