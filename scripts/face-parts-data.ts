@@ -75,7 +75,7 @@ export async function photoData(models: ModelRegistry, testdata: string, rel: st
   const t0 = performance.now();
   const x = faces.length ? await partInputs(models, image, faces, PARSE) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
   const ms = performance.now() - t0;
-  const d = { rel, faces: x.faces, parsings: x.parsings, hair: x.hair, ms: { parse: x.faces.map(() => ms / Math.max(1, x.faces.length)), hair: 0 }, work: x.image };
+  const d = { rel, faces: x.faces, parsings: x.parsings, hair: x.hair!, ms: { parse: x.faces.map(() => ms / Math.max(1, x.faces.length)), hair: 0 }, work: x.image };
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(file, serialize(d));
   return { ...d, image: x.image };

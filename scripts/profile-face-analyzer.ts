@@ -1,6 +1,8 @@
 /**
- * Where the face analyzer's time goes, stage by stage in the effect's order: CPU ms of this process per
- * stage (medians), which a loaded shared machine inflates far less than wall time. With every attribute.
+ * Where the face analyzer's time goes, step by step in the effect's order, with every attribute: CPU ms of
+ * this process per step (medians; onnxruntime's threads included), which a loaded shared machine inflates
+ * far less than wall time. Beside the steps, the whole effect through runEffect, so what the steps leave
+ * out (answer, job facts) shows as the difference.
  *
  *   tsx scripts/profile-face-analyzer.ts [runs=3]
  */
@@ -8,15 +10,20 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { faceAttributeTypes } from '../contract/endpoints/face-analyzer.ts';
+import effect from '../engine/effects/face-analyzer/effect.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
+import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
-import { faceAttributes } from '../engine/vision/faces/attributes.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../engine/vision/faces/attribute-models.ts';
+import { PIPELINE } from '../engine/vision/faces/attributes.ts';
 import { geometryAttributes } from '../engine/vision/faces/geometry-attributes.ts';
 import { ANALYZER_PARSING, partAttributes } from '../engine/vision/faces/part-attributes.ts';
-import { partInputs } from '../engine/vision/faces/part-inputs.ts';
-import { hairMask } from '../engine/vision/matting/person.ts';
+import { HAIR_RVM_SIDE, scaleFace, workScale } from '../engine/vision/faces/part-inputs.ts';
+import { hairFromMatte } from '../engine/vision/matting/hair.ts';
+import { PERSON_MODEL, personMatteWith } from '../engine/vision/matting/person.ts';
 import { parseFaces, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,19 +31,23 @@ const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/t
 const runs = Number(process.argv[2] ?? 3);
 const files = [path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg'), path.join(root, 'engine/test/fixtures/astronaut_eileen_collins.png')];
 if (existsSync(path.join(testdata, 'portraits'))) for (const f of ['group3_voc_2008_001322.jpg', 'two_men_glasses_jobs_gates.jpg', 'woman_speaker_rania_wef.jpg']) files.push(path.join(testdata, 'portraits', f));
+else console.log(`(no ${testdata}: only the fixtures are profiled)`);
 
 const models = new ModelRegistry({ threads: 2 });
 const human = await models.get<HumanLike>('human');
 const parser = await models.get<FaceParser>('bisenet-face-parsing');
+const all = faceAttributeTypes.filter((t) => t !== 'None');
 const mid = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
-const stages = ['detect', 'attrModels', 'parse', 'hair', 'parts', 'geometry'];
-console.log(`CPU ms per stage (median of ${runs}); parse and hair on part-inputs.ts's working copy, as the analyzer runs them`);
-console.log(['image', 'WxH', 'work', 'faces', ...stages, 'total'].join('\t'));
+const stages = ['detect', 'age', 'gender', 'emotion', 'workCopy', 'parseModel', 'parseWarp', 'matte', 'hair', 'parts', 'geometry'];
+console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+console.log(`CPU ms per step (median of ${runs}); 'effect' is the whole effect through runEffect`);
+console.log(['image', 'WxH', 'work', 'faces', ...stages, 'sum', 'effect'].join('\t'));
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const sums: Record<string, number> = {};
 for (const file of files) {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
-  const times: Record<string, number[]> = Object.fromEntries([...stages, 'total'].map((s) => [s, []]));
+  const times: Record<string, number[]> = Object.fromEntries([...stages, 'sum', 'effect'].map((s) => [s, []]));
   let n = 0, work = '';
   for (let r = 0; r <= runs; r++) {
     const T: Record<string, number> = Object.fromEntries(stages.map((s) => [s, 0]));
@@ -44,26 +55,40 @@ for (const file of files) {
     const lap = (k: string) => { const now = cpu(); T[k] += now - t; t = now; };
     const faces = (await detectFaces(human, image, { meshFaces: 5 })).slice(0, 5); lap('detect');
     n = faces.length;
-    const a = await faceAttributes(human, image, faces); lap('attrModels');
-    // partInputs, split in its two parts.
-    const x = await partInputs(models, image, [], ANALYZER_PARSING);
-    void x;
-    const k = (await import('../engine/vision/faces/part-inputs.ts')).workScale(faces, ANALYZER_PARSING);
+    for (const [k, s] of [['age', PIPELINE.age], ['gender', PIPELINE.gender], ['emotion', PIPELINE.emotion]] as const) {
+      for (const m of s.models) await runAttributeModel(human, ATTRIBUTE_MODELS[m], image, faces.map((f) => faceRoi(f, s.scale)), s.flip, registryNets(models));
+      lap(k);
+    }
+    // part-inputs.ts, step by step.
+    const k = workScale(faces, ANALYZER_PARSING);
     const w = k < 1 ? await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } }).resize(Math.round(info.width * k), Math.round(info.height * k), { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true }) : { data, info };
     const wimg: RasterImage = { data: w.data, width: w.info.width, height: w.info.height, channels: 3 };
-    const { scaleFace } = await import('../engine/vision/faces/part-inputs.ts');
     const wf = faces.map((f) => scaleFace(f, wimg.width / info.width));
     work = `${wimg.width}x${wimg.height}`;
-    const ps = await parseFaces(parser, wimg, wf.filter((f) => f.mesh), ANALYZER_PARSING); lap('parse');
-    const hair = await hairMask(models, wimg, wf); lap('hair');
+    lap('workCopy');
+    const ps = await parseFaces(parser, wimg, wf.filter((f) => f.mesh), ANALYZER_PARSING);
+    const parseAll = cpu() - t, model = ps.reduce((s, p) => s + p.ms.model, 0), warp = ps.reduce((s, p) => s + p.ms.warp, 0);
+    // parseFaces reports wall ms of its two halves: the CPU is shared out in that proportion.
+    T.parseModel += (parseAll * model) / Math.max(1e-9, model + warp); T.parseWarp += (parseAll * warp) / Math.max(1e-9, model + warp); t = cpu();
+    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE }); lap('matte');
+    const hair = await hairFromMatte(wimg, matte, wf); lap('hair');
     for (let i = 0; i < faces.length; i++) {
       if (ps[i]) partAttributes(wf[i], wimg, ps[i], hair);
       lap('parts');
-      geometryAttributes(faces[i], image, { happy: a[i].emotion.scores[1] }); lap('geometry');
+      geometryAttributes(faces[i], image, {}); lap('geometry');
     }
-    if (r > 0) { for (const s of stages) times[s].push(T[s]); times.total.push(stages.reduce((q, s) => q + T[s], 0)); }
+    const c0 = cpu();
+    await runEffect(effect, { image, params: { max_face_num: 5, face_attributes_type: all } }, { models, signal: new AbortController().signal });
+    const whole = cpu() - c0;
+    if (r > 0) {
+      for (const s of stages) times[s].push(T[s]);
+      times.sum.push(stages.reduce((q, s) => q + T[s], 0));
+      times.effect.push(whole);
+    }
   }
-  console.log([path.basename(file), `${info.width}x${info.height}`, work, n, ...[...stages, 'total'].map((s) => mid(times[s]).toFixed(0))].join('\t'));
+  for (const s of [...stages, 'sum', 'effect']) sums[s] = (sums[s] ?? 0) + mid(times[s]);
+  console.log([path.basename(file), `${info.width}x${info.height}`, work, n, ...[...stages, 'sum', 'effect'].map((s) => mid(times[s]).toFixed(0))].join('\t'));
 }
-console.log('load', readFileSync('/proc/loadavg', 'utf8').trim());
+console.log(['total', '', '', '', ...[...stages, 'sum', 'effect'].map((s) => sums[s].toFixed(0))].join('\t'));
+console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 process.exit(0);

@@ -11,6 +11,7 @@
  *
  *   npm run quality:face-attributes [-- --raw-cache /tmp/attr-raw.json] [--json out.json] [--grid]
  *   npm run quality:face-attributes -- --module-only     # just the shipped module on both halves (minutes, not an hour)
+ *   ... --module-only --tfjs                              # the same with every model on tfjs (no ONNX network)
  *
  * --raw-cache: model outputs are read from (or, when missing, written to) this file, so the analysis can
  * be rerun without the models. --grid prints every configuration, not just each model's best.
@@ -26,7 +27,7 @@ import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import {
-  ATTRIBUTE_MODELS, averageViews, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
+  ATTRIBUTE_MODELS, averageViews, registryNets, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
 } from '../engine/vision/faces/attribute-models.ts';
 import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
@@ -111,7 +112,10 @@ const ageGenderSpecs = specs.filter((s) => s.tasks.includes('age') || s.tasks.in
 const emotionSpecs = specs.filter((s) => s.tasks.includes('emotion'));
 
 let human: HumanLike | undefined;
-const getHuman = async () => (human ??= await new ModelRegistry().get<HumanLike>('human'));
+const registry = new ModelRegistry();
+const getHuman = async () => (human ??= await registry.get<HumanLike>('human'));
+// The module as the face analyzer runs it: FaceRes-deep on onnxruntime (--tfjs: every model on tfjs, to compare).
+const nets = args.includes('--tfjs') ? undefined : registryNets(registry);
 
 async function measureRaw(): Promise<RawStore> {
   const h = await getHuman();
@@ -482,7 +486,7 @@ async function moduleFigures() {
     const image = await load(item.rel);
     const { face } = await findFace(h, image);
     const t0 = performance.now();
-    const a = face ? (await faceAttributes(h, image, [face]))[0] : await imageAttributes(h, image);
+    const a = face ? (await faceAttributes(h, image, [face], nets))[0] : await imageAttributes(h, image, nets);
     const r = acc[item.half];
     r.ms += performance.now() - t0; r.faces++;
     if (item.set === 'age_gender') { r.nAg++; r.ae += Math.abs(a.age.value - Math.min(AGE_CAP, item.age!)); if (a.gender.value === item.gender) r.g++; }
@@ -496,9 +500,9 @@ async function moduleFigures() {
     if (!existsSync(path.join(testdata, rel))) continue;
     const image = await load(rel);
     const faces = await detectFaces(h, image);
-    await faceAttributes(h, image, faces);
+    await faceAttributes(h, image, faces, nets);
     const t0 = performance.now();
-    const out = await faceAttributes(h, image, faces);
+    const out = await faceAttributes(h, image, faces, nets);
     const ms = performance.now() - t0;
     console.log(`  ${path.basename(rel)}: ${faces.length} faces (${faces.filter((f) => f.mesh).length} with mesh) in ${ms.toFixed(0)} ms, ${(ms / Math.max(1, faces.length)).toFixed(0)} ms per face: ` +
       out.map((a) => `${a.gender.value ? 'F' : 'M'}${a.age.value} ${EMOTION_NAMES[a.emotion.value]}`).join(', '));

@@ -7,7 +7,8 @@
  *
  *   npx tsx scripts/quality-face-parts.ts            # uses /tmp/face-parts/cache when present
  *   npx tsx scripts/quality-face-parts.ts --fresh    # recomputes detection, parsing and hair masks
- *   (--errors lists the misses; --hair-from parser|selfie|meet|rvm compares hair masks)
+ *   (--errors lists the misses; --hair-from parser|selfie|meet|rvm compares hair masks; with rvm, RVM's input side is the analyzer's HAIR_RVM_SIDE or ATELIER_RVM_SIDE;
+ *   the cache holds the hair masks from when it was filled)
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -20,6 +21,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { half, photoData, photoList, type Half, type PhotoData } from './face-parts-data.ts';
 import { personMatteWith, type PersonModel } from '../engine/vision/matting/person.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
+import { HAIR_RVM_SIDE } from '../engine/vision/faces/part-inputs.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,7 +53,7 @@ const hairCache = new Map<string, Mask | undefined>();
 async function hairFor(d: PhotoData): Promise<Mask | undefined> {
   if (!hairFrom) return d.hair;
   if (hairFrom === 'parser') return undefined;
-  if (!hairCache.has(d.rel)) hairCache.set(d.rel, await hairFromMatte(d.image, await personMatteWith(models, d.image, hairFrom as PersonModel), d.faces));
+  if (!hairCache.has(d.rel)) hairCache.set(d.rel, await hairFromMatte(d.image, await personMatteWith(models, d.image, hairFrom as PersonModel, { rvmSide: Number(process.env.ATELIER_RVM_SIDE) || HAIR_RVM_SIDE }), d.faces));
   return hairCache.get(d.rel);
 }
 

@@ -6,6 +6,7 @@ import type endpoint from '../../../contract/endpoints/face-analyzer.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { registryNets } from '../../vision/faces/attribute-models.ts';
 import { faceAttributes } from '../../vision/faces/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { geometryAttributes } from '../../vision/faces/geometry-attributes.ts';
@@ -40,8 +41,8 @@ export const measure: Step<P, State> = async (c, kit) => {
   const modelsNeeded = need.has('age') || need.has('gender') || need.has('emotion') || need.has('smile');
   const partsNeeded = ['eye', 'hat', 'mask', 'moustache', 'hair', 'skin', 'beauty'].some((m) => need.has(m as keyof FaceAttributes));
 
-  const models = modelsNeeded ? await faceAttributes(await kit.models.get('human'), c.image, faces) : [];
-  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING) : undefined;
+  const models = modelsNeeded ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models)) : [];
+  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined;
   for (let i = 0; i < faces.length; i++) {
     if (kit.signal.aborted) return;
     const face: Face = faces[i];

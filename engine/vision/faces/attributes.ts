@@ -11,7 +11,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { humanModel } from '../models/human.ts';
 import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, decodeAge, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
 import type { Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 
@@ -47,23 +47,24 @@ export async function loadFaceAttributeModels(human: unknown): Promise<void> {
 
 /**
  * Attributes of each face (same order as `faces`), all faces of the image batched into one call per model.
- * `human` is the registry's Human instance (models.get('human')).
+ * `human` is the registry's Human instance (models.get('human')); `nets` (registryNets(models)) runs the
+ * models that have an ONNX network there (the same outputs, several times cheaper); without, all run on tfjs.
  */
-export function faceAttributes(human: unknown, image: RasterImage, faces: Face[]): Promise<FaceAttributes[]> {
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets): Promise<FaceAttributes[]> {
   if (faces.length === 0) return Promise.resolve([]);
-  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)));
+  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)), nets);
 }
 
 /**
  * Attributes of an image that is itself a face crop in which no face was detected (a tiny or tight chip):
  * every model reads the whole image, whatever its usual margin.
  */
-export async function imageAttributes(human: unknown, image: RasterImage): Promise<FaceAttributes> {
-  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)]);
+export async function imageAttributes(human: unknown, image: RasterImage, nets?: AttributeNets): Promise<FaceAttributes> {
+  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)], nets);
   return a;
 }
 
-async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[]): Promise<FaceAttributes[]> {
+async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[], nets?: AttributeNets): Promise<FaceAttributes[]> {
   // Steps that share a model, crop and flip run it once.
   const runs = new Map<string, RawAttributes[]>();
   const run = async (s: Step): Promise<RawAttributes[]> => {
@@ -73,7 +74,7 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
       const key = `${m}|${s.scale}|${s.flip}`;
       let r = runs.get(key);
       if (!r) {
-        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip);
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets);
         runs.set(key, r);
       }
       perModel.push(r);

@@ -53,5 +53,12 @@ describe('part inputs', () => {
     expect(pb.hair.length.type).toBe(pa.hair.length.type);
     expect(pb.hair.color.type).toBe(pa.hair.color.type);
     expect(Math.abs(pb.beauty - pa.beauty)).toBeLessThanOrEqual(5);
+    // Without the hair attributes there is no hair mask to make, and the other parts read the same.
+    const c = await partInputs(models, image, [f], ANALYZER_PARSING, { hair: false });
+    expect(a.hair).toBeDefined();
+    expect(c.hair).toBeUndefined();
+    const pc = partAttributes(c.faces[0], c.image, c.parsings[0]!, c.hair)!;
+    for (const key of ['glass', 'mask', 'moustache', 'skin'] as const) expect(pc[key], key).toEqual(pa[key]);
+    expect(pc.hat).toEqual(pa.hat);
   }, 120_000);
 });

@@ -22,6 +22,9 @@ export type PersonModel = 'selfie' | 'meet' | 'rvm' | 'isnet';
 /** Chosen by measurement: see the module comment. */
 export const PERSON_MODEL: PersonModel = 'rvm';
 
+/** RVM's input, long side (px). */
+export const RVM_SIDE = 512;
+
 /** A matte at the model's resolution (values 0..1) over the whole image. */
 interface LowRes { data: Float32Array; width: number; height: number }
 
@@ -75,11 +78,11 @@ async function meet(h: HumanLike, image: RasterImage): Promise<LowRes> {
  * Robust Video Matting on a still, from a zero recurrent state: a second pass on the same frame (to warm
  * the state, as with video) measured no better (IoU 0.933 against 0.932) at twice the cost.
  */
-async function rvm(h: HumanLike, image: RasterImage): Promise<LowRes> {
+async function rvm(h: HumanLike, image: RasterImage, side = RVM_SIDE): Promise<LowRes> {
   const tf = h.tf as Tf;
   const model = await humanModel(h, 'rvm.json');
-  // 512 px on the long side, multiples of 16; its encoder then runs at half that (downsample_ratio).
-  const k = Math.min(1, 512 / Math.max(image.width, image.height));
+  // `side` px on the long side, multiples of 16; its encoder then runs at half that (downsample_ratio).
+  const k = Math.min(1, side / Math.max(image.width, image.height));
   const w = Math.max(16, Math.round((image.width * k) / 16) * 16), hh = Math.max(16, Math.round((image.height * k) / 16) * 16);
   const t: Record<string, TensorLike> = {};
   let out: TensorLike[] = [];
@@ -112,11 +115,11 @@ export async function upscale(low: LowRes, image: RasterImage): Promise<Mask> {
 }
 
 /** The matte from one particular model (for measurement and comparison). */
-export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel): Promise<Mask> {
+export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number } = {}): Promise<Mask> {
   const human = model === 'isnet' ? undefined : await models.get<HumanLike>('human');
   const low = model === 'selfie' ? await selfie(human!, image)
     : model === 'meet' ? await meet(human!, image)
-      : model === 'rvm' ? await rvm(human!, image)
+      : model === 'rvm' ? await rvm(human!, image, opts.rvmSide)
         : await isnet(models, image);
   return upscale(low, image);
 }

