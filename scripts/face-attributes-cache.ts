@@ -17,6 +17,7 @@ import { ATTRIBUTE_MODELS, faceRoi, runAttributeModelViews, wholeRoi, type RawAt
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
+import { findChipFace, type Found } from './face-attributes-chip.ts';
 import { splitItems, type Item } from './face-attributes-split.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,7 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
 const labels = JSON.parse(readFileSync(path.join(testdata, 'labels.json'), 'utf8'));
 const items = splitItems(testdata, labels);
 
-export interface ChipRaw { item: Item; found: 'as-is' | 'upscaled' | 'none'; raw: Record<string, { plain: RawAttributes; mirror: RawAttributes }> }
+export interface ChipRaw { item: Item; found: Found; raw: Record<string, { plain: RawAttributes; mirror: RawAttributes }> }
 const cache: Record<string, ChipRaw> = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
 
 // The chips' age/gender grid is kept small (about 25 s a chip on 2 loaded cores): the realisable crops around the earlier choice, no whole chip.
@@ -44,18 +45,6 @@ type Prep = 'none' | 'clahe' | 'eq';
 const models = new ModelRegistry();
 const human = await models.get<HumanLike>('human');
 
-async function findFace(image: RasterImage): Promise<{ face?: Face; found: ChipRaw['found'] }> {
-  const faces = await detectFaces(human, image);
-  if (faces.length) return { face: faces[0], found: 'as-is' };
-  if (Math.min(image.width, image.height) >= 128) return { found: 'none' };
-  const k = Math.ceil(192 / Math.min(image.width, image.height));
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(image.width * k, image.height * k, { kernel: 'lanczos3' }).raw().toBuffer({ resolveWithObject: true });
-  const up = await detectFaces(human, { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 });
-  if (!up.length) return { found: 'none' };
-  const f = up[0];
-  return { face: { ...f, box: { x: f.box.x / k, y: f.box.y / k, width: f.box.width / k, height: f.box.height / k }, ...(f.mesh ? { mesh: f.mesh.map(([x, y, z]) => [x / k, y / k, z / k] as [number, number, number]) } : {}) }, found: 'upscaled' };
-}
 
 /** The chip prepared: CLAHE on lightness (sharp), or luma histogram equalisation applied to each channel's gain. */
 async function prepare(image: RasterImage, prep: Prep): Promise<RasterImage> {
@@ -88,7 +77,7 @@ const t0 = performance.now();
 for (const item of [...items.filter((i) => i.set === 'emotion'), ...items.filter((i) => i.set === 'age_gender')]) {
   if (cache[item.rel]) { done++; continue; }
   const image = await decodeImage(readFileSync(path.join(testdata, item.rel)), item.rel.endsWith('.png') ? 'png' : 'jpeg', 50e6);
-  const { face, found } = await findFace(image);
+  const { face, found } = await findChipFace(human, image);
   const em = item.set === 'emotion';
   const scales = em ? EM_SCALES : AG_SCALES;
   const crops = [...scales.map((s) => `x${s.toFixed(1)}`), ...(em ? ['chip'] : [])];

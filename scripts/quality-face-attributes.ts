@@ -31,6 +31,7 @@ import {
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
 } from '../engine/vision/faces/attribute-models.ts';
 import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+import { findChipFace, type Found } from './face-attributes-chip.ts';
 import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from './face-attributes-split.ts';
 import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
 
@@ -74,29 +75,6 @@ for (const set of ['age_gender', 'emotion'] as const) {
 /** Crop variants: the square's side over the face's extent (mesh, eyes' frame); 'chip' = the whole chip, a reference only. */
 const SCALES = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
 const CROPS = [...SCALES.map((s) => `x${s.toFixed(1)}`), 'chip'];
-/** Chips smaller than this (px) are upscaled for a second detection try when none is found as they are. */
-const SMALL = 128;
-
-type Found = 'as-is' | 'upscaled' | 'none';
-
-async function findFace(human: HumanLike, image: RasterImage): Promise<{ face?: Face; found: Found }> {
-  const faces = await detectFaces(human, image);
-  if (faces.length) return { face: faces[0], found: 'as-is' };
-  if (Math.min(image.width, image.height) >= SMALL) return { found: 'none' };
-  // Upscale (Lanczos) so the face is well above the detector's floor, then map the face back.
-  const k = Math.ceil(192 / Math.min(image.width, image.height));
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(image.width * k, image.height * k, { kernel: 'lanczos3' }).raw().toBuffer({ resolveWithObject: true });
-  const up = await detectFaces(human, { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 });
-  if (!up.length) return { found: 'none' };
-  const f = up[0];
-  const face: Face = {
-    ...f,
-    box: { x: f.box.x / k, y: f.box.y / k, width: f.box.width / k, height: f.box.height / k },
-    ...(f.mesh ? { mesh: f.mesh.map(([x, y, z]) => [x / k, y / k, z / k] as [number, number, number]) } : {}),
-  };
-  return { face, found: 'upscaled' };
-}
 
 const load = async (rel: string) => decodeImage(readFileSync(path.join(testdata, rel)), rel.endsWith('.png') ? 'png' : 'jpeg', 50e6);
 
@@ -123,7 +101,7 @@ async function measureRaw(): Promise<RawStore> {
   let n = 0;
   for (const item of items) {
     const image = await load(item.rel);
-    const { face, found } = await findFace(h, image);
+    const { face, found } = await findChipFace(h, image);
     store.found[item.rel] = found;
     const rois = [...SCALES.map((s) => (face ? faceRoi(face, s) : wholeRoi(image))), wholeRoi(image)];
     for (const spec of item.set === 'emotion' ? emotionSpecs : ageGenderSpecs) {
@@ -484,7 +462,7 @@ async function moduleFigures() {
   };
   for (const item of items) {
     const image = await load(item.rel);
-    const { face } = await findFace(h, image);
+    const { face } = await findChipFace(h, image);
     const t0 = performance.now();
     const a = face ? (await faceAttributes(h, image, [face], nets))[0] : await imageAttributes(h, image, nets);
     const r = acc[item.half];
