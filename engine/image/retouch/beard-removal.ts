@@ -16,7 +16,7 @@
 import { expand, shrink } from '../guided-filter.ts';
 import type { RasterImage } from '../raster.ts';
 import { fromLab, toLab, type Area, type LabPlanes } from './color.ts';
-import { blurCoarse, blurPlane } from './frequency.ts';
+import { blurPlane } from './frequency.ts';
 import { inpaint } from './inpaint.ts';
 
 export interface BeardPlanes {
@@ -146,11 +146,15 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     ringW[i] = Math.max(Math.max(m.skin[i], m.zone[i]) * (1 - reach[i]), between);
     areaW[i] = reach[i];
   }
+  // The two spreads are smooth by construction, so they are taken on a grid of sigma/3 blocks and only
+  // their difference is brought back to full resolution (one bilinear pass per channel).
   const sigma = T.evenSigma * m.faceWidth;
+  const ring = spreadOn(ringW, win.w, win.h, sigma), area = spreadOn(areaW, win.w, win.h, sigma);
   for (let c = 0; c < 3; c++) {
-    const around = spreadBlur(planes[c], ringW, win.w, win.h, sigma);
-    const here = spreadBlur(out[c], areaW, win.w, win.h, sigma);
-    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * (around[i] - here[i]);
+    const around = ring.spread(planes[c]), here = area.spread(out[c]);
+    for (let j = 0; j < around.length; j++) around[j] -= here[j];
+    const delta = expand(around, ring.gw, ring.gh, win.w, win.h, ring.f);
+    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * delta[i];
   }
 
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
@@ -188,25 +192,35 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
 /**
  * The plane's mean over `weight`, locally (a masked blur at sigma), carried into places no weight is near
  * by the same at 3 and 9 times sigma: a push-pull spread, so a wide hole's middle takes the tone of the
- * skin around it rather than its own.
+ * skin around it rather than its own. Taken on a grid of blocks about sigma/3 wide (`f` pixels, shrink's
+ * grid: expand brings a grid plane back); the weight's blurs are shared by every plane spread over it.
  */
-function spreadBlur(plane: Float32Array, weight: Float32Array, w: number, h: number, sigma: number): Float32Array {
-  const pw = new Float32Array(plane.length);
-  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
-  const out = new Float32Array(plane.length);
-  const levels = [9, 3, 1].map((k) => ({ num: blurCoarse(pw, w, h, k * sigma), den: blurCoarse(weight, w, h, k * sigma) }));
-  for (let i = 0; i < out.length; i++) {
-    // From the widest to the narrowest: each narrower level takes over as the weight within its reach grows.
-    let v = plane[i], seen = false;
-    for (const { num, den } of levels) {
-      if (den[i] <= 1e-4) continue;
-      const m = num[i] / den[i];
-      if (!seen) { v = m; seen = true; continue; }
-      v += Math.min(1, den[i] / 0.15) * (m - v);
+function spreadOn(weight: Float32Array, w: number, h: number, sigma: number) {
+  const f = Math.max(1, Math.floor(sigma / 3));
+  const gw = Math.ceil(w / f), gh = Math.ceil(h / f);
+  // The blocks' own averaging adds a variance of f^2 / 12 per axis.
+  const sigmas = [9, 3, 1].map((k) => Math.sqrt(Math.max(0, (k * sigma) ** 2 - (f * f) / 12)) / f);
+  const dens = sigmas.map((sg) => blurPlane(shrink(weight, w, h, f, gw, gh), gw, gh, sg));
+  const spread = (plane: Float32Array): Float32Array => {
+    const pw = new Float32Array(plane.length);
+    for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+    const pwSmall = shrink(pw, w, h, f, gw, gh), out = shrink(plane, w, h, f, gw, gh);
+    const nums = sigmas.map((sg) => blurPlane(pwSmall, gw, gh, sg));
+    for (let j = 0; j < out.length; j++) {
+      // From the widest to the narrowest: each narrower level takes over as the weight within its reach grows.
+      let v = out[j], seen = false;
+      for (let k = 0; k < 3; k++) {
+        const den = dens[k][j];
+        if (den <= 1e-4) continue;
+        const m = nums[k][j] / den;
+        if (!seen) { v = m; seen = true; continue; }
+        v += Math.min(1, den / 0.15) * (m - v);
+      }
+      out[j] = v;
     }
-    out[i] = v;
-  }
-  return out;
+    return out;
+  };
+  return { f, gw, gh, spread };
 }
 
 /** Pixels the blend did not touch keep their exact bytes (Lab round trips may move a byte by one). */
