@@ -23,11 +23,11 @@ import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
-import { removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
+import { removalTuning, removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
-import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, retouchWindow, RIGHT_NOSTRIL } from './skin-mask.ts';
+import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
 export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];
@@ -157,12 +157,29 @@ function skinReference(plane: Float32Array, weight: Float32Array, idx: number[],
 }
 
 /**
+ * The window a face's beard mask covers: the mesh's box, reaching past the jaw and the cheeks as far as a
+ * removal copies skin from (removalTuning.context past the zone, which reaches `skirt` past the mesh) and
+ * over the forehead as far as the texture's blurs read (retouchWindow's half a face each way was twice the
+ * pixels for nothing).
+ */
+export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
+  const m = face.mesh;
+  if (!m || m.length < 478) return null;
+  const fw = meshFaceWidth(m), side = (removalTuning.context + beardTuning.skirt) * fw, top = 0.15 * fw;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of m) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+  const a = Math.max(0, Math.floor(x0 - side)), b = Math.max(0, Math.floor(y0 - top));
+  const c = Math.min(size.width, Math.ceil(x1 + side)), d = Math.min(size.height, Math.ceil(y1 + side));
+  return c > a && d > b ? { x0: a, y0: b, w: c - a, h: d - b } : null;
+}
+
+/**
  * The beard of one meshed face (null without a mesh). `regions` may pass masks already drawn for the face
  * (faceRegions' `beard`, `moustache`, `leftCheek`, `rightCheek`); they are drawn here otherwise.
  */
 export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): BeardMask | null {
   const mesh = face.mesh;
-  const win = retouchWindow(face, image);
+  const win = beardWindow(face, image);
   if (!mesh || !win) return null;
   const T = beardTuning;
   const fw = meshFaceWidth(mesh);
@@ -192,15 +209,16 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   };
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
-  const outline = grow(fillPolygon(pts(FACE_OVAL), win), win, T.skirt * fw);
+  const oval = fillPolygon(pts(FACE_OVAL), win);
+  const outline = grow(oval, win, T.skirt * fw);
   // And only where the parser is confident of the face: on a turned face the mesh's jaw zone reaches past
   // the chin into the background, which the parser may call skin at one chance in two (a fill there paints
   // a skin-coloured horn). Past the outline (under the jaw) it must be surer still.
-  const oval = fillPolygon(pts(FACE_OVAL), win);
   const faceP = P(['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth']);
   for (let i = 0; i < n; i++) {
+    if (zoneRaw[i] === 0) continue;
     const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
-    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i)) * sure;
+    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
   }
 
   const lab = toLab(image, win);
@@ -273,7 +291,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     pooled[i] /= z; pooledColour[i] /= z;
   }
   // No seed along the face's outline: the jaw's edge against the neck's shadow is fine-band energy too.
-  const inner = feather(fillPolygon(pts(FACE_OVAL), win), win, T.outline * fw);
+  const inner = feather(oval, win, T.outline * fw);
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] < 0.15) continue;
