@@ -102,7 +102,9 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // blurred past the voting's averaging), and the full-resolution texture band of the very source pixels
   // the fill took, copied over it.
   const texSigma = Math.max(1, T.textureSigma * m.faceWidth);
-  const low = [0, 1, 2].map((c) => blurPlane(expand(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, win.w, win.h, s), win.w, win.h, texSigma));
+  // Blurred on the working grid (texSigma / s there) and brought back bilinearly: the same smooth band at
+  // 1/s^2 of the cost.
+  const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, texSigma / s), gw, gh, win.w, win.h, s));
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of

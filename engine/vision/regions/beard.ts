@@ -17,7 +17,7 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
-import { blurCoarse, blurPlane } from '../../image/retouch/frequency.ts';
+import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
@@ -238,7 +238,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // broad gradient, so the fine energy is weighed against the tone's gradient.
   // The edges' gradient is read on a blur broader than the hairs, so that in a soft photo (where a beard's
   // texture is a few pixels wide) the beard itself does not count as edges.
-  const broad = blurPlane(L, win.w, win.h, T.edgeSigma * fw);
+  const broad = blurPlaneCoarse(L, win.w, win.h, T.edgeSigma * fw);
   const grad2 = new Float32Array(n);
   for (let y = 1; y < win.h - 1; y++) for (let x = 1, i = y * win.w + 1; x < win.w - 1; x++, i++) {
     const gx = (broad[i + 1] - broad[i - 1]) / 2, gy = (broad[i + win.w] - broad[i - win.w]) / 2;
@@ -281,11 +281,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // Pooled as a mean over the zone (not over everything), so a narrow band (the upper lip) or the zone's
   // edge is not diluted by the lips or the background beside it.
   const ps = T.poolSigma * fw;
-  const zonePooled = blurPlane(zone, win.w, win.h, ps);
-  const pooled = blurPlane(pixel, win.w, win.h, ps);
+  // Broad, smooth blurs: on blocks of a quarter sigma (blurPlaneCoarse).
+  const zonePooled = blurPlaneCoarse(zone, win.w, win.h, ps);
+  const pooled = blurPlaneCoarse(pixel, win.w, win.h, ps);
   const colourOnly = new Float32Array(n);
   for (let i = 0; i < n; i++) colourOnly[i] = zone[i] * Math.max(dark[i], grey[i]);
-  const pooledColour = blurPlane(colourOnly, win.w, win.h, ps);
+  const pooledColour = blurPlaneCoarse(colourOnly, win.w, win.h, ps);
   for (let i = 0; i < n; i++) {
     const z = Math.max(zonePooled[i], 0.05);
     pooled[i] /= z; pooledColour[i] /= z;
