@@ -99,7 +99,10 @@ export interface BeardMask {
 function windowed(mask: Mask | undefined, win: Win): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) out[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
+  for (let y = 0; y < win.h; y++) {
+    const src = (win.y0 + y) * mask.width + win.x0, o = y * win.w;
+    for (let x = 0; x < win.w; x++) out[o + x] = mask.data[src + x] * (1 / 255);
+  }
   return out;
 }
 
@@ -143,17 +146,21 @@ function largestPatch(set: Uint8Array, w: number, h: number): number {
 }
 
 /**
- * A plane's value on the reference skin spread over the window: a masked blur, leaning toward the skin's
- * median where little skin is within reach (the chin and neck lie far from the cheeks).
+ * Planes' values on the reference skin spread over the window: a masked blur, leaning toward the skin's
+ * median where little skin is within reach (the chin and neck lie far from the cheeks). The weight's blur
+ * is shared by the planes.
  */
-function skinReference(plane: Float32Array, weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array {
-  const m = median(idx.map((i) => plane[i]));
-  const pw = new Float32Array(plane.length);
-  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
-  const num = blurCoarse(pw, win.w, win.h, sigma), den = blurCoarse(weight, win.w, win.h, sigma);
-  const k = 0.05;
-  for (let i = 0; i < num.length; i++) num[i] = (num[i] + k * m) / (den[i] + k);
-  return num;
+function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array[] {
+  const den = blurCoarse(weight, win.w, win.h, sigma);
+  return planes.map((plane) => {
+    const m = median(idx.map((i) => plane[i]));
+    const pw = new Float32Array(plane.length);
+    for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+    const num = blurCoarse(pw, win.w, win.h, sigma);
+    const k = 0.05;
+    for (let i = 0; i < num.length; i++) num[i] = (num[i] + k * m) / (den[i] + k);
+    return num;
+  });
 }
 
 /**
@@ -254,8 +261,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const refIdx: number[] = [];
   for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
   if (refIdx.length < 30) return empty();
-  const refTone = skinReference(tone, refW, refIdx, win, T.refSigma * fw);
-  const refSat = skinReference(saturation, refW, refIdx, win, T.refSigma * fw);
+  const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
