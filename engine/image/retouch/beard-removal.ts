@@ -15,7 +15,7 @@
  */
 import { expand, shrink } from '../guided-filter.ts';
 import type { RasterImage } from '../raster.ts';
-import { fromLab, toLab, type Area, type LabPlanes } from './color.ts';
+import { mapGamut, toByte, toLab, type Area } from './color.ts';
 import { blurPlane } from './frequency.ts';
 import { inpaint } from './inpaint.ts';
 
@@ -49,7 +49,13 @@ export const removalTuning = {
   /** Skin between the hairs: lighter than the mean over this many face widths around. */
   between: 0.015,
   /** Texture band (copied from the source at full resolution): finer than this many face widths. */
-  textureSigma: 0.012,
+  textureSigma: 0.015,
+  /**
+   * The fill's own tone is kept only broader than this many face widths: the patches' voting leaves
+   * blotches a few millimetres wide (one source patch lighter than the next) that read as a waxy mask;
+   * the evening brings the skin's broad tone in, the texture band the grain.
+   */
+  lowSigma: 0.04,
   /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
   even: 1,
   /** The mask's soft rim: evening reaches this many face widths past it, fading. */
@@ -104,7 +110,8 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const texSigma = Math.max(1, T.textureSigma * m.faceWidth);
   // Blurred on the working grid (texSigma / s there) and brought back bilinearly: the same smooth band at
   // 1/s^2 of the cost.
-  const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, texSigma / s), gw, gh, win.w, win.h, s));
+  const lowSigma = Math.max(texSigma, T.lowSigma * m.faceWidth);
+  const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, lowSigma / s), gw, gh, win.w, win.h, s));
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
@@ -162,13 +169,18 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
   const alpha = new Float32Array(n);
   for (let i = 0; i < n; i++) alpha[i] = Math.max(filled[i] * Math.min(1, grownBeard[i] / T.holeAt), Math.min(1, rim[i] * 2) * m.zone[i]);
-  const blended: LabPlanes = { L: new Float32Array(n), a: new Float32Array(n), b: new Float32Array(n), area: win };
-  const dst = [blended.L, blended.a, blended.b];
-  for (let c = 0; c < 3; c++) for (let i = 0; i < n; i++) dst[c][i] = planes[c][i] + alpha[i] * (out[c][i] - planes[c][i]);
-  // Pixels alpha leaves alone are written back as they were read (the round trip is exact to a level or so; see below).
-  const before = Buffer.from(image.data);
-  fromLab(blended, image);
-  restoreUntouched(image, before, win, alpha);
+  // Only pixels the blend touches are converted back and written; the rest keep their exact bytes (a Lab
+  // round trip may move a byte by one).
+  const ch = image.channels, rgb: [number, number, number] = [0, 0, 0];
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      const i = y * win.w + x, k = alpha[i];
+      if (k <= 1 / 512) continue;
+      mapGamut(planes[0][i] + k * (out[0][i] - planes[0][i]), planes[1][i] + k * (out[1][i] - planes[1][i]), planes[2][i] + k * (out[2][i] - planes[2][i]), rgb);
+      const j = ((win.y0 + y) * image.width + win.x0 + x) * ch;
+      image.data[j] = toByte(rgb[0]); image.data[j + 1] = toByte(rgb[1]); image.data[j + 2] = toByte(rgb[2]);
+    }
+  }
   return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
 }
 
@@ -223,16 +235,4 @@ function spreadOn(weight: Float32Array, w: number, h: number, sigma: number) {
     return out;
   };
   return { f, gw, gh, spread };
-}
-
-/** Pixels the blend did not touch keep their exact bytes (Lab round trips may move a byte by one). */
-function restoreUntouched(image: RasterImage, before: Buffer, win: Area, alpha: Float32Array): void {
-  const ch = image.channels;
-  for (let y = 0; y < win.h; y++) {
-    for (let x = 0; x < win.w; x++) {
-      if (alpha[y * win.w + x] > 1 / 512) continue;
-      const j = ((win.y0 + y) * image.width + win.x0 + x) * ch;
-      for (let c = 0; c < 3; c++) image.data[j + c] = before[j + c];
-    }
-  }
 }
