@@ -15,8 +15,8 @@
  */
 import { expand, shrink } from '../guided-filter.ts';
 import type { RasterImage } from '../raster.ts';
-import { fromLab, toLab, type Area, type LabPlanes } from './color.ts';
-import { blurCoarse, blurPlane } from './frequency.ts';
+import { mapGamut, toByte, toLab, type Area } from './color.ts';
+import { blurPlane } from './frequency.ts';
 import { inpaint } from './inpaint.ts';
 
 export interface BeardPlanes {
@@ -49,7 +49,13 @@ export const removalTuning = {
   /** Skin between the hairs: lighter than the mean over this many face widths around. */
   between: 0.015,
   /** Texture band (copied from the source at full resolution): finer than this many face widths. */
-  textureSigma: 0.012,
+  textureSigma: 0.015,
+  /**
+   * The fill's own tone is kept only broader than this many face widths: the patches' voting leaves
+   * blotches a few millimetres wide (one source patch lighter than the next) that read as a waxy mask;
+   * the evening brings the skin's broad tone in, the texture band the grain.
+   */
+  lowSigma: 0.04,
   /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
   even: 1,
   /** The mask's soft rim: evening reaches this many face widths past it, fading. */
@@ -102,7 +108,10 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // blurred past the voting's averaging), and the full-resolution texture band of the very source pixels
   // the fill took, copied over it.
   const texSigma = Math.max(1, T.textureSigma * m.faceWidth);
-  const low = [0, 1, 2].map((c) => blurPlane(expand(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, win.w, win.h, s), win.w, win.h, texSigma));
+  // Blurred on the working grid (texSigma / s there) and brought back bilinearly: the same smooth band at
+  // 1/s^2 of the cost.
+  const lowSigma = Math.max(texSigma, T.lowSigma * m.faceWidth);
+  const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, lowSigma / s), gw, gh, win.w, win.h, s));
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
@@ -146,23 +155,32 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     ringW[i] = Math.max(Math.max(m.skin[i], m.zone[i]) * (1 - reach[i]), between);
     areaW[i] = reach[i];
   }
+  // The two spreads are smooth by construction, so they are taken on a grid of sigma/3 blocks and only
+  // their difference is brought back to full resolution (one bilinear pass per channel).
   const sigma = T.evenSigma * m.faceWidth;
+  const ring = spreadOn(ringW, win.w, win.h, sigma), area = spreadOn(areaW, win.w, win.h, sigma);
   for (let c = 0; c < 3; c++) {
-    const around = spreadBlur(planes[c], ringW, win.w, win.h, sigma);
-    const here = spreadBlur(out[c], areaW, win.w, win.h, sigma);
-    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * (around[i] - here[i]);
+    const around = ring.spread(planes[c]), here = area.spread(out[c]);
+    for (let j = 0; j < around.length; j++) around[j] -= here[j];
+    const delta = expand(around, ring.gw, ring.gh, win.w, win.h, ring.f);
+    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * delta[i];
   }
 
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
   const alpha = new Float32Array(n);
   for (let i = 0; i < n; i++) alpha[i] = Math.max(filled[i] * Math.min(1, grownBeard[i] / T.holeAt), Math.min(1, rim[i] * 2) * m.zone[i]);
-  const blended: LabPlanes = { L: new Float32Array(n), a: new Float32Array(n), b: new Float32Array(n), area: win };
-  const dst = [blended.L, blended.a, blended.b];
-  for (let c = 0; c < 3; c++) for (let i = 0; i < n; i++) dst[c][i] = planes[c][i] + alpha[i] * (out[c][i] - planes[c][i]);
-  // Pixels alpha leaves alone are written back as they were read (the round trip is exact to a level or so; see below).
-  const before = Buffer.from(image.data);
-  fromLab(blended, image);
-  restoreUntouched(image, before, win, alpha);
+  // Only pixels the blend touches are converted back and written; the rest keep their exact bytes (a Lab
+  // round trip may move a byte by one).
+  const ch = image.channels, rgb: [number, number, number] = [0, 0, 0];
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      const i = y * win.w + x, k = alpha[i];
+      if (k <= 1 / 512) continue;
+      mapGamut(planes[0][i] + k * (out[0][i] - planes[0][i]), planes[1][i] + k * (out[1][i] - planes[1][i]), planes[2][i] + k * (out[2][i] - planes[2][i]), rgb);
+      const j = ((win.y0 + y) * image.width + win.x0 + x) * ch;
+      image.data[j] = toByte(rgb[0]); image.data[j + 1] = toByte(rgb[1]); image.data[j + 2] = toByte(rgb[2]);
+    }
+  }
   return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
 }
 
@@ -188,35 +206,33 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
 /**
  * The plane's mean over `weight`, locally (a masked blur at sigma), carried into places no weight is near
  * by the same at 3 and 9 times sigma: a push-pull spread, so a wide hole's middle takes the tone of the
- * skin around it rather than its own.
+ * skin around it rather than its own. Taken on a grid of blocks about sigma/3 wide (`f` pixels, shrink's
+ * grid: expand brings a grid plane back); the weight's blurs are shared by every plane spread over it.
  */
-function spreadBlur(plane: Float32Array, weight: Float32Array, w: number, h: number, sigma: number): Float32Array {
-  const pw = new Float32Array(plane.length);
-  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
-  const out = new Float32Array(plane.length);
-  const levels = [9, 3, 1].map((k) => ({ num: blurCoarse(pw, w, h, k * sigma), den: blurCoarse(weight, w, h, k * sigma) }));
-  for (let i = 0; i < out.length; i++) {
-    // From the widest to the narrowest: each narrower level takes over as the weight within its reach grows.
-    let v = plane[i], seen = false;
-    for (const { num, den } of levels) {
-      if (den[i] <= 1e-4) continue;
-      const m = num[i] / den[i];
-      if (!seen) { v = m; seen = true; continue; }
-      v += Math.min(1, den[i] / 0.15) * (m - v);
+function spreadOn(weight: Float32Array, w: number, h: number, sigma: number) {
+  const f = Math.max(1, Math.floor(sigma / 3));
+  const gw = Math.ceil(w / f), gh = Math.ceil(h / f);
+  // The blocks' own averaging adds a variance of f^2 / 12 per axis.
+  const sigmas = [9, 3, 1].map((k) => Math.sqrt(Math.max(0, (k * sigma) ** 2 - (f * f) / 12)) / f);
+  const dens = sigmas.map((sg) => blurPlane(shrink(weight, w, h, f, gw, gh), gw, gh, sg));
+  const spread = (plane: Float32Array): Float32Array => {
+    const pw = new Float32Array(plane.length);
+    for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+    const pwSmall = shrink(pw, w, h, f, gw, gh), out = shrink(plane, w, h, f, gw, gh);
+    const nums = sigmas.map((sg) => blurPlane(pwSmall, gw, gh, sg));
+    for (let j = 0; j < out.length; j++) {
+      // From the widest to the narrowest: each narrower level takes over as the weight within its reach grows.
+      let v = out[j], seen = false;
+      for (let k = 0; k < 3; k++) {
+        const den = dens[k][j];
+        if (den <= 1e-4) continue;
+        const m = nums[k][j] / den;
+        if (!seen) { v = m; seen = true; continue; }
+        v += Math.min(1, den / 0.15) * (m - v);
+      }
+      out[j] = v;
     }
-    out[i] = v;
-  }
-  return out;
-}
-
-/** Pixels the blend did not touch keep their exact bytes (Lab round trips may move a byte by one). */
-function restoreUntouched(image: RasterImage, before: Buffer, win: Area, alpha: Float32Array): void {
-  const ch = image.channels;
-  for (let y = 0; y < win.h; y++) {
-    for (let x = 0; x < win.w; x++) {
-      if (alpha[y * win.w + x] > 1 / 512) continue;
-      const j = ((win.y0 + y) * image.width + win.x0 + x) * ch;
-      for (let c = 0; c < 3; c++) image.data[j + c] = before[j + c];
-    }
-  }
+    return out;
+  };
+  return { f, gw, gh, spread };
 }

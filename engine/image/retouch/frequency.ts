@@ -74,17 +74,26 @@ export function blurCoarse(plane: Float32Array, w: number, h: number, sigma: num
   if (f < 2) return blurPlane(plane, w, h, sigma);
   const sw = Math.ceil(w / f), sh = Math.ceil(h / f);
   const small = new Float32Array(sw * sh), cnt = new Float32Array(sw * sh);
-  for (let y = 0; y < h; y++) for (let x = 0, i = y * w, r = ((y / f) | 0) * sw; x < w; x++, i++) { const j = r + ((x / f) | 0); small[j] += plane[i]; cnt[j]++; }
+  const cell = new Int32Array(w);
+  for (let x = 0; x < w; x++) cell[x] = (x / f) | 0;
+  for (let y = 0; y < h; y++) for (let x = 0, i = y * w, r = ((y / f) | 0) * sw; x < w; x++, i++) { const j = r + cell[x]; small[j] += plane[i]; cnt[j]++; }
   for (let j = 0; j < small.length; j++) small[j] /= cnt[j];
   const b = blurPlane(small, sw, sh, Math.sqrt(Math.max(0, sigma * sigma - (f * f) / 12)) / f);
   const out = new Float32Array(w * h);
+  // Cell centres sit at (k + 0.5) f - 0.5 in full-resolution pixels; the columns' cells and weights are the
+  // same on every row, so they are found once.
+  const X0 = new Int32Array(w), X1 = new Int32Array(w), TX = new Float64Array(w);
+  for (let x = 0; x < w; x++) {
+    const fx = Math.min(sw - 1, Math.max(0, (x + 0.5) / f - 0.5)), x0 = Math.floor(fx);
+    X0[x] = x0; X1[x] = Math.min(sw - 1, x0 + 1); TX[x] = fx - x0;
+  }
   for (let y = 0; y < h; y++) {
-    // Cell centres sit at (k + 0.5) f - 0.5 in full-resolution pixels.
     const fy = Math.min(sh - 1, Math.max(0, (y + 0.5) / f - 0.5)), y0 = Math.floor(fy), y1 = Math.min(sh - 1, y0 + 1), ty = fy - y0;
+    const r0 = y0 * sw, r1 = y1 * sw, o = y * w;
     for (let x = 0; x < w; x++) {
-      const fx = Math.min(sw - 1, Math.max(0, (x + 0.5) / f - 0.5)), x0 = Math.floor(fx), x1 = Math.min(sw - 1, x0 + 1), tx = fx - x0;
-      const top = b[y0 * sw + x0] + (b[y0 * sw + x1] - b[y0 * sw + x0]) * tx, bot = b[y1 * sw + x0] + (b[y1 * sw + x1] - b[y1 * sw + x0]) * tx;
-      out[y * w + x] = top + (bot - top) * ty;
+      const x0 = X0[x], x1 = X1[x], tx = TX[x];
+      const top = b[r0 + x0] + (b[r0 + x1] - b[r0 + x0]) * tx, bot = b[r1 + x0] + (b[r1 + x1] - b[r1 + x0]) * tx;
+      out[o + x] = top + (bot - top) * ty;
     }
   }
   return out;

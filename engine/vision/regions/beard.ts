@@ -17,17 +17,17 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
-import { blurCoarse, blurPlane } from '../../image/retouch/frequency.ts';
+import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
-import { removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
+import { removalTuning, removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
-import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, retouchWindow, RIGHT_NOSTRIL } from './skin-mask.ts';
+import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
 export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];
@@ -99,7 +99,10 @@ export interface BeardMask {
 function windowed(mask: Mask | undefined, win: Win): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) out[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
+  for (let y = 0; y < win.h; y++) {
+    const src = (win.y0 + y) * mask.width + win.x0, o = y * win.w;
+    for (let x = 0; x < win.w; x++) out[o + x] = mask.data[src + x] * (1 / 255);
+  }
   return out;
 }
 
@@ -143,17 +146,38 @@ function largestPatch(set: Uint8Array, w: number, h: number): number {
 }
 
 /**
- * A plane's value on the reference skin spread over the window: a masked blur, leaning toward the skin's
- * median where little skin is within reach (the chin and neck lie far from the cheeks).
+ * Planes' values on the reference skin spread over the window: a masked blur, leaning toward the skin's
+ * median where little skin is within reach (the chin and neck lie far from the cheeks). The weight's blur
+ * is shared by the planes.
  */
-function skinReference(plane: Float32Array, weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array {
-  const m = median(idx.map((i) => plane[i]));
-  const pw = new Float32Array(plane.length);
-  for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
-  const num = blurCoarse(pw, win.w, win.h, sigma), den = blurCoarse(weight, win.w, win.h, sigma);
-  const k = 0.05;
-  for (let i = 0; i < num.length; i++) num[i] = (num[i] + k * m) / (den[i] + k);
-  return num;
+function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array[] {
+  const den = blurCoarse(weight, win.w, win.h, sigma);
+  return planes.map((plane) => {
+    const m = median(idx.map((i) => plane[i]));
+    const pw = new Float32Array(plane.length);
+    for (let i = 0; i < pw.length; i++) pw[i] = plane[i] * weight[i];
+    const num = blurCoarse(pw, win.w, win.h, sigma);
+    const k = 0.05;
+    for (let i = 0; i < num.length; i++) num[i] = (num[i] + k * m) / (den[i] + k);
+    return num;
+  });
+}
+
+/**
+ * The window a face's beard mask covers: the mesh's box, reaching past the jaw and the cheeks as far as a
+ * removal copies skin from (removalTuning.context past the zone, which reaches `skirt` past the mesh) and
+ * over the forehead as far as the texture's blurs read (retouchWindow's half a face each way was twice the
+ * pixels for nothing).
+ */
+export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
+  const m = face.mesh;
+  if (!m || m.length < 478) return null;
+  const fw = meshFaceWidth(m), side = (removalTuning.context + beardTuning.skirt) * fw, top = 0.15 * fw;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of m) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+  const a = Math.max(0, Math.floor(x0 - side)), b = Math.max(0, Math.floor(y0 - top));
+  const c = Math.min(size.width, Math.ceil(x1 + side)), d = Math.min(size.height, Math.ceil(y1 + side));
+  return c > a && d > b ? { x0: a, y0: b, w: c - a, h: d - b } : null;
 }
 
 /**
@@ -162,7 +186,7 @@ function skinReference(plane: Float32Array, weight: Float32Array, idx: number[],
  */
 export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): BeardMask | null {
   const mesh = face.mesh;
-  const win = retouchWindow(face, image);
+  const win = beardWindow(face, image);
   if (!mesh || !win) return null;
   const T = beardTuning;
   const fw = meshFaceWidth(mesh);
@@ -192,15 +216,16 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   };
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
-  const outline = grow(fillPolygon(pts(FACE_OVAL), win), win, T.skirt * fw);
+  const oval = fillPolygon(pts(FACE_OVAL), win);
+  const outline = grow(oval, win, T.skirt * fw);
   // And only where the parser is confident of the face: on a turned face the mesh's jaw zone reaches past
   // the chin into the background, which the parser may call skin at one chance in two (a fill there paints
   // a skin-coloured horn). Past the outline (under the jaw) it must be surer still.
-  const oval = fillPolygon(pts(FACE_OVAL), win);
   const faceP = P(['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth']);
   for (let i = 0; i < n; i++) {
+    if (zoneRaw[i] === 0) continue;
     const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
-    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (1 - hair[i] * sideways(i)) * sure;
+    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
   }
 
   const lab = toLab(image, win);
@@ -220,7 +245,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // broad gradient, so the fine energy is weighed against the tone's gradient.
   // The edges' gradient is read on a blur broader than the hairs, so that in a soft photo (where a beard's
   // texture is a few pixels wide) the beard itself does not count as edges.
-  const broad = blurPlane(L, win.w, win.h, T.edgeSigma * fw);
+  const broad = blurPlaneCoarse(L, win.w, win.h, T.edgeSigma * fw);
   const grad2 = new Float32Array(n);
   for (let y = 1; y < win.h - 1; y++) for (let x = 1, i = y * win.w + 1; x < win.w - 1; x++, i++) {
     const gx = (broad[i + 1] - broad[i - 1]) / 2, gy = (broad[i + win.w] - broad[i - win.w]) / 2;
@@ -236,8 +261,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const refIdx: number[] = [];
   for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
   if (refIdx.length < 30) return empty();
-  const refTone = skinReference(tone, refW, refIdx, win, T.refSigma * fw);
-  const refSat = skinReference(saturation, refW, refIdx, win, T.refSigma * fw);
+  const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
@@ -263,17 +287,18 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // Pooled as a mean over the zone (not over everything), so a narrow band (the upper lip) or the zone's
   // edge is not diluted by the lips or the background beside it.
   const ps = T.poolSigma * fw;
-  const zonePooled = blurPlane(zone, win.w, win.h, ps);
-  const pooled = blurPlane(pixel, win.w, win.h, ps);
+  // Broad, smooth blurs: on blocks of a quarter sigma (blurPlaneCoarse).
+  const zonePooled = blurPlaneCoarse(zone, win.w, win.h, ps);
+  const pooled = blurPlaneCoarse(pixel, win.w, win.h, ps);
   const colourOnly = new Float32Array(n);
   for (let i = 0; i < n; i++) colourOnly[i] = zone[i] * Math.max(dark[i], grey[i]);
-  const pooledColour = blurPlane(colourOnly, win.w, win.h, ps);
+  const pooledColour = blurPlaneCoarse(colourOnly, win.w, win.h, ps);
   for (let i = 0; i < n; i++) {
     const z = Math.max(zonePooled[i], 0.05);
     pooled[i] /= z; pooledColour[i] /= z;
   }
   // No seed along the face's outline: the jaw's edge against the neck's shadow is fine-band energy too.
-  const inner = feather(fillPolygon(pts(FACE_OVAL), win), win, T.outline * fw);
+  const inner = feather(oval, win, T.outline * fw);
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] < 0.15) continue;
