@@ -84,6 +84,9 @@ export const BEAUTY_PARSING: ParseOptions = {
   input: 320,
   frame: { scale: 1.05, down: 0.15 },
   classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'necklace', 'cloth', 'neck', 'rightEar', 'leftEar'],
+  // retouchMasks reads these only summed (hair alone too, for the sharpening): 5 planes to bring to full
+  // resolution instead of up to 13.
+  merge: [['skin', 'nose'], ['rightBrow', 'leftBrow'], ['glasses', 'hat', 'earring', 'necklace', 'cloth'], ['neck', 'rightEar', 'leftEar']],
 };
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
