@@ -85,7 +85,8 @@ export const BEAUTY_PARSING: ParseOptions = {
   frame: { scale: 1.05, down: 0.15 },
   classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'necklace', 'cloth', 'neck', 'rightEar', 'leftEar'],
   // retouchMasks reads these only summed (hair alone too, for the sharpening): 5 planes to bring to full
-  // resolution instead of up to 13.
+  // resolution instead of up to 13. A modest gain: warp wall a parse, merged run first, 8 runs at load 9:
+  // obama 172 vs 180 ms, biden-obama's two faces 158 vs 202 ms; the parse's CPU is mostly the model's.
   merge: [['skin', 'nose'], ['rightBrow', 'leftBrow'], ['glasses', 'hat', 'earring', 'necklace', 'cloth'], ['neck', 'rightEar', 'leftEar']],
 };
 
