@@ -10,6 +10,10 @@
  * parse 2.44 / 3.35 s at load 6: at this load the figures move by a second either way). CPU time in process
  * is steadier: obama, interleaved with the code before (load 6-7, median of 5, twice each): parsing 381-430
  * against 565-569 ms, whitening 43-71 against 73-89, the whole job about 0.94 s against 1.15 s of CPU.
+ * The split now prints each step's CPU ms too. Keep weighed on luma, merged parsing planes, sharpening over
+ * its mask's box (load 10-15, HTTP meaningless there: obama 2.9 s, biden-obama 5.4 s): obama retouch CPU
+ * 501 against main's 645 in the same minutes; retouchFace interleaved with main in one process, obama
+ * 467 vs 649 ms, biden-obama 339 vs 353; parsing CPU with merged planes, obama 267 vs 391 ms a parse.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -60,12 +64,18 @@ await e.close();
 
 // Where the time goes, in this process (the same code the worker runs).
 const models = new ModelRegistry({ threads: 2 });
-console.log(['photo', 'decode', 'faces+mesh', 'parsing', 'retouch', 'encode'].join('\t'));
+const STEPS = ['decode', 'faces+mesh', 'parsing', 'retouch', 'encode'];
+// Wall ms, then CPU ms of this process (onnxruntime's and sharp's threads included): on a shared machine
+// the CPU figures are the ones to compare between versions.
+console.log(['photo', ...STEPS, ...STEPS.map((s) => `${s} CPU`)].join('\t'));
 for (const p of photos) {
   const split = async () => {
-    const ms: number[] = [];
-    let t = performance.now();
-    const lap = () => { const n = performance.now(); ms.push(n - t); t = n; };
+    const ms: number[] = [], cpu: number[] = [];
+    let t = performance.now(), u = process.cpuUsage();
+    const lap = () => {
+      const n = performance.now(), v = process.cpuUsage();
+      ms.push(n - t); cpu.push((v.user - u.user + v.system - u.system) / 1000); t = n; u = v;
+    };
     const { data, info } = await sharp(p.jpeg).raw().toBuffer({ resolveWithObject: true });
     const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
     lap();
@@ -87,7 +97,7 @@ for (const p of photos) {
     lap();
     await encodePngFast({ data: out, width: image.width, height: image.height, channels: 3 });
     lap();
-    return ms;
+    return [...ms, ...cpu];
   };
   await split();
   const all: number[][] = [];

@@ -14,13 +14,24 @@ function inverseCounts(n: number, r: number): Float32Array {
 }
 
 /**
+ * The horizontal pass's plane, kept between calls (a retouch runs a hundred box means on one face's window:
+ * a fresh plane each time cost more in allocation and collection than the pass itself). A worker runs one
+ * kernel at a time, so one buffer is enough; it is never handed out.
+ */
+let tmpPlane = new Float32Array(0);
+function scratch(n: number): Float32Array {
+  if (tmpPlane.length < n) tmpPlane = new Float32Array(Math.max(n, Math.ceil(tmpPlane.length * 1.25)));
+  return tmpPlane;
+}
+
+/**
  * Mean over the (2r+1)^2 window, clipped at the borders (divided by the pixels actually inside). O(N).
  * The running sums are split into their head, middle and tail so the inner loops have no branches, and the
  * vertical pass writes a row and moves its column sums in one sweep; the additions happen in the same order
  * as a plain sliding window's, so the result is the same to the bit (0.74 of the time of the branchy loops on a 600 x 600 plane, r 3).
  */
 export function boxMean(src: Float32Array, w: number, h: number, r: number, out: Float32Array = new Float32Array(w * h)): Float32Array {
-  const tmp = new Float32Array(w * h);
+  const tmp = scratch(w * h);
   const invX = inverseCounts(w, r);
   // x < ra: the sum only gains a pixel; ra <= x < rb: gains and loses one; from rb: only loses.
   const ra = Math.min(r, Math.max(0, w - r - 1)), rb = Math.max(ra, w - r - 1);

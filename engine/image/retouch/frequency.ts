@@ -12,7 +12,9 @@ import { boxMean, expand, shrink } from '../guided-filter.ts';
 export function blurPlane(plane: Float32Array, w: number, h: number, sigma: number): Float32Array {
   const r = Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5);
   if (r < 1) return Float32Array.from(plane);
-  return boxMean(boxMean(boxMean(plane, w, h, r), w, h, r), w, h, r);
+  // boxMean may write over its input (it reads the input only into its own scratch plane first).
+  const out = boxMean(plane, w, h, r);
+  return boxMean(boxMean(out, w, h, r, out), w, h, r, out);
 }
 
 /**

@@ -59,6 +59,25 @@ describe('parseFace on a frontal portrait', () => {
     expect(inter(classMask(small, 'skin', image), oval) / count(oval)).toBeGreaterThan(0.65);
   });
 
+  it('brings a merged group as one sum under its first class, equal to the sum of its classes', async () => {
+    const opts = { input: 320, classes: ['skin', 'nose', 'neck', 'rightEar', 'leftEar', 'hair'] as ParsingClass[] };
+    const each = await parseFace(parser, image, face, opts);
+    const merged = await parseFace(parser, image, face, { ...opts, merge: [['skin', 'nose'], ['neck', 'rightEar', 'leftEar']] });
+    expect(Object.keys(merged.classes).sort()).toEqual(['hair', 'neck', 'skin']);
+    const sum = (p: FaceParsing, names: ParsingClass[]) => classMask(p, names, image).data;
+    for (const [group, first] of [[['skin', 'nose'], 'skin'], [['neck', 'rightEar', 'leftEar'], 'neck']] as [ParsingClass[], ParsingClass][]) {
+      const a = sum(each, group), b = sum(merged, [first]);
+      let far = 0, mean = 0, n = 0;
+      for (let i = 0; i < a.length; i++) { if (!a[i] && !b[i]) continue; const d = Math.abs(a[i] - b[i]); if (d > 3) far++; mean += d; n++; }
+      // The same sum but for each class's own 8-bit rounding and clipping (a class's filter overshooting
+      // below 0 at an edge is clipped alone, not against its neighbour's overshoot above).
+      expect(n).toBeGreaterThan(1000);
+      expect(mean / n).toBeLessThan(0.5);
+      expect(far / n).toBeLessThan(0.005);
+    }
+    expect(merged.classes.hair).toEqual(each.classes.hair);
+  });
+
   it('runs on the tfjs Human runs on', () => {
     const core = (t: unknown) => (t as { engine(): unknown }).engine();
     expect(core(parser.tf)).toBe(core(human.tf));

@@ -68,6 +68,14 @@ export interface ParseOptions {
   classes?: readonly ParsingClass[];
   /** The crop's framing (default FRAME): a caller that needs the face and little around it parses a tighter square at a smaller input. */
   frame?: { scale: number; down: number };
+  /**
+   * Groups of classes summed before they are brought to full resolution, each sum kept under its group's
+   * first class and the others left absent: for a caller that only ever reads a group's sum (parsingPlane
+   * over all of it), one guided filter per group instead of one per class. The filter is linear, so the sum
+   * is the same but for 8-bit rounding. A pair of sides (brows, eyes, ears) stays a pair: their sum is split
+   * at the midline again.
+   */
+  merge?: readonly (readonly ParsingClass[])[];
 }
 
 type P = readonly number[];
@@ -134,7 +142,7 @@ export async function parseFaces(parser: FaceParser, image: RasterImage, faces: 
       parser.tf.dispose(t);
     }
     const t1 = performance.now();
-    const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes), win, roi, face);
+    const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes, opts.merge), win, roi, face);
     result.push({ roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } });
   }
   return result;
@@ -176,7 +184,7 @@ function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win
  * The logits' softmax at image pixels of `win`: computed on a grid at about the crop's resolution (bilinear
  * logits, as the graph's own resize does), then each present class is guided-filtered up to full size.
  */
-async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[]): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
+async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[], merge?: ParseOptions['merge']): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
   const L = out / STRIDE, C = PARSING_CLASSES.length;
   if (logits.length !== L * L * C) throw new Error(`parseFace: expected ${L}x${L}x${C} logits, got ${logits.length}`);
   const k = Math.min(1, (out * GRID) / roi.size);
@@ -191,9 +199,20 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
   const n = gw * gh;
   // A side's class takes its partner along: the model's left and right are summed and re-split (splitSides).
   const want = wanted && new Set(wanted.flatMap((k) => [k, ...SIDES.filter((pair) => (pair as readonly ParsingClass[]).includes(k)).flat()]));
+  const members = new Map<number, number[]>(), merged = new Set<number>();
+  for (const g of merge ?? []) {
+    const [first, ...rest] = g.map((k) => PARSING_CLASSES.indexOf(k));
+    members.set(first, rest);
+    for (const k of rest) merged.add(k);
+  }
   for (let c = 0; c < C; c++) {
-    if (want && !want.has(PARSING_CLASSES[c])) continue;
-    const p = probs.subarray(c * n, (c + 1) * n);
+    if (merged.has(c) || (want && !want.has(PARSING_CLASSES[c]))) continue;
+    let p = probs.subarray(c * n, (c + 1) * n);
+    const rest = members.get(c);
+    if (rest) {
+      p = Float32Array.from(p);
+      for (const k of rest) { const q = probs.subarray(k * n, (k + 1) * n); for (let i = 0; i < n; i++) p[i] += q[i]; }
+    }
     let max = 0;
     for (let i = 0; i < n; i++) if (p[i] > max) max = p[i];
     if (max < MIN_PROB) continue;
