@@ -9,7 +9,7 @@ import { toLab } from '../../image/retouch/color.ts';
 import { gauss as blurPlane } from './gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
-import type { FaceParsing } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
@@ -217,11 +217,16 @@ export function lesionConfidence(kind: LesionKind, b: Blob, near: Around = { shi
   }
 }
 
-export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = labFrame(f), ms: Record<string, number> = {}): SkinAnalysis {
+export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | ParsingSample, lab = labFrame(f), ms: Record<string, number> = {}): SkinAnalysis {
   const s = f.s, { w, h } = f;
-  let t0 = performance.now();
-  /** Milliseconds per part, into `ms` (the benchmark prints them). */
-  const lap = (name: string) => { const t = performance.now(); ms[name] = (ms[name] ?? 0) + t - t0; t0 = t; };
+  let t0 = performance.now(), c0 = process.cpuUsage();
+  /** Milliseconds per part, wall and (as `${name} cpu`) this process's CPU, into `ms` (the benchmark prints them). */
+  const lap = (name: string) => {
+    const t = performance.now(), c = process.cpuUsage();
+    ms[name] = (ms[name] ?? 0) + t - t0;
+    ms[`${name} cpu`] = (ms[`${name} cpu`] ?? 0) + (c.user - c0.user + c.system - c0.system) / 1000;
+    t0 = t; c0 = c;
+  };
   const zones = skinZones(f, face, parsing);
   lap('zones');
   const resolution = Math.min(1, s / FULL_SCALE);
