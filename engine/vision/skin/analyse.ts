@@ -13,7 +13,7 @@ import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
-import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantile, quantileIn, sortedIn, type Pigments } from './pigment.ts';
+import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantileIn, quantilesIn, type Pigments } from './pigment.ts';
 import { findLines, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
@@ -289,7 +289,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
   const cheeks = new Float32Array(w * h);
   for (let i = 0; i < cheeks.length; i++) cheeks[i] = Math.max(zones.rightCheek[i], zones.leftCheek[i]) >= 0.5 && shine[i] < 0.05 ? 1 : 0;
   const Lc = quantileIn(lab.L, cheeks, 0.5), bc = quantileIn(lab.b, cheeks, 0.5);
-  const cheekMelanin = sortedIn(pig.melanin, cheeks);
+  const [melanin10, melanin90] = quantilesIn(pig.melanin, cheeks, [0.1, 0.9]);
   const ita = itaOf(Lc, bc);
   let cheekPx = 0; for (const v of cheeks) cheekPx += v;
   members.skin_color = { value: itaClass(ita), confidence: round3(grows(itaMargin(ita) + 2, 2) * Math.min(1, cheekPx / (200 * s * s))) };
@@ -352,7 +352,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
   // Skin age (see skinAgeOf).
   const skinArea = zoneArea(zones.skin, s) / 100;
   const spotDensity = skinArea > 0 ? lesions.filter((l) => l.kind === 'skin_spot' || l.kind === 'mole').length / skinArea : 0;
-  const melaninSpread = quantile(cheekMelanin, 0.9) - quantile(cheekMelanin, 0.1);
+  const melaninSpread = melanin90 - melanin10;
   const faceWidth = faceWidthMm(face, f.pxPerMm);
   const ageFeatures = ageFeaturesOf(wrinkles, pouch, spotDensity, melaninSpread, texture, faceWidth);
 
