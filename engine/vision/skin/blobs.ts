@@ -6,7 +6,7 @@
  * sharpness) and how alone the blob stands (isolation: its contrast against the least different quarter of
  * its ring).
  */
-import { gauss as blurPlane } from './gauss.ts';
+import { gauss as blurPlane, zoneSpans } from './gauss.ts';
 import { nth } from './pigment.ts';
 
 export interface Blob {
@@ -68,9 +68,15 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const radii = q.radii.filter((_, k) => keep[k]);
   const noise = typeof q.noise === 'object' ? q.noise.filter((_, k) => keep[k]) : radii.map(() => (q.noise as number | undefined) ?? 0);
   const sign = q.polarity === 'dark' ? 1 : -1;
+  // The responses are read only in the zone and one pixel around it (the scan and its neighbours, the
+  // noise spread): computed only there, from blurs computed one pixel further.
+  const near = zoneSpans(q.zone, w, h, 1), reach = zoneSpans(q.zone, w, h, 2);
   const resp = radii.map((r) => {
-    const s = r / Math.SQRT2, g = blurPlane(L, w, h, s), out = new Float32Array(w * h), n = s * s * sign;
-    for (let y = 1; y < h - 1; y++) for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) out[i] = n * (g[i - 1] + g[i + 1] + g[i - w] + g[i + w] - 4 * g[i]);
+    const s = r / Math.SQRT2, g = blurPlane(L, w, h, s, reach), out = new Float32Array(w * h), n = s * s * sign;
+    for (let y = 1; y < h - 1; y++) {
+      const xb = Math.min(w - 2, near.hi[y]);
+      for (let x = Math.max(1, near.lo[y]), i = y * w + x; x <= xb; x++, i++) out[i] = n * (g[i - 1] + g[i + 1] + g[i - w] + g[i + w] - 4 * g[i]);
+    }
     return out;
   });
   // Candidates first; the strongest of overlapping ones is measured (measuring is the costly part).
@@ -79,7 +85,8 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
     const R = resp[k], border = Math.ceil(radii[k]) + 1;
     const min = Math.max(q.minResponse, noise[k] * robustSpread(R, q.zone));
     for (let y = border; y < h - border; y++) {
-      for (let x = border, i = y * w + border; x < w - border; x++, i++) {
+      const xb = Math.min(w - border - 1, near.hi[y]);
+      for (let x = Math.max(border, near.lo[y]), i = y * w + x; x <= xb; x++, i++) {
         const v = R[i];
         if (v < min || q.zone[i] < 0.5) continue;
         let max = true;

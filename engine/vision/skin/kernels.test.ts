@@ -5,7 +5,7 @@ import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
-import { gauss } from './gauss.ts';
+import { gauss, zoneSpans } from './gauss.ts';
 import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
 import { findLines, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
@@ -30,6 +30,22 @@ describe('gauss', () => {
     let v = 0;
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) v += (x - 60) ** 2 * g[y * W + x];
     expect(Math.sqrt(v)).toBeGreaterThan(1.1); expect(Math.sqrt(v)).toBeLessThan(1.3);
+  });
+
+  it('gives exactly the whole plane\'s values within row spans (a disc near the edge, grown)', () => {
+    const p = new Float32Array(W * H).map((_, i) => 50 + 20 * Math.sin(i * 0.37) * Math.cos(i * 0.011));
+    const zone = new Float32Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.hypot(x - 8, y - 60) < 25) zone[y * W + x] = 1;
+    const spans = zoneSpans(zone, W, H, 2);
+    expect(spans.lo[60]).toBe(0);
+    expect(spans.hi[60]).toBe(8 + 24 + 2);
+    expect(spans.hi[10]).toBeLessThan(spans.lo[10]); // no zone within 2 rows
+    for (const sigma of [0.7, 1.5, 2.2]) {
+      const all = gauss(p, W, H, sigma), part = gauss(p, W, H, sigma, spans);
+      let inside = 0;
+      for (let y = 0; y < H; y++) for (let x = spans.lo[y]; x <= spans.hi[y]; x++) { expect(part[y * W + x]).toBe(all[y * W + x]); inside++; }
+      expect(inside).toBeGreaterThan(1000);
+    }
   });
 });
 
