@@ -10,6 +10,7 @@ import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from
 import { findLines, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
+import { nearestUp } from './zones.ts';
 
 const W = 120, H = 100;
 const flat = (v = 60) => new Float32Array(W * H).fill(v);
@@ -46,6 +47,19 @@ describe('gauss', () => {
       for (let y = 0; y < H; y++) for (let x = spans.lo[y]; x <= spans.hi[y]; x++) { expect(part[y * W + x]).toBe(all[y * W + x]); inside++; }
       expect(inside).toBeGreaterThan(1000);
     }
+  });
+});
+
+describe('nearestUp', () => {
+  it('gives every pixel its grid cell\'s value (a small zone, an empty one)', () => {
+    const zw = 23, zh = 17, w = 50, h = 39;
+    const p = new Float32Array(zw * zh);
+    for (let y = 5; y < 9; y++) for (let x = 12; x < 20; x++) p[y * zw + x] = (x * 7 + y * 3) % 5 / 4;
+    const xs = Int32Array.from({ length: w }, (_, x) => Math.min(zw - 1, Math.floor(((x + 0.5) * zw) / w)));
+    const ys = Int32Array.from({ length: h }, (_, y) => Math.min(zh - 1, Math.floor(((y + 0.5) * zh) / h)));
+    const v = nearestUp(p, zw, zh, xs, ys, w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) expect(v[y * w + x]).toBe(p[ys[y] * zw + xs[x]]);
+    expect(nearestUp(new Float32Array(zw * zh), zw, zh, xs, ys, w, h).every((x) => x === 0)).toBe(true);
   });
 });
 

@@ -88,11 +88,37 @@ export function skinZones(f: Frame, face: Face, parsing: FaceParsing | ParsingSa
       out[name] = v;
       continue;
     }
-    const v = new Float32Array(f.w * f.h);
-    for (let y = 0, i = 0; y < f.h; y++) { const row = ys[y] * zw; for (let x = 0; x < f.w; x++, i++) v[i] = p[row + xs[x]]; }
-    out[name] = v;
+    out[name] = nearestUp(p, zw, zh, xs, ys, f.w, f.h);
   }
   return out;
+}
+
+/**
+ * A grid plane brought up to w x h by the grid cell under each pixel (xs, ys: nondecreasing). Most zones
+ * are a small part of the face: only their nonzero cells' extent is filled, and a row whose cells are
+ * the row above's is copied.
+ */
+export function nearestUp(p: Float32Array, zw: number, zh: number, xs: Int32Array, ys: Int32Array, w: number, h: number): Float32Array {
+  const v = new Float32Array(w * h);
+  let gx0 = zw, gx1 = -1, gy0 = zh, gy1 = -1;
+  for (let gy = 0; gy < zh; gy++) {
+    for (let gx = 0, i = gy * zw; gx < zw; gx++, i++) {
+      if (p[i] !== 0) { if (gx < gx0) gx0 = gx; if (gx > gx1) gx1 = gx; if (gy < gy0) gy0 = gy; gy1 = gy; }
+    }
+  }
+  if (gx1 < 0) return v;
+  let xa = 0, xb = w - 1, ya = 0, yb = h - 1;
+  while (xs[xa] < gx0) xa++;
+  while (xs[xb] > gx1) xb--;
+  while (ys[ya] < gy0) ya++;
+  while (ys[yb] > gy1) yb--;
+  for (let y = ya; y <= yb; y++) {
+    const o = y * w;
+    if (y > ya && ys[y] === ys[y - 1]) { v.copyWithin(o + xa, o - w + xa, o - w + xb + 1); continue; }
+    const row = ys[y] * zw;
+    for (let x = xa; x <= xb; x++) v[o + x] = p[row + xs[x]];
+  }
+  return v;
 }
 
 const sameLattice = (a: ImageLattice, b: ImageLattice) =>
