@@ -384,7 +384,7 @@ export function around(lab: LabFrame, shine: Float32Array, zone: Float32Array, b
   const xs: number[] = [], ys: number[] = [], vs: number[] = [], as: number[] = [];
   for (let y = Math.max(0, b.y - R); y <= Math.min(h - 1, b.y + R); y++) {
     for (let x = Math.max(0, b.x - R); x <= Math.min(w - 1, b.x + R); x++) {
-      const d = Math.hypot(x - b.x, y - b.y), i = y * w + x;
+      const dx = x - b.x, dy = y - b.y, d = Math.sqrt(dx * dx + dy * dy), i = y * w + x;
       if (d < r0 || d > r1) continue;
       sh += shine[i]; n++;
       if (zone[i] >= 0.5) { xs.push(x - b.x); ys.push(y - b.y); vs.push(L[i]); as.push(lab.a[i]); }
