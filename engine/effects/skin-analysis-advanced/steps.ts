@@ -11,7 +11,8 @@ import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '..
 import type { LabFrame } from '../../vision/skin/blobs.ts';
 import { IRIS_MM, makeFrame, type Frame } from '../../vision/skin/frame.ts';
 import { renderMaps, type MapName } from '../../vision/skin/maps.ts';
-import { SKIN_PARSING } from '../../vision/skin/zones.ts';
+import { SKIN_PARSING, zoneGrid } from '../../vision/skin/zones.ts';
+import { parseFaceAt, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
 
 export type P = Params<typeof endpoint>;
@@ -49,9 +50,11 @@ export const qualityGate: Step<P, State> = (c) => {
   }
 };
 
-export const measure: Step<P, State> = async (c) => {
-  const face = c.state.faces![0];
-  c.state.analysis = analyseSkin(c.state.frame!, face, await c.facts.parsing(face, SKIN_PARSING), c.state.lab);
+/** The parsing is brought to image resolution only where the zones read it (zoneGrid; parseFaceAt). */
+export const measure: Step<P, State> = async (c, kit) => {
+  const face = c.state.faces![0], frame = c.state.frame!;
+  const parsing = await parseFaceAt(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, face, zoneGrid(frame).at, SKIN_PARSING);
+  c.state.analysis = analyseSkin(frame, face, parsing, c.state.lab);
 };
 
 export const maps: Step<P, State> = async (c) => {

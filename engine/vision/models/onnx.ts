@@ -28,8 +28,8 @@ export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise
     // The arena keeps every block a run allocated: ISNet's RSS went from 0.7 GB to 2.4 GB after two runs
     // with it, and stayed at 0.7 GB without it, for runs about 10 % slower (1.4 s against 1.3 s).
     enableCpuMemArena: false,
-    // Threads that spin between ops burn CPU the other workers need: measured on the shared 2 cores (load 11)
-    // per run, FaceRes-deep x2 94 -> 57 ms CPU (wall 188 -> 88), BiSeNet 512 259 -> 203 ms (wall 544 -> 417).
+    // Threads that spin between ops burn a core the engine's other threads (a worker's JS after the run) and
+    // other processes need: on 2 cores sleeping costs less CPU and less wall time per run.
     extra: { session: { intra_op: { allow_spinning: '0' } } },
   });
   return {

@@ -9,7 +9,7 @@ import { WorkerPool } from '../../workers/pool.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceRegions, type Mask } from '../regions/face-regions.ts';
-import { classMask, parseFace, parsingRoi, PARSING_CLASSES, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
+import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleParsing, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
 import { STRIDE } from './bisenet.ts';
 import { combineWithMesh } from './combine.ts';
 
@@ -76,6 +76,20 @@ describe('parseFace on a frontal portrait', () => {
       expect(far / n).toBeLessThan(0.005);
     }
     expect(merged.classes.hair).toEqual(each.classes.hair);
+  });
+
+  it('gives exactly the full parsing\'s values at a lattice\'s points, 0 outside its window', async () => {
+    // Every 3rd column and 5th row, starting left of the window and running past the image's right edge.
+    const { win } = parsing;
+    const cols = Int32Array.from({ length: Math.ceil((image.width + 20 - (win.x0 - 7)) / 3) }, (_, i) => win.x0 - 7 + 3 * i);
+    const rows = Int32Array.from({ length: Math.ceil(win.h / 5) + 2 }, (_, i) => win.y0 - 5 + 5 * i);
+    const at = { cols, rows };
+    const sampled = await parseFaceAt(parser, image, face, at);
+    const full = sampleParsing(parsing, at);
+    expect(Object.keys(sampled.classes).sort()).toEqual(Object.keys(parsing.classes).sort());
+    for (const [name, plane] of Object.entries(full.classes)) expect(sampled.classes[name as ParsingClass], name).toEqual(plane);
+    expect(sampled.classes.skin!.some((v) => v > 200)).toBe(true);
+    expect(full.classes.skin![0]).toBe(0);
   });
 
   it('runs on the tfjs Human runs on', () => {

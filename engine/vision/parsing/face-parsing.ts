@@ -18,7 +18,7 @@ import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
 import type { Mask } from '../regions/feather.ts';
 import type { Win } from '../regions/polygon.ts';
-import { boundingBox, guidedUpsample, guideStats } from './upsample.ts';
+import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
 import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
 
 export { PARSING_CLASSES, type FaceParser, type ParsingClass };
@@ -78,6 +78,21 @@ export interface ParseOptions {
   merge?: readonly (readonly ParsingClass[])[];
 }
 
+/** Image columns and rows, each ascending: the points where parseFaceAt computes the classes. */
+export interface ImageLattice { cols: Int32Array; rows: Int32Array }
+
+/**
+ * One face's classes at the points of an image lattice only: each plane cols.length x rows.length,
+ * row-major, with exactly the values parseFace gives at those pixels (0 outside its window).
+ */
+export interface ParsingSample {
+  roi: Roi;
+  win: Win;
+  at: ImageLattice;
+  classes: Partial<Record<ParsingClass, Uint8Array>>;
+  ms: { model: number; warp: number };
+}
+
 type P = readonly number[];
 const mid = (a: P, b: P): [number, number] => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 
@@ -125,27 +140,59 @@ export async function parseFace(parser: FaceParser, image: RasterImage, face: Fa
  * is fixed at batch 1 (a batch of crops is refused).
  */
 export async function parseFaces(parser: FaceParser, image: RasterImage, faces: readonly Face[], opts: ParseOptions = {}): Promise<FaceParsing[]> {
+  const result: FaceParsing[] = [];
+  for (const face of faces) result.push(await parseOne(parser, image, face, opts));
+  return result;
+}
+
+/**
+ * Parses one face as parseFace does, but brings the classes to image resolution only at the lattice's
+ * points: for a caller that reads the parsing on a grid coarser than the photo (the skin zones, at 1.5
+ * px/mm, on faces of 2-5 px/mm), the full-resolution planes were most of the parsing's cost.
+ */
+export async function parseFaceAt(parser: FaceParser, image: RasterImage, face: Face, at: ImageLattice, opts: ParseOptions = {}): Promise<ParsingSample> {
+  return { ...(await parseOne(parser, image, face, opts, at)), at };
+}
+
+/** A full parsing's values at the lattice's points, as parseFaceAt gives them. */
+export function sampleParsing(parsing: FaceParsing, at: ImageLattice): ParsingSample {
+  const { win } = parsing, nx = at.cols.length, n = nx * at.rows.length;
+  const classes: Partial<Record<ParsingClass, Uint8Array>> = {};
+  for (const [name, plane] of Object.entries(parsing.classes) as [ParsingClass, Uint8Array][]) {
+    const v = new Uint8Array(n);
+    for (let q = 0; q < at.rows.length; q++) {
+      const y = at.rows[q] - win.y0;
+      if (y < 0 || y >= win.h) continue;
+      for (let k = 0; k < nx; k++) {
+        const x = at.cols[k] - win.x0;
+        if (x >= 0 && x < win.w) v[q * nx + k] = plane[y * win.w + x];
+      }
+    }
+    classes[name] = v;
+  }
+  return { roi: parsing.roi, win, at, classes, ms: parsing.ms };
+}
+
+async function parseOne(parser: FaceParser, image: RasterImage, face: Face, opts: ParseOptions, at?: ImageLattice): Promise<FaceParsing> {
   const out = opts.input ?? INPUT;
   if (out % STRIDE !== 0) throw new Error(`parseFace: input ${out} is not a multiple of ${STRIDE}`);
-  const result: FaceParsing[] = [];
-  for (const face of faces) {
-    const roi = parsingRoi(face, opts.frame);
-    const win = footprint(roi, image);
-    const t0 = performance.now();
-    const t: TensorLike[] = [];
-    let logits: Float32Array;
-    try {
-      // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
-      t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
-      logits = await parserLogitsData(parser, t[0], out);
-    } finally {
-      parser.tf.dispose(t);
-    }
-    const t1 = performance.now();
-    const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes, opts.merge), win, roi, face);
-    result.push({ roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } });
+  const roi = parsingRoi(face, opts.frame);
+  const win = footprint(roi, image);
+  const t0 = performance.now();
+  const t: TensorLike[] = [];
+  let logits: Float32Array;
+  try {
+    // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
+    t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
+    logits = await parserLogitsData(parser, t[0], out);
+  } finally {
+    parser.tf.dispose(t);
   }
-  return result;
+  const t1 = performance.now();
+  // The lattice in window pixels (points outside the window read 0).
+  const points: Lattice | undefined = at && { xs: at.cols.map((c) => c - win.x0), ys: at.rows.map((r) => r - win.y0) };
+  const classes = splitSides(await toImage(logits, out, roi, win, image, opts.classes, opts.merge, points), win, roi, face, points);
+  return { roi, win, classes, ms: { model: t1 - t0, warp: performance.now() - t1 } };
 }
 
 const SIDES = [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 'leftEar']] as const;
@@ -157,21 +204,23 @@ const SIDES = [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 
  * each pair is summed and split at the face's midline: the line through the mesh's nose bridge (the crop's
  * centre without mesh) along the upright face's vertical. The subject's right is the image's left.
  */
-function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win, roi: Roi, face: Face): Partial<Record<ParsingClass, Uint8Array>> {
+function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win, roi: Roi, face: Face, at?: Lattice): Partial<Record<ParsingClass, Uint8Array>> {
   const [mx, my] = face.mesh ? face.mesh[BETWEEN_EYES] : [roi.cx, roi.cy];
   const c = Math.cos(roi.angle), s = Math.sin(roi.angle);
+  // The planes' points in window pixels: every pixel, or the lattice's.
+  const nx = at ? at.xs.length : win.w, ny = at ? at.ys.length : win.h;
   for (const [right, left] of SIDES) {
     const a = classes[right], b = classes[left];
     if (!a && !b) continue;
-    const r = new Uint8Array(win.w * win.h), l = new Uint8Array(win.w * win.h);
+    const r = new Uint8Array(nx * ny), l = new Uint8Array(nx * ny);
     let inR = false, inL = false;
-    for (let y = 0; y < win.h; y++) {
-      const dy = win.y0 + y + 0.5 - my;
-      for (let x = 0, i = y * win.w; x < win.w; x++, i++) {
+    for (let q = 0; q < ny; q++) {
+      const dy = win.y0 + (at ? at.ys[q] : q) + 0.5 - my;
+      for (let k = 0, i = q * nx; k < nx; k++, i++) {
         const v = Math.min(255, (a ? a[i] : 0) + (b ? b[i] : 0));
         if (v === 0) continue;
         // Across the upright face: negative on the subject's right.
-        if (c * (win.x0 + x + 0.5 - mx) + s * dy < 0) { r[i] = v; inR = true; } else { l[i] = v; inL = true; }
+        if (c * (win.x0 + (at ? at.xs[k] : k) + 0.5 - mx) + s * dy < 0) { r[i] = v; inR = true; } else { l[i] = v; inL = true; }
       }
     }
     if (inR) classes[right] = r; else delete classes[right];
@@ -181,10 +230,11 @@ function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win
 }
 
 /**
- * The logits' softmax at image pixels of `win`: computed on a grid at about the crop's resolution (bilinear
- * logits, as the graph's own resize does), then each present class is guided-filtered up to full size.
+ * The logits' softmax at image pixels of `win` (all, or the lattice's points): computed on a grid at about
+ * the crop's resolution (bilinear logits, as the graph's own resize does), then each present class is
+ * guided-filtered up to full size.
  */
-async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[], merge?: ParseOptions['merge']): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
+async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[], merge?: ParseOptions['merge'], at?: Lattice): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
   const L = out / STRIDE, C = PARSING_CLASSES.length;
   if (logits.length !== L * L * C) throw new Error(`parseFace: expected ${L}x${L}x${C} logits, got ${logits.length}`);
   const k = Math.min(1, (out * GRID) / roi.size);
@@ -192,8 +242,9 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
   // GUIDE_RADIUS is in crop pixels; a small face's grid (the image's own pixels) is coarser than its crop.
   const radius = Math.max(1, Math.round((GUIDE_RADIUS * roi.size * k) / out));
   const probs = softmaxGrid(logits, L, out, roi, win, gw, gh);
-  const full = windowLuma(image, win);
-  const small = gw === win.w && gh === win.h ? full : await resizedLuma(image, win, gw, gh);
+  const same = gw === win.w && gh === win.h;
+  const full = at ? latticeLuma(image, win, at) : windowLuma(image, win);
+  const small = same ? (at ? windowLuma(image, win) : full) : await resizedLuma(image, win, gw, gh);
   const stats = guideStats(small, gw, gh, radius);
   const result: Partial<Record<ParsingClass, Uint8Array>> = {};
   const n = gw * gh;
@@ -218,7 +269,7 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
     if (max < MIN_PROB) continue;
     // Below 1/255 a value is zero in the 8-bit result; the filter reaches 2r from where p is.
     const box = boundingBox(p, gw, gh, 0.5 / 255, 2 * radius + 1)!;
-    result[PARSING_CLASSES[c]] = guidedUpsample(stats, small, p, box, GUIDE_EPS, full, win.w, win.h);
+    result[PARSING_CLASSES[c]] = guidedUpsample(stats, small, p, box, GUIDE_EPS, full, win.w, win.h, at);
   }
   return result;
 }
@@ -271,6 +322,23 @@ function windowLuma(image: RasterImage, win: Win): Float32Array {
     rows.set(image.data.subarray(src, src + win.w * ch), y * win.w * ch);
   }
   return lumaPlane(rows, win.w, win.h, ch);
+}
+
+/** Luma (0..1) at the lattice's points (window pixels; 0 outside the window), row-major. */
+function latticeLuma(image: RasterImage, win: Win, at: Lattice): Float32Array {
+  const ch = image.channels, nx = at.xs.length;
+  const rgb = new Uint8Array(nx * at.ys.length * ch);
+  for (let q = 0; q < at.ys.length; q++) {
+    const y = at.ys[q];
+    if (y < 0 || y >= win.h) continue;
+    for (let k = 0; k < nx; k++) {
+      const x = at.xs[k];
+      if (x < 0 || x >= win.w) continue;
+      const src = ((win.y0 + y) * image.width + win.x0 + x) * ch, dst = (q * nx + k) * ch;
+      for (let c = 0; c < ch; c++) rgb[dst + c] = image.data[src + c];
+    }
+  }
+  return lumaPlane(rgb, nx, at.ys.length, ch);
 }
 
 /** Luma of `win` resized to gw x gh (pixel centres aligned, as applyCoefficients assumes). */

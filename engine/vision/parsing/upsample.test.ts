@@ -49,6 +49,20 @@ describe('guidedUpsample', () => {
     expect(outside).toBe(0);
   });
 
+  it('gives the same values at a lattice\'s points as at full resolution, 0 at points off the plane', () => {
+    const box = boundingBox(p, w, h, 0.5 / 255, 2 * r + 1)!;
+    const stats = guideStats(guide, w, h, r);
+    const all = guidedUpsample(stats, guide, p, box, eps, full, 3 * w, 3 * h);
+    const xs = Int32Array.from([-2, 0, 5, 31, 32, 64, 100, 3 * w - 1, 3 * w + 4]), ys = Int32Array.from([-1, 3, 40, 66, 67, 90, 3 * h]);
+    const at = new Float32Array(xs.length * ys.length);
+    ys.forEach((y, q) => xs.forEach((x, k) => { if (x >= 0 && y >= 0 && x < 3 * w && y < 3 * h) at[q * xs.length + k] = full[y * 3 * w + x]; }));
+    const out = guidedUpsample(stats, guide, p, box, eps, at, 3 * w, 3 * h, { xs, ys });
+    ys.forEach((y, q) => xs.forEach((x, k) => {
+      expect(out[q * xs.length + k]).toBe(x >= 0 && y >= 0 && x < 3 * w && y < 3 * h ? all[y * 3 * w + x] : 0);
+    }));
+    expect(out.some((v) => v > 100)).toBe(true);
+  });
+
   it('finds no box for an empty plane', () => {
     expect(boundingBox(new Float32Array(100), 10, 10, 0.01, 3)).toBeNull();
   });

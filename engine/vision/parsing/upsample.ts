@@ -38,11 +38,20 @@ export function boundingBox(p: Float32Array, w: number, h: number, min: number, 
 }
 
 /**
+ * Win columns and rows (ascending) to compute a plane at, instead of every pixel: a caller that reads the
+ * planes on a coarse grid gets exactly the full-resolution values there, for a fraction of the work. Points
+ * outside 0..W-1 (0..H-1) read 0.
+ */
+export interface Lattice { xs: Int32Array; ys: Int32Array }
+
+/**
  * One plane through the fast guided filter: coefficients on the grid within `box`, applied to the full-
  * resolution guide (W x H, the same area as the grid, pixel centres aligned) and written as 0..255 into a
- * zeroed W x H plane. The box must hold every grid value of p that matters, with 2r of margin.
+ * zeroed W x H plane. The box must hold every grid value of p that matters, with 2r of margin. With `at`,
+ * only at the lattice's points: `full` is then the guide there (xs.length x ys.length, row-major) and so
+ * is the result.
  */
-export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float32Array, box: Box, eps: number, full: Float32Array, W: number, H: number): Uint8Array {
+export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float32Array, box: Box, eps: number, full: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
   const { w, h, r } = stats;
   const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
   const sub = new Float32Array(bw * bh), ip = new Float32Array(bw * bh);
@@ -61,27 +70,39 @@ export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float3
     b[j] = mP[j] - ai * stats.mean[i];
   }
   const A = boxMean(a, bw, bh, r, sub), B = boxMean(b, bw, bh, r);
-  return applyIn(A, B, box, w, h, full, W, H);
+  return applyIn(A, B, box, w, h, full, W, H, at);
 }
 
-/** q = A * I + B at full resolution over the part of the W x H plane that the grid box covers (bilinear A, B). */
-function applyIn(A: Float32Array, B: Float32Array, box: Box, w: number, h: number, guide: Float32Array, W: number, H: number): Uint8Array {
-  const out = new Uint8Array(W * H);
+/**
+ * q = A * I + B over the part of the W x H plane that the grid box covers (bilinear A, B), at every pixel
+ * or at the lattice's points (the guide and the result then over the lattice).
+ */
+function applyIn(A: Float32Array, B: Float32Array, box: Box, w: number, h: number, guide: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
+  const nx = at ? at.xs.length : W, ny = at ? at.ys.length : H;
+  const colOf = (k: number) => (at ? at.xs[k] : k), rowOf = (k: number) => (at ? at.ys[k] : k);
+  const out = new Uint8Array(nx * ny);
   const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
   const kx = w / W, ky = h / H;
   // Full-resolution pixels whose grid position (centres aligned) falls within the box.
   const xa = Math.max(0, Math.ceil((box.x0 + 0.5) / kx - 0.5)), xb = Math.min(W - 1, Math.floor((box.x1 - 0.5) / kx - 0.5));
   const ya = Math.max(0, Math.ceil((box.y0 + 0.5) / ky - 0.5)), yb = Math.min(H - 1, Math.floor((box.y1 - 0.5) / ky - 0.5));
   if (xb < xa || yb < ya) return out;
-  const n = xb - xa + 1;
+  // The lattice's columns within xa..xb: a run ka..kb, the columns being ascending.
+  let ka = 0, kb = nx - 1;
+  while (ka < nx && colOf(ka) < xa) ka++;
+  while (kb >= 0 && colOf(kb) > xb) kb--;
+  if (kb < ka) return out;
+  const n = kb - ka + 1;
   const x0 = new Int32Array(n), fx = new Float32Array(n);
-  for (let x = xa; x <= xb; x++) {
-    const s = Math.min(Math.max((x + 0.5) * kx - 0.5 - box.x0, 0), bw - 1);
-    x0[x - xa] = Math.min(Math.floor(s), Math.max(0, bw - 2));
-    fx[x - xa] = bw === 1 ? 0 : s - x0[x - xa];
+  for (let k = 0; k < n; k++) {
+    const s = Math.min(Math.max((colOf(ka + k) + 0.5) * kx - 0.5 - box.x0, 0), bw - 1);
+    x0[k] = Math.min(Math.floor(s), Math.max(0, bw - 2));
+    fx[k] = bw === 1 ? 0 : s - x0[k];
   }
   const rowA = new Float32Array(bw), rowB = new Float32Array(bw);
-  for (let y = ya; y <= yb; y++) {
+  for (let q = 0; q < ny; q++) {
+    const y = rowOf(q);
+    if (y < ya || y > yb) continue;
     const s = Math.min(Math.max((y + 0.5) * ky - 0.5 - box.y0, 0), bh - 1);
     const y0 = Math.min(Math.floor(s), Math.max(0, bh - 2)), fy = bh === 1 ? 0 : s - y0;
     const o0 = y0 * bw, o1 = bh === 1 ? o0 : o0 + bw;
@@ -89,10 +110,10 @@ function applyIn(A: Float32Array, B: Float32Array, box: Box, w: number, h: numbe
       rowA[x] = A[o0 + x] + (A[o1 + x] - A[o0 + x]) * fy;
       rowB[x] = B[o0 + x] + (B[o1 + x] - B[o0 + x]) * fy;
     }
-    for (let x = xa, o = y * W + xa; x <= xb; x++, o++) {
-      const k = x - xa, i = x0[k], j = bw === 1 ? i : i + 1, t = fx[k];
-      const q = ((rowA[i] + (rowA[j] - rowA[i]) * t) * guide[o] + rowB[i] + (rowB[j] - rowB[i]) * t) * 255;
-      out[o] = q <= 0 ? 0 : q >= 255 ? 255 : q + 0.5;
+    for (let k = 0, o = q * nx + ka; k < n; k++, o++) {
+      const i = x0[k], j = bw === 1 ? i : i + 1, t = fx[k];
+      const v = ((rowA[i] + (rowA[j] - rowA[i]) * t) * guide[o] + rowB[i] + (rowB[j] - rowB[i]) * t) * 255;
+      out[o] = v <= 0 ? 0 : v >= 255 ? 255 : v + 0.5;
     }
   }
   return out;

@@ -9,11 +9,11 @@ import { toLab } from '../../image/retouch/color.ts';
 import { gauss as blurPlane } from './gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
-import type { FaceParsing } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
-import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantile, quantileIn, sortedIn, type Pigments } from './pigment.ts';
+import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantileIn, quantilesIn, type Pigments } from './pigment.ts';
 import { findLines, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
@@ -217,11 +217,16 @@ export function lesionConfidence(kind: LesionKind, b: Blob, near: Around = { shi
   }
 }
 
-export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = labFrame(f), ms: Record<string, number> = {}): SkinAnalysis {
+export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | ParsingSample, lab = labFrame(f), ms: Record<string, number> = {}): SkinAnalysis {
   const s = f.s, { w, h } = f;
-  let t0 = performance.now();
-  /** Milliseconds per part, into `ms` (the benchmark prints them). */
-  const lap = (name: string) => { const t = performance.now(); ms[name] = (ms[name] ?? 0) + t - t0; t0 = t; };
+  let t0 = performance.now(), c0 = process.cpuUsage();
+  /** Milliseconds per part, wall and (as `${name} cpu`) this process's CPU, into `ms` (the benchmark prints them). */
+  const lap = (name: string) => {
+    const t = performance.now(), c = process.cpuUsage();
+    ms[name] = (ms[name] ?? 0) + t - t0;
+    ms[`${name} cpu`] = (ms[`${name} cpu`] ?? 0) + (c.user - c0.user + c.system - c0.system) / 1000;
+    t0 = t; c0 = c;
+  };
   const zones = skinZones(f, face, parsing);
   lap('zones');
   const resolution = Math.min(1, s / FULL_SCALE);
@@ -284,7 +289,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   const cheeks = new Float32Array(w * h);
   for (let i = 0; i < cheeks.length; i++) cheeks[i] = Math.max(zones.rightCheek[i], zones.leftCheek[i]) >= 0.5 && shine[i] < 0.05 ? 1 : 0;
   const Lc = quantileIn(lab.L, cheeks, 0.5), bc = quantileIn(lab.b, cheeks, 0.5);
-  const cheekMelanin = sortedIn(pig.melanin, cheeks);
+  const [melanin10, melanin90] = quantilesIn(pig.melanin, cheeks, [0.1, 0.9]);
   const ita = itaOf(Lc, bc);
   let cheekPx = 0; for (const v of cheeks) cheekPx += v;
   members.skin_color = { value: itaClass(ita), confidence: round3(grows(itaMargin(ita) + 2, 2) * Math.min(1, cheekPx / (200 * s * s))) };
@@ -347,7 +352,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing, lab = la
   // Skin age (see skinAgeOf).
   const skinArea = zoneArea(zones.skin, s) / 100;
   const spotDensity = skinArea > 0 ? lesions.filter((l) => l.kind === 'skin_spot' || l.kind === 'mole').length / skinArea : 0;
-  const melaninSpread = quantile(cheekMelanin, 0.9) - quantile(cheekMelanin, 0.1);
+  const melaninSpread = melanin90 - melanin10;
   const faceWidth = faceWidthMm(face, f.pxPerMm);
   const ageFeatures = ageFeaturesOf(wrinkles, pouch, spotDensity, melaninSpread, texture, faceWidth);
 
@@ -379,7 +384,7 @@ export function around(lab: LabFrame, shine: Float32Array, zone: Float32Array, b
   const xs: number[] = [], ys: number[] = [], vs: number[] = [], as: number[] = [];
   for (let y = Math.max(0, b.y - R); y <= Math.min(h - 1, b.y + R); y++) {
     for (let x = Math.max(0, b.x - R); x <= Math.min(w - 1, b.x + R); x++) {
-      const d = Math.hypot(x - b.x, y - b.y), i = y * w + x;
+      const dx = x - b.x, dy = y - b.y, d = Math.sqrt(dx * dx + dy * dy), i = y * w + x;
       if (d < r0 || d > r1) continue;
       sh += shine[i]; n++;
       if (zone[i] >= 0.5) { xs.push(x - b.x); ys.push(y - b.y); vs.push(L[i]); as.push(lab.a[i]); }

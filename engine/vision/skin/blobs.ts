@@ -6,7 +6,7 @@
  * sharpness) and how alone the blob stands (isolation: its contrast against the least different quarter of
  * its ring).
  */
-import { gauss as blurPlane } from './gauss.ts';
+import { gauss as blurPlane, zoneSpans } from './gauss.ts';
 import { nth } from './pigment.ts';
 
 export interface Blob {
@@ -68,9 +68,15 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   const radii = q.radii.filter((_, k) => keep[k]);
   const noise = typeof q.noise === 'object' ? q.noise.filter((_, k) => keep[k]) : radii.map(() => (q.noise as number | undefined) ?? 0);
   const sign = q.polarity === 'dark' ? 1 : -1;
+  // The responses are read only in the zone and one pixel around it (the scan and its neighbours, the
+  // noise spread): computed only there, from blurs computed one pixel further.
+  const near = zoneSpans(q.zone, w, h, 1), reach = zoneSpans(q.zone, w, h, 2);
   const resp = radii.map((r) => {
-    const s = r / Math.SQRT2, g = blurPlane(L, w, h, s), out = new Float32Array(w * h), n = s * s * sign;
-    for (let y = 1; y < h - 1; y++) for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) out[i] = n * (g[i - 1] + g[i + 1] + g[i - w] + g[i + w] - 4 * g[i]);
+    const s = r / Math.SQRT2, g = blurPlane(L, w, h, s, reach), out = new Float32Array(w * h), n = s * s * sign;
+    for (let y = 1; y < h - 1; y++) {
+      const xb = Math.min(w - 2, near.hi[y]);
+      for (let x = Math.max(1, near.lo[y]), i = y * w + x; x <= xb; x++, i++) out[i] = n * (g[i - 1] + g[i + 1] + g[i - w] + g[i + w] - 4 * g[i]);
+    }
     return out;
   });
   // Candidates first; the strongest of overlapping ones is measured (measuring is the costly part).
@@ -79,7 +85,8 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
     const R = resp[k], border = Math.ceil(radii[k]) + 1;
     const min = Math.max(q.minResponse, noise[k] * robustSpread(R, q.zone));
     for (let y = border; y < h - border; y++) {
-      for (let x = border, i = y * w + border; x < w - border; x++, i++) {
+      const xb = Math.min(w - border - 1, near.hi[y]);
+      for (let x = Math.max(border, near.lo[y]), i = y * w + x; x <= xb; x++, i++) {
         const v = R[i];
         if (v < min || q.zone[i] < 0.5) continue;
         let max = true;
@@ -107,6 +114,9 @@ export function findBlobs(lab: LabFrame, q: BlobQuery): Blob[] {
   return kept;
 }
 
+// Distances per pixel are Math.sqrt of the squares: Math.hypot (overflow-safe, for any number of
+// arguments) cost 4x as much in these loops, for nothing at a few pixels.
+
 /** Disc mean minus ring median (1.5r..2.5r) of one plane: the median ignores a neighbour in the ring. */
 export function ringContrast(P: Float32Array, w: number, h: number, cx: number, cy: number, r: number): number {
   const R = Math.ceil(2.5 * r);
@@ -114,7 +124,7 @@ export function ringContrast(P: Float32Array, w: number, h: number, cx: number, 
   const ring: number[] = [];
   for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
     for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
-      const d = Math.hypot(x - cx, y - cy), v = P[y * w + x];
+      const dx = x - cx, dy = y - cy, d = Math.sqrt(dx * dx + dy * dy), v = P[y * w + x];
       if (d <= r) { dn++; ds += v; } else if (d >= 1.5 * r && d <= 2.5 * r) ring.push(v);
     }
   }
@@ -135,7 +145,7 @@ export function measureBlob(lab: LabFrame, zone: Float32Array, cx: number, cy: n
   let dn = 0, dl = 0, dA = 0, dB = 0, dS = 0, rn = 0, rl = 0, rA = 0, rB = 0, rS = 0, inZone = 0;
   for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
     for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
-      const d = Math.hypot(x - cx, y - cy), i = y * w + x;
+      const dx = x - cx, dy = y - cy, d = Math.sqrt(dx * dx + dy * dy), i = y * w + x;
       if (d <= r) { dn++; dl += L[i]; dA += a[i]; dB += b[i]; dS += S[i]; }
       else if (d >= 1.5 * r && d <= 2.5 * r) { rn++; if (zone[i] >= 0.5) { inZone++; rl += L[i]; rA += a[i]; rB += b[i]; rS += S[i]; } }
     }
@@ -147,7 +157,8 @@ export function measureBlob(lab: LabFrame, zone: Float32Array, cx: number, cy: n
   let mx = 0, my = 0, mw = 0;
   for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(h - 1, Math.ceil(cy + r)); y++) {
     for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(w - 1, Math.ceil(cx + r)); x++) {
-      if (Math.hypot(x - cx, y - cy) > r) continue;
+      const dx = x - cx, dy = y - cy;
+      if (Math.sqrt(dx * dx + dy * dy) > r) continue;
       const v = Math.max(0, Math.sign(shapeStep) * (S[y * w + x] - Sr));
       mx += v * x; my += v * y; mw += v;
     }
@@ -194,7 +205,7 @@ export function isolation(P: Float32Array, zone: Float32Array, w: number, h: num
   const R = Math.ceil(2.5 * r), sum = [0, 0, 0, 0], n = [0, 0, 0, 0];
   for (let y = Math.max(0, cy - R); y <= Math.min(h - 1, cy + R); y++) {
     for (let x = Math.max(0, cx - R); x <= Math.min(w - 1, cx + R); x++) {
-      const dx = x - cx, dy = y - cy, d = Math.hypot(dx, dy), i = y * w + x;
+      const dx = x - cx, dy = y - cy, d = Math.sqrt(dx * dx + dy * dy), i = y * w + x;
       if (d < 1.5 * r || d > 2.5 * r || zone[i] < 0.5) continue;
       const q = Math.abs(dx) >= Math.abs(dy) ? (dx > 0 ? 0 : 2) : (dy > 0 ? 1 : 3);
       sum[q] += P[i]; n[q]++;

@@ -90,15 +90,21 @@ export const toImage = (f: Frame, x: number, y: number): P2 => [f.win.x0 + x / f
 export function resamplePlane(src: Float32Array, sw: number, sh: number, dw: number, dh: number): Float32Array {
   const out = new Float32Array(dw * dh);
   const fx = sw / dw, fy = sh / dh;
+  // The columns' taps and weights once, not per row.
+  const X0 = new Int32Array(dw), X1 = new Int32Array(dw), TX = new Float64Array(dw);
+  for (let x = 0; x < dw; x++) {
+    const sx = Math.min(sw - 1, Math.max(0, (x + 0.5) * fx - 0.5));
+    X0[x] = Math.floor(sx); X1[x] = Math.min(sw - 1, X0[x] + 1); TX[x] = sx - X0[x];
+  }
   for (let y = 0; y < dh; y++) {
     const sy = Math.min(sh - 1, Math.max(0, (y + 0.5) * fy - 0.5));
     const y0 = Math.floor(sy), y1 = Math.min(sh - 1, y0 + 1), ty = sy - y0;
-    for (let x = 0; x < dw; x++) {
-      const sx = Math.min(sw - 1, Math.max(0, (x + 0.5) * fx - 0.5));
-      const x0 = Math.floor(sx), x1 = Math.min(sw - 1, x0 + 1), tx = sx - x0;
-      const a = src[y0 * sw + x0] + (src[y0 * sw + x1] - src[y0 * sw + x0]) * tx;
-      const b = src[y1 * sw + x0] + (src[y1 * sw + x1] - src[y1 * sw + x0]) * tx;
-      out[y * dw + x] = a + (b - a) * ty;
+    const r0 = y0 * sw, r1 = y1 * sw;
+    for (let x = 0, o = y * dw; x < dw; x++, o++) {
+      const x0 = X0[x], x1 = X1[x], tx = TX[x];
+      const a = src[r0 + x0] + (src[r0 + x1] - src[r0 + x0]) * tx;
+      const b = src[r1 + x0] + (src[r1 + x1] - src[r1 + x0]) * tx;
+      out[o] = a + (b - a) * ty;
     }
   }
   return out;

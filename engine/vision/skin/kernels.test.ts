@@ -5,11 +5,12 @@ import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
-import { gauss } from './gauss.ts';
+import { gauss, zoneSpans } from './gauss.ts';
 import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
 import { findLines, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
+import { nearestUp } from './zones.ts';
 
 const W = 120, H = 100;
 const flat = (v = 60) => new Float32Array(W * H).fill(v);
@@ -30,6 +31,35 @@ describe('gauss', () => {
     let v = 0;
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) v += (x - 60) ** 2 * g[y * W + x];
     expect(Math.sqrt(v)).toBeGreaterThan(1.1); expect(Math.sqrt(v)).toBeLessThan(1.3);
+  });
+
+  it('gives exactly the whole plane\'s values within row spans (a disc near the edge, grown)', () => {
+    const p = new Float32Array(W * H).map((_, i) => 50 + 20 * Math.sin(i * 0.37) * Math.cos(i * 0.011));
+    const zone = new Float32Array(W * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.hypot(x - 8, y - 60) < 25) zone[y * W + x] = 1;
+    const spans = zoneSpans(zone, W, H, 2);
+    expect(spans.lo[60]).toBe(0);
+    expect(spans.hi[60]).toBe(8 + 24 + 2);
+    expect(spans.hi[10]).toBeLessThan(spans.lo[10]); // no zone within 2 rows
+    for (const sigma of [0.7, 1.5, 2.2]) {
+      const all = gauss(p, W, H, sigma), part = gauss(p, W, H, sigma, spans);
+      let inside = 0;
+      for (let y = 0; y < H; y++) for (let x = spans.lo[y]; x <= spans.hi[y]; x++) { expect(part[y * W + x]).toBe(all[y * W + x]); inside++; }
+      expect(inside).toBeGreaterThan(1000);
+    }
+  });
+});
+
+describe('nearestUp', () => {
+  it('gives every pixel its grid cell\'s value (a small zone, an empty one)', () => {
+    const zw = 23, zh = 17, w = 50, h = 39;
+    const p = new Float32Array(zw * zh);
+    for (let y = 5; y < 9; y++) for (let x = 12; x < 20; x++) p[y * zw + x] = (x * 7 + y * 3) % 5 / 4;
+    const xs = Int32Array.from({ length: w }, (_, x) => Math.min(zw - 1, Math.floor(((x + 0.5) * zw) / w)));
+    const ys = Int32Array.from({ length: h }, (_, y) => Math.min(zh - 1, Math.floor(((y + 0.5) * zh) / h)));
+    const v = nearestUp(p, zw, zh, xs, ys, w, h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) expect(v[y * w + x]).toBe(p[ys[y] * zw + xs[x]]);
+    expect(nearestUp(new Float32Array(zw * zh), zw, zh, xs, ys, w, h).every((x) => x === 0)).toBe(true);
   });
 });
 

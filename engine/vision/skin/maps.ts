@@ -10,7 +10,7 @@ import type { EncodedImage, RasterImage } from '../../image/raster.ts';
 import type { SkinAnalysis } from './analyse.ts';
 import { resamplePlane } from './frame.ts';
 import { gauss } from './gauss.ts';
-import { quantile, sortedIn } from './pigment.ts';
+import { quantilesIn } from './pigment.ts';
 
 export const MAP_NAMES = ['red_area', 'brown_area', 'texture_enhanced_pores', 'texture_enhanced_blackheads', 'texture_enhanced_oily_area', 'texture_enhanced_lines'] as const;
 export type MapName = (typeof MAP_NAMES)[number];
@@ -19,8 +19,8 @@ interface Overlay { alpha: Float32Array; colour: [number, number, number]; grey:
 
 /** Relative density over skin: 0 up to the face's 70th percentile, 1 from its 98th. */
 function relative(v: Float32Array, skin: Float32Array): Float32Array {
-  const sorted = sortedIn(v, skin);
-  const med = quantile(sorted, 0.7), spread = Math.max(1e-3, quantile(sorted, 0.98) - med);
+  const [med, top] = quantilesIn(v, skin, [0.7, 0.98]);
+  const spread = Math.max(1e-3, top - med);
   const out = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = skin[i] * Math.max(0, Math.min(1, (v[i] - med) / spread));
   return out;
@@ -100,8 +100,9 @@ export async function renderMaps(image: RasterImage, a: SkinAnalysis, names: rea
     lap('map overlays');
     const alpha = w === win.w && h === win.h ? o.alpha : resamplePlane(o.alpha, w, h, win.w, win.h);
     lap('map resample');
-    // A copy of the background (a memcpy), coloured only inside the face's window.
-    const px = Buffer.from(background(o.grey));
+    // A copy of the background (a memcpy into memory not zeroed first), coloured only inside the face's window.
+    const bg = background(o.grey), px = Buffer.allocUnsafe(bg.length);
+    px.set(bg);
     const [cr, cg, cb] = o.colour;
     for (let y = 0; y < win.h; y++) {
       for (let x = 0, i = y * win.w, j = ((win.y0 + y) * W + win.x0) * 3; x < win.w; x++, i++, j += 3) {

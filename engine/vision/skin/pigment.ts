@@ -101,6 +101,12 @@ export function quantileIn(plane: Float32Array, mask: Float32Array, q: number): 
   return v.length ? nth(v, Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1))))) : NaN;
 }
 
+/** Several q-quantiles of a plane's values where `mask` ≥ 0.5 (NaN when none), as quantile(sortedIn(...)) gives each, without a sort. */
+export function quantilesIn(plane: Float32Array, mask: Float32Array, qs: readonly number[]): number[] {
+  const v = valuesIn(plane, mask);
+  return qs.map((q) => (v.length ? nth(v, Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1))))) : NaN));
+}
+
 /** Mean of a plane where `mask` ≥ 0.5 and `keep` (optional) holds. */
 export function meanIn(plane: Float32Array, mask: Float32Array, keep?: (i: number) => boolean): number {
   let s = 0, n = 0;

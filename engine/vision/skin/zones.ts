@@ -8,7 +8,7 @@
  */
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
-import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
+import { sampleParsing, type FaceParsing, type ImageLattice, type ParseOptions, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
 import { feather, grow, minus, times, union } from '../regions/feather.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
 import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
@@ -55,13 +55,26 @@ export const SKIN_PARSING: ParseOptions = { classes: ['skin', 'nose', 'rightBrow
 /** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
 export const ZONE_PX_PER_MM = 1.5;
 
-/** All zones of one face over its frame. */
-export function skinZones(f: Frame, face: Face, parsing: FaceParsing): Zones {
+/**
+ * The grid the zones are drawn on (ZONE_PX_PER_MM, at most the frame's own), and the image pixels under
+ * its cells' centres: the only places the zones read the parsing (parseFaceAt computes it just there).
+ */
+export function zoneGrid(f: Frame): { zk: number; zw: number; zh: number; at: ImageLattice } {
   const zk = Math.min(1, ZONE_PX_PER_MM / f.s);
   const zw = Math.max(1, Math.round(f.w * zk)), zh = Math.max(1, Math.round(f.h * zk));
+  const cols = Int32Array.from({ length: zw }, (_, x) => Math.floor(f.win.x0 + ((x + 0.5) * f.win.w) / zw));
+  const rows = Int32Array.from({ length: zh }, (_, y) => Math.floor(f.win.y0 + ((y + 0.5) * f.win.h) / zh));
+  return { zk, zw, zh, at: { cols, rows } };
+}
+
+/** All zones of one face over its frame, from its parsing (in full, or at zoneGrid(f).at). */
+export function skinZones(f: Frame, face: Face, parsing: FaceParsing | ParsingSample): Zones {
+  const { zk, zw, zh, at } = zoneGrid(f);
+  const sample = 'at' in parsing ? parsing : sampleParsing(parsing, at);
+  if (!sameLattice(sample.at, at)) throw new Error('skinZones: the parsing was sampled on another grid than the zones\' (zoneGrid)');
   const kx = zw / f.w, ky = zh / f.h;
   const mesh = f.mesh.map(([x, y]) => [x * kx, y * ky] as P2);
-  const zones = drawZones(mesh, f.s * zk, zw, zh, f, face, parsing);
+  const zones = drawZones(mesh, f.s * zk, zw, zh, f, face, sample);
   if (zk === 1) return zones;
   // Skin's edge shows in the maps: bilinear. The other zones only gate measures: nearest grid cell.
   const out = {} as Zones;
@@ -75,37 +88,60 @@ export function skinZones(f: Frame, face: Face, parsing: FaceParsing): Zones {
       out[name] = v;
       continue;
     }
-    const v = new Float32Array(f.w * f.h);
-    for (let y = 0, i = 0; y < f.h; y++) { const row = ys[y] * zw; for (let x = 0; x < f.w; x++, i++) v[i] = p[row + xs[x]]; }
-    out[name] = v;
+    out[name] = nearestUp(p, zw, zh, xs, ys, f.w, f.h);
   }
   return out;
 }
 
-/** Parsing classes (summed, ≤ 1) at the centre of each cell of a w x h grid over the frame's window. */
-function parsingGrid(parsing: FaceParsing, classes: readonly ParsingClass[], f: Frame, w: number, h: number): Float32Array {
-  const out = new Float32Array(w * h), pw = parsing.win;
-  const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
-  if (!planes.length) return out;
-  for (let y = 0; y < h; y++) {
-    const iy = Math.floor(f.win.y0 + ((y + 0.5) * f.win.h) / h) - pw.y0;
-    if (iy < 0 || iy >= pw.h) continue;
-    for (let x = 0; x < w; x++) {
-      const ix = Math.floor(f.win.x0 + ((x + 0.5) * f.win.w) / w) - pw.x0;
-      if (ix < 0 || ix >= pw.w) continue;
-      let v = 0;
-      for (const p of planes) v += p[iy * pw.w + ix];
-      out[y * w + x] = Math.min(255, v) / 255;
+/**
+ * A grid plane brought up to w x h by the grid cell under each pixel (xs, ys: nondecreasing). Most zones
+ * are a small part of the face: only their nonzero cells' extent is filled, and a row whose cells are
+ * the row above's is copied.
+ */
+export function nearestUp(p: Float32Array, zw: number, zh: number, xs: Int32Array, ys: Int32Array, w: number, h: number): Float32Array {
+  const v = new Float32Array(w * h);
+  let gx0 = zw, gx1 = -1, gy0 = zh, gy1 = -1;
+  for (let gy = 0; gy < zh; gy++) {
+    for (let gx = 0, i = gy * zw; gx < zw; gx++, i++) {
+      if (p[i] !== 0) { if (gx < gx0) gx0 = gx; if (gx > gx1) gx1 = gx; if (gy < gy0) gy0 = gy; gy1 = gy; }
     }
   }
+  if (gx1 < 0) return v;
+  let xa = 0, xb = w - 1, ya = 0, yb = h - 1;
+  while (xs[xa] < gx0) xa++;
+  while (xs[xb] > gx1) xb--;
+  while (ys[ya] < gy0) ya++;
+  while (ys[yb] > gy1) yb--;
+  for (let y = ya; y <= yb; y++) {
+    const o = y * w;
+    if (y > ya && ys[y] === ys[y - 1]) { v.copyWithin(o + xa, o - w + xa, o - w + xb + 1); continue; }
+    const row = ys[y] * zw;
+    for (let x = xa; x <= xb; x++) v[o + x] = p[row + xs[x]];
+  }
+  return v;
+}
+
+const sameLattice = (a: ImageLattice, b: ImageLattice) =>
+  a.cols.length === b.cols.length && a.rows.length === b.rows.length && a.cols.every((v, i) => v === b.cols[i]) && a.rows.every((v, i) => v === b.rows[i]);
+
+/** Parsing classes (summed, ≤ 1) at the centre of each cell of the zone grid (the sample's lattice). */
+function parsingGrid(sample: ParsingSample, classes: readonly ParsingClass[]): Float32Array {
+  const n = sample.at.cols.length * sample.at.rows.length, out = new Float32Array(n);
+  const planes = classes.map((c) => sample.classes[c]).filter((p): p is Uint8Array => !!p);
+  if (!planes.length) return out;
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (const p of planes) v += p[i];
+    out[i] = Math.min(255, v) / 255;
+  }
   return out;
 }
 
-function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: Face, parsing: FaceParsing): Zones {
+function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: Face, parsing: ParsingSample): Zones {
   const win: Win = { x0: 0, y0: 0, w, h };
   const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
   const poly = (p: readonly Pt[]) => fillPolygon(p, win);
-  const fromParsing = (classes: readonly ParsingClass[]) => parsingGrid(parsing, classes, f, w, h);
+  const fromParsing = (classes: readonly ParsingClass[]) => parsingGrid(parsing, classes);
   // Class probabilities made hard at 0.5 before growing: grow() lifts any faint probability to full.
   const hard = (p: Float32Array) => { for (let i = 0; i < p.length; i++) p[i] = p[i] >= 0.5 ? 1 : 0; return p; };
   const eyes = union(poly(pts(RIGHT_EYE)), poly(pts(LEFT_EYE)));
