@@ -5,15 +5,8 @@
  *
  *   npm run bench:face-beauty -- [runs=5]
  *
- * Last measured (2 cores shared with other jobs, load 7-9): HTTP median obama 1.0 MP 2.16 s, the 1.9 MP
- * two-face photo 2.99 s (7 runs; the same code gave 3.70 / 3.30 s at load 9 and the code before the 320
- * parse 2.44 / 3.35 s at load 6: at this load the figures move by a second either way). CPU time in process
- * is steadier: obama, interleaved with the code before (load 6-7, median of 5, twice each): parsing 381-430
- * against 565-569 ms, whitening 43-71 against 73-89, the whole job about 0.94 s against 1.15 s of CPU.
- * The split now prints each step's CPU ms too. Keep weighed on luma, merged parsing planes, sharpening over
- * its mask's box (load 10-15, HTTP meaningless there: obama 2.9 s, biden-obama 5.4 s): obama retouch CPU
- * 501 against main's 645 in the same minutes; retouchFace interleaved with main in one process, obama
- * 467 vs 649 ms, biden-obama 339 vs 353; parsing CPU with merged planes, obama 267 vs 391 ms a parse.
+ * Last measured quietly (2 cores, load 1-2, 2026-11-26): HTTP median obama 1.0 MP 0.77 s, the 1.9 MP
+ * two-face photo 0.97 s. Under load the HTTP figures move by seconds; compare the per-step CPU ms instead.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
