@@ -38,15 +38,8 @@ export function faceresToOnnx(graph: TfGraph): Uint8Array {
     return { name: init(bare(input), dims.dims, dims.data), shape: c.shape };
   };
 
-  for (const nd of order) {
-    const a = nd.attr ?? {};
-    const ins = nd.input ?? [];
-    const out = nd.name;
+  b.convertAll(order, (nd, a, ins, out) => {
     switch (nd.op) {
-      case 'Const': {
-        b.takeConst(nd);
-        break;
-      }
       case 'Placeholder': {
         const dims = (a as { shape?: { shape?: { dim?: { size: string }[] } } }).shape?.shape?.dim?.map((d) => Number(d.size)) ?? [];
         if (dims.length !== 4 || dims[3] !== 3) throw new Error(`faceres-onnx: input ${out} is not [N, H, W, 3]`);
@@ -74,13 +67,6 @@ export function faceresToOnnx(graph: TfGraph): Uint8Array {
         const shape = broadcast(x.shape, y.shape);
         if (shape.length === t.shape.length) shape[0] = t.shape[0];
         values.set(out, { kind: 'tensor', name: out, shape });
-        break;
-      }
-      case 'Relu':
-      case 'Sigmoid': {
-        const x = tensor(ins[0]);
-        node(nd.op, [x.name], out);
-        values.set(out, { kind: 'tensor', name: out, shape: x.shape });
         break;
       }
       case 'Softmax': {
@@ -113,9 +99,10 @@ export function faceresToOnnx(graph: TfGraph): Uint8Array {
         break;
       }
       default:
-        throw new Error(`faceres-onnx: op ${nd.op} (${out}) is not supported`);
+        return false;
     }
-  }
+    return true;
+  });
   for (const o of outputs) g.outputs.push({ name: o, dims: tensor(o).shape });
   // The outputs keep the graph's names: the last node of each wrote them.
   return encodeOnnxModel(g, 'faceres-deep');

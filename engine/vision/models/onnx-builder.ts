@@ -59,11 +59,26 @@ export class OnnxBuilder {
     this.values.set(out, { kind: 'tensor', name: out, shape });
   }
 
-  /** A TF Const node: its weights become a constant known here (an initializer only once an op needs it). */
-  takeConst(nd: TfNode): void {
-    const w = this.weights.get(nd.name);
-    if (!w) this.fail(`constant ${nd.name} has no weights`);
-    this.values.set(nd.name, { kind: 'const', shape: w.shape, data: w.data });
+  /**
+   * Converts the nodes in order: Const (a constant known here, an initializer only once an op needs it),
+   * Relu and Sigmoid here, every other op by the converter's `convert`, which returns false for an op it
+   * does not know: that fails, so a changed model fails loudly instead of running wrongly.
+   */
+  convertAll(order: readonly TfNode[], convert: (nd: TfNode, attr: Record<string, TfAttr>, ins: string[], out: string) => boolean): void {
+    for (const nd of order) {
+      const attr = nd.attr ?? {}, ins = nd.input ?? [], out = nd.name;
+      if (nd.op === 'Const') {
+        const w = this.weights.get(nd.name);
+        if (!w) this.fail(`constant ${nd.name} has no weights`);
+        this.values.set(out, { kind: 'const', shape: w.shape, data: w.data });
+      } else if (nd.op === 'Relu' || nd.op === 'Sigmoid') {
+        const x = this.tensor(ins[0]);
+        this.node(nd.op, [x.name], out);
+        this.setTensor(out, x.shape);
+      } else if (!convert(nd, attr, ins, out)) {
+        this.fail(`op ${nd.op} (${out}) is not supported`);
+      }
+    }
   }
 
   get(input: string): Value {

@@ -40,15 +40,8 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
     return { name: init(bare(input), c.dims, c.data), shape: v.shape };
   };
 
-  for (const nd of order) {
-    const a = nd.attr ?? {};
-    const ins = nd.input ?? [];
-    const out = nd.name;
+  b.convertAll(order, (nd, a, ins, out) => {
     switch (nd.op) {
-      case 'Const': {
-        b.takeConst(nd);
-        break;
-      }
       case 'Placeholder': {
         const two = init('two', [], Float32Array.of(2)), one = init('one', [], Float32Array.of(1));
         const scaled = node('Mul', [ONNX_INPUT, two], `${out}/x2`);
@@ -107,13 +100,6 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
         values.set(out, { kind: 'tensor', name: out, shape: broadcast(x.shape, y.shape) });
         break;
       }
-      case 'Relu':
-      case 'Sigmoid': {
-        const x = tensor(ins[0]);
-        node(nd.op, [x.name], out);
-        values.set(out, { kind: 'tensor', name: out, shape: x.shape });
-        break;
-      }
       case 'Mean': {
         const x = tensor(ins[0]);
         const axes = [...constant(ins[1]).data].map((v) => (v + 4) % 4);
@@ -153,9 +139,10 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
         break;
       }
       default:
-        throw new Error(`bisenet-onnx: op ${nd.op} (${out}) is not supported`);
+        return false;
     }
-  }
+    return true;
+  });
   const last = tensor(output);
   node('Transpose', [last.name], ONNX_LOGITS, { perm: [0, 2, 3, 1] });
   g.outputs.push({ name: ONNX_LOGITS, dims: last.shape });
