@@ -1,0 +1,43 @@
+/**
+ * A preset drawn on a real face (Obama's official portrait, public domain) leaves the lips and the open
+ * mouth the person's own: his smile's upper lip lies inside the moustache's mesh outline, and hair over it
+ * cost human's face descriptor most of its similarity.
+ */
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { RasterImage } from '../../image/raster.ts';
+import { jobFacts } from '../../pipeline/facts.ts';
+import { fixture } from '../../test/helpers.ts';
+import { ModelRegistry } from '../../vision/models/registry.ts';
+import { parsingPlane } from '../../vision/regions/skin-mask.ts';
+import { drawPreset, PARSE } from './steps.ts';
+
+describe('drawPreset', () => {
+  it('draws a moustache above the lips and leaves the lips and the mouth as they were', async () => {
+    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+    const face = (await facts.faces())[0];
+    const parsing = await facts.parsing(face, PARSE);
+    const lips = parsingPlane(parsing, ['upperLip', 'lowerLip', 'mouth'], parsing.win);
+    for (const name of ['HandlebarMoustache', 'ChevronMoustache', 'FullBeardClassic']) {
+      const result = { ...image, data: Buffer.from(image.data) };
+      drawPreset(image, result, face, parsing, name, 0);
+      let lipPx = 0, lipMoved = 0, moved = 0;
+      for (let y = 0; y < image.height; y++) {
+        for (let x = 0; x < image.width; x++) {
+          const o = (y * image.width + x) * 3;
+          const d = Math.max(...[0, 1, 2].map((c) => Math.abs(result.data[o + c] - image.data[o + c])));
+          if (d > 12) moved++;
+          const px = x - parsing.win.x0, py = y - parsing.win.y0;
+          if (px < 0 || py < 0 || px >= parsing.win.w || py >= parsing.win.h || lips[py * parsing.win.w + px] < 0.5) continue;
+          lipPx++;
+          if (d > 12) lipMoved++;
+        }
+      }
+      expect(lipPx, name).toBeGreaterThan(1000);
+      expect(moved, name).toBeGreaterThan(lipPx / 2);
+      expect(lipMoved / lipPx, name).toBeLessThan(0.01);
+    }
+  }, 120_000);
+});
