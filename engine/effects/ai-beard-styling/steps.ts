@@ -89,9 +89,8 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
   const rand = seededRandom(hashSeed(`${name}:${index}`));
   preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light }, rand));
-  // The lips and the open mouth stay the person's own: strands over the upper lip's vermilion (a smiling
-  // face's lip sits inside the moustache's mesh outline) cost human's descriptor most (issue 11 probe,
-  // lips restored: HandlebarMoustache on obama 0.89 -> 1.00, on afw_2233672250's faces 0.86 -> 0.94, 0.68 -> 0.79).
+  // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
+  // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
     const keep = Math.min(1, LIP_GAIN * lips[k]);
