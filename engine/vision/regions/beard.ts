@@ -27,7 +27,7 @@ import { removalTuning, removeBeard, type RemovalStats } from '../../image/retou
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
-import { convexHull, LEFT_NOSTRIL, meshFaceWidth, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
+import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
 export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];
@@ -170,14 +170,8 @@ function skinReference(planes: Float32Array[], weight: Float32Array, idx: number
  * pixels for nothing).
  */
 export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
-  const m = face.mesh;
-  if (!m || m.length < 478) return null;
-  const fw = meshFaceWidth(m), side = (removalTuning.context + beardTuning.skirt) * fw, top = 0.15 * fw;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const [x, y] of m) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
-  const a = Math.max(0, Math.floor(x0 - side)), b = Math.max(0, Math.floor(y0 - top));
-  const c = Math.min(size.width, Math.ceil(x1 + side)), d = Math.min(size.height, Math.ceil(y1 + side));
-  return c > a && d > b ? { x0: a, y0: b, w: c - a, h: d - b } : null;
+  const side = removalTuning.context + beardTuning.skirt;
+  return meshWindow(face, size, { side, top: 0.15, bottom: side });
 }
 
 /**

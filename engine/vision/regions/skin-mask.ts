@@ -24,17 +24,24 @@ export interface RetouchMasks { win: Win; faceWidth: number; skin: Float32Array;
 /** Face width in pixels: cheek to cheek across the mesh. */
 export const meshFaceWidth = (mesh: readonly (readonly number[])[]) => Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
 
-/** The window a retouch of this face works in: the mesh's box grown by half a face width (neck, hair). */
-export function retouchWindow(face: Face, size: { width: number; height: number }): Win | null {
+/**
+ * The mesh's box grown by `grow` face widths on each side (top, bottom, left and right alike for `side`),
+ * clipped to the image; null without a full mesh or when nothing is left.
+ */
+export function meshWindow(face: Face, size: { width: number; height: number }, grow: { side: number; top: number; bottom: number }): Win | null {
   const m = face.mesh;
   if (!m || m.length < 478) return null;
-  const fw = meshFaceWidth(m), g = 0.5 * fw;
-  const xs = m.map((p) => p[0]), ys = m.map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs) - g)), y0 = Math.max(0, Math.floor(Math.min(...ys) - g));
-  const x1 = Math.min(size.width, Math.ceil(Math.max(...xs) + g)), y1 = Math.min(size.height, Math.ceil(Math.max(...ys) + g));
-  if (x1 <= x0 || y1 <= y0) return null;
-  return { x0, y0, w: x1 - x0, h: y1 - y0 };
+  const fw = meshFaceWidth(m);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of m) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+  const a = Math.max(0, Math.floor(x0 - grow.side * fw)), b = Math.max(0, Math.floor(y0 - grow.top * fw));
+  const c = Math.min(size.width, Math.ceil(x1 + grow.side * fw)), d = Math.min(size.height, Math.ceil(y1 + grow.bottom * fw));
+  return c > a && d > b ? { x0: a, y0: b, w: c - a, h: d - b } : null;
 }
+
+/** The window a retouch of this face works in: the mesh's box grown by half a face width (neck, hair). */
+export const retouchWindow = (face: Face, size: { width: number; height: number }): Win | null =>
+  meshWindow(face, size, { side: 0.5, top: 0.5, bottom: 0.5 });
 
 /** The sum (clipped to 1) of parsing classes, resampled onto `win` (zero where the parsing has no pixels). */
 export function parsingPlane(parsing: FaceParsing, classes: readonly ParsingClass[], win: Win): Float32Array {
