@@ -3,7 +3,9 @@
  * that choosing and combining (scripts/face-attributes-choose.ts) takes seconds. Per chip: the detected face
  * (small chips upscaled to find one, as quality-face-attributes.ts does), then for each model, input
  * preparation of the chip (none; CLAHE; for the grey FER crops also full histogram equalisation) and crop
- * scale (square side over the face's extent; 'chip' = the whole chip, FER crops only), the plain and the mirrored view.
+ * scale (square side over the face's extent; 'chip' = the whole chip, FER crops only), border (where the
+ * square runs past the chip: black, crop names 'x1.6'; or the chip's edge repeated, 'x1.6/edge'), the plain
+ * and the mirrored view. FaceRes-deep runs on onnxruntime as the analyzer runs it (the same outputs).
  *
  *   tsx scripts/face-attributes-cache.ts [/tmp/faces8-attr-cache.json]   # resumes: chips already there are kept
  */
@@ -13,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { decodeImage } from '../engine/image/decode.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { ATTRIBUTE_MODELS, faceRoi, runAttributeModelViews, wholeRoi, type RawAttributes } from '../engine/vision/faces/attribute-models.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModelViews, wholeRoi, type Border, type RawAttributes } from '../engine/vision/faces/attribute-models.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
@@ -36,14 +38,16 @@ const cache: Record<string, ChipRaw> = existsSync(out) ? JSON.parse(readFileSync
 // The chips' age/gender grid is kept small (about 25 s a chip on 2 loaded cores): the realisable crops around the earlier choice, no whole chip.
 const AG_SPECS = ['faceres', 'faceres-deep', 'faceres-deep-caffe', 'gear', 'ssrnet-gender', 'ssrnet-gender-bgr', 'oarriaga-gender', 'ssrnet-age'];
 const EM_SPECS = ['emotion', 'emotion-stretch'];
-const AG_SCALES = [1.4, 1.6, 1.8];
-const EM_SCALES = [0.9, 1.0, 1.1, 1.2, 1.4];
+const AG_SCALES = [1.2, 1.4, 1.6, 1.8];
+const EM_SCALES = [0.9, 1.0, 1.1, 1.2, 1.4, 1.6];
 const AG_PREPS = ['none'] as const;
 const EM_PREPS = ['none', 'clahe', 'eq'] as const;
+const BORDERS: Border[] = ['black', 'edge'];
 type Prep = 'none' | 'clahe' | 'eq';
 
 const models = new ModelRegistry();
 const human = await models.get<HumanLike>('human');
+const nets = registryNets(models);
 
 
 /** The chip prepared: CLAHE on lightness (sharp), or luma histogram equalisation applied to each channel's gain. */
@@ -82,12 +86,15 @@ for (const item of [...items.filter((i) => i.set === 'emotion'), ...items.filter
   const scales = em ? EM_SCALES : AG_SCALES;
   const crops = [...scales.map((s) => `x${s.toFixed(1)}`), ...(em ? ['chip'] : [])];
   const rois = [...scales.map((s) => (face ? faceRoi(face, s) : wholeRoi(image))), ...(em ? [wholeRoi(image)] : [])];
+  const cropName = (crop: string, border: Border) => (border === 'black' || crop === 'chip' ? crop : `${crop}/${border}`);
   const entry: ChipRaw = { item, found, raw: {} };
   for (const prep of em ? EM_PREPS : AG_PREPS) {
     const img = await prepare(image, prep);
     for (const id of em ? EM_SPECS : AG_SPECS) {
-      const { plain, mirrored } = await runAttributeModelViews(human, ATTRIBUTE_MODELS[id], img, rois);
-      crops.forEach((crop, i) => { entry.raw[`${id}|${prep}|${crop}`] = { plain: plain[i], mirror: mirrored[i] }; });
+      for (const border of BORDERS) {
+        const { plain, mirrored } = await runAttributeModelViews(human, ATTRIBUTE_MODELS[id], img, rois, border, nets);
+        crops.forEach((crop, i) => { entry.raw[`${id}|${prep}|${cropName(crop, border)}`] = { plain: plain[i], mirror: mirrored[i] }; });
+      }
     }
   }
   cache[item.rel] = entry;

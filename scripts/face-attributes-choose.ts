@@ -106,7 +106,7 @@ function emotion(cfg: ECfg, half: Half) {
   return { ok, n: list.length, nll: nll / list.length, perClass };
 }
 const eKeys = keysOf(em);
-const eBase: ECfg = { members: ['emotion|none|x1.2'], view: 'flip' };
+const eBase: ECfg = { members: ['emotion|none|x1.2/edge'], view: 'flip' };
 const eCands: ECfg[] = [];
 for (const k of eKeys) for (const v of ['plain', 'flip'] as View[]) eCands.push({ members: [k], view: v });
 // Ensembles across preparations and crops of the one model (the same network seeing the face differently).

@@ -56,7 +56,7 @@ for (const file of files) {
     const faces = (await detectFaces(human, image, { meshFaces: 5 })).slice(0, 5); lap('detect');
     n = faces.length;
     for (const [k, s] of [['age', PIPELINE.age], ['gender', PIPELINE.gender], ['emotion', PIPELINE.emotion]] as const) {
-      for (const m of s.models) await runAttributeModel(human, ATTRIBUTE_MODELS[m], image, faces.map((f) => faceRoi(f, s.scale)), s.flip, registryNets(models));
+      for (const m of s.models) await runAttributeModel(human, ATTRIBUTE_MODELS[m], image, faces.map((f) => faceRoi(f, s.scale)), s.flip, registryNets(models), s.border);
       lap(k);
     }
     // part-inputs.ts, step by step.

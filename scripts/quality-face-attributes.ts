@@ -442,10 +442,12 @@ if (jsonPath) {
 // The module as shipped (faceAttributes / imageAttributes with attributes.ts's PIPELINE), end to end on
 // both halves: it must reproduce the chosen configuration's figures. And its time per face on portraits.
 
-const stepName = (s: { models: string[]; scale: number; flip: boolean }) => `${s.models.join('+')} x${s.scale.toFixed(1)}${s.flip ? ' flip' : ''}`;
+const stepName = (s: { models: string[]; scale: number; flip: boolean; border: string }) =>
+  `${s.models.join('+')} x${s.scale.toFixed(1)}${s.flip ? ' flip' : ''}${s.border !== 'black' ? ` ${s.border} border` : ''}`;
 const ensembleOf = (id: string) => ENSEMBLES[id] ?? [id];
-const same = (c: Config, s: { models: string[]; scale: number; flip: boolean }) =>
-  ensembleOf(c.spec).join('+') === s.models.join('+') && c.crop === `x${s.scale.toFixed(1)}` && c.flip === s.flip;
+// This grid's squares have black borders; the edge-border variants are in face-attributes-cache.ts / -choose.ts.
+const same = (c: Config, s: { models: string[]; scale: number; flip: boolean; border: string }) =>
+  ensembleOf(c.spec).join('+') === s.models.join('+') && c.crop === `x${s.scale.toFixed(1)}` && c.flip === s.flip && s.border === 'black';
 const matches = same(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode === ageDecode(chosen.age.config)
   && same(chosen.gender.config, PIPELINE.gender) && PIPELINE.gender.maleAt === maleAt(chosen.gender.config)
   && same(chosen.emotion.config, PIPELINE.emotion);

@@ -175,6 +175,12 @@ const ONNX_NETS: Record<string, { id: string; input: string; outputs: string[] }
   [FACERES_FILE]: { id: FACERES_ONNX_ID, input: FACERES_INPUT, outputs: Object.values(FACERES_OUTPUTS) },
 };
 
+/**
+ * What a face's square shows where it runs past the image: black, or the image's edge pixels repeated
+ * (a tight face chip then looks like a face with surroundings rather than a face framed in black).
+ */
+export type Border = 'black' | 'edge';
+
 /** The ONNX network for a model file, or undefined: then tfjs runs the graph. */
 export type AttributeNets = (file: string) => Promise<OnnxNet | undefined>;
 
@@ -207,18 +213,18 @@ const BATCH = 8;
  * averages the two (the models learnt with horizontal flips, so both views are equally valid).
  * Returns one RawAttributes per ROI. Every tensor made here is disposed before it returns.
  */
-export async function runAttributeModel(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip = false, nets?: AttributeNets): Promise<RawAttributes[]> {
-  const { plain, mirrored } = await runViews(human, spec, image, rois, flip, nets);
+export async function runAttributeModel(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip = false, nets?: AttributeNets, border: Border = 'black'): Promise<RawAttributes[]> {
+  const { plain, mirrored } = await runViews(human, spec, image, rois, flip, nets, border);
   return mirrored ? plain.map((p, i) => averageViews(p, mirrored[i])) : plain;
 }
 
 /** Both views separately (the quality script compares plain with flip-averaged from one run). */
-export async function runAttributeModelViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[]): Promise<{ plain: RawAttributes[]; mirrored: RawAttributes[] }> {
-  const { plain, mirrored } = await runViews(human, spec, image, rois, true);
+export async function runAttributeModelViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border = 'black', nets?: AttributeNets): Promise<{ plain: RawAttributes[]; mirrored: RawAttributes[] }> {
+  const { plain, mirrored } = await runViews(human, spec, image, rois, true, nets, border);
   return { plain, mirrored: mirrored! };
 }
 
-async function runViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets?: AttributeNets): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
+async function runViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
   const tf = human.tf as Tf;
   const net = await nets?.(spec.file);
   const onnx = net && ONNX_NETS[spec.file];
@@ -229,15 +235,7 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     const t: Record<string, TensorLike> = {};
     let outputs: TensorLike[] = [];
     try {
-      // Box models crop a larger square first and cut their box from it (as human does); the rest crop at
-      // their own size, so cropRoi's box averaging keeps a strong shrink (224 -> 64) from aliasing.
-      const side = spec.box ? Math.round(spec.size / Math.min(spec.box[2] - spec.box[0], spec.box[3] - spec.box[1])) : spec.size;
-      const crops = await Promise.all(batch.map((roi) => cropRoi(tf, image, roi, side)));
-      crops.forEach((c, i) => { t[`crop${i}`] = c; });
-      t.crops = crops.length === 1 ? crops[0] : tf.concat(crops, 0);
-      if (spec.box) t.boxed = tf.image.cropAndResize(t.crops, batch.map(() => spec.box!), batch.map((_, i) => i), [spec.size, spec.size], 'bilinear');
-      let rgb = t.boxed ?? t.crops;
-      if (spec.stretch) rgb = stretch(tf, rgb, t);
+      const rgb = await modelCrops(tf, spec, image, batch, border, t);
       if (flip) { t.mirror = tf.reverse(rgb, 2); t.both = tf.concat([rgb, t.mirror], 0); }
       t.input = normalise(tf, flip ? t.both : rgb, spec.norm, t);
       let raw: RawAttributes[];
@@ -258,6 +256,50 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     }
   }
   return flip ? { plain, mirrored } : { plain };
+}
+
+/**
+ * The squares as the model reads them before its normalisation: [n, size, size, 3] RGB in 0..1 (box cut,
+ * contrast stretched when the spec says so). Intermediates go into `t` for the caller to dispose.
+ */
+async function modelCrops(tf: Tf, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border, t: Record<string, TensorLike>): Promise<TensorLike> {
+  // Box models crop a larger square first and cut their box from it (as human does); the rest crop at
+  // their own size, so cropRoi's box averaging keeps a strong shrink (224 -> 64) from aliasing.
+  const side = spec.box ? Math.round(spec.size / Math.min(spec.box[2] - spec.box[0], spec.box[3] - spec.box[1])) : spec.size;
+  const crops = await Promise.all(rois.map((roi) => cropRoi(tf, image, roi, side, false, border === 'edge' ? 'edge' : 0)));
+  crops.forEach((c, i) => { t[`crop${i}`] = c; });
+  t.crops = crops.length === 1 ? crops[0] : tf.concat(crops, 0);
+  if (spec.box) t.boxed = tf.image.cropAndResize(t.crops, rois.map(() => spec.box!), rois.map((_, i) => i), [spec.size, spec.size], 'bilinear');
+  const rgb = t.boxed ?? t.crops;
+  return spec.stretch ? stretch(tf, rgb, t) : rgb;
+}
+
+/**
+ * What the model sees for each square, for looking at (scripts/face-attributes-crops.ts): size x size
+ * pixels, 0..255, one channel for the grey models, else RGB; before the model's own scaling.
+ */
+export async function attributeModelInputs(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border = 'black'): Promise<{ data: Uint8Array; size: number; channels: 1 | 3 }[]> {
+  const tf = human.tf as Tf;
+  const t: Record<string, TensorLike> = {};
+  try {
+    const rgb = await modelCrops(tf, spec, image, rois, border, t);
+    let shown = rgb;
+    if (spec.norm === 'grey-11') {
+      t.luma = tf.tensor1d([0.2989, 0.587, 0.114]);
+      t.weighted = tf.mul(rgb, t.luma);
+      shown = t.grey = tf.sum(t.weighted, 3, true);
+    }
+    const channels = spec.norm === 'grey-11' ? 1 : 3;
+    const data = await shown.data();
+    const per = spec.size * spec.size * channels;
+    return rois.map((_, i) => {
+      const out = new Uint8Array(per);
+      for (let j = 0; j < per; j++) out[j] = Math.max(0, Math.min(255, Math.round(data[i * per + j] * 255)));
+      return { data: out, size: spec.size, channels };
+    });
+  } finally {
+    tf.dispose(Object.values(t));
+  }
 }
 
 /** Each image of the batch scaled so its darkest value is 0 and its brightest 1. */

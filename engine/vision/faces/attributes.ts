@@ -11,7 +11,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { humanModel } from '../models/human.ts';
 import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, type Border, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
 import type { Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 
@@ -24,8 +24,11 @@ export interface FaceAttributes {
   emotion: { value: number; probability: number; scores: number[] };
 }
 
-/** Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or not. */
-interface Step { models: string[]; scale: number; flip: boolean }
+/**
+ * Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or
+ * not, and what the square shows where it runs past the image (attribute-models.ts Border).
+ */
+interface Step { models: string[]; scale: number; flip: boolean; border: Border }
 
 /** The measured choice (see the file comment); temperature 1 = the models' own probabilities. */
 export const PIPELINE: {
@@ -34,9 +37,9 @@ export const PIPELINE: {
   gender: Step & { maleAt: number; temperature: number };
   emotion: Step & { temperature: number };
 } = {
-  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, decode: 'human', temperature: 1 },
-  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, maleAt: 0.6, temperature: 1 },
-  emotion: { models: ['emotion'], scale: 1.2, flip: true, temperature: 1 },
+  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, border: 'black', decode: 'human', temperature: 1 },
+  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, border: 'black', maleAt: 0.6, temperature: 1 },
+  emotion: { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', temperature: 1 },
 };
 
 /** Loads the pipeline's models into this Human instance (a worker can call it at start-up). */
@@ -71,10 +74,10 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
     const perModel: RawAttributes[][] = [];
     // One model at a time: the wasm backend gains nothing from interleaving them.
     for (const m of s.models) {
-      const key = `${m}|${s.scale}|${s.flip}`;
+      const key = `${m}|${s.scale}|${s.flip}|${s.border}`;
       let r = runs.get(key);
       if (!r) {
-        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets);
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets, s.border);
         runs.set(key, r);
       }
       perModel.push(r);

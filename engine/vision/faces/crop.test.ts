@@ -64,4 +64,16 @@ describe('cropRoi', () => {
     expect(next[1] - first[1]).toBeCloseTo(10, 3);
     expect(next[0] - first[0]).toBeCloseTo(0, 3);
   });
+
+  it("repeats the image's edge outside it with fill 'edge'", async () => {
+    const image = ramp(20, 20);
+    // Side 8 centred on the top-left corner: the upper-left quarter lies outside the image.
+    const v = await read(await cropRoi(tf, image, { cx: 0, cy: 0, size: 8, angle: 0 }, 8, false, 'edge'));
+    const at = (i: number, j: number) => [0, 1, 2].map((c) => v[(j * 8 + i) * 3 + c] * 255);
+    const corner = [0, 1, 2].map((c) => image.data[c]);
+    for (const [i, j] of [[0, 0], [3, 1], [1, 3]]) at(i, j).forEach((x, c) => expect(x).toBeCloseTo(corner[c], 3));
+    // Below the corner, outside on the left only: the image's first column at that row.
+    const row6 = [0, 1, 2].map((c) => image.data[(2 * 20) * 3 + c]);
+    at(0, 6).forEach((x, c) => expect(x).toBeCloseTo(row6[c], 3));
+  });
 });

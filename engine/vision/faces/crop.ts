@@ -31,8 +31,11 @@ const MAX_DIRECT_SHRINK = 2.5;
 /** Shrink left for the bilinear step after box averaging. */
 const RESIDUAL_SHRINK = 1.25;
 
-/** The square as a [1, out, out, 3] float32 tensor in 0..1, `fill` (0..255, default black) outside the image (the caller disposes it). */
-export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false, fill = 0): Promise<TensorLike> {
+/**
+ * The square as a [1, out, out, 3] float32 tensor in 0..1 (the caller disposes it). Outside the image:
+ * `fill` (0..255, default black), or 'edge': the nearest image pixel repeated.
+ */
+export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Promise<TensorLike> {
   const tf = tfl as Tf;
   const shrink = roi.size / out;
   const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
@@ -55,7 +58,10 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
   try {
     t.img = tf.tensor4d(pixels, [1, h, w, 3], 'float32');
     t.m = tf.tensor2d([[...a, 0, 0]]);
-    t.warped = tf.image.transform(t.img, t.m, 'bilinear', 'constant', fill, [out, out]);
+    // The region is clipped to the image, so 'nearest' beyond it repeats the image's own edge.
+    t.warped = fill === 'edge'
+      ? tf.image.transform(t.img, t.m, 'bilinear', 'nearest', 0, [out, out])
+      : tf.image.transform(t.img, t.m, 'bilinear', 'constant', fill, [out, out]);
     return tf.div(t.warped, 255);
   } finally {
     tf.dispose(t);
