@@ -1,7 +1,7 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
+import { fades, fromAgeScale, grows, lesionKind, SKIN_AGE_RANGE, skinAgeOf, toAgeScale } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
@@ -248,7 +248,15 @@ describe('frame, eyes, confidences, skin age', () => {
   it('ages skin with more lines and spots', () => {
     expect(skinAgeOf([0, 0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1, 0]));
     expect(skinAgeOf([0, 0, 0, 0, 0, 0, -20])).toBeLessThan(skinAgeOf([0, 0, 0, 0, 0, 0, 0])); // a child's narrower face
-    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(80);
+    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(SKIN_AGE_RANGE[1]);
+  });
+  it('reads a child\'s smooth skin and narrow face as a child\'s age, below the clamp a model in years had', () => {
+    // No lines or spots, cheek texture 0.15 L*, a face 20 mm short of an adult's (fit-half children: 114-127 mm).
+    expect(skinAgeOf([0, 3, 0, 1.4, 0, 0.15, -20])).toBeLessThan(10);
+  });
+  it('fits and reads the age on the model\'s scale, ln at power 0', () => {
+    for (const power of [0, 0.5, 1]) expect(fromAgeScale(toAgeScale(37, power), power)).toBeCloseTo(37, 6);
+    expect(skinAgeOf([1], { power: 0, intercept: Math.log(20), weights: [Math.log(2)] })).toBe(40);
   });
 });
 
