@@ -414,11 +414,25 @@ export function planeResidualSpread(xs: readonly number[], ys: readonly number[]
  * in from its edge), so that what the fold scales read there is the zone's own relief, not the edges of
  * the hair, brows or eyes beside it. 1 inside, 0 outside.
  */
-export function coreOf(zone: Float32Array, w: number, h: number, s: number): Float32Array {
-  const blurred = blurPlane(zone, w, h, Math.max(...RIDGE_SIGMAS.coarse) * s);
+export function coreOf(zone: Float32Array, w: number, h: number, s: number): { core: Float32Array; box: { x0: number; y0: number; x1: number; y1: number } } {
   const core = new Float32Array(w * h);
-  for (let i = 0; i < core.length; i++) core[i] = zone[i] >= 0.5 && blurred[i] >= CORE_LEVEL ? 1 : 0;
-  return core;
+  // Blurred only over the zone's box and 3 σ around it (the zone is 0 beyond: the same values).
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) if (zone[i] >= 0.5) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+  const box = { x0, y0, x1, y1 };
+  if (x1 < 0) return { core, box };
+  const sigma = Math.max(...RIDGE_SIGMAS.coarse) * s, m = Math.ceil(3 * sigma);
+  const cx0 = Math.max(0, x0 - m), cy0 = Math.max(0, y0 - m), cw = Math.min(w, x1 + m + 1) - cx0, ch = Math.min(h, y1 + m + 1) - cy0;
+  const crop = new Float32Array(cw * ch);
+  for (let y = 0; y < ch; y++) crop.set(zone.subarray((cy0 + y) * w + cx0, (cy0 + y) * w + cx0 + cw), y * cw);
+  const blurred = blurPlane(crop, cw, ch, sigma);
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const i = y * w + x;
+      core[i] = zone[i] >= 0.5 && blurred[(y - cy0) * cw + (x - cx0)] >= CORE_LEVEL ? 1 : 0;
+    }
+  }
+  return { core, box };
 }
 export const CORE_LEVEL = 0.9;
 
@@ -430,12 +444,15 @@ export const CORE_LEVEL = 0.9;
  * smooth forehead were lost), whichever is deeper; 0 elsewhere (findLines then asks only fineMin).
  */
 export function withFurrows(fine: RidgeField, fineMin: number, coarse: RidgeField, zone: Float32Array, minDepth: number, w: number, h: number, s: number): RidgeField {
-  const core = coreOf(zone, w, h, s);
+  const { core, box } = coreOf(zone, w, h, s);
   const coarseMin = Math.max(minDepth, FINE_LINES.noise * spreadIn(coarse.depth, core));
   const depth = new Float32Array(w * h), angle = new Float32Array(w * h);
-  for (let i = 0; i < depth.length; i++) {
-    const f = fine.depth[i] >= fineMin ? fine.depth[i] : 0, c = core[i] && coarse.depth[i] >= coarseMin ? coarse.depth[i] : 0;
-    if (c > f) { depth[i] = c; angle[i] = coarse.angle[i]; } else { depth[i] = f; angle[i] = fine.angle[i]; }
+  // Only the zone's box: findLines reads nothing outside the zone.
+  for (let y = box.y0; y <= box.y1; y++) {
+    for (let x = box.x0, i = y * w + x; x <= box.x1; x++, i++) {
+      const f = fine.depth[i] >= fineMin ? fine.depth[i] : 0, c = core[i] && coarse.depth[i] >= coarseMin ? coarse.depth[i] : 0;
+      if (c > f) { depth[i] = c; angle[i] = coarse.angle[i]; } else { depth[i] = f; angle[i] = fine.angle[i]; }
+    }
   }
   return { depth, angle, w, h };
 }
