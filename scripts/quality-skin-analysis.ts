@@ -14,7 +14,7 @@
  *     the share of codes that stay the same.
  *
  *   npm run quality:skin-analysis [-- --fit] [--only synthetic,ages,codes,sharpness]
- *   (--fit: least squares of the skin-age model on the fit half)
+ *   (--fit: least squares of the skin-age model on the fit half, with each power's leave-one-out MAE)
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -26,7 +26,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
 import { renderSynthetic } from '../engine/vision/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
@@ -115,24 +115,18 @@ if (PART('ages')) {
   }
 
   if (FIT) {
-    // Least squares with no negative weight (coordinate descent on centred features), fit half only.
+    // Least squares of the age's power (AGE_MODEL.power; 0 is ln) with no negative weight, fit half only.
+    // Each power's fit-half leave-one-out MAE (each face predicted by the model fitted without it) and
+    // children's leave-one-out mean, for choosing the power; AGE_MODEL's power is then fitted and used.
     const fit = rows.filter((r) => r.half === 'fit');
-    const n = fit[0].a.ageFeatures.length, m = fit.length;
-    const mean = Array.from({ length: n }, (_, j) => fit.reduce((s, r) => s + r.a.ageFeatures[j], 0) / m), my = fit.reduce((s, r) => s + r.age, 0) / m;
-    const X = fit.map((r) => r.a.ageFeatures.map((v, j) => v - mean[j])), y = fit.map((r) => r.age - my);
-    const w = new Array(n).fill(0), res = [...y];
-    for (let it = 0; it < 5000; it++) {
-      for (let j = 0; j < n; j++) {
-        let xr = 0, xx = 0;
-        for (let k = 0; k < m; k++) { xr += X[k][j] * res[k]; xx += X[k][j] ** 2; }
-        const wj = xx > 0 ? Math.max(0, w[j] + xr / xx) : 0;
-        for (let k = 0; k < m; k++) res[k] -= X[k][j] * (wj - w[j]);
-        w[j] = wj;
-      }
+    for (const power of [0, 0.25, 0.5, 1]) {
+      const loo = fit.map((r, i) => skinAgeOf(r.a.ageFeatures, fitAgeModel(fit.filter((_, j) => j !== i), power)));
+      const kids = loo.filter((_, i) => fit[i].age <= 12);
+      console.log(`power ${power || 'ln'}: fit-half leave-one-out MAE ${(loo.reduce((s, v, i) => s + Math.abs(v - fit[i].age), 0) / fit.length).toFixed(1)} years, children ≤ 12 ${(kids.reduce((s, v) => s + v, 0) / kids.length).toFixed(1)}`);
     }
-    const intercept = my - w.reduce((s, v, j) => s + v * mean[j], 0);
-    console.log(`\nskin-age fit on ${fit.length} faces: intercept ${intercept.toFixed(2)}, weights [${w.map((v) => v.toFixed(3)).join(', ')}]`);
-    AGE_MODEL.intercept = intercept; AGE_MODEL.weights = w;
+    const model = fitAgeModel(fit, AGE_MODEL.power);
+    console.log(`\nskin-age fit on ${fit.length} faces (power ${AGE_MODEL.power || 'ln'}): intercept ${model.intercept.toFixed(4)}, weights [${model.weights.map((v) => v.toFixed(4)).join(', ')}]`);
+    AGE_MODEL.intercept = model.intercept; AGE_MODEL.weights = model.weights;
   }
 
   console.log(`\n2. Consistency on ${rows.length} UTKFace chips (200 px, about 0.9 px/mm: coarser than the quality gate allows)`);
@@ -154,6 +148,25 @@ if (PART('ages')) {
     const baseline = all.reduce((s, r) => s + Math.abs(meanAge - r.age), 0) / all.length;
     console.log(`${h}: skin_age MAE ${mae.toFixed(1)} years over ${all.length} faces (predicting the half's mean age: ${baseline.toFixed(1)})`);
   }
+}
+
+/** AGE_MODEL's least squares: the age's power on the features, no weight below 0 (coordinate descent on centred features). */
+function fitAgeModel(fit: Row[], power: number): { power: number; intercept: number; weights: number[] } {
+  const n = fit[0].a.ageFeatures.length, m = fit.length;
+  const mean = Array.from({ length: n }, (_, j) => fit.reduce((s, r) => s + r.a.ageFeatures[j], 0) / m);
+  const target = fit.map((r) => toAgeScale(r.age, power)), my = target.reduce((s, v) => s + v, 0) / m;
+  const X = fit.map((r) => r.a.ageFeatures.map((v, j) => v - mean[j])), res = target.map((v) => v - my);
+  const w = new Array(n).fill(0);
+  for (let it = 0; it < 5000; it++) {
+    for (let j = 0; j < n; j++) {
+      let xr = 0, xx = 0;
+      for (let k = 0; k < m; k++) { xr += X[k][j] * res[k]; xx += X[k][j] ** 2; }
+      const wj = xx > 0 ? Math.max(0, w[j] + xr / xx) : 0;
+      for (let k = 0; k < m; k++) res[k] -= X[k][j] * (wj - w[j]);
+      w[j] = wj;
+    }
+  }
+  return { power, intercept: my - w.reduce((s, v, j) => s + v * mean[j], 0), weights: w };
 }
 
 // Same face, other resolution / JPEG: which codes stay.

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skinMaps } from '../../../contract/endpoints/skin-analysis-advanced.ts';
 import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
+import { SKIN_AGE_RANGE } from '../../vision/skin/analyse.ts';
 import { MAX_CODE, SCORED_MEMBERS } from './answer.ts';
 
 const SKIN = '/api/portrait/analysis/skin-analysis-advanced';
@@ -24,8 +25,8 @@ function expectWellFormed(result: any, withConfidence: boolean) {
     expect(result[m].confidence, m).toBeGreaterThanOrEqual(0);
     expect(result[m].confidence, m).toBeLessThanOrEqual(1);
   }
-  expect(result.skin_age.value).toBeGreaterThanOrEqual(10);
-  expect(result.skin_age.value).toBeLessThanOrEqual(80);
+  expect(result.skin_age.value).toBeGreaterThanOrEqual(SKIN_AGE_RANGE[0]);
+  expect(result.skin_age.value).toBeLessThanOrEqual(SKIN_AGE_RANGE[1]);
   expect(result.skin_type.skin_type).toBeGreaterThanOrEqual(0);
   expect(result.skin_type.skin_type).toBeLessThanOrEqual(3);
   expect(Object.keys(result.skin_type.details).sort()).toEqual(['0', '1', '2', '3']);

@@ -1,7 +1,7 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { fades, grows, lesionKind, skinAgeOf } from './analyse.ts';
+import { coreOf, fades, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
@@ -78,6 +78,22 @@ describe('ridges', () => {
     expect(lines[0].length).toBeGreaterThan(17); // 80 px = 20 mm at 4 px/mm, less the faded ends
     expect(lines[0].length).toBeLessThan(22);
     expect(findLines(f, { zone: ones(), minDepth: 3, direction: Math.PI / 2, tolerance: Math.PI / 8, s: 4 })).toHaveLength(0);
+  });
+  it("reads a broad furrow at the fold scales in a zone's core, not at its edge, where the fine scales miss it", () => {
+    const s = 2, zone = new Float32Array(W * H);
+    for (let y = 20; y < 90; y++) for (let x = 10; x < 110; x++) zone[y * W + x] = 1;
+    const { core } = coreOf(zone, W, H, s);
+    expect(core[55 * W + 60]).toBe(1);
+    expect(core[22 * W + 60]).toBe(0); // within the fold scale's reach of the edge (a dark edge just outside, row 18, is not read)
+    const query = { zone, minDepth: 3, direction: 0, tolerance: Math.PI / 8, s };
+    for (const [y, found] of [[55, 1], [18, 0]] as const) {
+      const L = withLine(10, 4, y, 20, 100); // 2 mm σ: a furrow, not a fine line
+      const fine = ridgeField(L, W, H, RIDGE_SIGMAS.fine.map((v) => v * s)), coarse = ridgeField(L, W, H, RIDGE_SIGMAS.coarse.map((v) => v * s));
+      expect(findLines(fine, query)).toHaveLength(0);
+      const lines = findLines(withFurrows(fine, 3, coarse, zone, 3, W, H, s), query);
+      expect(lines, `furrow at row ${y}`).toHaveLength(found);
+      if (found) expect(lines[0].length).toBeGreaterThan(30); // 80 px = 40 mm at 2 px/mm, less the faded ends
+    }
   });
   it('does not take a round spot for a line', () => {
     const p = flat();
@@ -248,7 +264,15 @@ describe('frame, eyes, confidences, skin age', () => {
   it('ages skin with more lines and spots', () => {
     expect(skinAgeOf([0, 0, 0, 0, 0, 0, 0])).toBeLessThan(skinAgeOf([6, 2, 0.05, 2, 5, 1, 0]));
     expect(skinAgeOf([0, 0, 0, 0, 0, 0, -20])).toBeLessThan(skinAgeOf([0, 0, 0, 0, 0, 0, 0])); // a child's narrower face
-    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(80);
+    expect(skinAgeOf([100, 0, 100, 100, 100, 100, 0])).toBe(SKIN_AGE_RANGE[1]);
+  });
+  it('reads a child\'s smooth skin and narrow face as a child\'s age, below the clamp a model in years had', () => {
+    // No lines or spots, cheek texture 0.15 L*, a face 20 mm short of an adult's (fit-half children: 114-127 mm).
+    expect(skinAgeOf([0, 3, 0, 1.4, 0, 0.15, -20])).toBeLessThan(10);
+  });
+  it('fits and reads the age on the model\'s scale, ln at power 0', () => {
+    for (const power of [0, 0.5, 1]) expect(fromAgeScale(toAgeScale(37, power), power)).toBeCloseTo(37, 6);
+    expect(skinAgeOf([1], { power: 0, intercept: Math.log(20), weights: [Math.log(2)] })).toBe(40);
   });
 });
 
