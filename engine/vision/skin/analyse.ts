@@ -58,9 +58,7 @@ export const resolvedScale = (s: number, sharp: number) => s * Math.min(1, sharp
  * fine lines and, in the zone's core, furrows at the fold scales. Forehead lines read all: an older
  * forehead's creases are furrows 1-3 mm wide, which the fine-line rule (no deeper at the fold scales than
  * at the fine ones) took for shading; near the hairline and brows the fold scales see the hair's and the
- * brows' edges, so only the core reads them. UTKFace fit | check: faces ≥ 50 with a wrinkle flag 5/10 ->
- * 7/10 | 4/10 -> 5/10, children ≤ 12 unchanged (0/7 | 1/7, a nasolabial fold), 13-49 2/14 -> 3/14 | 1/11;
- * synthetic forehead lines recall fit 1.00, check 0.75 -> 0.88, no false ones either way.
+ * brows' edges, so only the core reads them.
  */
 export const LINES: Record<WrinkleName, { zones: ZoneName[]; field: 'fine' | 'coarse' | 'all'; direction: 'across' | 'down' | 'fold'; tolerance: number; minDepth: number; minLength: number; minScale?: number }> = {
   forehead_wrinkle: { zones: ['forehead'], field: 'all', direction: 'across', tolerance: 25, minDepth: 3, minLength: 12 },
@@ -72,9 +70,7 @@ export const LINES: Record<WrinkleName, { zones: ZoneName[]; field: 'fine' | 'co
 /**
  * Line rules beyond the thresholds: a line pixel must be no deeper at the fold scales than overCoarse x
  * its fine-scale depth (fine-line members only), and deeper than `noise` robust spreads of the zone's own
- * depth field (the skin's texture, grain and JPEG blocks read as shallow lines everywhere). On the fit half
- * of the UTKFace chips (about 1-1.5 px/mm) children with a wrinkle flag went 5/7 -> 1/7 and faces ≥ 50
- * 8/10 -> 5/10 (overCoarse alone: 3/7 and 7/10; noise alone: 5/7 and 7/10).
+ * depth field (the skin's texture, grain and JPEG blocks read as shallow lines everywhere).
  */
 export const FINE_LINES = { overCoarse: 1.5, noise: 3 };
 /** Ridge scales (σ, mm): fine lines 0.25-0.5 mm wide, folds several mm. */
@@ -491,7 +487,7 @@ export function ageFeaturesOf(wr: SkinAnalysis['measures']['wrinkles'], pouch: n
  * A grown face is 130-145 mm from cheek to cheek (mesh 234-454); a child's is narrower (114-127 mm on the
  * fit half's children under 12 at the iris scale), and a child's skin is young whatever its creases read.
  * Not a skin measure but a measured one: at 1-1.5 px/mm (the UTKFace chips) lines and spots barely show,
- * and without it children read 26-29 years.
+ * and without it children read as young adults.
  */
 export const ADULT_WIDTH = 135;
 
@@ -510,9 +506,7 @@ export function faceWidthMm(face: Face, pxPerMm: number): number {
  * width tell what they do). A power of the age, not the age: an age's spread grows with it (5 years off is
  * gross on a child, small on a 70-year-old), so in years the children pulled the line little, read 19-25
  * on average, and the clamp at 10 kept them there. The power was chosen by the fit half's leave-one-out
- * MAE (--fit prints it for each): ln 17.5, ¼ 15.5, ½ 14.8, 1 14.6 years, children's leave-one-out mean
- * 12.4, 13.3, 14.0, 15.0; ½ within 0.2 year of years overall and lower on children (ln, though lowest on
- * them, overshoots on the rest).
+ * MAE, which --fit prints for each power.
  */
 export const AGE_MODEL = { power: 0.5, intercept: 4.6895, weights: [0.2624, 0, 0, 0.206, 0, 1.9704, 0.2041] };
 export const SKIN_AGE_RANGE = [1, 90] as const;
