@@ -11,7 +11,11 @@
  * defaults were all such unknown → male/female at scores ≤ 0.24; JPEG 92 also lost one face of 10 above
  * 200 px (biden_obama, found again at 0/1 by quality-retouch too).
  *
- *   npx tsx scripts/identity-retouch.ts [--faces]   (--faces: one line per face as well)
+ * With --effect smart-skin-advanced the retouch variants are that effect's: smart_skin, every flag at once
+ * (quality-retouch's strong params), and each flag on its own. --faces prints one line per face: its width,
+ * human's label and p(male) before -> after (how near the before answer was to a coin toss) and similarity.
+ *
+ *   npx tsx scripts/identity-retouch.ts [--faces] [--effect face-beauty|smart-skin-advanced] [--only NAME,...] [--variants NAME,...]
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -32,8 +36,11 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   console.error(`identity-retouch: the shared test data is absent (looked in ${testdata}); nothing was measured.`);
   process.exit(2);
 }
-const perFace = process.argv.includes('--faces');
-const photos = retouchPhotos(testdata);
+const args = process.argv.slice(2);
+const perFace = args.includes('--faces');
+const valueOf = (flag: string) => (args.indexOf(flag) >= 0 ? args[args.indexOf(flag) + 1] : undefined);
+const slug = valueOf('--effect') ?? 'face-beauty', only = valueOf('--only')?.split(','), variants = valueOf('--variants')?.split(',');
+const photos = retouchPhotos(testdata).filter((rel) => !only || only.some((o) => rel.includes(o)));
 const models = new ModelRegistry({ threads: 2 });
 const { described, similarity } = await faceDescriber(models);
 
@@ -43,18 +50,26 @@ const raw = async (s: Sharp): Promise<RasterImage> => {
 };
 const fromRaw = (m: RasterImage) => sharp(m.data, { raw: { width: m.width, height: m.height, channels: 3 } });
 
-const beauty = (await import(effectModules['face-beauty'])).default as Effect;
+if (!effectModules[slug]) { console.error(`identity-retouch: no effect ${slug}`); process.exit(1); }
+const effect = (await import(effectModules[slug])).default as Effect;
 const opts = { models, signal: new AbortController().signal };
-const retouched = (params: Record<string, unknown>) => async (m: RasterImage) => raw(sharp((await runEffect(beauty, { image: m, params }, opts)).images.result.data));
+const retouched = (params: Record<string, unknown>) => async (m: RasterImage) => raw(sharp((await runEffect(effect, { image: m, params }, opts)).images.result.data));
+const SKIN_FLAGS = ['acne_removal', 'spot_correction', 'skin_brightening', 'skin_smoothing', 'pore_control', 'wrinkle_reduction', 'under_eye_correction', 'scar_reduction'];
+const RETOUCHES: Record<string, Record<string, Record<string, unknown>>> = {
+  'face-beauty': {
+    'beauty defaults': {}, 'beauty smooth=1': { sharp: 0, smooth: 1, white: 0 }, 'beauty white=1': { sharp: 0, smooth: 0, white: 1 },
+    'beauty sharp=1': { sharp: 1, smooth: 0, white: 0 }, 'beauty all=1': { sharp: 1, smooth: 1, white: 1 },
+  },
+  'smart-skin-advanced': {
+    'smart_skin': { smart_skin: 1 }, 'every flag': Object.fromEntries(SKIN_FLAGS.map((f) => [f, 1])),
+    ...Object.fromEntries(SKIN_FLAGS.map((f) => [f, { [f]: 1 }])),
+  },
+};
 const VARIANTS: Record<string, (m: RasterImage) => Promise<RasterImage>> = {
   'same pixels': async (m) => m,
   'jpeg 92': async (m) => raw(sharp(await fromRaw(m).jpeg({ quality: 92 }).toBuffer())),
   'jpeg 97 4:4:4': async (m) => raw(sharp(await fromRaw(m).jpeg({ quality: 97, chromaSubsampling: '4:4:4' }).toBuffer())),
-  'beauty defaults': retouched({}),
-  'beauty smooth=1': retouched({ sharp: 0, smooth: 1, white: 0 }),
-  'beauty white=1': retouched({ sharp: 0, smooth: 0, white: 1 }),
-  'beauty sharp=1': retouched({ sharp: 1, smooth: 0, white: 0 }),
-  'beauty all=1': retouched({ sharp: 1, smooth: 1, white: 1 }),
+  ...Object.fromEntries(Object.entries(RETOUCHES[slug] ?? {}).map(([name, params]) => [name, retouched(params)])),
 };
 const SIZES = [[0, 50], [50, 100], [100, 200], [200, Infinity]] as const;
 const sizeOf = (w: number) => SIZES.findIndex(([a, b]) => w >= a && w < b);
@@ -66,7 +81,7 @@ for (const rel of photos) {
   const h = half(rel);
   const before = await raw(sharp(path.join(testdata, rel)).rotate());
   const a = await described(before);
-  for (const [name, make] of Object.entries(VARIANTS)) {
+  for (const [name, make] of Object.entries(VARIANTS).filter(([n]) => !variants || variants.includes(n))) {
     let after: RasterImage;
     try { after = await make(before); } catch (e) { console.log(`${rel}\t${name}\t(${(e as Error).message})`); continue; }
     const b = await described(after);
@@ -74,11 +89,15 @@ for (const rel of photos) {
       const k = `${name}\t${h}\t${SIZES[sizeOf(f.box[2])].join('-')}`, c = cell(k);
       c.n++;
       const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
-      if (!g) { c.lost++; continue; }
+      if (!g) {
+        c.lost++;
+        if (perFace) console.log([rel, name, `${Math.round(f.box[2])}px`, `${f.gender} p ${f.male.toFixed(3)} -> lost (boxes ${b.map((x) => `${x.box.map(Math.round).join(',')} iou ${iou(x.box, f.box).toFixed(2)}`).join('; ')})`].join('\t'));
+        continue;
+      }
       const sim = similarity(f.embedding, g.embedding);
       if (g.gender !== f.gender) c.gender++;
       c.sims.push(sim);
-      if (perFace) console.log([rel, name, `${Math.round(f.box[2])}px`, `${f.gender} ${f.genderScore?.toFixed(2)} -> ${g.gender} ${g.genderScore?.toFixed(2)}`, sim.toFixed(3)].join('\t'));
+      if (perFace) console.log([rel, name, `${Math.round(f.box[2])}px`, `${f.gender} p ${f.male.toFixed(3)} -> ${g.gender} p ${g.male.toFixed(3)}`, sim.toFixed(3)].join('\t'));
     }
   }
 }

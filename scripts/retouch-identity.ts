@@ -20,13 +20,29 @@ export function retouchPhotos(testdata: string): string[] {
     .map(([rel]) => rel).sort();
 }
 
-export interface Described { box: [number, number, number, number]; gender: string; genderScore: number; embedding: number[] }
+export interface Described {
+  box: [number, number, number, number];
+  /** human's label as its default config gives it: 'unknown' at a confidence of GENDER_CONFIDENCE or less. */
+  gender: string;
+  /** human's confidence, 2 x |p(male) - 0.5| truncated to 0.01, also where the label is 'unknown'. */
+  genderScore: number;
+  /** The gender model's p(male), to 0.005 (from the label and its confidence). */
+  male: number;
+  embedding: number[];
+}
+
+/**
+ * human's own threshold (description.minConfidence, 0.1): at or below it the label is 'unknown'. The
+ * describer asks human with no threshold and applies this one itself, so the label is human's default one
+ * and the confidence is there to read even where the label is 'unknown' (how near a coin toss a face is).
+ */
+export const GENDER_CONFIDENCE = 0.1;
 
 /** Human with faceres loaded: each face's box, gender and descriptor, and the descriptors' similarity. */
 export async function faceDescriber(models: ModelRegistry) {
   const human = await models.get<HumanLike>('human');
   const describe = {
-    face: { ...faceConfig, detector: { ...faceConfig.detector, rotation: false, maxDetected: 10 }, description: { enabled: true, modelPath: 'faceres.json' }, emotion: { enabled: false } },
+    face: { ...faceConfig, detector: { ...faceConfig.detector, rotation: false, maxDetected: 10 }, description: { enabled: true, modelPath: 'faceres.json', minConfidence: 0 }, emotion: { enabled: false } },
     body: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false }, gesture: { enabled: false },
   };
   await human.load(describe);
@@ -35,7 +51,11 @@ export async function faceDescriber(models: ModelRegistry) {
     const t = human.tf.tensor4d(new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length), [1, img.height, img.width, img.channels], 'int32');
     try {
       const r = await human.detect(t, describe) as unknown as { face: Described[] };
-      return r.face.filter((f) => f.embedding?.length);
+      return r.face.filter((f) => f.embedding?.length).map((f) => {
+        // Below 0.01 of confidence human leaves the label 'unknown' and the score 0 even at threshold 0.
+        const male = f.gender === 'male' ? 0.5 + f.genderScore / 2 : f.gender === 'female' ? 0.5 - f.genderScore / 2 : 0.5;
+        return { ...f, gender: f.genderScore > GENDER_CONFIDENCE ? f.gender : 'unknown', male };
+      });
     } finally { t.dispose(); }
   }
   /** Each face of `a` found again in `b` (box IoU ≥ 0.5): how many, how many of the same gender, the least similarity. */

@@ -8,7 +8,7 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { sharpenMasked } from '../../image/retouch/sharpen.ts';
-import { smoothMasked } from '../../image/retouch/smooth.ts';
+import { faceEps, faceShapeBand, smoothMasked } from '../../image/retouch/smooth.ts';
 import { whitenSkin } from '../../image/retouch/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
@@ -92,26 +92,14 @@ export const BEAUTY_PARSING: ParseOptions = {
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
 
-/**
- * The shape band for a face `fw` px wide: above 1.5 % of the face, and never finer than shapeMinPx (below
- * that it is the pixel grain the smoothing is for). On faces too small for 1.5 % to reach it, the floor
- * band is the face's own shading and features, so more of it comes back (smallShape), fading to `shape`
- * as the face's band grows to twice the floor.
- */
-function shapeBand(fw: number): { shapeSigma: number; shape: number } {
-  const t = TUNING.smooth, sigma = t.shapeSigma * fw;
-  const k = Math.min(1, Math.max(0, (sigma - t.shapeMinPx) / t.shapeMinPx));
-  return { shapeSigma: Math.max(t.shapeMinPx, sigma), shape: t.smallShape + (t.shape - t.smallShape) * k };
-}
-
 /** One face's edit over the pixels of `win` (interleaved, the image's channels), in place. */
 export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, p: Partial<P>): void {
   const d = degrees(p), t = TUNING;
   const m = retouchMasks(face, parsing, win);
   const fw = m.faceWidth, { w, h } = win;
   smoothMasked(px, ch, w, h, m.skin, {
-    radius: t.smooth.radius * fw, eps: t.smooth.eps * Math.max(1, t.smooth.epsWidth / fw), poreSigma: Math.max(0.7, t.smooth.poreSigma * fw), texture: t.smooth.texture,
-    ...shapeBand(fw),
+    radius: t.smooth.radius * fw, eps: faceEps(t.smooth.eps, fw, t.smooth.epsWidth), poreSigma: Math.max(0.7, t.smooth.poreSigma * fw), texture: t.smooth.texture,
+    ...faceShapeBand(fw, { sigma: t.smooth.shapeSigma, share: t.smooth.shape, minPx: t.smooth.shapeMinPx, smallShare: t.smooth.smallShape }),
     keep: { energy: t.smooth.keepEnergy, sigma: Math.max(1, 0.01 * fw), where: m.skin },
   }, d.smooth * Math.min(1, fw / t.smooth.fullWidth));
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });

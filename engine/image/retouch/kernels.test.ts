@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bandEnergy, blurPlane, blurPlaneCoarse, mergeBands, splitBands } from './frequency.ts';
-import { smoothMasked, smoothPlane } from './smooth.ts';
+import { faceEps, faceShapeBand, smoothMasked, smoothPlane } from './smooth.ts';
 import { labToRgb, rgbToLab } from './color.ts';
 import { whitenSkin } from './tone.ts';
 
@@ -47,6 +47,28 @@ describe('smoothPlane', () => {
     expect(depth(shaped)).toBeGreaterThan(depth(flat) + 0.3 * depth(p) - 0.01);
     const inner = Float32Array.from(ones, (_, i) => (Math.abs((i % W) - 32) > 8 ? 1 : 0));
     expect(bandEnergy(splitBands(shaped, W, H, 1).high, inner)).toBeLessThan(0.1 * bandEnergy(splitBands(p, W, H, 1).high, inner));
+  });
+});
+
+describe('per face width', () => {
+  it('keeps eps from fullWidth up and grows it as the face shrinks below', () => {
+    expect(faceEps(0.01, 300, 100)).toBe(0.01);
+    expect(faceEps(0.01, 100, 100)).toBe(0.01);
+    expect(faceEps(0.01, 50, 100)).toBeCloseTo(0.02, 10);
+    expect(faceEps(0.004, 40, 400)).toBeCloseTo(0.04, 10);
+    // Power 2: the contrast threshold (sqrt eps) grows as the pixel's share of the face.
+    expect(faceEps(0.004, 85, 170, 2)).toBeCloseTo(0.016, 10);
+    expect(faceEps(0.004, 200, 170, 2)).toBe(0.004);
+  });
+  it('floors the shape band at minPx and gives more of it back on faces too small to reach it', () => {
+    const t = { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 };
+    expect(faceShapeBand(60, t)).toEqual({ shapeSigma: 1.5, shape: 0.8 });
+    const big = faceShapeBand(400, t);
+    expect(big.shapeSigma).toBeCloseTo(6, 10);
+    expect(big.shape).toBeCloseTo(0.3, 10);
+    const mid = faceShapeBand(150, t);
+    expect(mid.shapeSigma).toBeCloseTo(2.25, 10);
+    expect(mid.shape).toBeCloseTo(0.55, 10);
   });
 });
 

@@ -32,6 +32,39 @@ export interface SmoothOptions {
 }
 
 /**
+ * The guided filter's eps for a face `faceWidth` px wide: `eps` as it is from `fullWidth` px up, and
+ * growing as the face shrinks below it, by (fullWidth / faceWidth) to the power `power`. On a 50 px face a
+ * pixel is 2 % of it: what is left at pixel scale on its skin is JPEG blocks and noise, not pores (no pore
+ * band below ~175 px) nor features (masked out), so a contrast the filter keeps as an edge on a large face
+ * is one it should flatten on a small one. With power 2 the contrast threshold (sqrt eps) grows as the
+ * pixel's share of the face does. A wider radius is no substitute: its window sees more variance and keeps more.
+ */
+export const faceEps = (eps: number, faceWidth: number, fullWidth: number, power = 1): number => eps * Math.max(1, fullWidth / faceWidth) ** power;
+
+/** How the shape band (SmoothOptions.shapeSigma, .shape) is set for a face's width. */
+export interface ShapeTuning {
+  /** The band's sigma as a fraction of the face width, and the share of it given back. */
+  sigma: number;
+  share: number;
+  /** The band is never finer than this (px): below it is the pixel grain the smoothing is for. */
+  minPx: number;
+  /** The share given back where the face is too small for `sigma` to reach minPx. */
+  smallShare: number;
+}
+
+/**
+ * The shape band for a face `faceWidth` px wide: above `sigma` of the face, and never finer than minPx.
+ * On faces too small for `sigma` to reach it (below 100 px at 1.5 %), the floor band is the face's own
+ * shading and features, which it is recognised by, so more of it comes back (smallShare), fading to
+ * `share` as the face's band grows to twice the floor.
+ */
+export function faceShapeBand(faceWidth: number, t: ShapeTuning): { shapeSigma: number; shape: number } {
+  const sigma = t.sigma * faceWidth;
+  const k = Math.min(1, Math.max(0, (sigma - t.minPx) / t.minPx));
+  return { shapeSigma: Math.max(t.minPx, sigma), shape: t.smallShare + (t.share - t.smallShare) * k };
+}
+
+/**
  * Block size of the fast guided filter's grid for a radius: the window keeps at least 3 grid cells of
  * radius, where the coefficients (smooth at the scale of r) lose nothing visible; below r = 6 it is exact.
  */
