@@ -7,13 +7,17 @@
  *   2. even: the fill and the stubble shadow the mask's soft rim leaves are moved, in Lab, toward the
  *      broad tone of the skin around them (a masked blur of that skin), so the shaved area is neither a
  *      darker nor a lighter patch;
- *   3. texture: frequency separation: the fill is the low band, and the full-resolution high band of the
- *      very source pixels the fill came from is laid over it, so pores and grain are the person's own at
- *      the photo's own resolution, never a blur or smear;
+ *   3. texture: frequency separation: the low band is the skin seen between the hairs where it shows
+ *      (stubble, a sparse beard: the pixels on a lightness closing's envelope, of the skin's hue, which
+ *      carry the face's own shading), the fill's elsewhere; the full-resolution high band of the very
+ *      source pixels the fill came from is laid over it, so pores and grain are the person's own at the
+ *      photo's own resolution, never a blur or smear (the evening moves the seen skin only part way: a full
+ *      one toward the skin around flattened the chin's modelling into a waxy patch);
  *   4. blended into the photo through the soft mask, so nothing outside it moves.
  * The mask comes from engine/vision/regions/beard.ts (beardMask), any window and 0..1 planes.
  */
 import { expand, shrink } from '../guided-filter.ts';
+import { closePlane } from '../morphology.ts';
 import type { RasterImage } from '../raster.ts';
 import { mapGamut, toByte, toLab, type Area } from './color.ts';
 import { blurPlane } from './frequency.ts';
@@ -60,6 +64,21 @@ export const removalTuning = {
   even: 1,
   /** The mask's soft rim: evening reaches this many face widths past it, fading. */
   rim: 0.02,
+  /**
+   * Skin seen between the hairs: a lightness closing this many face widths in radius (wider than a hair,
+   * narrower than the chin's shading) marks the pixels on its envelope as skin ...
+   */
+  closeRadius: 0.01,
+  /** ... those within this many L* of the envelope, fully ... */
+  skinNear: 3,
+  /** ... and a masked blur of them this many face widths wide is the hole's low band where they are dense. */
+  skinSigma: 0.012,
+  /** Where the masked blur's weight is below this, the fill's low band takes over. */
+  skinDense: 0.25,
+  /** 1: the hole's low band from the skin between the hairs where it shows; 0: the fill's alone. */
+  skinLow: 1,
+  /** How much less (0..1) the evening moves the pixels where the low band is the skin seen between the hairs. */
+  evenSeen: 0.5,
 };
 
 export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
@@ -112,6 +131,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // 1/s^2 of the cost.
   const lowSigma = Math.max(texSigma, T.lowSigma * m.faceWidth);
   const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, lowSigma / s), gw, gh, win.w, win.h, s));
+  const seen = T.skinLow > 0 ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
@@ -163,7 +183,9 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     const around = ring.spread(planes[c]), here = area.spread(out[c]);
     for (let j = 0; j < around.length; j++) around[j] -= here[j];
     const delta = expand(around, ring.gw, ring.gh, win.w, win.h, ring.f);
-    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * reach[i] * delta[i];
+    // Where the low band is the skin seen between the hairs it already carries the face's shading, which a
+    // full evening (a masked blur of the skin around) would flatten: there it moves only part way.
+    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * (1 - T.evenSeen * seen[i]) * reach[i] * delta[i];
   }
 
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
@@ -182,6 +204,58 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     }
   }
   return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
+}
+
+interface SkinColour { a: number; b: number; spreadAB: number }
+
+/** The source skin's median a*, b* and the robust spread of its chroma about them (working-copy planes). */
+function skinColour(small: Float32Array[], source: Uint8Array): SkinColour {
+  const med = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1] ?? 0;
+  const idx: number[] = [];
+  for (let i = 0; i < source.length; i++) if (source[i]) idx.push(i);
+  const a = med(idx.map((i) => small[1][i])), b = med(idx.map((i) => small[2][i]));
+  const spreadAB = Math.max(2, 1.4826 * med(idx.map((i) => Math.hypot(small[1][i] - a, small[2][i] - b))));
+  return { a, b, spreadAB };
+}
+
+/**
+ * The low band where skin shows between the hairs (stubble, a sparse beard): the face's own shading there,
+ * taken from the pixels on the lightness's closing envelope (the hairs are darker and narrower than it),
+ * blended into the fill's low band by how densely such skin is found around each pixel. In place on `low`.
+ */
+function skinBetweenHairs(planes: Float32Array[], low: Float32Array[], w: number, h: number, faceWidth: number, skin: SkinColour): Float32Array {
+  const T = removalTuning, n = w * h;
+  const [L, a, b] = planes;
+  const radius = T.closeRadius * faceWidth;
+  // A closing a pixel wide tells nothing from skin's grain: on a small face (a hair a pixel or more wide)
+  // the fill's low band stays.
+  const trust = T.skinLow * Math.min(1, Math.max(0, radius - 1));
+  if (trust === 0) return new Float32Array(n);
+  const closed = closePlane(L, w, h, radius);
+  const q = new Float32Array(n);
+  // On the envelope, and skin-coloured: between the hairs of a dense beard the envelope is the lightest hair,
+  // which is darker or of another hue than the skin (a fill from it would paint the beard's tint back).
+  const within = (d: number, spread: number) => Math.min(1, Math.max(0, 1 - (d - T.sourceSpread * spread) / spread));
+  for (let i = 0; i < n; i++) {
+    const d = Math.max(0, 1 - (closed[i] - L[i]) / T.skinNear);
+    if (d === 0) continue;
+    // By hue only: the chin's own shading is darker than the cheeks (a lightness test there left the fill's
+    // flat patches in the shadow under the chin).
+    q[i] = d * d * within(Math.hypot(a[i] - skin.a, b[i] - skin.b), skin.spreadAB);
+  }
+  const sigma = Math.max(1, T.skinSigma * faceWidth);
+  const den = blurPlane(q, w, h, sigma);
+  const seen = new Float32Array(n);
+  for (let i = 0; i < n; i++) seen[i] = trust * Math.min(1, den[i] / T.skinDense);
+  for (let c = 0; c < 3; c++) {
+    const pw = new Float32Array(n);
+    for (let i = 0; i < n; i++) pw[i] = planes[c][i] * q[i];
+    const num = blurPlane(pw, w, h, sigma);
+    for (let i = 0; i < n; i++) {
+      if (seen[i] > 0) low[c][i] += seen[i] * (num[i] / den[i] - low[c][i]);
+    }
+  }
+  return seen;
 }
 
 /**
