@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, fromHead, headFrame, lossAt, parseLevel, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
-import { equalise, hash2, maxFilter, strandGone, strandKeep, strandNoise } from './strands.ts';
+import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
 import { editHair, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
@@ -123,13 +123,6 @@ describe('strands', () => {
 });
 
 describe('strand kernels', () => {
-  it('carries a value over a square of radius r (the fringe the loss reaches)', () => {
-    const w = 9, h = 7, v = new Float32Array(w * h);
-    v[3 * w + 4] = 0.8;
-    const out = maxFilter(v, w, h, 2);
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) expect(out[y * w + x]).toBe(Math.abs(x - 4) <= 2 && Math.abs(y - 3) <= 2 ? Math.fround(0.8) : 0);
-  });
-
   it('keeps the dark strands longest and lets the light gaps between them go first', () => {
     // Vertical strands: dark columns 2 px wide, light gaps 2 px wide, on the left half only (hair there).
     const w = 64, h = 32, L = new Float32Array(w * h), wt = new Float32Array(w * h), noise = new Float32Array(w * h).fill(0.5);

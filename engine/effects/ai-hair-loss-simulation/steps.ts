@@ -22,8 +22,9 @@ import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
+import { dilatePlane } from '../../image/morphology.ts';
 import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
-import { hash2, maxFilter, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
+import { hash2, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -233,10 +234,10 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The fringe: wisps the parsing half-sees (under 0.55 hair, not skin) go as the firm hair beside them does.
   const firmLoss = new Float32Array(n);
   for (let i = 0; i < n; i++) if (firm[i] >= 1) firmLoss[i] = lost[i];
-  const fringe = maxFilter(firmLoss, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
+  const fringe = dilatePlane(firmLoss, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
   // The parsing's hair stops short of the hair's soft outline against the backdrop; where the person matte
   // still sees the person there, the wisps reach twice as far.
-  const fringeWide = maps.person ? maxFilter(firmLoss, win.w, win.h, Math.max(3, Math.round(2 * FRINGE_REACH * fw))) : fringe;
+  const fringeWide = maps.person ? dilatePlane(firmLoss, win.w, win.h, Math.max(3, Math.round(2 * FRINGE_REACH * fw))) : fringe;
   const gone = new Float32Array(n);
   let any = 0;
   for (let i = 0; i < n; i++) {
@@ -492,7 +493,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   // the hair's fringe (whose wisps would come back as a halo), with the background's own grain.
   const nearHair = new Float32Array(n);
   for (let i = 0; i < n; i++) if (maps.hair[i] >= 0.25) nearHair[i] = 1;
-  const reach = maxFilter(nearHair, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
+  const reach = dilatePlane(nearHair, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
   // Hair the parsing missed (dark hair cut by the photo's edge, taken for a dark backdrop) must not be
   // pushed back in: nothing the colour of the hair that goes is a source.
   let hl = 0, ha = 0, hb = 0, hc = 0;
@@ -506,7 +507,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
     const onPerson = new Float32Array(n);
     // (The matte and the parsing fade out slowly over a bright backdrop: their halves, not their tails.)
     for (let i = 0; i < n; i++) if (maps.person[i] >= 0.5 || maps.hair[i] >= 0.5) onPerson[i] = 1;
-    const nearPerson = maxFilter(onPerson, win.w, win.h, Math.max(2, Math.round(0.01 * fw)));
+    const nearPerson = dilatePlane(onPerson, win.w, win.h, Math.max(2, Math.round(0.01 * fw)));
     for (let i = 0; i < n; i++) if (!nearPerson[i]) { bgWeight[i] = 1; bgCount++; }
   }
   for (let i = 0; i < n; i++) {
@@ -559,7 +560,7 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
   const fine = blurPlane(L, win.w, win.h, tsig);
   const outside = new Float32Array(n);
   for (let i = 0; i < n; i++) outside[i] = sample[i] ? 0 : 1;
-  const near = maxFilter(outside, win.w, win.h, Math.ceil(2.5 * tsig));
+  const near = dilatePlane(outside, win.w, win.h, Math.ceil(2.5 * tsig));
   let s = 0, count = 0, bx0 = win.w, by0 = win.h, bx1 = -1, by1 = -1;
   for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
     if (near[i]) continue;

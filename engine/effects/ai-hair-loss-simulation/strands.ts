@@ -110,26 +110,3 @@ export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 const KEEP_TEXTURE = 0.75;
 
-/**
- * Largest value within a square of radius r around each pixel (separable, O(pixels * r)): the loss carried
- * over the hair's fringe, the fine wisps the parsing half-sees, so no halo of them stays round bare scalp.
- */
-export function maxFilter(v: Float32Array, w: number, h: number, r: number): Float32Array {
-  const rows = new Float32Array(v.length), out = new Float32Array(v.length);
-  for (let y = 0; y < h; y++) {
-    const o = y * w;
-    for (let x = 0; x < w; x++) {
-      let m = 0;
-      for (let k = Math.max(0, x - r), e = Math.min(w - 1, x + r); k <= e; k++) if (v[o + k] > m) m = v[o + k];
-      rows[o + x] = m;
-    }
-  }
-  for (let x = 0; x < w; x++) {
-    for (let y = 0; y < h; y++) {
-      let m = 0;
-      for (let k = Math.max(0, y - r), e = Math.min(h - 1, y + r); k <= e; k++) if (rows[k * w + x] > m) m = rows[k * w + x];
-      out[y * w + x] = m;
-    }
-  }
-  return out;
-}
