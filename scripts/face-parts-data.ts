@@ -32,7 +32,8 @@ export interface PhotoData { rel: string; image: RasterImage; faces: Face[]; par
 /** The face analyzer's parse options (ANALYZER_PARSING) or, with ATELIER_PARSE_INPUT, that input side for a comparison (its own cache). */
 const parseInput = process.env.ATELIER_PARSE_INPUT ? Number(process.env.ATELIER_PARSE_INPUT) : undefined;
 const PARSE: ParseOptions = parseInput ? { ...ANALYZER_PARSING, input: parseInput } : ANALYZER_PARSING;
-export const CACHE = `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
+/** ATELIER_PARTS_CACHE: another cache folder (to compare two versions of the pipeline without overwriting the shared one). */
+export const CACHE = process.env.ATELIER_PARTS_CACHE ?? `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
 
 /** The photos: every portrait and every UTKFace chip (FER crops are 48 px grey: no colour to read). */
 export function photoList(testdata: string): string[] {

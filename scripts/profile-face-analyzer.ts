@@ -70,8 +70,8 @@ for (const file of files) {
     const parseAll = cpu() - t, model = ps.reduce((s, p) => s + p.ms.model, 0), warp = ps.reduce((s, p) => s + p.ms.warp, 0);
     // parseFaces reports wall ms of its two halves: the CPU is shared out in that proportion.
     T.parseModel += (parseAll * model) / Math.max(1e-9, model + warp); T.parseWarp += (parseAll * warp) / Math.max(1e-9, model + warp); t = cpu();
-    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE }); lap('matte');
-    const hair = await hairFromMatte(wimg, matte, wf); lap('hair');
+    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }); lap('matte');
+    const hair = await hairFromMatte(wimg, matte, wf, { small: true }); lap('hair');
     for (let i = 0; i < faces.length; i++) {
       if (ps[i]) partAttributes(wf[i], wimg, ps[i], hair);
       lap('parts');

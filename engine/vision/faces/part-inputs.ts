@@ -21,7 +21,7 @@ export interface PartInputs {
   faces: Face[];
   /** Each meshed face's parsing (null without mesh: the parts are not measured then). */
   parsings: (FaceParsing | null)[];
-  /** The photo's hair mask; absent when not asked for (only the hair attributes read it). */
+  /** The photo's hair mask, at most 512 px on its long side (not the working copy's size); absent when not asked for (only the hair attributes read it). */
   hair?: Mask;
   /** Working copy pixels per photo pixel. */
   scale: number;
@@ -45,13 +45,13 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 }
 
 /**
- * RVM's input side for the hair mask: 384 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts --hair-from rvm
- * with ATELIER_RVM_SIDE; 256 too, with hair length's mean probability 0.89/0.88 -> 0.86/0.84), for about
- * half of the matte's time: hair length reads how far down the hair goes in face widths, which a coarser
- * matte still tells.
+ * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
+ * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts, fresh caches:
+ * 384 and 256 alike, hair length's mean probability 0.89/0.86 -> 0.86/0.84, hair colour's 0.75/0.74 ->
+ * 0.73/0.74), for about 60 % of 384's matte CPU: hair length reads how far down the hair goes in face
+ * widths, which a coarser matte still tells.
  */
-export const HAIR_RVM_SIDE = 384;
+export const HAIR_RVM_SIDE = 256;
 
 export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions, opts: { hair?: boolean } = {}): Promise<PartInputs> {
   const k = workScale(faces, parse);
@@ -68,6 +68,7 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   const meshed = scaled.filter((f) => f.mesh);
   const parsed = await parseFaces(await models.get<FaceParser>('bisenet-face-parsing'), work, meshed, parse);
   const parsings = scaled.map((f) => (f.mesh ? parsed[meshed.indexOf(f)] : null));
-  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE }), scaled);
+  // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
+  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }), scaled, { small: true });
   return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
 }

@@ -10,8 +10,9 @@
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../garments/lab.ts';
 import { faceMeshTables } from '../models/human.ts';
-import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
-import { faceRegions, type Mask, type RegionName } from '../regions/face-regions.ts';
+import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
+import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
+import type { Win } from '../regions/polygon.ts';
 import type { Face } from './detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from './landmarks.ts';
@@ -104,7 +105,24 @@ export function colourBin([L, a, b]: Lab): number {
   return 5;
 }
 
-export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing, hair?: Mask): PartFeatures | null {
+/**
+ * The window pixels the measures read: on a large face every `step`-th pixel in each direction, which keeps
+ * the sample counts bounded (about 60 000), as image columns and rows. A parsing taken at these points only
+ * (parseFaceAt) measures the same as a full one.
+ */
+export function partsLattice(win: Win): ImageLattice {
+  const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / 60000)));
+  const cols: number[] = [], rows: number[] = [];
+  for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
+  for (let y = 0; y < win.h; y += step) rows.push(win.y0 + y);
+  return { cols: Int32Array.from(cols), rows: Int32Array.from(rows) };
+}
+
+/**
+ * The measures of one face from its parsing: a full one (FaceParsing), or one taken at partsLattice(win)'s
+ * points only (parseFaceAt), which gives the same features for less work.
+ */
+export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartFeatures | null {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 468) return null;
   const fr = faceFrame(mesh);
@@ -123,8 +141,10 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const vEye = (at(159)[1] + at(386)[1] + at(145)[1] + at(374)[1]) / 4;
   const uEye = Math.max(Math.abs(at(33)[0]), Math.abs(at(263)[0]));
 
-  const { win, classes } = parsing;
-  const n = win.w * win.h;
+  // Everything below is read at the lattice's points only: planes, colours and face coordinates are per point.
+  const sample = 'at' in parsing ? parsing : sampleParsing(parsing, partsLattice(parsing.win));
+  const { win, classes, at: grid } = sample;
+  const nx = grid.cols.length, n = nx * grid.rows.length;
   const P = (c: ParsingClass) => classes[c];
   /** The summed probability of some classes at window pixel i, 0..1 (the planes looked up once, not per pixel). */
   const probOf = (names: ParsingClass[]) => {
@@ -135,19 +155,15 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
   /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere). */
   const both = (a: (i: number) => number, b: (i: number) => number) => (i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); };
-  const lab = toLab(windowRgb(image, win), 3, n);
+  const lab = toLab(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
-  // Every window pixel's face coordinates, once.
+  // Every point's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-    const dx = win.x0 + x + 0.5 - o[0], dy = win.y0 + y + 0.5 - o[1];
-    U[y * win.w + x] = (dx * ay[1] - dy * ay[0]) / det; V[y * win.w + x] = (ax[0] * dy - ax[1] * dx) / det;
+  for (let q = 0; q < grid.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const dx = grid.cols[k] + 0.5 - o[0], dy = grid.rows[q] + 0.5 - o[1];
+    U[q * nx + k] = (dx * ay[1] - dy * ay[0]) / det; V[q * nx + k] = (ax[0] * dy - ax[1] * dx) / det;
   }
-  // Keep sample counts bounded on large faces: every `step`-th pixel in each direction.
-  const step = Math.max(1, Math.round(Math.sqrt(n / 60000)));
-  const each = (f: (i: number) => void) => {
-    for (let y = 0; y < win.h; y += step) for (let x = 0; x < win.w; x += step) f(y * win.w + x);
-  };
+  const each = (f: (i: number) => void) => { for (let i = 0; i < n; i++) f(i); };
   const meanOver = (inside: (i: number) => number, value: (i: number) => number) => {
     let s = 0, w = 0;
     each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } });
@@ -156,17 +172,29 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const box = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
   const sides = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
 
-  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip', 'mouthOpening'];
-  const reg = faceRegions(face, image, undefined, names);
-  // Each region over the window, read once (the measures below visit the window many times).
-  const inWindow = new Map<RegionName, Float64Array | null>();
+  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
+  const reg = faceRegionPlanes(face, image, undefined, names);
+  // Each region at the points, read once (the measures below visit them many times), in 8-bit steps as its mask has them.
+  const atPoints = new Map<RegionName, Float64Array | null>();
   const R = (name: RegionName) => {
-    let w = inWindow.get(name);
+    let w = atPoints.get(name);
     if (w === undefined) {
-      const m = reg[name];
-      w = m ? new Float64Array(n) : null;
-      if (m && w) for (let y = 0; y < win.h; y++) for (let x = 0, o = (win.y0 + y) * image.width + win.x0; x < win.w; x++) w[y * win.w + x] = m.data[o + x] / 255;
-      inWindow.set(name, w);
+      const r = reg[name];
+      w = r ? new Float64Array(n) : null;
+      if (r && w) {
+        const { plane, win: rw } = r;
+        for (let q = 0; q < grid.rows.length; q++) {
+          const y = grid.rows[q] - rw.y0;
+          if (y < 0 || y >= rw.h) continue;
+          for (let k = 0; k < nx; k++) {
+            const x = grid.cols[k] - rw.x0;
+            if (x < 0 || x >= rw.w) continue;
+            const v = plane[y * rw.w + x];
+            w[q * nx + k] = (v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * 255)) / 255;
+          }
+        }
+      }
+      atPoints.set(name, w);
     }
     const arr = w;
     return arr ? (i: number) => arr[i] : () => 0;
@@ -258,7 +286,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
   const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
-  const hairAt = hairSampler(hair, local, image, W, parserHair, win);
+  const hairAt = hairSampler(hair, local, image, W, parserHair, win, grid);
   // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
   // the mask is for how far down the hair goes.
   const crown = box(-0.35, 0.35, vTop - 0.35, vTop - 0.05), beside = sides(0.5, 0.85, vEar, vChin);
@@ -295,11 +323,11 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   };
 }
 
-/** RGB of the window's pixels, 3 channels. */
-function windowRgb(image: RasterImage, win: { x0: number; y0: number; w: number; h: number }): Uint8Array {
-  const ch = image.channels, out = new Uint8Array(win.w * win.h * 3);
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-    const s = ((win.y0 + y) * image.width + win.x0 + x) * ch, d = (y * win.w + x) * 3;
+/** RGB at the lattice's points, 3 channels. */
+function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
+  const ch = image.channels, nx = at.cols.length, out = new Uint8Array(nx * at.rows.length * 3);
+  for (let q = 0; q < at.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const s = (at.rows[q] * image.width + at.cols[k]) * ch, d = (q * nx + k) * 3;
     out[d] = image.data[s]; out[d + 1] = image.data[s + 1]; out[d + 2] = image.data[s + 2];
   }
   return out;
@@ -310,7 +338,10 @@ function windowRgb(image: RasterImage, win: { x0: number; y0: number; w: number;
  * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
  */
 function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
-  parserHair: (i: number) => number, win: { x0: number; y0: number; w: number; h: number }) {
+  parserHair: (i: number) => number, win: Win, grid: ImageLattice) {
+  // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
+  const nx = grid.cols.length, ny = grid.rows.length;
+  const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
   const pts: { u: number; v: number; h: number; x: number; y: number }[] = [];
   const stepPx = Math.max(1, 0.02 * W);
   // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
@@ -322,15 +353,17 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
     return [(a * dv[1] - b * dv[0]) / detI, (du[0] * b - du[1] * a) / detI];
   };
   const k = stepPx / W;
+  // The mask may be smaller than the image (the analyzer's is at the hair mask's work size): read it to scale.
+  const hx = hair ? hair.width / image.width : 1, hy = hair ? hair.height / image.height : 1;
   for (let v = -1.3; v <= 3; v += k) for (let u = -1.5; u <= 1.5; u += k) {
     const [x, y] = toImage(u, v);
     const xi = Math.floor(x), yi = Math.floor(y);
     if (xi < 0 || yi < 0 || xi >= image.width || yi >= image.height) continue;
     let h: number;
-    if (hair) h = hair.data[yi * image.width + xi] / 255;
+    if (hair) h = hair.data[Math.min(hair.height - 1, Math.floor((yi + 0.5) * hy)) * hair.width + Math.min(hair.width - 1, Math.floor((xi + 0.5) * hx))] / 255;
     else {
       const wx = xi - win.x0, wy = yi - win.y0;
-      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(wy * win.w + wx) : 0;
+      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(Math.min(ny - 1, Math.round(wy / step)) * nx + Math.min(nx - 1, Math.round(wx / step))) : 0;
     }
     pts.push({ u, v, h, x: xi, y: yi });
   }
