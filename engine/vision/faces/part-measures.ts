@@ -122,6 +122,13 @@ export function partsLattice(win: Win): ImageLattice {
  * The measures of one face from its parsing: a full one (FaceParsing), or one taken at partsLattice(win)'s
  * points only (parseFaceAt), which gives the same features for less work.
  */
+/**
+ * A per-point quantity (0 or more) and, when known, its support: the points where it may be above 0,
+ * ascending. The measures below visit only a support's points: most of them read a small region of the window.
+ */
+type Field = ((i: number) => number) & { support?: Int32Array };
+const within = (f: (i: number) => number, support?: Int32Array): Field => Object.assign(f, { support });
+
 export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartFeatures | null {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 468) return null;
@@ -153,8 +160,8 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   };
   const hairProb = probOf(['hair']), glassesProb = probOf(['glasses']), eyeProb = probOf(['leftEye', 'rightEye']);
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
-  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere). */
-  const both = (a: (i: number) => number, b: (i: number) => number) => (i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); };
+  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
+  const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
   const lab = toLab(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
   // Every point's face coordinates, once.
@@ -163,20 +170,39 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
     const dx = grid.cols[k] + 0.5 - o[0], dy = grid.rows[q] + 0.5 - o[1];
     U[q * nx + k] = (dx * ay[1] - dy * ay[0]) / det; V[q * nx + k] = (ax[0] * dy - ax[1] * dx) / det;
   }
-  const each = (f: (i: number) => void) => { for (let i = 0; i < n; i++) f(i); };
-  const meanOver = (inside: (i: number) => number, value: (i: number) => number) => {
+  /** Every point, or (ascending, so sums add up in the same order) only those of a support. */
+  const each = (f: (i: number) => void, support?: Int32Array) => {
+    if (support) for (let j = 0; j < support.length; j++) f(support[j]);
+    else for (let i = 0; i < n; i++) f(i);
+  };
+  const meanOver = (inside: Field, value: (i: number) => number) => {
     let s = 0, w = 0;
-    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } });
+    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } }, inside.support);
     return w > 0 ? s / w : NaN;
   };
-  const box = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
-  const sides = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+  /** The points where a test holds, ascending. */
+  const where = (test: (i: number) => boolean): Int32Array => { const out: number[] = []; for (let i = 0; i < n; i++) if (test(i)) out.push(i); return Int32Array.from(out); };
+  /** The ascending union of supports (undefined, i.e. every point, if any is). */
+  const union = (...fs: Field[]): Int32Array | undefined => {
+    if (fs.some((f) => !f.support)) return undefined;
+    const hit = new Uint8Array(n);
+    for (const f of fs) for (const i of f.support!) hit[i] = 1;
+    return where((i) => hit[i] === 1);
+  };
+  const box = (u0: number, u1: number, v0: number, v1: number): Field => {
+    const f = (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+    return within(f, where((i) => f(i) === 1));
+  };
+  const sides = (u0: number, u1: number, v0: number, v1: number): Field => {
+    const f = (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+    return within(f, where((i) => f(i) === 1));
+  };
 
   const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
   const reg = faceRegionPlanes(face, image, undefined, names);
   // Each region at the points, read once (the measures below visit them many times), in 8-bit steps as its mask has them.
   const atPoints = new Map<RegionName, Float64Array | null>();
-  const R = (name: RegionName) => {
+  const R = (name: RegionName): Field => {
     let w = atPoints.get(name);
     if (w === undefined) {
       const r = reg[name];
@@ -197,16 +223,16 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
       atPoints.set(name, w);
     }
     const arr = w;
-    return arr ? (i: number) => arr[i] : () => 0;
+    return arr ? within((i: number) => arr[i], where((i) => arr[i] > 0)) : within(() => 0, new Int32Array(0));
   };
-  const any = (...fs: ((i: number) => number)[]) => (i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; };
+  const any = (...fs: Field[]): Field => within((i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; }, union(...fs));
   const cheeks = any(R('leftCheek'), R('rightCheek'));
   const skinP = probOf(['skin']);
-  const collect = (inside: (i: number) => number, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }); return out; };
+  const collect = (inside: Field, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }, inside.support); return out; };
 
   // Skin: cheeks and forehead where the parser is sure of skin.
   const forehead = R('forehead');
-  const skinPx = collect((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), 0.6);
+  const skinPx = collect(within((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), union(cheeks, forehead)), 0.6);
   const cheekPx = collect(both(cheeks, skinP), 0.6);
   const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
   const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
@@ -228,7 +254,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const filled = (i: number) => (lab[3 * i] > 0.5 ? 1 : 0);
   const cap = box(-0.5, 0.5, vTop - 0.45, vTop - 0.05);
   // The share of the cap the parser is sure is hat (its mean probability also counts dark hair as a third hat).
-  const hatTop = meanOver((i) => cap(i) * filled(i), (i) => (hatP(i) >= 0.5 ? 1 : 0));
+  const hatTop = meanOver(within((i) => cap(i) * filled(i), cap.support), (i) => (hatP(i) >= 0.5 ? 1 : 0));
   const hatEars = meanOver(sides(0.45, 0.75, vEye, vEar + 0.2), hatP);
   let hatWidth = 0;
   const hatPx: Lab[] = [];
@@ -281,7 +307,8 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const lipBandL = lipBand.map((p) => p[0]);
   const lipBandDark = cheekL - median(lipBandL);
   const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
-  const chinPx = collect((i) => (V[i] > vMouthTop ? both(beard, notLips)(i) : 0), 0.5);
+  const beardNotLips = both(beard, notLips);
+  const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
@@ -290,15 +317,16 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
   // the mask is for how far down the hair goes.
   const crown = box(-0.35, 0.35, vTop - 0.35, vTop - 0.05), beside = sides(0.5, 0.85, vEar, vChin);
-  const crownHair = meanOver((i) => crown(i) * filled(i), parserHair);
+  const crownHair = meanOver(within((i) => crown(i) * filled(i), crown.support), parserHair);
   const crownSkin = meanOver(box(-0.3, 0.3, vTop - 0.3, vTop - 0.05), skinP);
-  const sideHair = meanOver((i) => beside(i) * filled(i), parserHair);
+  const sideHair = meanOver(within((i) => beside(i) * filled(i), beside.support), parserHair);
   // No hair at all: its bottom counts as the forehead top.
   const hairBelowChin = Math.max(hairAt.depth(0.97), vTop) - vChin;
   const hairArea = hairAt.area;
   const fringe = meanOver(forehead, hairProb);
   const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
-  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : hairAt.lab.length >= 30 ? medianLab(hairAt.lab) : [NaN, NaN, NaN];
+  const maskLab = surest.length >= 30 ? [] : hairAt.lab();
+  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -342,7 +370,8 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
   // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
   const nx = grid.cols.length, ny = grid.rows.length;
   const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
-  const pts: { u: number; v: number; h: number; x: number; y: number }[] = [];
+  // The grid's points: face coordinates, hair, pixel offset in the image.
+  const us: number[] = [], vs: number[] = [], hs: number[] = [], offsets: number[] = [];
   const stepPx = Math.max(1, 0.02 * W);
   // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
   const c = local(0, 0), cx1 = local(1, 0), cy1 = local(0, 1);
@@ -365,26 +394,28 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
       const wx = xi - win.x0, wy = yi - win.y0;
       h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(Math.min(ny - 1, Math.round(wy / step)) * nx + Math.min(nx - 1, Math.round(wx / step))) : 0;
     }
-    pts.push({ u, v, h, x: xi, y: yi });
+    us.push(u); vs.push(v); hs.push(h); offsets.push(yi * image.width + xi);
   }
   const cell = k * k;
   let area = 0;
-  for (const p of pts) area += p.h * cell;
-  const lab: Lab[] = [];
-  const sure = pts.filter((p) => p.h > 0.8);
-  const rgb = new Uint8Array(sure.length * 3);
-  sure.forEach((p, j) => { const s = (p.y * image.width + p.x) * image.channels; rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
-  const l = toLab(rgb, 3, sure.length);
-  for (let j = 0; j < sure.length; j++) lab.push([l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
-  const mean = (f: (p: (typeof pts)[number]) => boolean) => { let s = 0, m = 0; for (const p of pts) if (f(p)) { s += p.h; m++; } return m ? s / m : 0; };
+  for (let j = 0; j < hs.length; j++) area += hs[j] * cell;
   return {
-    area, lab,
-    meanIn: (u0: number, u1: number, v0: number, v1: number) => mean((p) => p.u >= u0 && p.u <= u1 && p.v >= v0 && p.v <= v1),
-    meanSides: (u0: number, u1: number, v0: number, v1: number) => mean((p) => Math.abs(p.u) >= u0 && Math.abs(p.u) <= u1 && p.v >= v0 && p.v <= v1),
+    area,
+    /** L*a*b* of the points surely hair (> 0.8). */
+    lab: (): Lab[] => {
+      const sure: number[] = [];
+      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
+      const rgb = new Uint8Array(sure.length * 3);
+      sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
+      const l = toLab(rgb, 3, sure.length);
+      return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
+    },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */
     depth: (q: number) => {
-      const hs = pts.filter((p) => p.h > 0.5 && Math.abs(p.u) < 1.2).map((p) => p.v).sort((a, b) => a - b);
-      return hs.length ? hs[Math.min(hs.length - 1, Math.floor(q * hs.length))] : -Infinity;
+      const d: number[] = [];
+      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.5 && Math.abs(us[j]) < 1.2) d.push(vs[j]);
+      d.sort((a, b) => a - b);
+      return d.length ? d[Math.min(d.length - 1, Math.floor(q * d.length))] : -Infinity;
     },
   };
 }
