@@ -88,7 +88,7 @@ export function mirrorPairs(): Int16Array {
 
 const median = (v: number[]) => {
   if (!v.length) return NaN;
-  const s = [...v].sort((a, b) => a - b);
+  const s = Float64Array.from(v).sort();
   return s[Math.floor(s.length / 2)];
 };
 const mad = (v: number[]) => { const m = median(v); return median(v.map((x) => Math.abs(x - m))); };
@@ -201,29 +201,32 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
   const reg = faceRegionPlanes(face, image, undefined, names);
   // Each region at the points, read once (the measures below visit them many times), in 8-bit steps as its mask has them.
-  const atPoints = new Map<RegionName, Float64Array | null>();
+  const atPoints = new Map<RegionName, { values: Float64Array; support: Int32Array } | null>();
   const R = (name: RegionName): Field => {
     let w = atPoints.get(name);
     if (w === undefined) {
       const r = reg[name];
-      w = r ? new Float64Array(n) : null;
-      if (r && w) {
-        const { plane, win: rw } = r;
-        for (let q = 0; q < grid.rows.length; q++) {
-          const y = grid.rows[q] - rw.y0;
-          if (y < 0 || y >= rw.h) continue;
-          for (let k = 0; k < nx; k++) {
-            const x = grid.cols[k] - rw.x0;
-            if (x < 0 || x >= rw.w) continue;
-            const v = plane[y * rw.w + x];
-            w[q * nx + k] = (v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * 255)) / 255;
+      w = null;
+      if (r) {
+        const { plane, win: rw } = r, values = new Float64Array(n), support: number[] = [];
+        // Only the lattice's rows and columns inside the region's window (both ascend).
+        const k0 = firstAtLeast(grid.cols, rw.x0), k1 = firstAtLeast(grid.cols, rw.x0 + rw.w);
+        for (let q = firstAtLeast(grid.rows, rw.y0), q1 = firstAtLeast(grid.rows, rw.y0 + rw.h); q < q1; q++) {
+          const row = (grid.rows[q] - rw.y0) * rw.w - rw.x0;
+          for (let k = k0; k < k1; k++) {
+            const v = plane[row + grid.cols[k]];
+            if (v <= 0) continue;
+            values[q * nx + k] = (v >= 1 ? 255 : Math.round(v * 255)) / 255;
+            support.push(q * nx + k);
           }
         }
+        w = { values, support: Int32Array.from(support) };
       }
       atPoints.set(name, w);
     }
-    const arr = w;
-    return arr ? within((i: number) => arr[i], where((i) => arr[i] > 0)) : within(() => 0, new Int32Array(0));
+    if (!w) return within(() => 0, new Int32Array(0));
+    const arr = w.values;
+    return within((i: number) => arr[i], w.support);
   };
   const any = (...fs: Field[]): Field => within((i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; }, union(...fs));
   const cheeks = any(R('leftCheek'), R('rightCheek'));
@@ -349,6 +352,13 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
     asymmetry: np ? asym / np : NaN, proportions,
   };
+}
+
+/** The first index of an ascending list whose value is at least v (the list's length if none). */
+function firstAtLeast(list: Int32Array, v: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (list[m] < v) lo = m + 1; else hi = m; }
+  return lo;
 }
 
 /** RGB at the lattice's points, 3 channels. */
