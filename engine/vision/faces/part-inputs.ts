@@ -57,7 +57,8 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
  */
 export const HAIR_RVM_SIDE = 256;
 
-export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions, opts: { hair?: boolean } = {}): Promise<PartInputs> {
+/** opts.hair: false when no hair attribute is asked for (no matte then); opts.rvmSide: RVM's input side for a comparison (HAIR_RVM_SIDE). */
+export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions, opts: { hair?: boolean; rvmSide?: number } = {}): Promise<PartInputs> {
   const k = workScale(faces, parse);
   let work = image;
   if (k < 1) {
@@ -74,6 +75,6 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   const parsings: (ParsingSample | null)[] = [];
   for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
   // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
-  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }), scaled, { small: true });
+  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true }), scaled, { small: true });
   return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
 }
