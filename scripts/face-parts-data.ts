@@ -2,7 +2,7 @@
  * The shared test faces for the part attributes (scripts/quality-face-parts.ts): each meshed face of the
  * portraits and the UTKFace chips, with its parsing and the photo's hair mask, on the working copy the face
  * analyzer measures (part-inputs.ts; ATELIER_PARTS_FULL_RES=1: at full resolution, each face parsed alone;
- * ATELIER_PARSE_INPUT: another parser input side). Detection, parsing and the
+ * ATELIER_PARSE_INPUT: another parser input side; ATELIER_RVM_SIDE: another RVM side for the hair mask). Detection, parsing and the
  * person matte are the slow part (about 2 s a photo on 2 shared cores), so they are kept in a cache under
  * /tmp/face-parts/cache (v8-serialised; --fresh in the quality script ignores it).
  *
@@ -32,7 +32,8 @@ export interface PhotoData { rel: string; image: RasterImage; faces: Face[]; par
 /** The face analyzer's parse options (ANALYZER_PARSING) or, with ATELIER_PARSE_INPUT, that input side for a comparison (its own cache). */
 const parseInput = process.env.ATELIER_PARSE_INPUT ? Number(process.env.ATELIER_PARSE_INPUT) : undefined;
 const PARSE: ParseOptions = parseInput ? { ...ANALYZER_PARSING, input: parseInput } : ANALYZER_PARSING;
-export const CACHE = `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
+/** ATELIER_PARTS_CACHE: another cache folder (to compare two versions of the pipeline without overwriting the shared one). */
+export const CACHE = process.env.ATELIER_PARTS_CACHE ?? `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
 
 /** The photos: every portrait and every UTKFace chip (FER crops are 48 px grey: no colour to read). */
 export function photoList(testdata: string): string[] {
@@ -73,7 +74,7 @@ export async function photoData(models: ModelRegistry, testdata: string, rel: st
   }
   // As the face analyzer does it (part-inputs.ts): a working copy no finer than the parser's view, faces parsed in one batch.
   const t0 = performance.now();
-  const x = faces.length ? await partInputs(models, image, faces, PARSE) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
+  const x = faces.length ? await partInputs(models, image, faces, PARSE, { rvmSide: Number(process.env.ATELIER_RVM_SIDE) || undefined }) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
   const ms = performance.now() - t0;
   const d = { rel, faces: x.faces, parsings: x.parsings, hair: x.hair!, ms: { parse: x.faces.map(() => ms / Math.max(1, x.faces.length)), hair: 0 }, work: x.image };
   mkdirSync(CACHE, { recursive: true });

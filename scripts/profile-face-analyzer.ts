@@ -24,7 +24,8 @@ import { ANALYZER_PARSING, partAttributes } from '../engine/vision/faces/part-at
 import { HAIR_RVM_SIDE, scaleFace, workScale } from '../engine/vision/faces/part-inputs.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
 import { PERSON_MODEL, personMatteWith } from '../engine/vision/matting/person.ts';
-import { parseFaces, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
+import { parseFaceAt, parsingWindow, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
+import { partsLattice } from '../engine/vision/faces/part-measures.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -66,12 +67,13 @@ for (const file of files) {
     const wf = faces.map((f) => scaleFace(f, wimg.width / info.width));
     work = `${wimg.width}x${wimg.height}`;
     lap('workCopy');
-    const ps = await parseFaces(parser, wimg, wf.filter((f) => f.mesh), ANALYZER_PARSING);
+    const ps = [];
+    for (const f of wf.filter((g) => g.mesh)) ps.push(await parseFaceAt(parser, wimg, f, partsLattice(parsingWindow(f, wimg)), ANALYZER_PARSING));
     const parseAll = cpu() - t, model = ps.reduce((s, p) => s + p.ms.model, 0), warp = ps.reduce((s, p) => s + p.ms.warp, 0);
     // parseFaces reports wall ms of its two halves: the CPU is shared out in that proportion.
     T.parseModel += (parseAll * model) / Math.max(1e-9, model + warp); T.parseWarp += (parseAll * warp) / Math.max(1e-9, model + warp); t = cpu();
-    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE }); lap('matte');
-    const hair = await hairFromMatte(wimg, matte, wf); lap('hair');
+    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }); lap('matte');
+    const hair = await hairFromMatte(wimg, matte, wf, { small: true }); lap('hair');
     for (let i = 0; i < faces.length; i++) {
       if (ps[i]) partAttributes(wf[i], wimg, ps[i], hair);
       lap('parts');

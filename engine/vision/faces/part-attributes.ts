@@ -20,7 +20,7 @@
  * is seen only through the hair mask, which spills onto the face on tight crops.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import type { FaceParsing, ParseOptions } from '../parsing/face-parsing.ts';
+import type { FaceParsing, ParseOptions, ParsingSample } from '../parsing/face-parsing.ts';
 import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from './detect.ts';
 import type { Coded } from './geometry-attributes.ts';
@@ -232,7 +232,7 @@ export function decideParts(x: PartFeatures): PartAttributes {
  * The part attributes of one face, from its parsing (parseFace) and the photo's hair mask (hairMask; without
  * it the parser's hair stands in and hair past the crop is not seen). Null when the face has no mesh.
  */
-export function partAttributes(face: Face, image: RasterImage, parsing: FaceParsing, hair?: Mask): PartAttributes | null {
+export function partAttributes(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartAttributes | null {
   const x = measureParts(face, image, parsing, hair);
   return x ? decideParts(x) : null;
 }

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { ModelRegistry } from '../models/registry.ts';
-import { parsingRoi } from '../parsing/face-parsing.ts';
+import { parseFace, parsingRoi, type FaceParser } from '../parsing/face-parsing.ts';
 import { detectFaces, type Face } from './detect.ts';
 import { ANALYZER_PARSING, partAttributes } from './part-attributes.ts';
 import { partInputs, scaleFace, workScale } from './part-inputs.ts';
+import { measureParts } from './part-measures.ts';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
@@ -49,6 +50,10 @@ describe('part inputs', () => {
     expect(Math.abs(b.image.width - a.image.width)).toBeLessThanOrEqual(Math.ceil(0.02 * a.image.width));
     const pa = partAttributes(a.faces[0], a.image, a.parsings[0]!, a.hair)!, pb = partAttributes(b.faces[0], b.image, b.parsings[0]!, b.hair)!;
     for (const key of ['glass', 'mask', 'moustache', 'skin'] as const) expect(pb[key].type, key).toBe(pa[key].type);
+    // The parsing taken at the measures' lattice only measures exactly as a full one.
+    const full = await parseFace(await models.get<FaceParser>('bisenet-face-parsing'), a.image, a.faces[0], ANALYZER_PARSING);
+    expect(a.parsings[0]!.at.cols.length).toBeLessThan(full.win.w);
+    expect(measureParts(a.faces[0], a.image, a.parsings[0]!, a.hair)).toEqual(measureParts(a.faces[0], a.image, full, a.hair));
     expect(pb.hat.style.type).toBe(pa.hat.style.type);
     expect(pb.hair.length.type).toBe(pa.hair.length.type);
     expect(pb.hair.color.type).toBe(pa.hair.color.type);

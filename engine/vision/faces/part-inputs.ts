@@ -10,18 +10,22 @@ import type { RasterImage } from '../../image/raster.ts';
 import { hairFromMatte } from '../matting/hair.ts';
 import { PERSON_MODEL, personMatteWith } from '../matting/person.ts';
 import type { ModelRegistry } from '../models/registry.ts';
-import { parseFaces, parsingRoi, type FaceParser, type FaceParsing, type ParseOptions, INPUT } from '../parsing/face-parsing.ts';
+import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../parsing/face-parsing.ts';
 import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from './detect.ts';
+import { partsLattice } from './part-measures.ts';
 
 export interface PartInputs {
   /** The working copy of the photo (the photo itself when it is small enough). */
   image: RasterImage;
   /** The faces in the working copy's pixels, in the order given. */
   faces: Face[];
-  /** Each meshed face's parsing (null without mesh: the parts are not measured then). */
-  parsings: (FaceParsing | null)[];
-  /** The photo's hair mask; absent when not asked for (only the hair attributes read it). */
+  /**
+   * Each meshed face's parsing at the points the part measures read (partsLattice of its window: on a large
+   * face every second pixel or so), null without mesh (the parts are not measured then).
+   */
+  parsings: (ParsingSample | null)[];
+  /** The photo's hair mask, at most 512 px on its long side (not the working copy's size); absent when not asked for (only the hair attributes read it). */
   hair?: Mask;
   /** Working copy pixels per photo pixel. */
   scale: number;
@@ -45,15 +49,16 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 }
 
 /**
- * RVM's input side for the hair mask: 384 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts --hair-from rvm
- * with ATELIER_RVM_SIDE; 256 too, with hair length's mean probability 0.89/0.88 -> 0.86/0.84), for about
- * half of the matte's time: hair length reads how far down the hair goes in face widths, which a coarser
- * matte still tells.
+ * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
+ * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts, fresh caches:
+ * 384 and 256 alike, hair length's mean probability 0.89/0.86 -> 0.86/0.84, hair colour's 0.75/0.74 ->
+ * 0.73/0.74), for about 60 % of 384's matte CPU: hair length reads how far down the hair goes in face
+ * widths, which a coarser matte still tells.
  */
-export const HAIR_RVM_SIDE = 384;
+export const HAIR_RVM_SIDE = 256;
 
-export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions, opts: { hair?: boolean } = {}): Promise<PartInputs> {
+/** opts.hair: false when no hair attribute is asked for (no matte then); opts.rvmSide: RVM's input side for a comparison (HAIR_RVM_SIDE). */
+export async function partInputs(models: ModelRegistry, image: RasterImage, faces: readonly Face[], parse: ParseOptions, opts: { hair?: boolean; rvmSide?: number } = {}): Promise<PartInputs> {
   const k = workScale(faces, parse);
   let work = image;
   if (k < 1) {
@@ -65,9 +70,11 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   // The image was resized to whole pixels: its own ratio, per axis, is what maps the faces.
   const kx = work.width / image.width;
   const scaled = faces.map((f) => scaleFace(f, kx));
-  const meshed = scaled.filter((f) => f.mesh);
-  const parsed = await parseFaces(await models.get<FaceParser>('bisenet-face-parsing'), work, meshed, parse);
-  const parsings = scaled.map((f) => (f.mesh ? parsed[meshed.indexOf(f)] : null));
-  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE }), scaled);
+  // The classes only at the points the measures read (on a large face every second pixel or so), not over the whole window.
+  const parser = await models.get<FaceParser>('bisenet-face-parsing');
+  const parsings: (ParsingSample | null)[] = [];
+  for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
+  // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
+  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true }), scaled, { small: true });
   return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
 }

@@ -10,8 +10,9 @@
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../garments/lab.ts';
 import { faceMeshTables } from '../models/human.ts';
-import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
-import { faceRegions, type Mask, type RegionName } from '../regions/face-regions.ts';
+import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
+import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
+import type { Win } from '../regions/polygon.ts';
 import type { Face } from './detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from './landmarks.ts';
@@ -87,7 +88,7 @@ export function mirrorPairs(): Int16Array {
 
 const median = (v: number[]) => {
   if (!v.length) return NaN;
-  const s = [...v].sort((a, b) => a - b);
+  const s = Float64Array.from(v).sort();
   return s[Math.floor(s.length / 2)];
 };
 const mad = (v: number[]) => { const m = median(v); return median(v.map((x) => Math.abs(x - m))); };
@@ -104,7 +105,31 @@ export function colourBin([L, a, b]: Lab): number {
   return 5;
 }
 
-export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing, hair?: Mask): PartFeatures | null {
+/**
+ * The window pixels the measures read: on a large face every `step`-th pixel in each direction, which keeps
+ * the sample counts bounded (about 60 000), as image columns and rows. A parsing taken at these points only
+ * (parseFaceAt) measures the same as a full one.
+ */
+export function partsLattice(win: Win): ImageLattice {
+  const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / 60000)));
+  const cols: number[] = [], rows: number[] = [];
+  for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
+  for (let y = 0; y < win.h; y += step) rows.push(win.y0 + y);
+  return { cols: Int32Array.from(cols), rows: Int32Array.from(rows) };
+}
+
+/**
+ * The measures of one face from its parsing: a full one (FaceParsing), or one taken at partsLattice(win)'s
+ * points only (parseFaceAt), which gives the same features for less work.
+ */
+/**
+ * A per-point quantity (0 or more) and, when known, its support: the points where it may be above 0,
+ * ascending. The measures below visit only a support's points: most of them read a small region of the window.
+ */
+type Field = ((i: number) => number) & { support?: Int32Array };
+const within = (f: (i: number) => number, support?: Int32Array): Field => Object.assign(f, { support });
+
+export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartFeatures | null {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 468) return null;
   const fr = faceFrame(mesh);
@@ -123,8 +148,10 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const vEye = (at(159)[1] + at(386)[1] + at(145)[1] + at(374)[1]) / 4;
   const uEye = Math.max(Math.abs(at(33)[0]), Math.abs(at(263)[0]));
 
-  const { win, classes } = parsing;
-  const n = win.w * win.h;
+  // Everything below is read at the lattice's points only: planes, colours and face coordinates are per point.
+  const sample = 'at' in parsing ? parsing : sampleParsing(parsing, partsLattice(parsing.win));
+  const { win, classes, at: grid } = sample;
+  const nx = grid.cols.length, n = nx * grid.rows.length;
   const P = (c: ParsingClass) => classes[c];
   /** The summed probability of some classes at window pixel i, 0..1 (the planes looked up once, not per pixel). */
   const probOf = (names: ParsingClass[]) => {
@@ -133,52 +160,82 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   };
   const hairProb = probOf(['hair']), glassesProb = probOf(['glasses']), eyeProb = probOf(['leftEye', 'rightEye']);
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
-  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere). */
-  const both = (a: (i: number) => number, b: (i: number) => number) => (i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); };
-  const lab = toLab(windowRgb(image, win), 3, n);
+  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
+  const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
+  const lab = toLab(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
-  // Every window pixel's face coordinates, once.
+  // Every point's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-    const dx = win.x0 + x + 0.5 - o[0], dy = win.y0 + y + 0.5 - o[1];
-    U[y * win.w + x] = (dx * ay[1] - dy * ay[0]) / det; V[y * win.w + x] = (ax[0] * dy - ax[1] * dx) / det;
+  for (let q = 0; q < grid.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const dx = grid.cols[k] + 0.5 - o[0], dy = grid.rows[q] + 0.5 - o[1];
+    U[q * nx + k] = (dx * ay[1] - dy * ay[0]) / det; V[q * nx + k] = (ax[0] * dy - ax[1] * dx) / det;
   }
-  // Keep sample counts bounded on large faces: every `step`-th pixel in each direction.
-  const step = Math.max(1, Math.round(Math.sqrt(n / 60000)));
-  const each = (f: (i: number) => void) => {
-    for (let y = 0; y < win.h; y += step) for (let x = 0; x < win.w; x += step) f(y * win.w + x);
+  /** Every point, or (ascending, so sums add up in the same order) only those of a support. */
+  const each = (f: (i: number) => void, support?: Int32Array) => {
+    if (support) for (let j = 0; j < support.length; j++) f(support[j]);
+    else for (let i = 0; i < n; i++) f(i);
   };
-  const meanOver = (inside: (i: number) => number, value: (i: number) => number) => {
+  const meanOver = (inside: Field, value: (i: number) => number) => {
     let s = 0, w = 0;
-    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } });
+    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } }, inside.support);
     return w > 0 ? s / w : NaN;
   };
-  const box = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
-  const sides = (u0: number, u1: number, v0: number, v1: number) => (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
-
-  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip', 'mouthOpening'];
-  const reg = faceRegions(face, image, undefined, names);
-  // Each region over the window, read once (the measures below visit the window many times).
-  const inWindow = new Map<RegionName, Float64Array | null>();
-  const R = (name: RegionName) => {
-    let w = inWindow.get(name);
-    if (w === undefined) {
-      const m = reg[name];
-      w = m ? new Float64Array(n) : null;
-      if (m && w) for (let y = 0; y < win.h; y++) for (let x = 0, o = (win.y0 + y) * image.width + win.x0; x < win.w; x++) w[y * win.w + x] = m.data[o + x] / 255;
-      inWindow.set(name, w);
-    }
-    const arr = w;
-    return arr ? (i: number) => arr[i] : () => 0;
+  /** The points where a test holds, ascending. */
+  const where = (test: (i: number) => boolean): Int32Array => { const out: number[] = []; for (let i = 0; i < n; i++) if (test(i)) out.push(i); return Int32Array.from(out); };
+  /** The ascending union of supports (undefined, i.e. every point, if any is). */
+  const union = (...fs: Field[]): Int32Array | undefined => {
+    if (fs.some((f) => !f.support)) return undefined;
+    const hit = new Uint8Array(n);
+    for (const f of fs) for (const i of f.support!) hit[i] = 1;
+    return where((i) => hit[i] === 1);
   };
-  const any = (...fs: ((i: number) => number)[]) => (i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; };
+  const box = (u0: number, u1: number, v0: number, v1: number): Field => {
+    const f = (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+    return within(f, where((i) => f(i) === 1));
+  };
+  const sides = (u0: number, u1: number, v0: number, v1: number): Field => {
+    const f = (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
+    return within(f, where((i) => f(i) === 1));
+  };
+
+  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
+  const reg = faceRegionPlanes(face, image, undefined, names);
+  // Each region at the points, read once (the measures below visit them many times), in 8-bit steps as its mask has them.
+  const atPoints = new Map<RegionName, { values: Float64Array; support: Int32Array } | null>();
+  const R = (name: RegionName): Field => {
+    let w = atPoints.get(name);
+    if (w === undefined) {
+      const r = reg[name];
+      w = null;
+      if (r) {
+        const { plane, win: rw } = r, values = new Float64Array(n), support: number[] = [];
+        // Only the lattice's rows and columns inside the region's window (both ascend).
+        const k0 = firstAtLeast(grid.cols, rw.x0), k1 = firstAtLeast(grid.cols, rw.x0 + rw.w);
+        for (let q = firstAtLeast(grid.rows, rw.y0), q1 = firstAtLeast(grid.rows, rw.y0 + rw.h); q < q1; q++) {
+          const row = (grid.rows[q] - rw.y0) * rw.w - rw.x0;
+          for (let k = k0; k < k1; k++) {
+            const v = plane[row + grid.cols[k]];
+            if (v <= 0) continue;
+            values[q * nx + k] = (v >= 1 ? 255 : Math.round(v * 255)) / 255;
+            support.push(q * nx + k);
+          }
+        }
+        w = { values, support: Int32Array.from(support) };
+      }
+      atPoints.set(name, w);
+    }
+    if (!w) return within(() => 0, new Int32Array(0));
+    const arr = w.values;
+    return within((i: number) => arr[i], w.support);
+  };
+  const any = (...fs: Field[]): Field => within((i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; }, union(...fs));
   const cheeks = any(R('leftCheek'), R('rightCheek'));
   const skinP = probOf(['skin']);
-  const collect = (inside: (i: number) => number, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }); return out; };
+  const collect = (inside: Field, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }, inside.support); return out; };
 
   // Skin: cheeks and forehead where the parser is sure of skin.
   const forehead = R('forehead');
-  const skinPx = collect((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), 0.6);
+  const skinPx = collect(within((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), union(cheeks, forehead)), 0.6);
   const cheekPx = collect(both(cheeks, skinP), 0.6);
   const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
   const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
@@ -200,7 +257,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const filled = (i: number) => (lab[3 * i] > 0.5 ? 1 : 0);
   const cap = box(-0.5, 0.5, vTop - 0.45, vTop - 0.05);
   // The share of the cap the parser is sure is hat (its mean probability also counts dark hair as a third hat).
-  const hatTop = meanOver((i) => cap(i) * filled(i), (i) => (hatP(i) >= 0.5 ? 1 : 0));
+  const hatTop = meanOver(within((i) => cap(i) * filled(i), cap.support), (i) => (hatP(i) >= 0.5 ? 1 : 0));
   const hatEars = meanOver(sides(0.45, 0.75, vEye, vEar + 0.2), hatP);
   let hatWidth = 0;
   const hatPx: Lab[] = [];
@@ -253,24 +310,26 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const lipBandL = lipBand.map((p) => p[0]);
   const lipBandDark = cheekL - median(lipBandL);
   const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
-  const chinPx = collect((i) => (V[i] > vMouthTop ? both(beard, notLips)(i) : 0), 0.5);
+  const beardNotLips = both(beard, notLips);
+  const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
   const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
-  const hairAt = hairSampler(hair, local, image, W, parserHair, win);
+  const hairAt = hairSampler(hair, local, image, W, parserHair, win, grid);
   // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
   // the mask is for how far down the hair goes.
   const crown = box(-0.35, 0.35, vTop - 0.35, vTop - 0.05), beside = sides(0.5, 0.85, vEar, vChin);
-  const crownHair = meanOver((i) => crown(i) * filled(i), parserHair);
+  const crownHair = meanOver(within((i) => crown(i) * filled(i), crown.support), parserHair);
   const crownSkin = meanOver(box(-0.3, 0.3, vTop - 0.3, vTop - 0.05), skinP);
-  const sideHair = meanOver((i) => beside(i) * filled(i), parserHair);
+  const sideHair = meanOver(within((i) => beside(i) * filled(i), beside.support), parserHair);
   // No hair at all: its bottom counts as the forehead top.
   const hairBelowChin = Math.max(hairAt.depth(0.97), vTop) - vChin;
   const hairArea = hairAt.area;
   const fringe = meanOver(forehead, hairProb);
   const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
-  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : hairAt.lab.length >= 30 ? medianLab(hairAt.lab) : [NaN, NaN, NaN];
+  const maskLab = surest.length >= 30 ? [] : hairAt.lab();
+  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -295,11 +354,18 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   };
 }
 
-/** RGB of the window's pixels, 3 channels. */
-function windowRgb(image: RasterImage, win: { x0: number; y0: number; w: number; h: number }): Uint8Array {
-  const ch = image.channels, out = new Uint8Array(win.w * win.h * 3);
-  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-    const s = ((win.y0 + y) * image.width + win.x0 + x) * ch, d = (y * win.w + x) * 3;
+/** The first index of an ascending list whose value is at least v (the list's length if none). */
+function firstAtLeast(list: Int32Array, v: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (list[m] < v) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+/** RGB at the lattice's points, 3 channels. */
+function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
+  const ch = image.channels, nx = at.cols.length, out = new Uint8Array(nx * at.rows.length * 3);
+  for (let q = 0; q < at.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const s = (at.rows[q] * image.width + at.cols[k]) * ch, d = (q * nx + k) * 3;
     out[d] = image.data[s]; out[d + 1] = image.data[s + 1]; out[d + 2] = image.data[s + 2];
   }
   return out;
@@ -310,8 +376,12 @@ function windowRgb(image: RasterImage, win: { x0: number; y0: number; w: number;
  * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
  */
 function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
-  parserHair: (i: number) => number, win: { x0: number; y0: number; w: number; h: number }) {
-  const pts: { u: number; v: number; h: number; x: number; y: number }[] = [];
+  parserHair: (i: number) => number, win: Win, grid: ImageLattice) {
+  // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
+  const nx = grid.cols.length, ny = grid.rows.length;
+  const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
+  // The grid's points: face coordinates, hair, pixel offset in the image.
+  const us: number[] = [], vs: number[] = [], hs: number[] = [], offsets: number[] = [];
   const stepPx = Math.max(1, 0.02 * W);
   // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
   const c = local(0, 0), cx1 = local(1, 0), cy1 = local(0, 1);
@@ -322,36 +392,40 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
     return [(a * dv[1] - b * dv[0]) / detI, (du[0] * b - du[1] * a) / detI];
   };
   const k = stepPx / W;
+  // The mask may be smaller than the image (the analyzer's is at the hair mask's work size): read it to scale.
+  const hx = hair ? hair.width / image.width : 1, hy = hair ? hair.height / image.height : 1;
   for (let v = -1.3; v <= 3; v += k) for (let u = -1.5; u <= 1.5; u += k) {
     const [x, y] = toImage(u, v);
     const xi = Math.floor(x), yi = Math.floor(y);
     if (xi < 0 || yi < 0 || xi >= image.width || yi >= image.height) continue;
     let h: number;
-    if (hair) h = hair.data[yi * image.width + xi] / 255;
+    if (hair) h = hair.data[Math.min(hair.height - 1, Math.floor((yi + 0.5) * hy)) * hair.width + Math.min(hair.width - 1, Math.floor((xi + 0.5) * hx))] / 255;
     else {
       const wx = xi - win.x0, wy = yi - win.y0;
-      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(wy * win.w + wx) : 0;
+      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(Math.min(ny - 1, Math.round(wy / step)) * nx + Math.min(nx - 1, Math.round(wx / step))) : 0;
     }
-    pts.push({ u, v, h, x: xi, y: yi });
+    us.push(u); vs.push(v); hs.push(h); offsets.push(yi * image.width + xi);
   }
   const cell = k * k;
   let area = 0;
-  for (const p of pts) area += p.h * cell;
-  const lab: Lab[] = [];
-  const sure = pts.filter((p) => p.h > 0.8);
-  const rgb = new Uint8Array(sure.length * 3);
-  sure.forEach((p, j) => { const s = (p.y * image.width + p.x) * image.channels; rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
-  const l = toLab(rgb, 3, sure.length);
-  for (let j = 0; j < sure.length; j++) lab.push([l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
-  const mean = (f: (p: (typeof pts)[number]) => boolean) => { let s = 0, m = 0; for (const p of pts) if (f(p)) { s += p.h; m++; } return m ? s / m : 0; };
+  for (let j = 0; j < hs.length; j++) area += hs[j] * cell;
   return {
-    area, lab,
-    meanIn: (u0: number, u1: number, v0: number, v1: number) => mean((p) => p.u >= u0 && p.u <= u1 && p.v >= v0 && p.v <= v1),
-    meanSides: (u0: number, u1: number, v0: number, v1: number) => mean((p) => Math.abs(p.u) >= u0 && Math.abs(p.u) <= u1 && p.v >= v0 && p.v <= v1),
+    area,
+    /** L*a*b* of the points surely hair (> 0.8). */
+    lab: (): Lab[] => {
+      const sure: number[] = [];
+      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
+      const rgb = new Uint8Array(sure.length * 3);
+      sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
+      const l = toLab(rgb, 3, sure.length);
+      return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
+    },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */
     depth: (q: number) => {
-      const hs = pts.filter((p) => p.h > 0.5 && Math.abs(p.u) < 1.2).map((p) => p.v).sort((a, b) => a - b);
-      return hs.length ? hs[Math.min(hs.length - 1, Math.floor(q * hs.length))] : -Infinity;
+      const d: number[] = [];
+      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.5 && Math.abs(us[j]) < 1.2) d.push(vs[j]);
+      d.sort((a, b) => a - b);
+      return d.length ? d[Math.min(d.length - 1, Math.floor(q * d.length))] : -Infinity;
     },
   };
 }

@@ -66,24 +66,36 @@ function quantile(v: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Infinity;
 }
 
-/** Hair as a 0..255 mask at full resolution, given the person matte and the faces. */
-export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[]): Promise<Mask> {
+/**
+ * Hair as a 0..255 mask at full resolution, given the person matte and the faces; `small`: at the work size
+ * (the photo at most WORK px long), for a caller that reads it no finer. The person matte may come at either
+ * size (personMatteWith's `small` gives the work size).
+ */
+export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean } = {}): Promise<Mask> {
   const k = Math.min(1, WORK / Math.max(image.width, image.height));
   const W = Math.max(1, Math.round(image.width * k)), H = Math.max(1, Math.round(image.height * k));
   const src = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   const rgb = await (image.channels === 4 ? src.flatten({ background: '#ffffff' }) : src).resize(W, H, { fit: 'fill' }).removeAlpha().raw().toBuffer();
-  const pm = await sharp(Buffer.from(person.data), { raw: { width: person.width, height: person.height, channels: 1 } })
+  const pm = person.width === W && person.height === H ? person.data : await sharp(Buffer.from(person.data), { raw: { width: person.width, height: person.height, channels: 1 } })
     .resize(W, H, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
   const hair = new Float32Array(W * H);
   for (const face of faces) addHead(frameOf(face, k), rgb, pm, W, H, hair);
-  const coef = guidedCoefficients(lumaPlane(rgb, W, H, 3), hair, W, H, Math.max(2, Math.round(W / 128)), 2e-3);
-  const data = applyCoefficients(coef, lumaPlane(image.data, image.width, image.height, image.channels), image.width, image.height);
+  const workLuma = lumaPlane(rgb, W, H, 3);
+  const coef = guidedCoefficients(workLuma, hair, W, H, Math.max(2, Math.round(W / 128)), 2e-3);
+  const width = opts.small ? W : image.width, height = opts.small ? H : image.height;
+  const cut = opts.small ? pm : person.width === image.width && person.height === image.height ? person.data : null;
+  const data = applyCoefficients(coef, opts.small ? workLuma : lumaPlane(image.data, image.width, image.height, image.channels), width, height);
   // The guided filter may lift far pixels a little: keep only what lies in the person.
-  for (let i = 0; i < data.length; i++) if (person.data[i] < 64) data[i] = 0;
-  return { data, width: image.width, height: image.height };
+  if (cut) {
+    for (let i = 0; i < data.length; i++) if (cut[i] < 64) data[i] = 0;
+  } else {
+    const full = await sharp(Buffer.from(pm), { raw: { width: W, height: H, channels: 1 } }).resize(width, height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+    for (let i = 0; i < data.length; i++) if (full[i] < 64) data[i] = 0;
+  }
+  return { data, width, height };
 }
 
-function addHead(f: Frame, rgb: Buffer, pm: Buffer, W: number, H: number, out: Float32Array) {
+function addHead(f: Frame, rgb: Buffer, pm: Uint8Array, W: number, H: number, out: Float32Array) {
   // Face-frame coordinates: u across (1 = face width), v down (1 = forehead-to-chin), centre at 0.
   const local = (x: number, y: number) => {
     const dx = x - f.cx, dy = y - f.cy;

@@ -100,28 +100,41 @@ async function isnet(models: ModelRegistry, image: RasterImage): Promise<LowRes>
   return { data: Float32Array.from(m.data, (v) => v / 255), width: m.width, height: m.height };
 }
 
-/** Full resolution: the matte and a small copy of the photo meet in the fast guided filter. */
-export async function upscale(low: LowRes, image: RasterImage): Promise<Mask> {
+/** The guide's size: the photo at most 512 px on its long side. */
+function guideSize(image: RasterImage): { gw: number; gh: number } {
   const k = Math.min(1, 512 / Math.max(image.width, image.height));
-  const gw = Math.max(1, Math.round(image.width * k)), gh = Math.max(1, Math.round(image.height * k));
-  const small = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
+  return { gw: Math.max(1, Math.round(image.width * k)), gh: Math.max(1, Math.round(image.height * k)) };
+}
+
+/**
+ * The matte at full resolution (or, `small`, at the guide's size: for a caller that reads it no finer):
+ * the matte and a small copy of the photo meet in the fast guided filter.
+ */
+export async function upscale(low: LowRes, image: RasterImage, small = false): Promise<Mask> {
+  const { gw, gh } = guideSize(image);
+  const guide = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .resize(gw, gh, { fit: 'fill' }).raw().toBuffer();
   const bytes = Buffer.from(Array.from(low.data, (v) => Math.round(Math.min(1, Math.max(0, v)) * 255)));
   const p8 = await sharp(bytes, { raw: { width: low.width, height: low.height, channels: 1 } }).resize(gw, gh, { fit: 'fill', kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
   const p = Float32Array.from(p8, (v) => v / 255);
-  const coef = guidedCoefficients(lumaPlane(small, gw, gh, image.channels), p, gw, gh, Math.max(2, Math.round(gw / 96)), 1e-3);
+  const guideLuma = lumaPlane(guide, gw, gh, image.channels);
+  const coef = guidedCoefficients(guideLuma, p, gw, gh, Math.max(2, Math.round(gw / 96)), 1e-3);
+  if (small) return { data: applyCoefficients(coef, guideLuma, gw, gh), width: gw, height: gh };
   const data = applyCoefficients(coef, lumaPlane(image.data, image.width, image.height, image.channels), image.width, image.height);
   return { data, width: image.width, height: image.height };
 }
 
-/** The matte from one particular model (for measurement and comparison). */
-export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number } = {}): Promise<Mask> {
+/**
+ * The matte from one particular model (for measurement and comparison). `small`: at the guide's size (the
+ * photo at most 512 px long) rather than the photo's, for a caller that reads it no finer (the hair mask).
+ */
+export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number; small?: boolean } = {}): Promise<Mask> {
   const human = model === 'isnet' ? undefined : await models.get<HumanLike>('human');
   const low = model === 'selfie' ? await selfie(human!, image)
     : model === 'meet' ? await meet(human!, image)
       : model === 'rvm' ? await rvm(human!, image, opts.rvmSide)
         : await isnet(models, image);
-  return upscale(low, image);
+  return upscale(low, image, opts.small);
 }
 
 /** Every person in the photo, 255 = person. Callers that need it twice keep it (the pipeline's job facts do). */

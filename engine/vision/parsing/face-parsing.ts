@@ -122,6 +122,11 @@ export function parsingRoi(face: Face, frame: { scale: number; down: number } = 
   };
 }
 
+/** The image pixels a face's parsing covers (FaceParsing.win), known before parsing: a caller can place a lattice in it. */
+export function parsingWindow(face: Face, size: { width: number; height: number }, frame: { scale: number; down: number } = FRAME): Win {
+  return footprint(parsingRoi(face, frame), size);
+}
+
 /** Axis-aligned image pixels under a rotated square, clipped to the image. */
 function footprint(roi: Roi, size: { width: number; height: number }): Win {
   const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle)));

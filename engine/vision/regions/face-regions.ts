@@ -33,6 +33,20 @@ const PUPIL = 0.4;
  * mesh (beyond detectFaces' meshFaces) has no regions. With `image`, lips, mouth and iris follow its edges.
  */
 export function faceRegions(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, Mask>> {
+  const planes = faceRegionPlanes(face, size, image, names);
+  const out: Partial<Record<RegionName, Mask>> = {};
+  for (const name of names) { const r = planes[name]; if (r) out[name] = toMask(r.plane, r.win, size); }
+  return out;
+}
+
+/** A region as drawn: its plane (0..1, row-major) over its own window of image pixels. */
+export interface RegionPlane { plane: Float32Array; win: Win }
+
+/**
+ * The regions as faceRegions draws them, each over its own window only: for a caller that reads a region at
+ * a few pixels (the part measures), the full-size masks were most of the cost. toMask makes one a mask.
+ */
+export function faceRegionPlanes(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, RegionPlane>> {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 478) return {};
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
@@ -46,15 +60,12 @@ export function faceRegions(face: Face, size: { width: number; height: number },
   };
   const snap = (p: Float32Array, win: Win, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
   let soft: { win: Win; field: UvField } | undefined;
-  const out: Partial<Record<RegionName, Mask>> = {};
+  const out: Partial<Record<RegionName, RegionPlane>> = {};
   for (const name of names) {
     if (SOFT.includes(name)) {
       if (!soft) { const win = faceWindow(mesh, size); soft = { win, field: uvField(mesh, win) }; }
-      out[name] = toMask(feather(sampleAtlas(atlas(name as AtlasName), soft.field), soft.win, 0.006 * faceWidth), soft.win, size);
-    } else {
-      const { plane, win } = hard(name);
-      out[name] = toMask(plane, win, size);
-    }
+      out[name] = { plane: feather(sampleAtlas(atlas(name as AtlasName), soft.field), soft.win, 0.006 * faceWidth), win: soft.win };
+    } else out[name] = hard(name);
   }
   return out;
 
