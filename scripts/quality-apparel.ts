@@ -17,12 +17,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import effect from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
-import { buildMasks, encodeOutputs, parse, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
+import { buildMasks, encodeOutputs, parse, parseFacesAround, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
 import { defineEffect, type Step } from '../engine/pipeline/effect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type Half } from './apparel-split.ts';
-import { loadCached, saveCached } from './apparel-cache.ts';
+import { loadCached, needsHeads, saveCached } from './apparel-cache.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
@@ -54,7 +54,9 @@ for (const photo of photos) {
   if (cached) fromCache++;
   const restore: Step<P, State> = async (c) => { Object.assign(c.state, cached); };
   const save: Step<P, State> = async (c) => { saveCached(cacheDir!, photo.rel, c.state); };
-  const steps = cached ? [restore, parse, buildMasks, encodeOutputs] : cacheDir ? [...effect.steps.slice(0, 2), save, ...effect.steps.slice(2)] : effect.steps;
+  // A cache from before the face parser was read gets that step (and is saved with it).
+  const heads = cached && needsHeads(cacheDir!, photo.rel, cached) ? [parseFacesAround, save] : [];
+  const steps = cached ? [restore, ...heads, parse, buildMasks, encodeOutputs] : cacheDir ? [...effect.steps.slice(0, 3), save, ...effect.steps.slice(3)] : effect.steps;
   const t0 = Date.now();
   const out = await runEffect(defineEffect<P, State>({ ...effect, steps }), { image, params }, kit);
   const ms = Date.now() - t0;

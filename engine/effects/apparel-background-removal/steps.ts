@@ -11,6 +11,8 @@ import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
+import { parseHeads, type HeadParsing } from '../../vision/garments/head-parsing.ts';
+import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
@@ -27,6 +29,8 @@ export interface State {
   faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];
   /** Hair of the people (vision core), 0..255 at input size. */
   hair?: Uint8Array;
+  /** The face parser's hat, hair, cloth, skin and background around the largest faces, at work size. */
+  heads?: HeadParsing;
   parse?: GarmentParse;
   /** Output name (`result`, `class:<name>`) → alpha at input size. */
   masks?: Record<string, Uint8Array>;
@@ -56,12 +60,23 @@ export const findPerson: Step<P, State> = async (c, kit) => {
   v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
 
+/** The parse's size for an image: its longest side WORK_SIDE at most, and the scale to it. */
+export function workSize(W: number, H: number) {
+  const k = Math.min(1, WORK_SIDE / Math.max(W, H));
+  return { k, width: Math.max(1, Math.round(W * k)), height: Math.max(1, Math.round(H * k)) };
+}
+
+/** The face parser on the largest faces (head-parsing.ts): hats on heads are what it learnt to see. */
+export const parseFacesAround: Step<P, State> = async (c, kit) => {
+  const v = c.state, { width, height } = workSize(c.image.width, c.image.height);
+  v.heads = v.faces!.length ? await parseHeads(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, v.faces!, width, height) : undefined;
+};
+
 /** The photo and the model outputs at work size, as the garment parse takes them. */
 export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
   const v = c.state;
   const { width: W, height: H, channels, data } = c.image;
-  const k = Math.min(1, WORK_SIDE / Math.max(W, H));
-  const width = Math.max(1, Math.round(W * k)), height = Math.max(1, Math.round(H * k));
+  const { k, width, height } = workSize(W, H);
   let s = raw(data, W, H, channels);
   if (channels === 4) s = s.flatten({ background: '#ffffff' });
   // Lanczos, not linear: a sharper small image gives superpixels that follow garment edges (measured).
@@ -75,6 +90,7 @@ export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
     points: v.points!.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
     objects: v.objects!.map((o) => ({ ...o, box: box(o.box) })),
     hair,
+    heads: v.heads,
   };
 }
 

@@ -2,13 +2,17 @@
  * What the learned garment parse (learned.ts) knows of one superpixel: its colour and texture, the matte,
  * where it lies on the body (in torso lengths from the shoulders, along the body's axis; distances to the
  * arm and leg bones), where it lies against the face, how its colour differs from the face's skin, the
- * torso's, the thighs', the shins' and the backdrop's, the hair mask, detected bag and person boxes, and
- * the label the rules (parse.ts) gave it. One row of FEATURES.length numbers per region.
+ * torso's, the thighs', the shins' and the backdrop's, the hair mask, detected bag and person boxes, the
+ * face parser's hat, hair, cloth, skin and background around the largest faces (head-parsing.ts), the
+ * label the rules (parse.ts) gave it, the lower garment's shape against the legs (legs.ts) and its place
+ * against the head (face box, top of the silhouette). One row of FEATURES.length numbers per region.
  */
 import type { Face } from '../faces/detect.ts';
 import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
+import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 import { deltaE } from './lab.ts';
+import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, type Scene } from './scene.ts';
 
 /** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
@@ -28,7 +32,21 @@ export const FEATURES: readonly string[] = [
   'backdropdE', 'hair', 'bagBox', 'personBox',
   'imageY', 'imageX',
   'pieceTop', 'pieceBottom', 'pieceLeft', 'pieceRight', 'pieceArea', 'crotchMatte',
+  ...HEAD_CLASSES.map((c) => `head:${c}`), 'head:covered',
+  // The lower garment's shape against the legs (legs.ts), the photo's: matte and cloth of the thighs'
+  // colour at the gap between the legs and on the leg lines, rules' skin on them, hem heights, runs and
+  // width of that cloth across the thighs and at the knees.
+  ...LEG_PHOTO_FEATURES,
+  // The region's: height along the legs (0 hips, 1 knees, 2 ankles), place across the gap between the
+  // leg lines (0 middle, 1 on a leg line; and in torso lengths), how far down its piece of like colour covers the gap and the legs.
+  'legT', 'gapPosAbs', 'gapDist', 'pieceGapT', 'pieceLegT',
+  // Against the head: the region's and its piece's top, bottom and width against the face box, and its
+  // centre against the top of the silhouette above the face (a hat is the top of the silhouette).
+  'topVsFace', 'bottomVsFace', 'pieceTopFace', 'pieceBottomFace', 'pieceWidthFace', 'vsHeadTop',
 ];
+
+/** Height along the legs (0 hips, 1 knees) from which a region carries the photo's leg readings. */
+export const LEG_READINGS_FROM = -0.3;
 
 /** Colour distance (ΔE) from a region within which its neighbours count as the same piece of cloth. */
 const PIECE_DE = 10;
@@ -42,6 +60,8 @@ export interface FeatureInput {
   face?: Face;
   /** 0..255 at work size. */
   hair?: Uint8Array;
+  /** The face parser's classes at work size, when a face was parsed. */
+  heads?: HeadParsing;
   objects: DetectedObject[];
 }
 
@@ -52,6 +72,8 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
   const out = new Float32Array(regions.length * F).fill(MISSING);
   // Texture: spread of each Lab channel and the mean lightness gradient inside the region.
   const sq = new Float64Array(R * 3), grad = new Float64Array(R), hair = new Float64Array(R);
+  const heads = f.heads && f.heads.width === s.width && f.heads.height === s.height ? f.heads : undefined;
+  const H = HEAD_CLASSES.length, head = new Float64Array(heads ? R * (H + 1) : 0);
   for (let i = 0; i < n; i++) {
     const r = s.sp[i], m = s.regions[r].lab;
     for (let c = 0; c < 3; c++) { const d = s.lab[i * 3 + c] - m[c]; sq[r * 3 + c] += d * d; }
@@ -59,12 +81,16 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
     const gx = x + 1 < s.width ? s.lab[(i + 1) * 3] - s.lab[i * 3] : 0, gy = i + s.width < n ? s.lab[(i + s.width) * 3] - s.lab[i * 3] : 0;
     grad[r] += Math.hypot(gx, gy);
     if (f.hair && f.hair[i] >= 128) hair[r]++;
+    if (heads) {
+      for (let c = 0; c < H; c++) head[r * (H + 1) + c] += heads.planes[HEAD_CLASSES[c]][i];
+      head[r * (H + 1) + H] += heads.covered[i];
+    }
   }
   const unit = frame ? frame.torso : Math.max(s.width, s.height) / 3;
   const neck = frame ? mid(...frame.shoulders) : null, pelvis = frame ? mid(...frame.hips) : null;
   // The body's axis (neck to pelvis) and the across direction, so leaning bodies read as upright ones.
   const axis = neck && pelvis ? norm({ x: pelvis.x - neck.x, y: pelvis.y - neck.y }) : { x: 0, y: 1 };
-  const refs = frame ? references(f, frame) : {};
+  const refs = frame ? references(f, frame) : null;
   const around = [...fg.keys()].filter((r) => !fg[r]);
   const backdrop = medianLab(s, around.length > 2 ? around : []);
   const bags = f.objects.filter((o) => ['handbag', 'backpack', 'suitcase'].includes(o.label));
@@ -72,6 +98,8 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
   const inBox = (o: DetectedObject, p: Pt) => p.x >= o.box.x && p.x <= o.box.x + o.box.width && p.y >= o.box.y && p.y <= o.box.y + o.box.height;
   const crotch = frame ? crotchMatte(s, frame) : MISSING;
   const work: PieceWork = { seen: new Int32Array(R), stack: new Int32Array(R), stamp: 0 };
+  const legs: LegShape = frame ? legShape(s, fg, frame, refs?.thigh ?? null) : NO_LEGS(R);
+  const headTop = face ? silhouetteTop(s, fg, face) : MISSING;
   regions.forEach((r, at) => {
     const g = s.regions[r], row = at * F, N = Math.max(1, g.n);
     let k = 0;
@@ -110,7 +138,7 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       put((g.x - fx) / face.box.width); put((g.y - fy) / face.box.height); put(Math.hypot(g.x - fx, g.y - fy) / face.box.width);
     } else k += 3;
     for (const name of REFERENCES) {
-      const c = (refs as Record<string, [number, number, number] | null>)[name];
+      const c = refs ? refs[name] : null;
       if (c) { put(deltaE(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
     }
     if (backdrop) put(deltaE(g.lab, backdrop)); else k++;
@@ -120,26 +148,45 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
     put(g.y / s.height); put(g.x / s.width);
     // The piece of like colour around the region (seeded flood through the subject): how far it reaches
     // up, down and across (a coat's colour goes on below the hips; a skirt's does not split in two).
-    const piece = pieceOf(s, fg, r, work);
+    const piece = pieceOf(s, fg, r, work, legs);
     const oy = neck ? neck.y : 0, ox = neck ? neck.x : s.width / 2;
     put((piece.y0 - oy) / unit); put((piece.y1 - oy) / unit); put((piece.x0 - ox) / unit); put((piece.x1 - ox) / unit); put(piece.n / (unit * unit));
     put(crotch);
+    if (heads) {
+      for (let c = 0; c < H; c++) put(head[r * (H + 1) + c] / 255 / N);
+      put(head[r * (H + 1) + H] / N);
+    } else k += H + 1;
+    const leg = frame ? legs.place(g) : null;
+    // The photo's leg readings only on the lower body: above it they would only tell photos apart (on the
+    // fit half's folds, hats went from .17 to .07 with them on every region).
+    for (const v of legs.photo) put(leg && leg.t > LEG_READINGS_FROM ? v : MISSING);
+    if (leg) {
+      put(leg.t); put(leg.gap); put(leg.dist); put(piece.gapT); put(piece.legT);
+    } else k += 5;
+    if (face) {
+      const fy = face.box.y, fh = face.box.height, fw = face.box.width;
+      put((g.y0 - fy) / fh); put((g.y1 - fy) / fh);
+      put((piece.y0 - fy) / fh); put((piece.y1 - fy) / fh); put((piece.x1 - piece.x0 + 1) / fw);
+      put(headTop === MISSING ? MISSING : (g.y - headTop) / fh);
+    } else k += 6;
     if (k !== F) throw new Error(`regionFeatures wrote ${k} of ${F} features`);
   });
   return out;
 }
 
 /** Bounds and area of r and the regions reachable from it through the subject's regions within PIECE_DE of r's colour. */
-function pieceOf(s: Scene, fg: Uint8Array, r: number, work: PieceWork) {
+function pieceOf(s: Scene, fg: Uint8Array, r: number, work: PieceWork, legs: LegShape) {
   const seed = s.regions[r].lab, limit = PIECE_DE * PIECE_DE;
   const { seen, stack } = work;
   const stamp = ++work.stamp;
   let top = 0;
   stack[top++] = r; seen[r] = stamp;
-  const b = { x0: s.regions[r].x0, y0: s.regions[r].y0, x1: s.regions[r].x1, y1: s.regions[r].y1, n: 0 };
+  const b = { x0: s.regions[r].x0, y0: s.regions[r].y0, x1: s.regions[r].x1, y1: s.regions[r].y1, n: 0, gapT: 0, legT: 0 };
   while (top) {
     const q = stack[--top], g = s.regions[q];
     b.n += g.n;
+    if (legs.gapT[q] > b.gapT) b.gapT = legs.gapT[q];
+    if (legs.legT[q] > b.legT) b.legT = legs.legT[q];
     if (g.x0 < b.x0) b.x0 = g.x0; if (g.y0 < b.y0) b.y0 = g.y0; if (g.x1 > b.x1) b.x1 = g.x1; if (g.y1 > b.y1) b.y1 = g.y1;
     for (const t of s.neighbours[q]) {
       if (seen[t] === stamp || !fg[t]) continue;
@@ -163,6 +210,14 @@ function crotchMatte(s: Scene, frame: BodyFrame): number {
     sum += s.alpha[s.sp[y * s.width + x]]; n++;
   }
   return n ? sum / n : MISSING;
+}
+
+/** The first foreground row above the face's centre, in the face's column (the top of the head or the hat). */
+function silhouetteTop(s: Scene, fg: Uint8Array, face: Face): number {
+  const x = Math.min(s.width - 1, Math.max(0, Math.round(face.box.x + face.box.width / 2)));
+  const to = Math.min(s.height, Math.max(0, Math.round(face.box.y + face.box.height / 2)));
+  for (let y = 0; y < to; y++) if (fg[s.sp[y * s.width + x]]) return y;
+  return to;
 }
 
 const norm = (v: Pt) => { const l = Math.hypot(v.x, v.y) || 1; return { x: v.x / l, y: v.y / l }; };

@@ -5,6 +5,7 @@
  * A photo without a person is a garment alone (alone.ts).
  */
 import type { Face } from '../faces/detect.ts';
+import type { HeadParsing } from './head-parsing.ts';
 import { bodyFrame, type BodyFrame } from './body-frame.ts';
 import { assignParts, geometry } from './body-garments.ts';
 import { components } from './geometry.ts';
@@ -27,6 +28,8 @@ export interface ParseInput {
   faces: Face[]; points: BodyPoint[]; objects: DetectedObject[];
   /** Hair of the people at work size, 0..255 (the vision core's hair mask), when known. */
   hair?: Uint8Array;
+  /** The face parser's classes around the largest faces at work size (head-parsing.ts), when any face was found. */
+  heads?: HeadParsing;
 }
 
 export interface GarmentParse {
