@@ -2,7 +2,7 @@
  * The shared test faces for the part attributes (scripts/quality-face-parts.ts): each meshed face of the
  * portraits and the UTKFace chips, with its parsing and the photo's hair mask, on the working copy the face
  * analyzer measures (part-inputs.ts; ATELIER_PARTS_FULL_RES=1: at full resolution, each face parsed alone;
- * ATELIER_PARSE_INPUT: another parser input side; ATELIER_RVM_SIDE: another RVM side for the hair mask). Detection, parsing and the
+ * ATELIER_PARSE_INPUT: another parser input side; ATELIER_RVM_SIDE: another RVM side for the hair mask; ATELIER_HAIR_MATTE: another person matte model for it). Detection, parsing and the
  * person matte are the slow part (about 2 s a photo on 2 shared cores), so they are kept in a cache under
  * /tmp/face-parts/cache (v8-serialised; --fresh in the quality script ignores it).
  *
@@ -18,7 +18,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { hairMask } from '../engine/vision/matting/person.ts';
+import { hairMask, type PersonModel } from '../engine/vision/matting/person.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../engine/vision/parsing/face-parsing.ts';
 import { ANALYZER_PARSING } from '../engine/vision/faces/part-attributes.ts';
 import { partInputs } from '../engine/vision/faces/part-inputs.ts';
@@ -74,7 +74,7 @@ export async function photoData(models: ModelRegistry, testdata: string, rel: st
   }
   // As the face analyzer does it (part-inputs.ts): a working copy no finer than the parser's view, faces parsed in one batch.
   const t0 = performance.now();
-  const x = faces.length ? await partInputs(models, image, faces, PARSE, { rvmSide: Number(process.env.ATELIER_RVM_SIDE) || undefined }) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
+  const x = faces.length ? await partInputs(models, image, faces, PARSE, { rvmSide: Number(process.env.ATELIER_RVM_SIDE) || undefined, personModel: (process.env.ATELIER_HAIR_MATTE as PersonModel | undefined) || undefined }) : { image, faces, parsings: [], hair: { data: new Uint8Array(image.width * image.height), width: image.width, height: image.height } };
   const ms = performance.now() - t0;
   const d = { rel, faces: x.faces, parsings: x.parsings, hair: x.hair!, ms: { parse: x.faces.map(() => ms / Math.max(1, x.faces.length)), hair: 0 }, work: x.image };
   mkdirSync(CACHE, { recursive: true });

@@ -21,9 +21,9 @@ import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../e
 import { PIPELINE } from '../engine/vision/faces/attributes.ts';
 import { geometryAttributes } from '../engine/vision/faces/geometry-attributes.ts';
 import { ANALYZER_PARSING, partAttributes } from '../engine/vision/faces/part-attributes.ts';
-import { HAIR_RVM_SIDE, scaleFace, workScale } from '../engine/vision/faces/part-inputs.ts';
+import { HAIR_PERSON_MODEL, HAIR_RVM_SIDE, scaleFace, workScale } from '../engine/vision/faces/part-inputs.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
-import { PERSON_MODEL, personMatteWith } from '../engine/vision/matting/person.ts';
+import { personMatteWith } from '../engine/vision/matting/person.ts';
 import { parseFaceAt, parsingWindow, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
 import { partsLattice } from '../engine/vision/faces/part-measures.ts';
 
@@ -72,7 +72,7 @@ for (const file of files) {
     const parseAll = cpu() - t, model = ps.reduce((s, p) => s + p.ms.model, 0), warp = ps.reduce((s, p) => s + p.ms.warp, 0);
     // parseFaces reports wall ms of its two halves: the CPU is shared out in that proportion.
     T.parseModel += (parseAll * model) / Math.max(1e-9, model + warp); T.parseWarp += (parseAll * warp) / Math.max(1e-9, model + warp); t = cpu();
-    const matte = await personMatteWith(models, wimg, PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }); lap('matte');
+    const matte = await personMatteWith(models, wimg, HAIR_PERSON_MODEL, { rvmSide: HAIR_RVM_SIDE, small: true }); lap('matte');
     const hair = await hairFromMatte(wimg, matte, wf, { small: true }); lap('hair');
     for (let i = 0; i < faces.length; i++) {
       if (ps[i]) partAttributes(wf[i], wimg, ps[i], hair);
