@@ -58,11 +58,9 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 export const HAIR_RVM_SIDE = 256;
 
 /**
- * The person matte the hair mask is cut from. Human's selfie model costs about 40 % of RVM-256's matte CPU
- * (390 against 1000 ms over the 5 bench photos) and kept hair length on both halves of the shared faces,
- * but hair colour went 76 -> 79 % on the fit half and 67 -> 59 % on the check half (meet: 73 % and 59 %,
- * hair length on check 86 -> 79 %): hair colour falls back to the mask on tight crops where the parser sees
- * little hair, and there the two mattes spill differently. ATELIER_HAIR_MATTE in the quality script's cache.
+ * The person matte the hair mask is cut from. Human's selfie and meet models are cheaper than RVM, but hair
+ * colour falls back to the mask on tight crops where the parser sees little hair, and there they spill
+ * differently and read worse on the check half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
  */
 export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 
