@@ -3,7 +3,8 @@
  * street photos (scripts/apparel-split.ts) and writes engine/vision/garments/apparel-model.json.
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
- *     [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [name-filter ...]
+ *     [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
+ *     [--fold-model N] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
  *    per class; kept in FEATURE_CACHE so later runs only train.
@@ -24,6 +25,10 @@
  *    regions could do, and each step; with --check also on the check half, and its confusions (each --check
  *    run is one look at the check half: README counts them).
  * --dry trains and prints without writing the model.
+ * 5. To look at failures held out: --lower-failures lists the fit photos whose skirt and trousers pixels the
+ *    folds' models swapped most, with their fold; --fold-model N writes the model trained without fold N, so
+ *    that quality:apparel --half fit --render shows those photos as a model that never saw them parses them
+ *    (git checkout the committed model afterwards).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -130,7 +135,12 @@ if (args.includes('--smooth-grid')) {
     report(`  smooth ${passes}x${share} dE${colour}`, (d) => classesOf(first.probabilities.get(d)!, d.rows, d.count, d.neighbours, { passes, share, colour }, null, vote), { fitLabel: `fit ${folds}-fold` });
   }
 }
+// --lower-failures: the fit photos whose held-out skirt and trousers pixels went most to the other (to render).
+if (args.includes('--lower-failures')) lowerFailures(first.probabilities);
 let final: ApparelModel = { regions: first.model, context: null, bias: null };
+// --fold-model N: write the first stage trained without fold N, so quality:apparel renders that fold's photos held out.
+const foldModel = opt('--fold-model', -1);
+if (foldModel >= 0) final = { ...final, regions: train(fitPeople.filter((d) => foldOf.get(d) !== foldModel), [...FEATURES], (d) => d.rows, stage1) };
 let last = first.probabilities;
 if (opt('--stages', 1) >= 2) {
   const context = new Map(people.map((d) => [d, withContext(d.rows, contextRows(d.rows, d.count, d.neighbours, first.probabilities.get(d)!, K), d.count)]));
@@ -240,6 +250,22 @@ function confusion(m: ApparelModel) {
   }
   console.log(`check half, true \\ model (k pixels): ${MODEL_CLASSES.map((n) => n.padStart(6)).join('')}`);
   MODEL_CLASSES.forEach((n, t) => console.log(`${n.padStart(34)} ${MODEL_CLASSES.map((_, k) => (c[t * K + k] / 1000).toFixed(0).padStart(6)).join('')}`));
+}
+
+/** Per fit photo, held out: labelled skirt pixels on the matte called pants and pants called skirt; the worst 16. */
+function lowerFailures(probabilities: Map<PhotoRows, Float32Array>) {
+  const skirt = MODEL_CLASSES.indexOf('skirt'), pants = MODEL_CLASSES.indexOf('pants');
+  const rows = fitPeople.map((d) => {
+    const cls = classesOf(probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote);
+    let skirtAsPants = 0, pantsAsSkirt = 0, skirtHit = 0, skirtAll = 0;
+    for (let i = 0; i < d.count; i++) {
+      const s = d.onMatte[i * SLOTS + skirt], p = d.onMatte[i * SLOTS + pants];
+      skirtAll += s;
+      if (cls[i] === pants) skirtAsPants += s; else if (cls[i] === skirt) { pantsAsSkirt += p; skirtHit += s; }
+    }
+    return { d, skirtAsPants, pantsAsSkirt, skirtHit, skirtAll };
+  }).sort((a, b) => b.skirtAsPants + b.pantsAsSkirt - a.skirtAsPants - a.pantsAsSkirt);
+  for (const r of rows.slice(0, 16)) console.log(`  fold ${foldOf.get(r.d)} ${r.d.rel}: skirt ${r.skirtAll} px (${r.skirtHit} right, ${r.skirtAsPants} as pants), pants as skirt ${r.pantsAsSkirt}`);
 }
 
 function key(rel: string) { return rel.replace(/[^\w.-]/g, '_'); }
