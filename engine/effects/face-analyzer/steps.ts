@@ -7,7 +7,7 @@ import type { Params } from '../../../contract/endpoint.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { registryNets } from '../../vision/faces/attribute-models.ts';
-import { faceAttributes } from '../../vision/faces/attributes.ts';
+import { faceAttributes, type AttributeFamily } from '../../vision/faces/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { geometryAttributes } from '../../vision/faces/geometry-attributes.ts';
 import { ANALYZER_PARSING, partAttributes } from '../../vision/faces/part-attributes.ts';
@@ -38,23 +38,22 @@ export const measure: Step<P, State> = async (c, kit) => {
   if (need.size === 0 || faces.length === 0) return;
 
   const geometryNeeded = ['eye', 'eyebrow', 'mouth', 'nose', 'shape', 'smile', 'head_pose'].some((m) => need.has(m as keyof FaceAttributes));
-  const modelsNeeded = need.has('age') || need.has('gender') || need.has('emotion') || need.has('smile');
+  // Smile reads the emotion model's happy score.
+  const families = new Set<AttributeFamily>((['age', 'gender', 'emotion'] as const).filter((f) => need.has(f) || (f === 'emotion' && need.has('smile'))));
   const partsNeeded = ['eye', 'hat', 'mask', 'moustache', 'hair', 'skin', 'beauty'].some((m) => need.has(m as keyof FaceAttributes));
 
-  const models = modelsNeeded ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models)) : [];
+  const models = families.size ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models), families) : [];
   const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined;
   for (let i = 0; i < faces.length; i++) {
     if (kit.signal.aborted) return;
     const face: Face = faces[i];
     const m = measured[i];
     const a = models[i];
-    if (a) {
-      m.age = a.age.value;
-      m.gender = { type: a.gender.value, probability: a.gender.probability };
-      m.emotion = { type: a.emotion.value, probability: a.emotion.probability };
-    }
+    if (a?.age) m.age = a.age.value;
+    if (a?.gender) m.gender = { type: a.gender.value, probability: a.gender.probability };
+    if (a?.emotion) m.emotion = { type: a.emotion.value, probability: a.emotion.probability };
     // A face whose mesh was not kept has no geometry to read: its geometry families stay empty.
-    const g = geometryNeeded ? geometryAttributes(face, c.image, { happy: a?.emotion.scores[1] }) : null;
+    const g = geometryNeeded ? geometryAttributes(face, c.image, { happy: a?.emotion?.scores[1] }) : null;
     const empty = emptyAttributes();
     if (geometryNeeded) {
       m.eye = { ...empty.eye, ...(g?.eye ?? {}) };

@@ -80,6 +80,16 @@ describe('faceAttributes', () => {
     expect(await faceAttributes(human, obama, [])).toEqual([]);
   });
 
+  it('answers only the families asked for, each as the full run does', async () => {
+    const [g] = await faceAttributes(human, obama, obamaFaces, undefined, new Set(['gender']));
+    expect(Object.keys(g)).toEqual(['gender']);
+    expect(g.gender).toEqual(obamaAttr.gender);
+    const [ae] = await faceAttributes(human, astronaut, astronautFaces, undefined, new Set(['age', 'emotion']));
+    expect(Object.keys(ae).sort()).toEqual(['age', 'emotion']);
+    expect(ae.age).toEqual(astronautAttr.age);
+    expect(ae.emotion).toEqual(astronautAttr.emotion);
+  });
+
   it('works from the box and roll alone when a face has no mesh', async () => {
     const [bare] = await detectFaces(human, astronaut, { meshFaces: 0 });
     expect(bare.mesh).toBeUndefined();

@@ -48,14 +48,21 @@ export async function loadFaceAttributeModels(human: unknown): Promise<void> {
   await Promise.all([...files].map((f) => humanModel(human as HumanLike, f)));
 }
 
+export type AttributeFamily = keyof FaceAttributes;
+const ALL_FAMILIES: ReadonlySet<AttributeFamily> = new Set(['age', 'gender', 'emotion']);
+
 /**
  * Attributes of each face (same order as `faces`), all faces of the image batched into one call per model.
  * `human` is the registry's Human instance (models.get('human')); `nets` (registryNets(models)) runs the
  * models that have an ONNX network there (the same outputs, several times cheaper); without, all run on tfjs.
+ * With `families`, only their models run and only they are answered (a request for gender alone does not
+ * pay for the age and emotion models).
  */
-export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets): Promise<FaceAttributes[]> {
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets): Promise<FaceAttributes[]>;
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets: AttributeNets | undefined, families: ReadonlySet<AttributeFamily>): Promise<Partial<FaceAttributes>[]>;
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets, families = ALL_FAMILIES): Promise<Partial<FaceAttributes>[]> {
   if (faces.length === 0) return Promise.resolve([]);
-  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)), nets);
+  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)), nets, families);
 }
 
 /**
@@ -63,11 +70,11 @@ export function faceAttributes(human: unknown, image: RasterImage, faces: Face[]
  * every model reads the whole image, whatever its usual margin.
  */
 export async function imageAttributes(human: unknown, image: RasterImage, nets?: AttributeNets): Promise<FaceAttributes> {
-  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)], nets);
-  return a;
+  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)], nets, ALL_FAMILIES);
+  return a as FaceAttributes;
 }
 
-async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[], nets?: AttributeNets): Promise<FaceAttributes[]> {
+async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[], nets: AttributeNets | undefined, families: ReadonlySet<AttributeFamily>): Promise<Partial<FaceAttributes>[]> {
   // Steps that share a model, crop and flip run it once.
   const runs = new Map<string, RawAttributes[]>();
   const run = async (s: Step): Promise<RawAttributes[]> => {
@@ -84,21 +91,26 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
     }
     return Array.from({ length: n }, (_, i) => meanAttributes(perModel.map((r) => r[i])));
   };
-  const ageRaw = await run(PIPELINE.age);
-  const genderRaw = await run(PIPELINE.gender);
-  const emotionRaw = await run(PIPELINE.emotion);
+  const ageRaw = families.has('age') ? await run(PIPELINE.age) : undefined;
+  const genderRaw = families.has('gender') ? await run(PIPELINE.gender) : undefined;
+  const emotionRaw = families.has('emotion') ? await run(PIPELINE.emotion) : undefined;
   return Array.from({ length: n }, (_, i) => {
-    const years = decodeAge(ageRaw[i], PIPELINE.age.decode) ?? 0;
-    const age = Math.max(0, Math.min(AGE_CAP, Math.round(years)));
-    const male = shiftMale(genderRaw[i].male ?? 0.5, PIPELINE.gender.maleAt);
-    const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
-    const scores = temperatureScale(emotionRaw[i].emotion ?? new Array(7).fill(1 / 7), PIPELINE.emotion.temperature);
-    const value = scores.indexOf(Math.max(...scores));
-    return {
-      age: { value: age, probability: prob(ageProbability(ageRaw[i], age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) ?? 0) },
-      gender: { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) },
-      emotion: { value, probability: prob(scores[value]), scores: scores.map(round4) },
-    };
+    const out: Partial<FaceAttributes> = {};
+    if (ageRaw) {
+      const age = Math.max(0, Math.min(AGE_CAP, Math.round(decodeAge(ageRaw[i], PIPELINE.age.decode) ?? 0)));
+      out.age = { value: age, probability: prob(ageProbability(ageRaw[i], age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) ?? 0) };
+    }
+    if (genderRaw) {
+      const male = shiftMale(genderRaw[i].male ?? 0.5, PIPELINE.gender.maleAt);
+      const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
+      out.gender = { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) };
+    }
+    if (emotionRaw) {
+      const scores = temperatureScale(emotionRaw[i].emotion ?? new Array(7).fill(1 / 7), PIPELINE.emotion.temperature);
+      const value = scores.indexOf(Math.max(...scores));
+      out.emotion = { value, probability: prob(scores[value]), scores: scores.map(round4) };
+    }
+    return out;
   });
 }
 
