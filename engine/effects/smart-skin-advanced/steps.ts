@@ -76,17 +76,12 @@ export const SKIN_FACES = 5;
  * Tuning: sizes in millimetres (the iris scale) or face widths (fw), amounts at strength 1.
  * smooth: guided smoothing as face-beauty's, finer (radius 2.5 % fw, eps 0.004) since the pore, line and
  * spot steps have already evened the skin; pores at 0.4 % fw back at 0.45. Small faces as face-beauty
- * treats them (smooth.ts): below epsWidth px the contrast counted as blemish grows as the face shrinks
- * (what is left at pixel scale on a 50 px face is JPEG blocks and noise), here with the threshold's
- * contrast in step with the pixel's share of the face (eps x (170 / fw)^2: 0.046 at 50 px, 0.012 at
- * 100 px, faces from 170 px as before); the shape band stays at 1.5 px with 0.8 of it given back (the
- * face's own shading, which identity rests on; none on larger faces, as before); faces under fullWidth px
- * are smoothed in proportion (group photos' 28-35 px faces kept only 0.5-0.75 of their cheek grain already).
- * smart_skin blends the smoothing at 0.7 over a parsing skin of ~0.6 on the cheeks, hence a threshold above
- * face-beauty's (0.02 at 50 px). quality:retouch smart_skin=1, tune half: woman_cap's 50 px face kept 0.94
- * of its cheek energy; eps x 100 / fw (face-beauty's): 0.90, x 250 / fw: 0.83; with the shape band and
- * fullWidth, x 400 / fw 0.81, x 600 / fw 0.78, but those raise eps on every face under 400-600 px, and
- * identity's worst (group7 at every flag) fell 0.95 -> 0.90; squared, 140: 0.81 / 0.90, 170: 0.79 / 0.91.
+ * treats them (smooth.ts faceEps, faceShapeBand), with the threshold's contrast in step with the pixel's
+ * share of the face (power 2 from epsWidth px down) and 0.8 of the 1.5 px shape band given back (the face's
+ * own shading, which identity rests on): smart_skin blends the smoothing at 0.7 over a parsing skin of
+ * ~0.6 on the cheeks, so it needs a higher threshold than face-beauty's to flatten a small face's grain.
+ * A linear growth reaching the same on the smallest faces raised eps on every face under 400-600 px and
+ * cost identity. Faces under fullWidth px are smoothed in proportion.
  */
 export const TUNING = {
   smooth: { radius: 0.025, eps: 0.004, poreSigma: 0.004, texture: 0.45, epsWidth: 170, epsPower: 2, shape: { sigma: 0.015, share: 0, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40 },

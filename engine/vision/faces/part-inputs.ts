@@ -50,9 +50,8 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 
 /**
  * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts, fresh caches:
- * 384 and 256 alike, hair length's mean probability 0.89/0.86 -> 0.86/0.84, hair colour's 0.75/0.74 ->
- * 0.73/0.74), for about 60 % of 384's matte CPU: hair length reads how far down the hair goes in face
+ * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts with
+ * ATELIER_RVM_SIDE), at a fraction of the matte's CPU: hair length reads how far down the hair goes in face
  * widths, which a coarser matte still tells.
  */
 export const HAIR_RVM_SIDE = 256;

@@ -157,8 +157,8 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       put(head[r * (H + 1) + H] / N);
     } else k += H + 1;
     const leg = frame ? legs.place(g) : null;
-    // The photo's leg readings only on the lower body: above it they would only tell photos apart (on the
-    // fit half's folds, hats went from .17 to .07 with them on every region).
+    // The photo's leg readings only on the lower body: above it they would only tell photos apart (the
+    // model learnt hats by photo with them on every region).
     for (const v of legs.photo) put(leg && leg.t > LEG_READINGS_FROM ? v : MISSING);
     if (leg) {
       put(leg.t); put(leg.gap); put(leg.dist); put(piece.gapT); put(piece.legT);
