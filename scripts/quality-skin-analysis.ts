@@ -13,7 +13,7 @@
  *     skin_age by age group and its MAE; the same faces at two resolutions and after JPEG re-encoding,
  *     the share of codes that stay the same.
  *
- *   npm run quality:skin-analysis [-- --fit] [--only synthetic,ages,codes,sharpness]
+ *   npm run quality:skin-analysis [-- --fit] [--only synthetic,ages,folds,codes,sharpness]
  *   (--fit: least squares of the skin-age model on the fit half, with each power's leave-one-out MAE)
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
@@ -26,7 +26,8 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { AGE_MODEL, analyseSkin, resolvedScale, RIDGE_SIGMAS, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
+import { CREASE_SHARPNESS, foldShape, ridgeField, type FoldShape } from '../engine/vision/skin/ridges.ts';
 import { renderSynthetic } from '../engine/vision/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
@@ -39,7 +40,7 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   process.exit(2);
 }
 const FIT = process.argv.includes('--fit');
-/** --only synthetic,ages,codes,sharpness runs only those parts. */
+/** --only synthetic,ages,folds,codes,sharpness runs only those parts (folds needs ages). */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
 const PART = (name: string) => !only || only.includes(name);
 const models = new ModelRegistry({ threads: 2 });
@@ -147,6 +148,32 @@ if (PART('ages')) {
     const meanAge = all.reduce((s, r) => s + r.age, 0) / all.length;
     const baseline = all.reduce((s, r) => s + Math.abs(meanAge - r.age), 0) / all.length;
     console.log(`${h}: skin_age MAE ${mae.toFixed(1)} years over ${all.length} faces (predicting the half's mean age: ${baseline.toFixed(1)})`);
+  }
+  if (PART('folds')) foldShapes(rows);
+}
+
+/**
+ * The shape of the flagged folds and forehead lines by age group (foldShape: sharpness, the finest scale's
+ * depth over the broadest's, ≥ CREASE_SHARPNESS for a crease; asymmetry of the flanks), with the chips'
+ * resolved scale: whether shape tells a child's shading line from an older face's fold at this size.
+ */
+function foldShapes(rows: Row[]) {
+  console.log(`\nShape of the flagged lines (sharpness ≥ ${CREASE_SHARPNESS}: a crease narrower than the scales' geometric mean; asymmetry 0 for a symmetric shade): median [min-max]`);
+  console.log(['half', 'group', 'member', 'lines', 'resolved px/mm', 'sharpness', 'asymmetry'].join('\t'));
+  const span = (v: number[]) => { const q = [...v].sort((a, b) => a - b); return `${q[q.length >> 1].toFixed(2)} [${q[0].toFixed(2)}-${q[q.length - 1].toFixed(2)}]`; };
+  for (const h of ['fit', 'check']) {
+    for (const [group, lo, hi] of [['children ≤ 12', 0, 12], ['13-49', 13, 49], ['≥ 50', 50, 200]] as const) {
+      for (const member of ['nasolabial_fold', 'forehead_wrinkle'] as const) {
+        const shapes: FoldShape[] = [], resolved: number[] = [];
+        for (const r of rows.filter((x) => x.half === h && x.age >= lo && x.age <= hi && x.a.members[member].value === 1)) {
+          const { w, h: fh, s } = r.a.frame, L = r.a.internals.lab.L;
+          const depth = ridgeField(L, w, fh, [...RIDGE_SIGMAS.fine, ...RIDGE_SIGMAS.coarse].map((v) => v * s)).depth;
+          for (const l of r.a.internals.lines[member]) shapes.push(foldShape(L, w, fh, l, depth, { fine: RIDGE_SIGMAS.fine[0] * s, broad: RIDGE_SIGMAS.coarse[1] * s }));
+          resolved.push(resolvedScale(s, sharpness(L, w, fh, s, eyeArea(r.a.frame))));
+        }
+        if (shapes.length) console.log([h, group, member, shapes.length, span(resolved), span(shapes.map((x) => x.sharpness)), span(shapes.map((x) => x.asymmetry))].join('\t'));
+      }
+    }
   }
 }
 

@@ -5,8 +5,10 @@
  *
  * With --chips fit|check: one sheet of that half's UTKFace chips (ages in the file names), youngest first,
  * each enlarged 3x with its line boxes (green: flagged member's lines) and its age, skin_age and flags.
+ * With --ridges: one row per photo (UTKFace chip names or paths), the frame 4x, again with the line zones
+ * and line boxes, and the dark-line depth (ridgeField) at σ 0.3, 1.2 and 2.4 mm, 12 grey levels per L*.
  *
- *   npm run render:skin-analysis [-- file ...] [--chips fit|check]
+ *   npm run render:skin-analysis [-- file ...] [--chips fit|check] [--ridges file ...]
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { skinMaps } from '../contract/endpoints/skin-analysis-advanced.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { analyseSkin, labFrame, makeFrame, type LesionKind } from '../engine/vision/skin/analyse.ts';
+import { analyseSkin, labFrame, makeFrame, RIDGE_SIGMAS, type LesionKind } from '../engine/vision/skin/analyse.ts';
+import { ridgeField } from '../engine/vision/skin/ridges.ts';
 import { toImage } from '../engine/vision/skin/frame.ts';
 import { renderMaps } from '../engine/vision/skin/maps.ts';
 import { half } from './face-parts-data.ts';
@@ -31,6 +34,7 @@ const ZONE_COLOURS: Record<string, string> = { forehead: '#ffff00', glabella: '#
 
 const CHIPS = process.argv.includes('--chips') ? process.argv[process.argv.indexOf('--chips') + 1] : null;
 if (CHIPS) await chipSheet(CHIPS);
+if (process.argv.includes('--ridges')) { await ridgeSheet(process.argv.slice(process.argv.indexOf('--ridges') + 1)); process.exit(0); }
 const args = CHIPS ? [] : process.argv.slice(2);
 const files = CHIPS ? [] : args.length ? args : [
   ...['obama_official_portrait.jpg', 'astronaut_eileen_collins.png'].map((f) => path.join(root, 'engine/test/fixtures', f)),
@@ -106,5 +110,46 @@ async function chipSheet(which: string) {
   const out = path.join(OUT, `chips-${which}.png`);
   await sharp({ create: { width: cols * TILE, height: rows * TILE, channels: 3, background: '#202020' } })
     .composite(tiles.map((t, i) => ({ input: t, left: (i % cols) * TILE, top: Math.floor(i / cols) * TILE }))).png().toFile(out);
+  console.log(out);
+}
+
+/** Per photo, a row: the frame 4x, the frame with the line zones and line boxes, the ridge depth at three scales. */
+async function ridgeSheet(names: string[]) {
+  const K = 4, LINE_ZONES = ['forehead', 'glabella', 'rightCrowsFeet', 'leftCrowsFeet', 'rightUnderEye', 'leftUnderEye', 'rightNasolabial', 'leftNasolabial'];
+  const rows: { row: Buffer; w: number; h: number }[] = [];
+  for (const name of names) {
+    const chip = !name.includes('/');
+    const file = chip ? path.join(testdata, 'faces_age_gender', name) : name;
+    const image = await rasterOf(file);
+    const d = await faceData(models, image, chip ? `faces_age_gender/${name}` : `render/${path.basename(file)}`);
+    if (!d) { console.log(`${file}: no face`); continue; }
+    const f = await makeFrame(image, d.face);
+    const a = analyseSkin(f, d.face, d.parsing, labFrame(f));
+    const { w, h, s } = f, tw = w * K, th = h * K, svg: string[] = [];
+    for (const zone of LINE_ZONES) {
+      const z = a.zones[zone as keyof typeof a.zones];
+      for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) {
+        const i = y * w + x;
+        if (z[i] >= 0.5 && (z[i - 1] < 0.5 || z[i + 1] < 0.5 || z[i - w] < 0.5 || z[i + w] < 0.5)) svg.push(`<rect x="${x * K}" y="${y * K}" width="${K / 2}" height="${K / 2}" fill="${ZONE_COLOURS[zone]}" opacity="0.6"/>`);
+      }
+    }
+    const flagged = Object.keys(a.internals.lines).filter((m) => a.members[m as keyof typeof a.members].value === 1);
+    for (const [m, lines] of Object.entries(a.internals.lines)) for (const l of lines) {
+      svg.push(`<rect x="${l.x0 * K}" y="${l.y0 * K}" width="${(l.x1 - l.x0 + 1) * K}" height="${(l.y1 - l.y0 + 1) * K}" fill="none" stroke="${flagged.includes(m) ? '#00ff60' : '#ffff00'}" stroke-width="2"/>`);
+    }
+    svg.push(`<text x="4" y="16" font-size="14" fill="#fff" font-family="sans-serif">${chip ? `age ${utkAge(name)} ` : ''}skin_age ${a.skinAge} ${s.toFixed(2)} px/mm ${flagged.join(' ')}</text>`);
+    const photo = await sharp(Buffer.from(f.rgb), { raw: { width: w, height: h, channels: 3 } }).resize(tw, th, { kernel: 'lanczos3' }).png().toBuffer();
+    const tiles = [photo, await sharp(photo).composite([{ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${tw}" height="${th}">${svg.join('')}</svg>`) }]).png().toBuffer()];
+    for (const sigma of [RIDGE_SIGMAS.fine[0], ...RIDGE_SIGMAS.coarse]) {
+      const depth = ridgeField(a.internals.lab.L, w, h, [sigma * s]).depth, grey = Buffer.alloc(w * h);
+      for (let i = 0; i < grey.length; i++) grey[i] = Math.min(255, Math.round(depth[i] * 12));
+      tiles.push(await sharp(grey, { raw: { width: w, height: h, channels: 1 } }).resize(tw, th, { kernel: 'nearest' }).png().toBuffer());
+    }
+    rows.push({ row: await sharp({ create: { width: tw * tiles.length, height: th, channels: 3, background: '#202020' } }).composite(tiles.map((t, i) => ({ input: t, left: i * tw, top: 0 }))).png().toBuffer(), w: tw * tiles.length, h: th });
+  }
+  const out = path.join(OUT, 'ridges.png');
+  let top = 0;
+  await sharp({ create: { width: Math.max(1, ...rows.map((r) => r.w)), height: Math.max(1, rows.reduce((t, r) => t + r.h, 0)), channels: 3, background: '#202020' } })
+    .composite(rows.map((r) => { const o = { input: r.row, left: 0, top }; top += r.h; return o; })).png().toFile(out);
   console.log(out);
 }

@@ -7,7 +7,7 @@ import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
 import { gauss, zoneSpans } from './gauss.ts';
 import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
-import { findLines, ridgeField } from './ridges.ts';
+import { CREASE_SHARPNESS, findLines, foldShape, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
 import { nearestUp } from './zones.ts';
@@ -94,6 +94,31 @@ describe('ridges', () => {
       expect(lines, `furrow at row ${y}`).toHaveLength(found);
       if (found) expect(lines[0].length).toBeGreaterThan(30); // 80 px = 40 mm at 2 px/mm, less the faded ends
     }
+  });
+  it('reads a narrow crease as sharp and a broad soft shade as not, whatever their depth (4 px/mm)', () => {
+    const s = 4, scales = { fine: RIDGE_SIGMAS.fine[0] * s, broad: RIDGE_SIGMAS.coarse[1] * s };
+    const shapeOf = (L: Float32Array) => {
+      const f = ridgeField(L, W, H, [scales.fine, scales.broad]);
+      const [line] = findLines(f, { zone: ones(), minDepth: 3, direction: 0, tolerance: Math.PI / 8, s });
+      return foldShape(L, W, H, line, f.depth, scales);
+    };
+    const crease = shapeOf(withLine(6, 0.3 * s, 50, 10, 110)), shade = shapeOf(withLine(14, 3 * s, 50, 10, 110));
+    expect(crease.sharpness).toBeGreaterThan(2 * CREASE_SHARPNESS); // 2.9 in theory
+    expect(shade.sharpness).toBeLessThan(0.2 * CREASE_SHARPNESS); // 0.03 in theory
+    expect(crease.spine).toBeGreaterThan(90);
+  });
+  it("reads a fold's edge-and-roll cross-section as asymmetric and a round shade as not", () => {
+    const s = 4, scales = { fine: RIDGE_SIGMAS.fine[0] * s, broad: RIDGE_SIGMAS.coarse[1] * s };
+    const fold = flat(), shade = withLine(10, 2 * s, 50, 0, W);
+    // An edge 0.3 mm wide above the crease, a roll 2 mm wide below it.
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) fold[y * W + x] -= 10 * Math.exp(-((y - 50) ** 2) / (2 * (y < 50 ? 0.3 * s : 2 * s) ** 2));
+    const shapeOf = (L: Float32Array) => {
+      const f = ridgeField(L, W, H, [scales.fine, RIDGE_SIGMAS.coarse[0] * s, scales.broad]);
+      const [line] = findLines(f, { zone: ones(), minDepth: 3, direction: 0, tolerance: Math.PI / 8, s });
+      return foldShape(L, W, H, line, f.depth, scales);
+    };
+    expect(shapeOf(fold).asymmetry).toBeGreaterThan(0.5);
+    expect(shapeOf(shade).asymmetry).toBeLessThan(0.1);
   });
   it('does not take a round spot for a line', () => {
     const p = flat();

@@ -61,6 +61,8 @@ export interface Line {
   /** Bounding box in frame pixels. */
   x0: number; y0: number; x1: number; y1: number;
   pixels: number;
+  /** Its pixels (frame indices). */
+  at: Int32Array;
 }
 
 export interface LineQuery {
@@ -112,7 +114,7 @@ export function findLines(field: RidgeField, q: LineQuery): Line[] {
     const ux = Math.cos(ax), uy = Math.sin(ax);
     let lo = Infinity, hi = -Infinity;
     for (const i of members) { const x = i % w, y = (i - x) / w; const t = (x - mx) * ux + (y - my) * uy; if (t < lo) lo = t; if (t > hi) hi = t; }
-    lines.push({ length: (hi - lo + 1) / q.s, depth: sd / n, angle: ax, x0, y0, x1, y1, pixels: n });
+    lines.push({ length: (hi - lo + 1) / q.s, depth: sd / n, angle: ax, x0, y0, x1, y1, pixels: n, at: Int32Array.from(members) });
   }
   return lines.sort((a, b) => b.length * b.depth - a.length * a.depth);
 }
@@ -120,3 +122,63 @@ export function findLines(field: RidgeField, q: LineQuery): Line[] {
 /** A line's evidence: length (mm) times depth (L*), summed over the lines that qualify. */
 export const lineEvidence = (lines: readonly Line[], minLength: number) =>
   lines.filter((l) => l.length >= minLength).reduce((s, l) => s + l.length * l.depth, 0);
+
+/**
+ * A line's cross-section, for telling a crease from soft shading by its shape rather than its depth or
+ * length. `sharpness`: the line's depth read at the finest scale over its depth read at the broadest
+ * (ridgeField at each alone, the deepest within a pixel of its spine, median along it). A Gaussian line of
+ * width σ_l reads 2.83·d·σ_l·σ²/(σ_l² + σ²)^1.5 at scale σ, so the ratio is above 1 for a line narrower
+ * than about the scales' geometric mean and falls toward (fine/broad)² for a broad shade. `asymmetry`:
+ * (steeper - gentler) / (steeper + gentler) of the two flanks' steepest slopes across the line, on the
+ * lightness blurred by the finest scale, out to twice the broadest scale: a fold has an edge on one side
+ * and a roll on the other, a shade on a round cheek falls and rises alike. `spine`: the line's deepest
+ * pixel per pixel of length along its axis.
+ */
+export interface FoldShape { sharpness: number; asymmetry: number; spine: number }
+
+/** A crease: narrower than the scales' geometric mean (sharpness ≥ 1). */
+export const CREASE_SHARPNESS = 1;
+
+export function foldShape(L: Float32Array, w: number, h: number, line: Line, depth: Float32Array, scales: { fine: number; broad: number }): FoldShape {
+  const ux = Math.cos(line.angle), uy = Math.sin(line.angle), nx = -uy, ny = ux;
+  let mx = 0, my = 0;
+  for (const i of line.at) { mx += i % w; my += (i - (i % w)) / w; }
+  mx /= line.at.length; my /= line.at.length;
+  const bins = new Map<number, number>();
+  for (const i of line.at) {
+    const x = i % w, y = (i - x) / w, t = Math.round((x - mx) * ux + (y - my) * uy);
+    const j = bins.get(t);
+    if (j === undefined || depth[i] > depth[j]) bins.set(t, i);
+  }
+  const spine = [...bins.values()];
+  const fine = Math.max(0.6, scales.fine), broad = Math.max(fine, scales.broad);
+  const near = (d: Float32Array, i: number) => {
+    const x = i % w, y = (i - x) / w;
+    let m = 0;
+    for (let yy = Math.max(0, y - 1); yy <= Math.min(h - 1, y + 1); yy++) for (let xx = Math.max(0, x - 1); xx <= Math.min(w - 1, x + 1); xx++) m = Math.max(m, d[yy * w + xx]);
+    return m;
+  };
+  const dFine = ridgeField(L, w, h, [fine]).depth, dBroad = ridgeField(L, w, h, [broad]).depth;
+  const ratios = Float32Array.from(spine, (i) => near(dFine, i) / Math.max(1e-6, near(dBroad, i))).sort();
+  // Cross-section: the spine's mean profile, half-pixel steps out to twice the broad scale.
+  const g = blurPlane(L, w, h, fine), R = Math.ceil(4 * broad), prof = new Float64Array(2 * R + 1);
+  const at = (x: number, y: number) => {
+    const cx = Math.max(0, Math.min(w - 1.001, x)), cy = Math.max(0, Math.min(h - 1.001, y));
+    const x0 = Math.floor(cx), y0 = Math.floor(cy), fx = cx - x0, fy = cy - y0, i = y0 * w + x0;
+    return (1 - fy) * ((1 - fx) * g[i] + fx * g[i + 1]) + fy * ((1 - fx) * g[i + w] + fx * g[i + w + 1]);
+  };
+  for (const i of spine) {
+    const x = i % w, y = (i - x) / w;
+    for (let k = -R; k <= R; k++) prof[k + R] += at(x + nx * k * 0.5, y + ny * k * 0.5) / spine.length;
+  }
+  // The valley's bottom within a broad scale of the spine, then each flank's steepest rise (per pixel).
+  let bottom = 0;
+  for (let k = -Math.ceil(2 * broad); k <= Math.ceil(2 * broad); k++) if (prof[k + R] < prof[bottom + R]) bottom = k;
+  const slope = (dir: 1 | -1) => {
+    let best = 0;
+    for (let k = bottom; Math.abs(k + dir) <= R; k += dir) best = Math.max(best, (prof[k + dir + R] - prof[k + R]) * 2);
+    return best;
+  };
+  const a = slope(-1), b = slope(1);
+  return { sharpness: ratios[ratios.length >> 1] ?? 0, asymmetry: a + b > 0 ? Math.abs(a - b) / (a + b) : 0, spine: spine.length };
+}
