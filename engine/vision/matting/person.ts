@@ -4,7 +4,8 @@
  * > 0, IoU at 50%; scripts/quality-faces.ts --person): RVM 0.932 (~0.7 s), ISNet-medium 0.932 (~7 s,
  * and it keeps only the salient person: 0.43 on a photo of three children), selfie 0.913 (~0.15 s, 0.38 on
  * the same photo), meet 0.899. RVM is the only one good on every photo. The low-resolution prediction is
- * brought to full size with the fast guided filter, so its edge follows the photo.
+ * brought to full size with the fast guided filter, so its edge follows the photo. RVM runs on onnxruntime
+ * (rvm-onnx.ts, its graph converted; about a tenth of tfjs-wasm's CPU), on tfjs when that cannot open.
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
