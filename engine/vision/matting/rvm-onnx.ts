@@ -485,14 +485,10 @@ export function rvmToOnnx(graph: TfGraph, ratio = 0.5): Uint8Array {
   return encodeOnnxModel(g, 'rvm');
 }
 
-let graph: Promise<TfGraph> | undefined;
-
-/** The converted network, serialised (kept in memory only). */
+/**
+ * The converted network, serialised (kept in memory only). The graph is read for it and let go: the engine
+ * opens the network once (the model host's one session, or a registry's), so nothing keeps it.
+ */
 export async function rvmOnnxBytes(): Promise<Uint8Array> {
-  if (!graph) {
-    graph = readTfGraph(rvmModelJson());
-    // A failed read is forgotten, so the next call tries again.
-    graph.catch(() => { graph = undefined; });
-  }
-  return rvmToOnnx(await graph);
+  return rvmToOnnx(await readTfGraph(rvmModelJson()));
 }
