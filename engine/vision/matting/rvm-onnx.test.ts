@@ -10,7 +10,7 @@ import { foldBinary, foldStridedSlice, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmModel
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
-type Tf = Record<string, (...a: unknown[]) => TensorLike> & { dispose(t: unknown): void };
+type Tf = Record<string, (...a: unknown[]) => TensorLike> & { dispose(t: unknown): void; image: { resizeBilinear(...a: unknown[]): TensorLike } };
 let human: HumanLike;
 let tf: Tf;
 let graph: TfGraph;
@@ -138,6 +138,75 @@ describe('the folding and lowering RVM needs', () => {
       const net = await openLocalOnnx(rvmToOnnx({ nodes, weights }, ratio), 1);
       const got = (await net.run({ [RVM_ONNX_INPUT]: { data: x, dims: [1, 4, 4, 3] } }, [RVM_ONNX_OUTPUT]))[RVM_ONNX_OUTPUT].data;
       expect(maxDiff(got, x.map((v) => v * (ratio === 1 ? 1 : 3)))).toBeLessThan(1e-6);
+    }
+  });
+
+  it('folds the zero recurrent state away: [x, 0] into a convolution, x * 0, 0 + y', async () => {
+    const [h, w] = [9, 7];
+    const kernel = random(3 * 3 * 6 * 3, 17), bias = random(3, 19);
+    const weights: TfGraph['weights'] = new Map<string, { shape: number[]; data: Float32Array | Int32Array }>([
+      ['axis', { shape: [], data: Int32Array.of(-1) }], ['kernel', { shape: [3, 3, 6, 3], data: kernel }], ['bias', { shape: [3], data: bias }],
+    ]);
+    const conv = { strides: attr.ints([1, 1, 1, 1]), padding: attr.s('SAME'), data_format: attr.s('NHWC'), dilations: attr.ints([1, 1, 1, 1]), fused_ops: { list: { s: [Buffer.from('BiasAdd').toString('base64')] } } };
+    const nodes: TfNode[] = [
+      { name: 'src', op: 'Placeholder' }, { name: 'r1i', op: 'Placeholder' },
+      ...['axis', 'kernel', 'bias'].map((name) => ({ name, op: 'Const' })),
+      { name: 'shape', op: 'Shape', input: ['src'] },
+      { name: 'state', op: 'BroadcastTo', input: ['r1i', 'shape'] },
+      { name: 'cat', op: 'ConcatV2', input: ['src', 'state', 'axis'] },
+      { name: 'conv', op: '_FusedConv2D', input: ['cat', 'kernel', 'bias'], attr: conv },
+      { name: 'gated', op: 'Mul', input: ['src', 'state'] },
+      { name: 'Identity_1', op: 'AddV2', input: ['gated', 'conv'] },
+    ];
+    const x = random(h * w * 3, 23);
+    const t: Record<string, TensorLike> = { x: tf.tensor4d(x, [1, h, w, 3], 'float32'), k: tf.tensor4d(kernel, [3, 3, 6, 3], 'float32'), b: tf.tensor1d(bias) };
+    t.zero = tf.zerosLike(t.x);
+    t.cat = tf.concat([t.x, t.zero], 3);
+    t.conv = tf.conv2d(t.cat, t.k, 1, 'same');
+    t.out = tf.add(t.conv, t.b);
+    const want = await t.out.data();
+    tf.dispose(t);
+    const bytes = rvmToOnnx({ nodes, weights });
+    const net = await openLocalOnnx(bytes, 1);
+    const got = await net.run({ [RVM_ONNX_INPUT]: { data: x, dims: [1, h, w, 3] } }, [RVM_ONNX_OUTPUT]);
+    expect(maxDiff(got[RVM_ONNX_OUTPUT].data, want)).toBeLessThan(1e-5);
+  });
+
+  it('resizes by the scale and crops to the size the graph computes from shapes, at any input size', async () => {
+    const i32 = (shape: number[], v: number[]) => ({ shape, data: Int32Array.from(v) });
+    const weights: TfGraph['weights'] = new Map<string, { shape: number[]; data: Float32Array | Int32Array }>([
+      ['b1', i32([1], [1])], ['e3', i32([1], [3])], ['b2', i32([1], [2])], ['s1', i32([1], [1])], ['two', i32([2], [2, 2])],
+      ['minus1', i32([], [-1])], ['zeros', i32([4], [0, 0, 0, 0])],
+    ]);
+    const pool = { ksize: attr.ints([1, 2, 2, 1]), strides: attr.ints([1, 2, 2, 1]), padding: attr.s('SAME'), data_format: attr.s('NHWC') };
+    const nodes: TfNode[] = [
+      { name: 'src', op: 'Placeholder' },
+      ...['b1', 'e3', 'b2', 's1', 'two', 'minus1', 'zeros'].map((name) => ({ name, op: 'Const' })),
+      { name: 'pool', op: 'AvgPool', input: ['src'], attr: pool },
+      { name: 'pshape', op: 'Shape', input: ['pool'] },
+      { name: 'phw', op: 'StridedSlice', input: ['pshape', 'b1', 'e3', 's1'] },
+      { name: 'size', op: 'Mul', input: ['phw', 'two'] },
+      { name: 'up', op: 'ResizeBilinear', input: ['pool', 'size'], attr: { half_pixel_centers: { b: true }, align_corners: { b: false } } },
+      { name: 'sshape', op: 'Shape', input: ['src'] },
+      { name: 'sh', op: 'StridedSlice', input: ['sshape', 'b1', 'b2', 's1'], attr: { shrink_axis_mask: { i: '1' } } },
+      { name: 'sw', op: 'StridedSlice', input: ['sshape', 'b2', 'e3', 's1'], attr: { shrink_axis_mask: { i: '1' } } },
+      { name: 'crop', op: 'Pack', input: ['minus1', 'sh', 'sw', 'minus1'] },
+      { name: 'Identity_1', op: 'Slice', input: ['up', 'zeros', 'crop'] },
+    ];
+    // One network for both sizes; odd sides, so the pool pads and the crop cuts.
+    const net = await openLocalOnnx(rvmToOnnx({ nodes, weights }), 1);
+    for (const [h, w] of [[13, 10], [9, 16]]) {
+      const x = random(h * w * 3, h * w);
+      const t: Record<string, TensorLike> = { x: tf.tensor4d(x, [1, h, w, 3], 'float32') };
+      t.pool = tf.avgPool(t.x, 2, 2, 'same');
+      const [ph, pw] = t.pool.shape.slice(1, 3);
+      t.up = tf.image.resizeBilinear(t.pool, [2 * ph, 2 * pw], false, true);
+      t.out = tf.slice(t.up, [0, 0, 0, 0], [1, h, w, 3]);
+      const want = await t.out.data();
+      tf.dispose(t);
+      const got = await net.run({ [RVM_ONNX_INPUT]: { data: x, dims: [1, h, w, 3] } }, [RVM_ONNX_OUTPUT]);
+      expect(got[RVM_ONNX_OUTPUT].dims).toEqual([1, h, w, 3]);
+      expect(maxDiff(got[RVM_ONNX_OUTPUT].data, want)).toBeLessThan(1e-5);
     }
   });
 
