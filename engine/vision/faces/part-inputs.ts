@@ -57,9 +57,10 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 export const HAIR_RVM_SIDE = 256;
 
 /**
- * The person matte the hair mask is cut from. Human's selfie and meet models are cheaper than RVM, but hair
- * colour falls back to the mask on tight crops where the parser sees little hair, and there they spill
- * differently and read worse on the check half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
+ * The person matte the hair mask is cut from. Human's selfie and meet models were cheaper than RVM on tfjs
+ * (RVM now runs on onnxruntime, at about a tenth of that), but hair colour falls back to the mask on tight
+ * crops where the parser sees little hair, and there they spill differently and read worse on the check
+ * half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
  */
 export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 

@@ -4,7 +4,8 @@
  * > 0, IoU at 50%; scripts/quality-faces.ts --person): RVM 0.932 (~0.7 s), ISNet-medium 0.932 (~7 s,
  * and it keeps only the salient person: 0.43 on a photo of three children), selfie 0.913 (~0.15 s, 0.38 on
  * the same photo), meet 0.899. RVM is the only one good on every photo. The low-resolution prediction is
- * brought to full size with the fast guided filter, so its edge follows the photo.
+ * brought to full size with the fast guided filter, so its edge follows the photo. RVM runs on onnxruntime
+ * (rvm-onnx.ts, its graph converted; about a tenth of tfjs-wasm's CPU), on tfjs when that cannot open.
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
@@ -16,6 +17,8 @@ import { predictMatte, type IsnetModel } from './isnet.ts';
 import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
+import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from './rvm-onnx.ts';
+import type { OnnxNet } from '../models/onnx.ts';
 
 export type PersonModel = 'selfie' | 'meet' | 'rvm' | 'isnet';
 
@@ -37,14 +40,18 @@ type Tf = HumanLike['tf'] & {
   slice(a: TensorLike, begin: number[], size: number[]): TensorLike;
 };
 
-/** The image as RGB 0..1, stretched to w x h (what these models were trained on). */
-async function input(tf: Tf, image: RasterImage, w: number, h: number): Promise<TensorLike> {
+/** The image as RGB 0..1 (NHWC), stretched to w x h (what these models were trained on). */
+async function rgb01(image: RasterImage, w: number, h: number): Promise<Float32Array> {
   let s = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
   if (image.channels === 4) s = s.flatten({ background: '#ffffff' });
   const rgb = await s.resize(w, h, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const f = new Float32Array(rgb.length);
   for (let i = 0; i < rgb.length; i++) f[i] = rgb[i] / 255;
-  return tf.tensor4d(f, [1, h, w, 3], 'float32');
+  return f;
+}
+
+async function input(tf: Tf, image: RasterImage, w: number, h: number): Promise<TensorLike> {
+  return tf.tensor4d(await rgb01(image, w, h), [1, h, w, 3], 'float32');
 }
 
 async function selfie(h: HumanLike, image: RasterImage): Promise<LowRes> {
@@ -75,15 +82,34 @@ async function meet(h: HumanLike, image: RasterImage): Promise<LowRes> {
 }
 
 /**
+ * RVM on onnxruntime (rvm-onnx.ts: the same graph, alpha equal to 1e-4), undefined when the registry cannot
+ * give it: then tfjs runs the graph (same matte, several times the CPU), with a warning.
+ */
+async function rvmNet(models: ModelRegistry): Promise<OnnxNet | undefined> {
+  return models.get<OnnxNet>('rvm-onnx').catch((err: unknown) => {
+    if (!warned) process.emitWarning(`person matte: no ONNX networks for RVM, running tfjs: ${err instanceof Error ? err.message : String(err)}`);
+    warned = true;
+    return undefined;
+  });
+}
+let warned = false;
+
+/**
  * Robust Video Matting on a still, from a zero recurrent state: a second pass on the same frame (to warm
  * the state, as with video) measured no better (IoU 0.933 against 0.932) at twice the cost.
  */
-async function rvm(h: HumanLike, image: RasterImage, side = RVM_SIDE): Promise<LowRes> {
-  const tf = h.tf as Tf;
-  const model = await humanModel(h, 'rvm.json');
+async function rvm(models: ModelRegistry, image: RasterImage, side = RVM_SIDE): Promise<LowRes> {
   // `side` px on the long side, multiples of 16; its encoder then runs at half that (downsample_ratio).
   const k = Math.min(1, side / Math.max(image.width, image.height));
   const w = Math.max(16, Math.round((image.width * k) / 16) * 16), hh = Math.max(16, Math.round((image.height * k) / 16) * 16);
+  const net = await rvmNet(models);
+  if (net) {
+    const out = await net.run({ [RVM_ONNX_INPUT]: { data: await rgb01(image, w, hh), dims: [1, hh, w, 3] } }, [RVM_ONNX_OUTPUT]);
+    return { data: out[RVM_ONNX_OUTPUT].data, width: w, height: hh };
+  }
+  const h = await models.get<HumanLike>('human');
+  const tf = h.tf as Tf;
+  const model = await humanModel(h, 'rvm.json');
   const t: Record<string, TensorLike> = {};
   let out: TensorLike[] = [];
   try {
@@ -129,10 +155,10 @@ export async function upscale(low: LowRes, image: RasterImage, small = false): P
  * photo at most 512 px long) rather than the photo's, for a caller that reads it no finer (the hair mask).
  */
 export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number; small?: boolean } = {}): Promise<Mask> {
-  const human = model === 'isnet' ? undefined : await models.get<HumanLike>('human');
+  const human = model === 'selfie' || model === 'meet' ? await models.get<HumanLike>('human') : undefined;
   const low = model === 'selfie' ? await selfie(human!, image)
     : model === 'meet' ? await meet(human!, image)
-      : model === 'rvm' ? await rvm(human!, image, opts.rvmSide)
+      : model === 'rvm' ? await rvm(models, image, opts.rvmSide)
         : await isnet(models, image);
   return upscale(low, image, opts.small);
 }

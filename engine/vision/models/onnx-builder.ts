@@ -12,8 +12,11 @@ export type Value =
   | { kind: 'tensor'; name: string; shape: number[] }
   | { kind: 'const'; shape: number[]; data: Float32Array | Int32Array };
 
-/** The nodes the outputs need, inputs before their users; `label` names the converter in errors. */
-export function nodesFor(graph: TfGraph, outputs: readonly string[], label: string): TfNode[] {
+/**
+ * The nodes the outputs need, inputs before their users; `label` names the converter in errors.
+ * `control: false` leaves out what only control inputs (^name: asserts, branch pivots) reach.
+ */
+export function nodesFor(graph: TfGraph, outputs: readonly string[], label: string, opts: { control?: boolean } = {}): TfNode[] {
   const byName = new Map(graph.nodes.map((nd) => [nd.name, nd]));
   const order: TfNode[] = [];
   const state = new Map<string, 'busy' | 'done'>();
@@ -24,7 +27,7 @@ export function nodesFor(graph: TfGraph, outputs: readonly string[], label: stri
     const nd = byName.get(name);
     if (!nd) throw new Error(`${label}: no node ${name}`);
     state.set(name, 'busy');
-    for (const i of nd.input ?? []) visit(bare(i));
+    for (const i of nd.input ?? []) if (opts.control !== false || !i.startsWith('^')) visit(bare(i).replace(/:\d+$/, ''));
     state.set(name, 'done');
     order.push(nd);
   };

@@ -10,7 +10,8 @@ export type OnnxAttr = number | { f: number } | string | number[];
 
 export interface OnnxNode { op: string; inputs: string[]; outputs: string[]; name?: string; attrs?: Record<string, OnnxAttr> }
 export interface OnnxInitializer { name: string; dims: number[]; data: Float32Array | BigInt64Array }
-export interface OnnxValue { name: string; dims: number[] }
+/** A dim is a size, a name (a symbolic size: dims of one name are equal), or negative (a batch of any size, 'N'). */
+export interface OnnxValue { name: string; dims: (number | string)[] }
 export interface OnnxGraph { nodes: OnnxNode[]; initializers: OnnxInitializer[]; inputs: OnnxValue[]; outputs: OnnxValue[]; opset: number }
 
 const FLOAT = 1, INT64 = 7;
@@ -75,7 +76,7 @@ function tensor(t: OnnxInitializer): Writer {
 function valueInfo(v: OnnxValue): Writer {
   const shape = new Writer();
   // A negative dim is symbolic (a batch of any size): dim_param 'N' instead of dim_value.
-  for (const d of v.dims) shape.message(1, d < 0 ? new Writer().string(2, 'N') : new Writer().int(1, d));
+  for (const d of v.dims) shape.message(1, typeof d === 'string' ? new Writer().string(2, d) : d < 0 ? new Writer().string(2, 'N') : new Writer().int(1, d));
   const tensorType = new Writer().int(1, FLOAT).message(2, shape);
   return new Writer().string(1, v.name).message(2, new Writer().message(1, tensorType));
 }

@@ -10,10 +10,13 @@ export interface TfNode { name: string; op: string; input?: string[]; attr?: Rec
 export interface TfAttr { s?: string; i?: string; b?: boolean; f?: number; list?: { i?: string[]; s?: string[] } }
 interface TfModelJson {
   modelTopology: { node: TfNode[] };
-  weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[] }[];
+  weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string; quantization?: Quantization }[] }[];
 }
 
-/** The tfjs graph as read from node_modules. */
+/** tfjs's affine weight quantization: each stored byte (uint8) or pair (uint16) q stands for q * scale + min. */
+interface Quantization { dtype: string; min?: number; scale?: number }
+
+/** The tfjs graph as read from node_modules (bools as 0/1 in an Int32Array). */
 export interface TfGraph { nodes: TfNode[]; weights: Map<string, { shape: number[]; data: Float32Array | Int32Array }> }
 
 /** Reads model.json and its shards. */
@@ -25,15 +28,29 @@ export async function readTfGraph(modelJson: string): Promise<TfGraph> {
     const buf = Buffer.concat(await Promise.all(group.paths.map((p) => readFile(path.join(dir, p)))));
     let o = 0;
     for (const w of group.weights) {
-      if (w.quantization) throw new Error(`tf-graph: quantized weight ${w.name} is not supported`);
-      if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`tf-graph: weight ${w.name} has dtype ${w.dtype}`);
       const n = w.shape.reduce((a, b) => a * b, 1);
-      // Copied out: the shard buffer's offsets need not be 4-aligned.
-      const bytes = buf.subarray(o, o + 4 * n);
-      const data = w.dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
-      new Uint8Array(data.buffer).set(bytes);
+      const q = w.quantization;
+      let data: Float32Array | Int32Array, size: number;
+      if (q) {
+        // Dequantized as tfjs does (in doubles, stored as float32), so the weights are the ones tfjs runs.
+        if ((q.dtype !== 'uint8' && q.dtype !== 'uint16') || w.dtype !== 'float32' || q.min === undefined || q.scale === undefined) throw new Error(`tf-graph: weight ${w.name} has quantization ${q.dtype} of ${w.dtype}`);
+        size = q.dtype === 'uint8' ? 1 : 2;
+        const { min, scale } = q;
+        const bytes = buf.subarray(o, o + size * n);
+        const stored = size === 1 ? Uint8Array.from(bytes) : new Uint16Array(Uint8Array.from(bytes).buffer);
+        data = Float32Array.from(stored, (v) => v * scale + min);
+      } else if (w.dtype === 'bool') {
+        size = 1;
+        data = Int32Array.from(buf.subarray(o, o + n));
+      } else {
+        if (w.dtype !== 'float32' && w.dtype !== 'int32') throw new Error(`tf-graph: weight ${w.name} has dtype ${w.dtype}`);
+        size = 4;
+        // Copied out: the shard buffer's offsets need not be 4-aligned.
+        data = w.dtype === 'float32' ? new Float32Array(n) : new Int32Array(n);
+        new Uint8Array(data.buffer).set(buf.subarray(o, o + 4 * n));
+      }
       weights.set(w.name, { shape: w.shape, data });
-      o += 4 * n;
+      o += size * n;
     }
   }
   return { nodes: json.modelTopology.node, weights };
