@@ -50,9 +50,18 @@ export const beardTuning = {
   texture: 0.6,
   /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
   dark: 1.8,
+  /**
+   * A cheek whose lightness spreads over this many times the other's is crossed by a shadow's edge (a face
+   * lit from one side): the skin's spread is then read on the other cheek alone.
+   */
+  shadedCheek: 4,
   /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
   grey: 0.25,
-  /** How much of the tone's gradient energy counts against the fine band's (edges are not hair). */
+  /**
+   * How much of the tone's gradient energy counts against the fine band's (edges are not hair), in a photo
+   * whose skin high on the face has as much fine energy as edge energy; less in a softer photo, in
+   * proportion (a broad gradient barely reaches a soft photo's fine band, while the beard still does).
+   */
   edgeWeight: 1,
   /** The edges' gradient is read on the lightness blurred by this many face widths. */
   edgeSigma: 0.03,
@@ -256,7 +265,14 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
   if (refIdx.length < 30) return empty();
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
-  const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
+  const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
+  // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit
+  // face: 28 against the lit cheek's 4.6 on a soft portrait) is shading the reference's wide blur cannot
+  // follow, and would make a beard's darkness count for nothing.
+  const leftCheek = windowed(reg.leftCheek, win);
+  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= 30).map(mad);
+  const both = mad(refIdx);
+  const spread = Math.max(2, sides.length === 2 && Math.max(...sides) > T.shadedCheek * Math.min(...sides) ? Math.min(...sides) : both);
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
   const upIdx: number[] = [];
@@ -266,11 +282,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // than the chin's fine grain (a sharp photo of dark skin, a chin in shadow).
   const texIdx = upIdx.length >= 30 ? upIdx : refIdx;
   const texE = median(texIdx.map((i) => energy[i])), refG = median(texIdx.map((i) => edge[i]));
+  const edgeWeight = T.edgeWeight * Math.min(1, (texE + 0.05) / (refG + 0.05));
 
   const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] <= 0) continue;
-    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + T.edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
+    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
     dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
     grey[i] = refSat[i] > 0.03 ? sigmoid((1 - saturation[i] / refSat[i] - T.grey) / 0.05) : 0;
