@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
+import { removalTuning } from '../engine/image/retouch/beard-removal.ts';
 import { changedPixels, dilate, spill } from '../engine/image/change.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
@@ -43,6 +44,8 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
 
 // BT='{"dark":1.5}' overrides beardTuning for a sweep (as beard-mask-debug.ts).
 Object.assign(beardTuning, JSON.parse(process.env.BT ?? '{}'));
+// RT='{"shade":1}' overrides removalTuning likewise.
+Object.assign(removalTuning, JSON.parse(process.env.RT ?? '{}'));
 const TARGET = { spill: 0.005, similarity: 0.85 };
 const MARGIN = 0.12;
 const args = process.argv.slice(2);

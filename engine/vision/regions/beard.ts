@@ -17,13 +17,14 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
+import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
-import { removalTuning, removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
+import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
@@ -86,6 +87,18 @@ export const beardTuning = {
   least: 0.05,
   /** Soft edge, face widths. */
   edge: 0.006,
+  /**
+   * A beard is dense when this share of it shows no skin between the hairs: nothing for the removal to
+   * read the skin's shading from, so the mask becomes one smooth region and the fill a membrane from the
+   * skin around it.
+   */
+  denseAt: 0.5,
+  /** A dense beard's region: its seeds grown through colour alone, closed by this many face widths ... */
+  denseClose: 0.03,
+  /** ... grown by this many ... */
+  denseGrow: 0.01,
+  /** ... and feathered by this many. */
+  denseEdge: 0.012,
 };
 
 export interface BeardMask {
@@ -100,6 +113,14 @@ export interface BeardMask {
   skin: Float32Array;
   /** Share of the zone covered by the beard, 0..1. */
   coverage: number;
+  /** Share of the beard showing no skin between its hairs, 0..1. */
+  hidden: number;
+  /** Dense (hidden at beardTuning.denseAt or more): the mask is one smooth region, for a membrane fill. */
+  dense: boolean;
+  /** 0..1: inside the face's outline (the jaw's edge a fill must not smooth across). */
+  inside: Float32Array;
+  /** 0..1: the face's own surface, lips, nostrils, eyes, hair and anything not face out. */
+  bare: Float32Array;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
 }
@@ -316,19 +337,50 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
     if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
   }
-  const region = floodFrom(seed, open, win.w, win.h);
-  const beard = new Float32Array(n);
-  let zoneSum = 0, seedSum = 0;
-  for (let i = 0; i < n; i++) {
-    zoneSum += zoneRaw[i];
-    seedSum += seed[i];
-    if (region[i]) beard[i] = zone[i];
-  }
+  let region = floodFrom(seed, open, win.w, win.h);
+  let zoneSum = 0;
+  for (let i = 0; i < n; i++) zoneSum += zoneRaw[i];
   // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
   // face counts as bearded by its largest connected patch of seeds.
   const patch = largestPatch(seed, win.w, win.h);
   const coverage = zoneSum > 0 ? patch / zoneSum : 0;
-  const soft = coverage >= T.least ? feather(beard, win, T.edge * fw) : new Float32Array(n);
+
+  // Dense or not: where skin shows between the hairs (stubble, a sparse beard) the removal reads the face's
+  // shading from it; over a dense beard it finds none, and has nothing but the skin around to go on. Two
+  // readings, both needed: the removal's own (skinSeen: a lightness closing a hair wide, of the cheeks' hue;
+  // blind on small faces) and the closing's lightness (over a dense beard it stays at the lightest hair's,
+  // darker than the cheeks by `dark` spreads; stubble's skin can be that dark too, its hue is not).
+  const cheekAB = (c: Float32Array) => median(refIdx.map((i) => c[i]));
+  const skinAB = { a: cheekAB(a), b: cheekAB(b), spreadAB: 0 };
+  skinAB.spreadAB = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.hypot(a[i] - skinAB.a, b[i] - skinAB.b))));
+  const { seen } = skinSeen([L, a, b], win.w, win.h, fw, skinAB);
+  const closedTone = blurPlane(closePlane(L, win.w, win.h, Math.max(1, removalTuning.closeRadius * fw)), win.w, win.h, T.toneSigma * fw);
+  let byHue = 0, byTone = 0, count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!region[i]) continue;
+    count++;
+    byHue += 1 - seen[i];
+    byTone += sigmoid(2 * ((refTone[i] - closedTone[i]) / spread - T.dark));
+  }
+  const hidden = count ? (byHue + byTone) / 2 / count : 0;
+  const dense = coverage >= T.least && hidden >= T.denseAt;
+  let softEdge = T.edge;
+  if (dense) {
+    // A dense beard is one region: its seeds grown through colour alone (its densest parts are as smooth as
+    // skin at a soft photo's resolution, so texture finds only patches of it), holes and bays closed.
+    const openColour = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (zone[i] >= 0.15 && pooledColour[i] >= T.grown) openColour[i] = 1;
+    const grownRegion = floodFrom(seed, openColour, win.w, win.h);
+    const f = Float32Array.from(grownRegion);
+    const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
+    const g = grow(closed, win, T.denseGrow * fw);
+    region = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (g[i] > 0.5 && zone[i] > 0.05) region[i] = 1;
+    softEdge = T.denseEdge;
+  }
+  const beard = new Float32Array(n);
+  for (let i = 0; i < n; i++) if (region[i]) beard[i] = zone[i];
+  const soft = coverage >= T.least ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
   const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
@@ -336,11 +388,18 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), evidence: { texture, dark, grey, hair, pixel, pooled } };
+
+  function bareOf(): Float32Array {
+    const out = new Float32Array(n);
+    // Hair too: beside the jaw it is the head's (or a scarf the parser calls hair), never skin to carry in.
+    for (let i = 0; i < n; i++) out[i] = (1 - features[i]) * (1 - notFace[i]) * (1 - eyes[i]) * (1 - hair[i]);
+    return out;
+  }
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
   }
 }
 
