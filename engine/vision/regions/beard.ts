@@ -353,16 +353,32 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const cheekAB = (c: Float32Array) => median(refIdx.map((i) => c[i]));
   const skinAB = { a: cheekAB(a), b: cheekAB(b), spreadAB: 0 };
   skinAB.spreadAB = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.hypot(a[i] - skinAB.a, b[i] - skinAB.b))));
-  const { seen } = skinSeen([L, a, b], win.w, win.h, fw, skinAB);
-  const closedTone = blurPlane(closePlane(L, win.w, win.h, Math.max(1, removalTuning.closeRadius * fw)), win.w, win.h, T.toneSigma * fw);
-  let byHue = 0, byTone = 0, count = 0;
-  for (let i = 0; i < n; i++) {
-    if (!region[i]) continue;
-    count++;
-    byHue += 1 - seen[i];
-    byTone += sigmoid(2 * ((refTone[i] - closedTone[i]) / spread - T.dark));
+  // Read on the region's box (and its blurs' reach) alone, and only on a face with a beard at all.
+  let hidden = 0;
+  if (coverage >= T.least) {
+    let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
+    for (let i = 0; i < n; i++) {
+      if (!region[i]) continue;
+      const x = i % win.w, y = (i / win.w) | 0;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+    }
+    const g = Math.ceil(3 * Math.max(removalTuning.skinSigma, T.toneSigma) * fw + removalTuning.closeRadius * fw + 2);
+    x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
+    const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+    const cut = (p: Float32Array) => { const o = new Float32Array(bw * bh); for (let y = 0; y < bh; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + bw), y * bw); return o; };
+    const bL = cut(L);
+    const { seen } = skinSeen([bL, cut(a), cut(b)], bw, bh, fw, skinAB);
+    const closedTone = blurPlane(closePlane(bL, bw, bh, Math.max(1, removalTuning.closeRadius * fw)), bw, bh, T.toneSigma * fw);
+    let byHue = 0, byTone = 0, count = 0;
+    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+      const i = (y0 + y) * win.w + x0 + x, j = y * bw + x;
+      if (!region[i]) continue;
+      count++;
+      byHue += 1 - seen[j];
+      byTone += sigmoid(2 * ((refTone[i] - closedTone[j]) / spread - T.dark));
+    }
+    hidden = count ? (byHue + byTone) / 2 / count : 0;
   }
-  const hidden = count ? (byHue + byTone) / 2 / count : 0;
   const dense = coverage >= T.least && hidden >= T.denseAt;
   let softEdge = T.edge;
   if (dense) {
