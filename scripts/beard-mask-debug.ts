@@ -35,7 +35,7 @@ for (const rel of rels) {
       for (let i = 0; i < p.length; i++) g[i] = Math.max(0, Math.min(255, Math.round(255 * p[i])));
       comp.push({ input: await sharp(g, { raw: { width: win.w, height: win.h, channels: 1 } }).resize(T, T, { fit: 'fill' }).png().toBuffer(), left: ((k + 1) % COLS) * T, top: (row * 2 + Math.floor((k + 1) / COLS)) * T });
     }
-    console.log(rel, 'face', row, 'coverage', m.coverage.toFixed(3), 'fw', m.faceWidth.toFixed(0));
+    console.log(rel, 'face', row, 'coverage', m.coverage.toFixed(3), 'hidden', m.hidden.toFixed(2), m.dense ? 'dense' : '', 'fw', m.faceWidth.toFixed(0));
     row++;
   }
   if (!row) continue;

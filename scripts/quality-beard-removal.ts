@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
+import { removalTuning } from '../engine/image/retouch/beard-removal.ts';
 import { changedPixels, dilate, spill } from '../engine/image/change.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
@@ -29,7 +30,7 @@ import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { drawStubble } from '../engine/vision/regions/synthetic-beard.ts';
 import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
@@ -41,6 +42,10 @@ if (!existsSync(path.join(testdata, 'labels.json'))) {
   process.exit(2);
 }
 
+// BT='{"dark":1.5}' overrides beardTuning for a sweep (as beard-mask-debug.ts).
+Object.assign(beardTuning, JSON.parse(process.env.BT ?? '{}'));
+// RT='{"shade":1}' overrides removalTuning likewise.
+Object.assign(removalTuning, JSON.parse(process.env.RT ?? '{}'));
 const TARGET = { spill: 0.005, similarity: 0.85 };
 const MARGIN = 0.12;
 const args = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /**
  * Beard removal over real HTTP on the public-domain portrait in engine/test/fixtures: clean-shaven as it
- * is (it must come back unchanged), and with a short beard drawn onto it (engine/vision/regions/
- * synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere.
+ * is (it must come back unchanged), and with a short and a dense beard drawn onto it (engine/vision/
+ * regions/synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,11 +51,17 @@ describe('ai-beard-removal', () => {
     expect(moved / (obama.width * obama.height)).toBeLessThan(0.001);
   });
 
-  it('removes a beard drawn onto the face, fills it with skin near the photo\'s own and touches nothing else', async () => {
+  it.each([
+    ['a short beard', 0.5, 0.8, 0.5],
+    // No skin shows between the hairs: the dense path (one smooth region, a membrane of the skin around). The
+    // drawing's hard fringe past the jaw and over the lip line is left: 0.58 gone, error after/before 0.54 (the
+    // stubble path's smear over it: 0.26 gone).
+    ['a dense beard', 3, 0.5, 0.65],
+  ])('removes %s drawn onto the face, fills it with skin near the photo\'s own and touches nothing else', async (_name, density, least, errRatio) => {
     const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
     const [face] = await detectFaces(human, obama);
     const bearded: RasterImage = { ...obama, data: Buffer.from(obama.data) };
-    const zone = drawStubble(bearded, face, { density: 0.5 });
+    const zone = drawStubble(bearded, face, { density });
     const out = await removeBeard(await sharp(bearded.data, { raw: { width: obama.width, height: obama.height, channels: 3 } }).png().toBuffer());
 
     // Beard pixels: those the drawing darkened by more than 40 levels. Most must be skin again: back more than
@@ -68,8 +74,8 @@ describe('ai-beard-removal', () => {
       if (obama.data[j] - bearded.data[j] > 40) { hairs++; if (out.data[j] - bearded.data[j] > 0.5 * (obama.data[j] - bearded.data[j])) gone++; }
     }
     expect(hairs).toBeGreaterThan(2000);
-    expect(gone / hairs).toBeGreaterThan(0.8);
-    expect(errAfter / n).toBeLessThan(0.5 * (errBefore / n));
+    expect(gone / hairs).toBeGreaterThan(least);
+    expect(errAfter / n).toBeLessThan(errRatio * (errBefore / n));
 
     // Nothing outside the beard's zone grown by 12 % of the face width moved.
     const grown = dilate(zone, obama.width, obama.height, Math.round(0.12 * meshFaceWidth(face.mesh!)));

@@ -69,4 +69,44 @@ describe('removeBeard', () => {
     }
     expect(worst).toBeLessThan(20);
   });
+
+  it('fills a dense beard with the skin around it, keeping the jaw\'s edge against the neck', () => {
+    // A face lit from above over its outline (y < 150) and the neck in its shadow below; a dense beard (dark
+    // hair, no skin between) over a box across the outline; the face 200 px wide.
+    const w = 240, h = 240, fw = 200, jaw = 150;
+    const clean = Buffer.alloc(w * h * 3), bearded = Buffer.alloc(w * h * 3);
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const inBox = (x: number, y: number) => x >= 60 && x < 180 && y >= 100 && y < 172;
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const shade = (y < jaw ? 200 - (30 * y) / h : 110) + 4 * (rand() - 0.5);
+      const j = (y * w + x) * 3;
+      clean[j] = shade; clean[j + 1] = shade * 0.78; clean[j + 2] = shade * 0.66;
+      const hair = 45 + 25 * rand();
+      for (let c = 0; c < 3; c++) bearded[j + c] = inBox(x, y) ? hair * (1 - 0.1 * c) : clean[j + c];
+    }
+    const n = w * h;
+    const beard = new Float32Array(n), skin = new Float32Array(n), zone = new Float32Array(n), inside = new Float32Array(n), bare = new Float32Array(n).fill(1);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      beard[i] = inBox(x, y) ? 1 : 0;
+      const near = x >= 50 && x < 190 && y >= 90 && y < 182;
+      zone[i] = near ? 1 : 0;
+      skin[i] = near ? 0 : 1;
+      inside[i] = y < jaw ? 1 : 0;
+    }
+    const img: RasterImage = { data: Buffer.from(bearded), width: w, height: h, channels: 3 };
+    expect(removeBeard(img, { win: { x0: 0, y0: 0, w, h }, faceWidth: fw, beard, skin, zone, dense: true, inside, bare })).not.toBeNull();
+    const shaved = img.data;
+    // The hair is gone: the box back near the clean skin on each side of the jaw (hair was 100+ levels off).
+    expect(Math.abs(mean(shaved, w, 70, 110, 170, 144) - mean(clean, w, 70, 110, 170, 144))).toBeLessThan(12);
+    expect(Math.abs(mean(shaved, w, 70, 156, 170, 168) - mean(clean, w, 70, 156, 170, 168))).toBeLessThan(12);
+    // The jaw's edge is a step still, not a ramp smoothed across it.
+    const step = (d: Buffer) => mean(d, w, 70, jaw - 6, 170, jaw - 2) - mean(d, w, 70, jaw + 2, 170, jaw + 6);
+    expect(step(shaved)).toBeGreaterThan(0.7 * step(clean));
+    // Smooth: no blotch, the box's rows as even as the clean skin's.
+    let worst = 0;
+    for (let y = 110; y < 144; y += 4) worst = Math.max(worst, Math.abs(mean(shaved, w, 70, y, 120, y + 4) - mean(shaved, w, 120, y, 170, y + 4)));
+    expect(worst).toBeLessThan(6);
+  });
 });

@@ -22,6 +22,7 @@ import type { RasterImage } from '../raster.ts';
 import { mapGamut, toByte, toLab, type Area } from './color.ts';
 import { blurPlane } from './frequency.ts';
 import { inpaint } from './inpaint.ts';
+import { membraneFill } from './membrane.ts';
 
 export interface BeardPlanes {
   /** The window of the image the planes cover. */
@@ -34,6 +35,15 @@ export interface BeardPlanes {
   skin: Float32Array;
   /** 0..1 where anything may change at all (the beard zone without lips, nostrils, hair): the rim's evening stays inside it. */
   zone: Float32Array;
+  /**
+   * A dense beard (no skin shows between its hairs): the fill's low band is a membrane of the skin around
+   * the hole, shaded by the beard's own broad lightness, rather than the fill's or the skin seen.
+   */
+  dense?: boolean;
+  /** 0..1 inside the face's outline: a dense fill is solved on each side of it apart (the jaw's edge kept). */
+  inside?: Float32Array;
+  /** 0..1 the face's own surface (not lips, nostrils, background, clothes): what a dense fill's membrane meets around the hole. */
+  bare?: Float32Array;
 }
 
 export const removalTuning = {
@@ -79,6 +89,15 @@ export const removalTuning = {
   skinLow: 1,
   /** How much less (0..1) the evening moves the pixels where the low band is the skin seen between the hairs. */
   evenSeen: 0.5,
+  /**
+   * Dense beards: how much of the beard's own broad lightness relief (log(L* + 16) blurred over `shadeSigma`
+   * face widths, less its membrane from the hole's rim: the jaw's roll-off, which the skin around cannot
+   * tell of) is laid on the membrane of the skin around.
+   */
+  shade: 1,
+  shadeSigma: 0.04,
+  /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
+  jawEdge: 0.006,
 };
 
 export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
@@ -111,9 +130,11 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   skinL.sort((a, b) => a - b);
   const medL = skinL.length ? skinL[skinL.length >> 1] : 0;
   const spreadL = skinL.length ? Math.max(3, 1.4826 * skinL.map((v) => Math.abs(v - medL)).sort((a, b) => a - b)[skinL.length >> 1]) : 0;
+  // A dense beard's wider feather reaches over the lips' edge: what is not the face's surface stays.
+  const bareSmall = m.dense && m.bare ? shrink(m.bare, win.w, win.h, s, gw, gh) : null;
   let holeCount = 0;
   for (let i = 0; i < hole.length; i++) {
-    if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5) { hole[i] = 1; holeCount++; }
+    if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5 && !(bareSmall && bareSmall[i] < 0.5)) { hole[i] = 1; holeCount++; }
     else if (skinSmall[i] > 0.8 && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
   }
   const inter = new Float32Array(gw * gh * 3);
@@ -131,7 +152,13 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // 1/s^2 of the cost.
   const lowSigma = Math.max(texSigma, T.lowSigma * m.faceWidth);
   const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, lowSigma / s), gw, gh, win.w, win.h, s));
-  const seen = T.skinLow > 0 ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
+  if (m.dense) {
+    const cut = (p: Float32Array | undefined) => p && shrink(p, win.w, win.h, s, gw, gh);
+    const membrane = denseLow(small, hole, shrink(m.beard, win.w, win.h, s, gw, gh), bareSmall ?? skinSmall, cut(m.inside), gw, gh, m.faceWidth / s);
+    // Its sides meet at the face's outline in a step: softened to the photo's own edge width (a jaw, not a cut).
+    for (let c = 0; c < 3; c++) low[c] = blurPlane(expand(membrane[c], gw, gh, win.w, win.h, s), win.w, win.h, Math.max(1, T.jawEdge * m.faceWidth));
+  }
+  const seen = T.skinLow > 0 && !m.dense ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
@@ -185,7 +212,8 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     const delta = expand(around, ring.gw, ring.gh, win.w, win.h, ring.f);
     // Where the low band is the skin seen between the hairs it already carries the face's shading, which a
     // full evening (a masked blur of the skin around) would flatten: there it moves only part way.
-    for (let i = 0; i < n; i++) if (reach[i] > 0) out[c][i] += T.even * (1 - T.evenSeen * seen[i]) * reach[i] * delta[i];
+    // A dense fill's membrane meets the skin around already: only the rim outside the hole is evened.
+    for (let i = 0; i < n; i++) if (reach[i] > 0 && !(m.dense && filled[i])) out[c][i] += T.even * (1 - T.evenSeen * seen[i]) * reach[i] * delta[i];
   }
 
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
@@ -206,7 +234,45 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   return { hole: holeCount, workScale: s, ms: { fill: fillMs, total: performance.now() - t0 } };
 }
 
-interface SkinColour { a: number; b: number; spreadAB: number }
+/**
+ * A dense beard's low band on the working grid (L*, a*, b*): the membrane of the face's surface around the
+ * hole (skin, the neck's shadow under the jaw; lips and background are walls), solved inside and outside the
+ * face's outline apart, its lightness shaded by the beard's own broad relief in log(L* + 16) (shading
+ * multiplies luminance, so the relief is the same over hair and skin).
+ */
+function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, bare: Float32Array, inside: Float32Array | undefined, gw: number, gh: number, faceWidth: number): Float32Array[] {
+  const T = removalTuning, n = gw * gh;
+  const known = new Uint8Array(n), rim = new Uint8Array(n), interior = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (hole[i]) {
+      const x = i % gw;
+      const edge = (x > 0 && !hole[i - 1]) || (x < gw - 1 && !hole[i + 1]) || (i >= gw && !hole[i - gw]) || (i + gw < n && !hole[i + gw]);
+      if (edge) rim[i] = 1; else interior[i] = 1;
+    } else if (bare[i] > 0.5) known[i] = 1;
+  }
+  const side = inside && Uint8Array.from(inside, (v) => (v > 0.5 ? 1 : 0));
+  const logL = Float32Array.from(small[0], (v) => Math.log(Math.max(1, v + 16)));
+  const [mL, ma, mb] = membraneFill([logL, small[1], small[2]], gw, gh, hole, known, { side });
+  // The beard's relief: its broad log lightness less that surface's own membrane from the hole's rim. Read on
+  // the beard's core alone (the hole's rim is skin the mask's feather took in, which would read as relief)
+  // and carried over the rest of the hole by a membrane.
+  const sg = Math.max(1, T.shadeSigma * faceWidth);
+  const broad = new Float32Array(n), core = new Uint8Array(n), around = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (hole[i]) { if (beard[i] > 0.5) core[i] = 1; else around[i] = 1; }
+  for (const k of side ? [0, 1] : [0]) {
+    const wgt = Float32Array.from(core, (v, i) => (v && (!side || side[i] === k) ? 1 : 0));
+    const num = blurPlane(Float32Array.from(logL, (v, i) => v * wgt[i]), gw, gh, sg), den = blurPlane(wgt, gw, gh, sg);
+    for (let i = 0; i < n; i++) if (wgt[i]) broad[i] = num[i] / Math.max(1e-6, den[i]);
+  }
+  const [relief] = membraneFill([broad], gw, gh, around, core, { side });
+  const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
+  for (let i = 0; i < n; i++) relief[i] -= flat[i];
+  const L = new Float32Array(n);
+  for (let i = 0; i < n; i++) L[i] = hole[i] ? Math.exp(mL[i] + T.shade * relief[i]) - 16 : small[0][i];
+  return [L, ma, mb];
+}
+
+export interface SkinColour { a: number; b: number; spreadAB: number }
 
 /** The source skin's median a*, b* and the robust spread of its chroma about them (working-copy planes). */
 function skinColour(small: Float32Array[], source: Uint8Array): SkinColour {
@@ -224,13 +290,33 @@ function skinColour(small: Float32Array[], source: Uint8Array): SkinColour {
  * blended into the fill's low band by how densely such skin is found around each pixel. In place on `low`.
  */
 function skinBetweenHairs(planes: Float32Array[], low: Float32Array[], w: number, h: number, faceWidth: number, skin: SkinColour): Float32Array {
+  const n = w * h;
+  const { q, den, seen } = skinSeen(planes, w, h, faceWidth, skin);
+  if (!q) return seen;
+  for (let c = 0; c < 3; c++) {
+    const pw = new Float32Array(n);
+    for (let i = 0; i < n; i++) pw[i] = planes[c][i] * q[i];
+    const num = blurPlane(pw, w, h, Math.max(1, removalTuning.skinSigma * faceWidth));
+    for (let i = 0; i < n; i++) {
+      if (seen[i] > 0) low[c][i] += seen[i] * (num[i] / den[i] - low[c][i]);
+    }
+  }
+  return seen;
+}
+
+/**
+ * How surely (0..1) the skin shows between the hairs around each pixel: skinBetweenHairs' weight, which a
+ * beard mask also reads to tell a dense beard (nothing seen) from stubble. `q`, the envelope's skin pixels,
+ * and `den`, their masked blur, are null and empty where nothing can be seen (a hair a pixel wide or more).
+ */
+export function skinSeen(planes: Float32Array[], w: number, h: number, faceWidth: number, skin: SkinColour): { q: Float32Array | null; den: Float32Array; seen: Float32Array } {
   const T = removalTuning, n = w * h;
   const [L, a, b] = planes;
   const radius = T.closeRadius * faceWidth;
   // A closing a pixel wide tells nothing from skin's grain: on a small face (a hair a pixel or more wide)
   // the fill's low band stays.
   const trust = T.skinLow * Math.min(1, Math.max(0, radius - 1));
-  if (trust === 0) return new Float32Array(n);
+  if (trust === 0) return { q: null, den: new Float32Array(0), seen: new Float32Array(n) };
   const closed = closePlane(L, w, h, radius);
   const q = new Float32Array(n);
   // On the envelope, and skin-coloured: between the hairs of a dense beard the envelope is the lightest hair,
@@ -243,19 +329,10 @@ function skinBetweenHairs(planes: Float32Array[], low: Float32Array[], w: number
     // flat patches in the shadow under the chin).
     q[i] = d * d * within(Math.hypot(a[i] - skin.a, b[i] - skin.b), skin.spreadAB);
   }
-  const sigma = Math.max(1, T.skinSigma * faceWidth);
-  const den = blurPlane(q, w, h, sigma);
+  const den = blurPlane(q, w, h, Math.max(1, T.skinSigma * faceWidth));
   const seen = new Float32Array(n);
   for (let i = 0; i < n; i++) seen[i] = trust * Math.min(1, den[i] / T.skinDense);
-  for (let c = 0; c < 3; c++) {
-    const pw = new Float32Array(n);
-    for (let i = 0; i < n; i++) pw[i] = planes[c][i] * q[i];
-    const num = blurPlane(pw, w, h, sigma);
-    for (let i = 0; i < n; i++) {
-      if (seen[i] > 0) low[c][i] += seen[i] * (num[i] / den[i] - low[c][i]);
-    }
-  }
-  return seen;
+  return { q, den, seen };
 }
 
 /**
@@ -274,7 +351,7 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
   x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
-  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone) };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare) };
 }
 
 /**

@@ -17,13 +17,14 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
+import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
-import { removalTuning, removeBeard, type RemovalStats } from '../../image/retouch/beard-removal.ts';
+import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
@@ -50,9 +51,18 @@ export const beardTuning = {
   texture: 0.6,
   /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
   dark: 1.8,
+  /**
+   * A cheek whose lightness spreads over this many times the other's is crossed by a shadow's edge (a face
+   * lit from one side): the skin's spread is then read on the other cheek alone.
+   */
+  shadedCheek: 4,
   /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
   grey: 0.25,
-  /** How much of the tone's gradient energy counts against the fine band's (edges are not hair). */
+  /**
+   * How much of the tone's gradient energy counts against the fine band's (edges are not hair), in a photo
+   * whose skin high on the face has as much fine energy as edge energy; less in a softer photo, in
+   * proportion (a broad gradient barely reaches a soft photo's fine band, while the beard still does).
+   */
   edgeWeight: 1,
   /** The edges' gradient is read on the lightness blurred by this many face widths. */
   edgeSigma: 0.03,
@@ -77,6 +87,18 @@ export const beardTuning = {
   least: 0.05,
   /** Soft edge, face widths. */
   edge: 0.006,
+  /**
+   * A beard is dense when this share of it shows no skin between the hairs: nothing for the removal to
+   * read the skin's shading from, so the mask becomes one smooth region and the fill a membrane from the
+   * skin around it.
+   */
+  denseAt: 0.5,
+  /** A dense beard's region: its seeds grown through colour alone, closed by this many face widths ... */
+  denseClose: 0.03,
+  /** ... grown by this many ... */
+  denseGrow: 0.01,
+  /** ... and feathered by this many. */
+  denseEdge: 0.012,
 };
 
 export interface BeardMask {
@@ -91,6 +113,14 @@ export interface BeardMask {
   skin: Float32Array;
   /** Share of the zone covered by the beard, 0..1. */
   coverage: number;
+  /** Share of the beard showing no skin between its hairs, 0..1. */
+  hidden: number;
+  /** Dense (hidden at beardTuning.denseAt or more): the mask is one smooth region, for a membrane fill. */
+  dense: boolean;
+  /** 0..1: inside the face's outline (the jaw's edge a fill must not smooth across). */
+  inside: Float32Array;
+  /** 0..1: the face's own surface, lips, nostrils, eyes, hair and anything not face out. */
+  bare: Float32Array;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
 }
@@ -256,7 +286,14 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
   if (refIdx.length < 30) return empty();
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
-  const spread = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.abs(tone[i] - refTone[i]))));
+  const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
+  // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit
+  // face: 28 against the lit cheek's 4.6 on a soft portrait) is shading the reference's wide blur cannot
+  // follow, and would make a beard's darkness count for nothing.
+  const leftCheek = windowed(reg.leftCheek, win);
+  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= 30).map(mad);
+  const both = mad(refIdx);
+  const spread = Math.max(2, sides.length === 2 && Math.max(...sides) > T.shadedCheek * Math.min(...sides) ? Math.min(...sides) : both);
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
   const upIdx: number[] = [];
@@ -266,11 +303,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // than the chin's fine grain (a sharp photo of dark skin, a chin in shadow).
   const texIdx = upIdx.length >= 30 ? upIdx : refIdx;
   const texE = median(texIdx.map((i) => energy[i])), refG = median(texIdx.map((i) => edge[i]));
+  const edgeWeight = T.edgeWeight * Math.min(1, (texE + 0.05) / (refG + 0.05));
 
   const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] <= 0) continue;
-    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + T.edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
+    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
     dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
     grey[i] = refSat[i] > 0.03 ? sigmoid((1 - saturation[i] / refSat[i] - T.grey) / 0.05) : 0;
@@ -299,19 +337,66 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
     if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
   }
-  const region = floodFrom(seed, open, win.w, win.h);
-  const beard = new Float32Array(n);
-  let zoneSum = 0, seedSum = 0;
-  for (let i = 0; i < n; i++) {
-    zoneSum += zoneRaw[i];
-    seedSum += seed[i];
-    if (region[i]) beard[i] = zone[i];
-  }
+  let region = floodFrom(seed, open, win.w, win.h);
+  let zoneSum = 0;
+  for (let i = 0; i < n; i++) zoneSum += zoneRaw[i];
   // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
   // face counts as bearded by its largest connected patch of seeds.
   const patch = largestPatch(seed, win.w, win.h);
   const coverage = zoneSum > 0 ? patch / zoneSum : 0;
-  const soft = coverage >= T.least ? feather(beard, win, T.edge * fw) : new Float32Array(n);
+
+  // Dense or not: where skin shows between the hairs (stubble, a sparse beard) the removal reads the face's
+  // shading from it; over a dense beard it finds none, and has nothing but the skin around to go on. Two
+  // readings, both needed: the removal's own (skinSeen: a lightness closing a hair wide, of the cheeks' hue;
+  // blind on small faces) and the closing's lightness (over a dense beard it stays at the lightest hair's,
+  // darker than the cheeks by `dark` spreads; stubble's skin can be that dark too, its hue is not).
+  const cheekAB = (c: Float32Array) => median(refIdx.map((i) => c[i]));
+  const skinAB = { a: cheekAB(a), b: cheekAB(b), spreadAB: 0 };
+  skinAB.spreadAB = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.hypot(a[i] - skinAB.a, b[i] - skinAB.b))));
+  // Read on the region's box (and its blurs' reach) alone, and only on a face with a beard at all.
+  let hidden = 0;
+  if (coverage >= T.least) {
+    let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
+    for (let i = 0; i < n; i++) {
+      if (!region[i]) continue;
+      const x = i % win.w, y = (i / win.w) | 0;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+    }
+    const g = Math.ceil(3 * Math.max(removalTuning.skinSigma, T.toneSigma) * fw + removalTuning.closeRadius * fw + 2);
+    x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
+    const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+    const cut = (p: Float32Array) => { const o = new Float32Array(bw * bh); for (let y = 0; y < bh; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + bw), y * bw); return o; };
+    const bL = cut(L);
+    const { seen } = skinSeen([bL, cut(a), cut(b)], bw, bh, fw, skinAB);
+    const closedTone = blurPlane(closePlane(bL, bw, bh, Math.max(1, removalTuning.closeRadius * fw)), bw, bh, T.toneSigma * fw);
+    let byHue = 0, byTone = 0, count = 0;
+    for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+      const i = (y0 + y) * win.w + x0 + x, j = y * bw + x;
+      if (!region[i]) continue;
+      count++;
+      byHue += 1 - seen[j];
+      byTone += sigmoid(2 * ((refTone[i] - closedTone[j]) / spread - T.dark));
+    }
+    hidden = count ? (byHue + byTone) / 2 / count : 0;
+  }
+  const dense = coverage >= T.least && hidden >= T.denseAt;
+  let softEdge = T.edge;
+  if (dense) {
+    // A dense beard is one region: its seeds grown through colour alone (its densest parts are as smooth as
+    // skin at a soft photo's resolution, so texture finds only patches of it), holes and bays closed.
+    const openColour = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (zone[i] >= 0.15 && pooledColour[i] >= T.grown) openColour[i] = 1;
+    const grownRegion = floodFrom(seed, openColour, win.w, win.h);
+    const f = Float32Array.from(grownRegion);
+    const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
+    const g = grow(closed, win, T.denseGrow * fw);
+    region = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (g[i] > 0.5 && zone[i] > 0.05) region[i] = 1;
+    softEdge = T.denseEdge;
+  }
+  const beard = new Float32Array(n);
+  for (let i = 0; i < n; i++) if (region[i]) beard[i] = zone[i];
+  const soft = coverage >= T.least ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
   const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
@@ -319,11 +404,18 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), evidence: { texture, dark, grey, hair, pixel, pooled } };
+
+  function bareOf(): Float32Array {
+    const out = new Float32Array(n);
+    // Hair too: beside the jaw it is the head's (or a scarf the parser calls hair), never skin to carry in.
+    for (let i = 0; i < n; i++) out[i] = (1 - features[i]) * (1 - notFace[i]) * (1 - eyes[i]) * (1 - hair[i]);
+    return out;
+  }
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
   }
 }
 
