@@ -58,23 +58,27 @@ export async function faceDescriber(models: ModelRegistry) {
       });
     } finally { t.dispose(); }
   }
-  /** Each face of `a` found again in `b` (box IoU ≥ 0.5): how many, how many of the same gender, the least similarity. */
+  /**
+   * Each face of `a` found again in `b` (box IoU ≥ 0.5): how many, how many of the same gender (and of the
+   * others, how many were 'unknown' before: a coin toss settled either way), the least similarity.
+   */
   function compare(a: Described[], b: Described[]): Identity {
-    let found = 0, gender = 0, minSim = 1;
+    let found = 0, gender = 0, fromUnknown = 0, minSim = 1;
     for (const f of a) {
       const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
       if (!g) continue;
       found++;
       if (g.gender === f.gender) gender++;
+      else if (f.gender === 'unknown') fromUnknown++;
       minSim = Math.min(minSim, similarity(f.embedding, g.embedding));
     }
-    return { found, total: a.length, gender, minSim };
+    return { found, total: a.length, gender, fromUnknown, minSim };
   }
   const identity = async (before: RasterImage, after: RasterImage) => compare(await described(before), await described(after));
   return { described, similarity, compare, identity };
 }
 
-export interface Identity { found: number; total: number; gender: number; minSim: number }
+export interface Identity { found: number; total: number; gender: number; fromUnknown: number; minSim: number }
 
 /** Overlap of two [x, y, width, height] boxes over their union. */
 export const iou = (a: number[], b: number[]) => {

@@ -76,6 +76,13 @@ export function convexHull(points: readonly Pt[]): Pt[] {
   return [...lower.slice(0, -1), ...upper.slice(0, -1)];
 }
 
+/**
+ * The tone (brightening) mask's edge is soft over at least this many pixels, the pixel grain the smoothing's
+ * shape band starts at (smooth.ts faceShapeBand's minPx): a lift with a sharper edge is new fine contrast
+ * at the face's outline, which the smoothing is then measured against and small faces are recognised by.
+ */
+export const TONE_EDGE_PX = 1.5;
+
 /** The three masks of one meshed face over `win`. */
 export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): RetouchMasks {
   const mesh = face.mesh!;
@@ -91,7 +98,9 @@ export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): Retouc
   const notSkin = parsingPlane(parsing, ['hair', 'glasses', 'hat', 'earring', 'necklace', 'cloth'], win);
   const soft = (p: Float32Array) => feather(p, win, 0.008 * fw);
   const skin = soft(minus(parsingPlane(parsing, ['skin', 'nose'], win), holes, notSkin));
-  const tone = soft(minus(parsingPlane(parsing, ['skin', 'nose', 'neck', 'rightEar', 'leftEar'], win), union(eyes, brows, lips), notSkin));
+  // The tone mask carries a lift: an edge as hard as the parsing's draws a step of its own along the skin's
+  // outline, a light rim against hair or background. Below ~190 px the 0.8 % feather is under a pixel (none).
+  const tone = feather(minus(parsingPlane(parsing, ['skin', 'nose', 'neck', 'rightEar', 'leftEar'], win), union(eyes, brows, lips), notSkin), win, Math.max(TONE_EDGE_PX, 0.008 * fw));
   const hair = parsingPlane(parsing, ['hair'], win);
   const sharp = soft(union(grow(eyes, win, 0.03 * fw), brows, lips, hair));
   return { win, faceWidth: fw, skin, tone, sharp };
