@@ -14,7 +14,7 @@ import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
 import { makeFrame, toImage, type Frame } from './frame.ts';
 import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantileIn, quantilesIn, type Pigments } from './pigment.ts';
-import { findLines, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
+import { findLines, floorBeside, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
 
@@ -261,8 +261,10 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
     for (const z of rule.zones) {
       const dir = rule.direction === 'across' ? f.roll : rule.direction === 'down' ? f.roll + Math.PI / 2 : foldDir(z.startsWith('right') ? 'right' : 'left');
       const field = rule.field === 'coarse' ? coarse : fineLines;
-      const floor = FINE_LINES.noise * spreadIn(field.depth, zones[z]);
-      const query = { zone: zones[z], minDepth: Math.max(minDepth, floor), direction: dir, tolerance: (rule.tolerance * Math.PI) / 180, s };
+      let floor: number, along = dir;
+      if (rule.direction === 'fold') ({ floor, direction: along } = foldSearch(field, zones[z], dir, minDepth, rule.minLength, w, s));
+      else floor = FINE_LINES.noise * spreadIn(field.depth, zones[z]);
+      const query = { zone: zones[z], minDepth: Math.max(minDepth, floor), direction: along, tolerance: (rule.tolerance * Math.PI) / 180, s };
       const lines = findLines(rule.field === 'all' ? withFurrows(fineLines, query.minDepth, coarse, zones[z], minDepth, w, h, s) : field, query);
       allLines[name].push(...lines.filter((l) => l.length >= rule.minLength));
       evidence += lineEvidence(lines, rule.minLength);
@@ -368,6 +370,26 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
     ageFeatures,
     internals: { lab, fine, pig, shine, pores, blackheads, lines: allLines, candidates },
   };
+}
+
+/**
+ * The nasolabial fold's search in its band: the strongest line within FOLD.search degrees of the mesh's
+ * course (nose wing to mouth corner) at the bare minimum depth; the direction then follows that line
+ * (when it is at least half the fold's minimum length: folds run up to ~45 degrees off the wing-to-corner
+ * line), and the floor is FOLD.over x the FOLD.quantile of the band's depth with that line and FOLD.margin
+ * mm around it left out (floorBeside): a fold must stand above the rest of its band's relief. The old
+ * floor (3 robust spreads of the whole band) became the fold's own depth where it filled half the band
+ * (0-68 L* across the fit chips). On the fit chips: 90 % and 1.2-2 x keep the children at 0 flags (1 x:
+ * 2 of 7); a margin of 1.2-2.4 mm alike (4 mm: 2 of 7); search 35-45 degrees (60: 1 of 7). A band
+ * reaching further onto the cheek (10 or 13 mm, not 7; or 11-14 mm at the mouth corner only) let 1-3
+ * children's smile shading in, and is not used.
+ */
+export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5 };
+export function foldSearch(field: RidgeField, zone: Float32Array, meshDir: number, minDepth: number, minLength: number, w: number, s: number): { floor: number; direction: number } {
+  const strongest = findLines(field, { zone, minDepth, direction: meshDir, tolerance: (FOLD.search * Math.PI) / 180, s })[0];
+  const floor = floorBeside(field.depth, zone, w, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
+  const direction = strongest && strongest.length >= minLength / 2 ? strongest.angle : meshDir;
+  return { floor, direction };
 }
 
 /** The skin around a blob (1.5 radii out to 3 mm, at least 2.5 radii): see Around. */
@@ -508,7 +530,7 @@ export function faceWidthMm(face: Face, pxPerMm: number): number {
  * on average, and the clamp at 10 kept them there. The power was chosen by the fit half's leave-one-out
  * MAE, which --fit prints for each power.
  */
-export const AGE_MODEL = { power: 0.5, intercept: 4.6895, weights: [0.2624, 0, 0, 0.206, 0, 1.9704, 0.2041] };
+export const AGE_MODEL = { power: 0.5, intercept: 4.6589, weights: [0.146, 0, 0, 0.152, 0, 3.0482, 0.2145] };
 export const SKIN_AGE_RANGE = [1, 90] as const;
 
 /** The age from AGE_MODEL's transformed scale: power 0 is ln. */

@@ -1,13 +1,13 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { coreOf, fades, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, toAgeScale, withFurrows } from './analyse.ts';
+import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
 import { gauss, zoneSpans } from './gauss.ts';
 import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
-import { CREASE_SHARPNESS, findLines, foldShape, ridgeField } from './ridges.ts';
+import { CREASE_SHARPNESS, findLines, floorBeside, foldShape, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
 import { nearestUp } from './zones.ts';
@@ -119,6 +119,30 @@ describe('ridges', () => {
     };
     expect(shapeOf(fold).asymmetry).toBeGreaterThan(0.5);
     expect(shapeOf(shade).asymmetry).toBeLessThan(0.1);
+  });
+  it("reads a fold that fills half its band above the band's floor (the fold itself left out), and ripples all over the band below it", () => {
+    // An 8 mm band at 2 px/mm (rows 42-57) with a 1.2 mm-σ fold 8 L* deep along its middle.
+    const s = 2, band = new Float32Array(W * H);
+    for (let y = 42; y < 58; y++) for (let x = 10; x < 110; x++) band[y * W + x] = 1;
+    const L = withLine(8, 1.2 * s, 50, 0, W);
+    const coarse = ridgeField(L, W, H, RIDGE_SIGMAS.coarse.map((v) => v * s));
+    let inFold = 0, inBand = 0;
+    for (let i = 0; i < band.length; i++) if (band[i]) { inBand++; if (coarse.depth[i] > 4) inFold++; }
+    expect(inFold / inBand).toBeGreaterThan(0.4); // 7 of its 16 rows
+    // Over the whole band, three robust spreads are the fold's own depth: it would hide it.
+    expect(FINE_LINES.noise * spreadIn(coarse.depth, band)).toBeGreaterThan(coarse.depth[50 * W + 60]);
+    const { floor, direction } = foldSearch(coarse, band, 0.3, 4, 14, W, s);
+    expect(floor).toBeLessThan(4);
+    expect(Math.abs(direction)).toBeLessThan(0.05); // the line found, not the 0.3 rad it was looked for at
+    const lines = findLines(coarse, { zone: band, minDepth: Math.max(4, floor), direction, tolerance: Math.PI / 8, s });
+    expect(lines[0].length).toBeGreaterThan(40); // 100 px = 50 mm
+    // Ripples 4 px apart over the whole band: with the strongest left out, the others still set the floor.
+    const ripples = flat();
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) ripples[y * W + x] -= 6 * (0.5 + 0.5 * Math.cos((2 * Math.PI * y) / (2.4 * s)));
+    const rf = ridgeField(ripples, W, H, [1.2 * s]);
+    const strongest = findLines(rf, { zone: band, minDepth: 0.5, direction: 0, tolerance: Math.PI / 8, s })[0];
+    const rippleFloor = floorBeside(rf.depth, band, W, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
+    expect(rippleFloor).toBeGreaterThan(rf.depth[50 * W + 60]);
   });
   it('does not take a round spot for a line', () => {
     const p = flat();

@@ -182,3 +182,33 @@ export function foldShape(L: Float32Array, w: number, h: number, line: Line, dep
   const a = slope(-1), b = slope(1);
   return { sharpness: ratios[ratios.length >> 1] ?? 0, asymmetry: a + b > 0 ? Math.abs(a - b) / (a + b) : 0, spine: spine.length };
 }
+
+/**
+ * A band's floor with its own line left out: `times` x the `quantile` of the depth over the zone less the
+ * pixels within `margin` px of `line` (what the rest of the band reads: the cheek's other relief, shading
+ * and grain). Read over the whole band (spreadIn), a fold that fills half of it made the median its own
+ * depth, and the floor then hid the very fold it was measured beside. When less than a quarter of the
+ * zone is left, the floor is 0 (the caller's minimum depth then decides alone).
+ */
+export function floorBeside(depth: Float32Array, zone: Float32Array, w: number, line: Line | undefined, margin: number, quantile: number, times: number): number {
+  const out = new Uint8Array(depth.length);
+  if (line) {
+    const m = Math.max(0, Math.round(margin)), h = depth.length / w;
+    for (const i of line.at) {
+      const x = i % w, y = (i - x) / w;
+      for (let yy = Math.max(0, y - m); yy <= Math.min(h - 1, y + m); yy++) {
+        for (let xx = Math.max(0, x - m); xx <= Math.min(w - 1, x + m); xx++) if ((xx - x) ** 2 + (yy - y) ** 2 <= m * m) out[yy * w + xx] = 1;
+      }
+    }
+  }
+  let inZone = 0;
+  const rest: number[] = [];
+  for (let i = 0; i < depth.length; i++) {
+    if (zone[i] < 0.5) continue;
+    inZone++;
+    if (!out[i]) rest.push(Math.abs(depth[i]));
+  }
+  if (!rest.length || rest.length * 4 < inZone) return 0;
+  rest.sort((a, b) => a - b);
+  return times * rest[Math.min(rest.length - 1, Math.floor(rest.length * quantile))];
+}
