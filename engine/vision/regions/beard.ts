@@ -22,7 +22,7 @@ import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/freq
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
-import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
+import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
 import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
@@ -121,6 +121,8 @@ export interface BeardMask {
   inside: Float32Array;
   /** 0..1: the face's own surface, lips, nostrils, eyes, hair and anything not face out. */
   bare: Float32Array;
+  /** 0..1: the lips' vermilion (the mesh's outer lip outline as the mask's wall leaves it, less the mouth's opening). */
+  vermilion: Float32Array;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
 }
@@ -224,7 +226,10 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
   const notFace = P(['cloth', 'glasses', 'hat', 'background']);
   // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
-  const features = union(grow(lips, win, 0.006 * fw), grow(nostrils, win, 0.008 * fw));
+  const lipWall = grow(lips, win, 0.006 * fw);
+  const features = union(lipWall, grow(nostrils, win, 0.008 * fw));
+  const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
+  const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
   const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
   const zone = new Float32Array(n);
@@ -404,7 +409,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled } };
 
   function bareOf(): Float32Array {
     const out = new Float32Array(n);
@@ -415,7 +420,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), vermilion, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
   }
 }
 
