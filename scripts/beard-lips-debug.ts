@@ -9,6 +9,7 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
+import { removalTuning } from '../engine/image/retouch/beard-removal.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
@@ -18,6 +19,7 @@ import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../shared/testdata');
+Object.assign(removalTuning, JSON.parse(process.env.RT ?? '{}'));
 const models = new ModelRegistry({ threads: 2 });
 const effect = (await import(effectModules['ai-beard-removal'])).default as Effect;
 const Z = 420;
