@@ -334,7 +334,6 @@ function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: Float32
   const red = redder.slice(0, Math.max(4, Math.round(T.lipRef * redder.length)));
   const med = (p: Float32Array) => red.map((i) => p[i]).sort((x, y) => x - y)[red.length >> 1];
   const refL = med(L), refA = med(a), refB = med(b);
-  if (process.env.LIPDBG) console.log("lips", lip.length, refL.toFixed(1), refA.toFixed(1), refB.toFixed(1), "skinA", skinA.toFixed(1));
   if (refA < skinA + 2) return;
   const cover = new Float32Array(n);
   for (const i of lip) {

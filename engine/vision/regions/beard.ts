@@ -100,10 +100,10 @@ export const beardTuning = {
   /** ... and feathered by this many. */
   denseEdge: 0.012,
   /**
-   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (a beard's lower
-   * edge on the neck, 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face widths (full weight about half as far)
-   * through hair-coloured pixels joined to the beard (the jaw's own shadow comes back as
-   * the fill's shading, from the beard's broad lightness).
+   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
+   * lies 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face
+   * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
+   * shadow comes back as the fill's shading, from the beard's broad lightness.
    */
   denseSkirt: 0.2,
 };
@@ -264,10 +264,6 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     zoneWide[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
     zone[i] = zoneWide[i] * outline[i];
     zoneWide[i] *= outlineWide[i];
-  }
-  if (process.env.ZDBG) {
-    const cx = Math.round(mesh[152][0]) - win.x0, cy = Math.round(mesh[152][1]) - win.y0;
-    for (let dy = -4; dy <= 24; dy += 2) { const i = (cy + dy) * win.w + cx; console.log('zdbg', dy, zoneRaw[i].toFixed(2), outline[i].toFixed(2), outlineWide[i].toFixed(2), faceP[i].toFixed(2), hair[i].toFixed(2), notFace[i].toFixed(2), oval[i].toFixed(2), zoneWide[i].toFixed(2)); }
   }
 
   const lab = toLab(image, win);
