@@ -3,7 +3,7 @@
  * with the mesh's lip contours (outer yellow, inner cyan) and face outline (magenta) drawn, nearest-neighbour
  * zoomed so single pixels show.
  *
- *   npx tsx scripts/beard-lips-debug.ts OUT_DIR REL [REL ...]
+ *   [CROP=0.8] [RT='{...}'] npx tsx scripts/beard-lips-debug.ts OUT_DIR REL [REL ...]   (CROP: crop side in face widths; RT: removalTuning overrides)
  */
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
@@ -32,7 +32,7 @@ for (const rel of rels) {
   const comp: OverlayOptions[] = [];
   for (const [row, face] of faces.entries()) {
     const m = face.mesh!, fw = meshFaceWidth(m);
-    const s = Math.max(8, Math.min(img.width, img.height, Math.round(0.8 * fw)));
+    const s = Math.max(8, Math.min(img.width, img.height, Math.round(Number(process.env.CROP ?? 0.8) * fw)));
     const left = Math.max(0, Math.min(img.width - s, Math.round(m[17][0] - s / 2))), top = Math.max(0, Math.min(img.height - s, Math.round(m[17][1] + 0.08 * fw - s / 2)));
     const box = { left, top, width: s, height: s };
     const k = Z / s;

@@ -101,11 +101,6 @@ export const removalTuning = {
    */
   shade: 1,
   shadeSigma: 0.04,
-  /**
-   * ... and how much of it outside the face's outline (the jaw's underside): there the beard's darkness is
-   * as much the hair's own as the jaw's shadow.
-   */
-  shadeBelow: 1,
   /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
   belowHue: 1,
   /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
@@ -294,7 +289,7 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
   const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
   for (let i = 0; i < n; i++) relief[i] -= flat[i];
   const L = new Float32Array(n);
-  for (let i = 0; i < n; i++) L[i] = hole[i] ? Math.exp(mL[i] + (side && !side[i] ? T.shadeBelow : T.shade) * relief[i]) - 16 : small[0][i];
+  for (let i = 0; i < n; i++) L[i] = hole[i] ? Math.exp(mL[i] + T.shade * relief[i]) - 16 : small[0][i];
   if (side && T.belowHue > 0) {
     // Under the jaw the known surface is what lies past the beard's edge (a lit neck, often paler and
     // yellower than the face, or a collar's reflection): the membrane's colour there is grey-olive in the
