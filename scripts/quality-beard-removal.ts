@@ -13,7 +13,7 @@
  * --sheet DIR: per photo, before | after, the faces' lower halves zoomed, and the synthetic beard's before |
  * after | clean; /tmp/beard-removal-sheets by default, --no-sheet for none.
  *
- *   npm run quality:beard-removal -- [--sheet DIR] [--no-sheet] [name-filter ...]
+ *   npm run quality:beard-removal -- [--sheet DIR] [--no-sheet] [--half tune|check] [name-filter ...]
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -51,11 +51,13 @@ const MARGIN = 0.12;
 const args = process.argv.slice(2);
 const sheetArg = args.indexOf('--sheet');
 const sheets = args.includes('--no-sheet') ? null : sheetArg >= 0 ? args[sheetArg + 1] : '/tmp/beard-removal-sheets';
-const filters = args.filter((a, i) => !a.startsWith('--') && i !== sheetArg + 1);
+const halfArg = args.indexOf('--half');
+const onlyHalf = halfArg >= 0 ? args[halfArg + 1] : null;
+const filters = args.filter((a, i) => !a.startsWith('--') && i !== sheetArg + 1 && i !== halfArg + 1);
 if (sheets) mkdirSync(sheets, { recursive: true });
 
 const bearded = (JSON.parse(readFileSync(path.join(root, 'scripts/beard-labels.json'), 'utf8')) as { bearded: Record<string, string> }).bearded;
-const photos = retouchPhotos(testdata).filter((p) => !filters.length || filters.some((f) => p.includes(f)));
+const photos = retouchPhotos(testdata).filter((p) => (!filters.length || filters.some((f) => p.includes(f))) && (!onlyHalf || half(p) === onlyHalf));
 const models = new ModelRegistry({ threads: 2 });
 const { described, identity } = await faceDescriber(models);
 const effect = (await import(effectModules['ai-beard-removal'])).default as Effect;

@@ -32,6 +32,13 @@ function stubbledChin() {
   return { w, h, clean, stubbled, planes };
 }
 
+/** Mean green over a rectangle. */
+function meanG(data: Buffer, w: number, x0: number, y0: number, x1: number, y1: number) {
+  let s = 0, k = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { s += data[(y * w + x) * 3 + 1]; k++; }
+  return s / k;
+}
+
 /** Mean red over a rectangle. */
 function mean(data: Buffer, w: number, x0: number, y0: number, x1: number, y1: number) {
   let s = 0, k = 0;
@@ -109,4 +116,55 @@ describe('removeBeard', () => {
     for (let y = 110; y < 144; y += 4) worst = Math.max(worst, Math.abs(mean(shaved, w, 70, y, 120, y + 4) - mean(shaved, w, 120, y, 170, y + 4)));
     expect(worst).toBeLessThan(6);
   });
+
+  it('keeps the lips as a wall and gives a moustache-covered upper lip the visible lip\'s colour', () => {
+    // Skin, a mouth (upper lip, opening, lower lip) and a dense dark moustache over the upper lip's top rows
+    // and the skin above it; the face 180 px wide.
+    const w = 200, h = 200, fw = 180;
+    const SKIN = [200, 156, 132], LIP = [190, 95, 92], OPEN = [60, 30, 30];
+    const upper = (x: number, y: number) => x >= 60 && x < 140 && y >= 104 && y < 112;
+    const opening = (x: number, y: number) => x >= 60 && x < 140 && y >= 112 && y < 118;
+    const lower = (x: number, y: number) => x >= 60 && x < 140 && y >= 118 && y < 128;
+    const moustache = (x: number, y: number) => x >= 50 && x < 150 && y >= 80 && y < 109;
+    let seed = 5;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const data = Buffer.alloc(w * h * 3);
+    const n = w * h;
+    const beard = new Float32Array(n), skin = new Float32Array(n), zone = new Float32Array(n), bare = new Float32Array(n), vermilion = new Float32Array(n);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x, j = i * 3;
+      const base = moustache(x, y) ? [55 + 20 * rand(), 42 + 15 * rand(), 34 + 10 * rand()] : upper(x, y) || lower(x, y) ? LIP : opening(x, y) ? OPEN : SKIN;
+      for (let c = 0; c < 3; c++) data[j + c] = Math.round(base[c] + (moustache(x, y) ? 0 : 3 * (rand() - 0.5)));
+      const lip = upper(x, y) || lower(x, y), mouth = lip || opening(x, y);
+      vermilion[i] = lip ? 1 : 0;
+      bare[i] = mouth ? 0 : 1;
+      // The mask stops at the lips' outline (the mesh's lips are cut out of the beard zone).
+      beard[i] = moustache(x, y) && !mouth ? 1 : 0;
+      const near = x >= 40 && x < 160 && y >= 70 && y < 135;
+      zone[i] = near && !mouth ? 1 : 0;
+      skin[i] = near ? 0 : 1;
+    }
+    const run = (withLips: boolean) => {
+      const img: RasterImage = { data: Buffer.from(data), width: w, height: h, channels: 3 };
+      expect(removeBeard(img, { win: { x0: 0, y0: 0, w, h }, faceWidth: fw, beard, skin, zone, dense: true, bare, inside: new Float32Array(n).fill(1), vermilion: withLips ? vermilion : undefined })).not.toBeNull();
+      return img.data;
+    };
+    const shaved = run(true), walled = run(false);
+    // Redness (R - G) over a rectangle: the lip 95, the skin 44, the moustache about 13.
+    const redness = (d: Buffer, x0: number, y0: number, x1: number, y1: number) => mean(d, w, x0, y0, x1, y1) - meanG(d, w, x0, y0, x1, y1);
+    // The moustache over the skin is gone: skin-coloured again.
+    expect(Math.abs(redness(shaved, 70, 85, 130, 100) - (SKIN[0] - SKIN[1]))).toBeLessThan(12);
+    expect(Math.abs(mean(shaved, w, 70, 85, 130, 100) - SKIN[0])).toBeLessThan(15);
+    // The fill never crosses into the lips: the hair-covered upper lip is not skin ...
+    expect(redness(walled, 70, 105, 130, 109)).toBeLessThan(30);
+    // ... and takes the visible lip's colour, as light as it.
+    expect(redness(shaved, 70, 105, 130, 109)).toBeGreaterThan(0.8 * (LIP[0] - LIP[1]));
+    expect(Math.abs(mean(shaved, w, 70, 105, 130, 109) - LIP[0])).toBeLessThan(20);
+    // The lips that showed keep their exact bytes, the mouth's opening too.
+    for (let y = 109; y < 128; y++) for (let x = 60; x < 140; x++) {
+      const j = (y * w + x) * 3;
+      expect([shaved[j], shaved[j + 1], shaved[j + 2]]).toEqual([data[j], data[j + 1], data[j + 2]]);
+    }
+  });
 });
+

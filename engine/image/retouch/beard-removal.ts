@@ -44,6 +44,11 @@ export interface BeardPlanes {
   inside?: Float32Array;
   /** 0..1 the face's own surface (not lips, nostrils, background, clothes): what a dense fill's membrane meets around the hole. */
   bare?: Float32Array;
+  /**
+   * 0..1 the lips' vermilion (the mesh's lip outline, the mouth's opening out): a wall for the fill; where a
+   * dense moustache hides it, its colour is restored from the lip that shows.
+   */
+  vermilion?: Float32Array;
 }
 
 export const removalTuning = {
@@ -96,8 +101,23 @@ export const removalTuning = {
    */
   shade: 1,
   shadeSigma: 0.04,
+  /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
+  belowHue: 1,
   /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
   jawEdge: 0.006,
+  /**
+   * Lips under a dense moustache: the visible lip is the lightest `lipRef` share of the vermilion redder than
+   * the skin by `lipRed` + 1 a*; a lip pixel
+   * darker than it by `lipDark` L* and less red by `lipRed` a* starts to count as hair over the lip (fully
+   * `lipSpan` L* and a* further) ...
+   */
+  lipRef: 0.5,
+  lipDark: 6,
+  lipRed: 1,
+  lipSpan: 8,
+  /** ... and takes the visible lip's colour, shaded by this much of the photo's broad log lightness there (over `lipSigma` face widths). */
+  lipShade: 0.5,
+  lipSigma: 0.01,
 };
 
 export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
@@ -219,6 +239,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
   const alpha = new Float32Array(n);
   for (let i = 0; i < n; i++) alpha[i] = Math.max(filled[i] * Math.min(1, grownBeard[i] / T.holeAt), Math.min(1, rim[i] * 2) * m.zone[i]);
+  if (m.dense && m.vermilion) restoreLips(planes, out, alpha, filled, m.vermilion, win.w, win.h, m.faceWidth, skinColour(small, source).a);
   // Only pixels the blend touches are converted back and written; the rest keep their exact bytes (a Lab
   // round trip may move a byte by one).
   const ch = image.channels, rgb: [number, number, number] = [0, 0, 0];
@@ -269,7 +290,73 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
   for (let i = 0; i < n; i++) relief[i] -= flat[i];
   const L = new Float32Array(n);
   for (let i = 0; i < n; i++) L[i] = hole[i] ? Math.exp(mL[i] + T.shade * relief[i]) - 16 : small[0][i];
+  if (side && T.belowHue > 0) {
+    // Under the jaw the known surface is what lies past the beard's edge (a lit neck, often paler and
+    // yellower than the face, or a collar's reflection): the membrane's colour there is grey-olive in the
+    // shadow. Skin in shadow keeps its chroma over (L* + 16); the face's, read on the skin around the hole
+    // inside the outline, is taken there.
+    const ra: number[] = [], rb: number[] = [];
+    for (let i = 0; i < n; i++) if (known[i] && side[i] === 1) { const d = small[0][i] + 16; ra.push(small[1][i] / d); rb.push(small[2][i] / d); }
+    if (ra.length >= 8) {
+      const med = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1];
+      const sa = med(ra), sb = med(rb);
+      for (let i = 0; i < n; i++) if (hole[i] && !side[i]) {
+        const d = L[i] + 16;
+        ma[i] += T.belowHue * (sa * d - ma[i]); mb[i] += T.belowHue * (sb * d - mb[i]);
+      }
+    }
+  }
   return [L, ma, mb];
+}
+
+/**
+ * A dense moustache over the lip line leaves the upper lip's vermilion hair-dark (the mask stops at the
+ * lips' outline, so the lips keep their own pixels): those of its pixels darker and less red than the lip
+ * that shows (the reddest part of the vermilion, usually the lower lip) take that lip's colour, shaded by
+ * the photo's broad lightness there (the lip's own modelling, dimmed: the hair's darkness is not the lip's).
+ * Nothing happens where no lip shows redder than the skin. In place on `out` and `alpha`.
+ */
+function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: Float32Array, filled: Float32Array, vermilion: Float32Array, w: number, h: number, faceWidth: number, skinA: number): void {
+  const T = removalTuning, n = w * h;
+  const [L, a, b] = planes;
+  const lip: number[] = [];
+  for (let i = 0; i < n; i++) if (vermilion[i] > 0.5 && !filled[i]) lip.push(i);
+  if (lip.length < 8) return;
+  // The lip that shows: redder than the skin (not hair, not teeth), and the lighter part of that (not the
+  // mouth's dark red inside at the corners).
+  const redder = lip.filter((i) => a[i] >= skinA + T.lipRed + 1).sort((i, j) => L[j] - L[i]);
+  if (redder.length < 8) return;
+  const red = redder.slice(0, Math.max(4, Math.round(T.lipRef * redder.length)));
+  const med = (p: Float32Array) => red.map((i) => p[i]).sort((x, y) => x - y)[red.length >> 1];
+  const refL = med(L), refA = med(a), refB = med(b);
+  if (refA < skinA + 2) return;
+  const cover = new Float32Array(n);
+  for (const i of lip) {
+    const dark = Math.min(1, Math.max(0, (refL - L[i] - T.lipDark) / T.lipSpan));
+    const grey = Math.min(1, Math.max(0, (refA - a[i] - T.lipRed) / T.lipSpan));
+    cover[i] = dark * grey;
+  }
+  // Soft-edged lip pixels (the outline's own feather) count by their vermilion weight.
+  for (let i = 0; i < n; i++) if (vermilion[i] > 0 && vermilion[i] <= 0.5 && !filled[i]) {
+    const dark = Math.min(1, Math.max(0, (refL - L[i] - T.lipDark) / T.lipSpan));
+    const grey = Math.min(1, Math.max(0, (refA - a[i] - T.lipRed) / T.lipSpan));
+    cover[i] = dark * grey;
+  }
+  let wsum = 0, lsum = 0;
+  const logL = Float32Array.from(L, (v) => Math.log(Math.max(1, v + 16)));
+  const wgt = Float32Array.from(vermilion, (v, i) => (filled[i] ? 0 : v));
+  const sg = Math.max(1, T.lipSigma * faceWidth);
+  const num = blurPlane(Float32Array.from(logL, (v, i) => v * wgt[i]), w, h, sg), den = blurPlane(wgt, w, h, sg);
+  const broad = new Float32Array(n);
+  for (let i = 0; i < n; i++) if (cover[i] > 0) { broad[i] = num[i] / Math.max(1e-6, den[i]); wsum += cover[i]; lsum += cover[i] * broad[i]; }
+  if (wsum === 0) return;
+  const mean = lsum / wsum, base = Math.log(refL + 16);
+  for (let i = 0; i < n; i++) {
+    if (cover[i] <= 0) continue;
+    out[0][i] = Math.exp(base + T.lipShade * (broad[i] - mean)) - 16;
+    out[1][i] = refA; out[2][i] = refB;
+    alpha[i] = Math.max(alpha[i], cover[i] * Math.min(1, vermilion[i] * 2));
+  }
 }
 
 export interface SkinColour { a: number; b: number; spreadAB: number }
@@ -351,7 +438,7 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
   x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
-  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare) };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion) };
 }
 
 /**

@@ -22,7 +22,7 @@ import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/freq
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
-import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
+import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
 import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
@@ -99,6 +99,13 @@ export const beardTuning = {
   denseGrow: 0.01,
   /** ... and feathered by this many. */
   denseEdge: 0.012,
+  /**
+   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
+   * lies 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face
+   * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
+   * shadow comes back as the fill's shading, from the beard's broad lightness.
+   */
+  denseSkirt: 0.2,
 };
 
 export interface BeardMask {
@@ -121,6 +128,8 @@ export interface BeardMask {
   inside: Float32Array;
   /** 0..1: the face's own surface, lips, nostrils, eyes, hair and anything not face out. */
   bare: Float32Array;
+  /** 0..1: the lips' vermilion (the mesh's outer lip outline as the mask's wall leaves it, less the mouth's opening). */
+  vermilion: Float32Array;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
 }
@@ -224,10 +233,13 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
   const notFace = P(['cloth', 'glasses', 'hat', 'background']);
   // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
-  const features = union(grow(lips, win, 0.006 * fw), grow(nostrils, win, 0.008 * fw));
+  const lipWall = grow(lips, win, 0.006 * fw);
+  const features = union(lipWall, grow(nostrils, win, 0.008 * fw));
+  const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
+  const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
   const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
-  const zone = new Float32Array(n);
+  const zone = new Float32Array(n), zoneWide = new Float32Array(n);
   // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
   // is the head's hair falling past the jaw or over a cheek, which is no beard.
   // Between the mouth corners (moustache, chin) the parser's hair is the beard itself, so it is left in there.
@@ -241,7 +253,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
   const oval = fillPolygon(pts(FACE_OVAL), win);
-  const outline = grow(oval, win, T.skirt * fw);
+  const outline = grow(oval, win, T.skirt * fw), outlineWide = grow(oval, win, Math.max(T.skirt, T.denseSkirt) * fw);
   // And only where the parser is confident of the face: on a turned face the mesh's jaw zone reaches past
   // the chin into the background, which the parser may call skin at one chance in two (a fill there paints
   // a skin-coloured horn). Past the outline (under the jaw) it must be surer still.
@@ -249,7 +261,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) {
     if (zoneRaw[i] === 0) continue;
     const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
-    zone[i] = zoneRaw[i] * outline[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
+    zoneWide[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
+    zone[i] = zoneWide[i] * outline[i];
+    zoneWide[i] *= outlineWide[i];
   }
 
   const lab = toLab(image, win);
@@ -307,7 +321,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 
   const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    if (zone[i] <= 0) continue;
+    if (zoneWide[i] <= 0) continue;
     texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
     dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
@@ -384,18 +398,23 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   if (dense) {
     // A dense beard is one region: its seeds grown through colour alone (its densest parts are as smooth as
     // skin at a soft photo's resolution, so texture finds only patches of it), holes and bays closed.
+    // Read over the zone reaching under the jaw (denseSkirt).
+    const colourWide = new Float32Array(n);
+    for (let i = 0; i < n; i++) colourWide[i] = zoneWide[i] * Math.max(dark[i], grey[i]);
+    const pooledWide = blurPlaneCoarse(colourWide, win.w, win.h, ps), wideZonePooled = blurPlaneCoarse(zoneWide, win.w, win.h, ps);
     const openColour = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (zone[i] >= 0.15 && pooledColour[i] >= T.grown) openColour[i] = 1;
+    for (let i = 0; i < n; i++) if (zoneWide[i] >= 0.15 && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
     const grownRegion = floodFrom(seed, openColour, win.w, win.h);
     const f = Float32Array.from(grownRegion);
     const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
     const g = grow(closed, win, T.denseGrow * fw);
     region = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (g[i] > 0.5 && zone[i] > 0.05) region[i] = 1;
+    for (let i = 0; i < n; i++) if (g[i] > 0.5 && zoneWide[i] > 0.05) region[i] = 1;
     softEdge = T.denseEdge;
   }
   const beard = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (region[i]) beard[i] = zone[i];
+  const beardZone = dense ? zoneWide : zone;
+  for (let i = 0; i < n; i++) if (region[i]) beard[i] = beardZone[i];
   const soft = coverage >= T.least ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
@@ -404,7 +423,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled } };
 
   function bareOf(): Float32Array {
     const out = new Float32Array(n);
@@ -415,7 +434,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), vermilion, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
   }
 }
 
