@@ -105,14 +105,34 @@ export function rasterPairs(xy: readonly P3[], tri: readonly number[], pairs: re
 export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
   const out = new Float32Array(f.u.length);
   const k = ATLAS / SPAN;
+  // A pixel whose four atlas neighbours all lie outside the atlas's non-zero box reads 0: left as it is
+  // (a region such as a cheek covers a small part of the face's window).
+  const [bx0, by0, bx1, by1] = atlasBox(atlas);
   for (let i = 0; i < out.length; i++) {
     const uu = f.u[i];
     if (uu !== uu) continue;
     const x = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)), y = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5));
-    const x0 = x | 0, y0 = y | 0, fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
+    const x0 = x | 0, y0 = y | 0;
+    if (x0 + 1 < bx0 || x0 > bx1 || y0 + 1 < by0 || y0 > by1) continue;
+    const fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
     out[i] = (atlas[o] * (1 - fx) + atlas[o + 1] * fx) * (1 - fy) + (atlas[o + ATLAS] * (1 - fx) + atlas[o + ATLAS + 1] * fx) * fy;
   }
   return out;
+}
+
+/** The atlas's non-zero pixels' bounding box [x0, y0, x1, y1] (inclusive; empty: x0 > x1), once per atlas. */
+const boxes = new WeakMap<Float32Array, [number, number, number, number]>();
+function atlasBox(atlas: Float32Array): [number, number, number, number] {
+  let b = boxes.get(atlas);
+  if (!b) {
+    let x0 = ATLAS, y0 = ATLAS, x1 = -1, y1 = -1;
+    for (let y = 0; y < ATLAS; y++) for (let x = 0, o = y * ATLAS; x < ATLAS; x++, o++) {
+      if (atlas[o] !== 0) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; y1 = y; }
+    }
+    b = [x0, y0, x1, y1];
+    boxes.set(atlas, b);
+  }
+  return b;
 }
 
 /** Atlas pixel coordinates of a canonical point. */
