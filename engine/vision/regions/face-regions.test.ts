@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
-import { faceRegions, REGION_NAMES, type Mask, type RegionName } from './face-regions.ts';
+import { faceRegionPlanes, faceRegions, REGION_NAMES, type Mask, type RegionName } from './face-regions.ts';
+import { feather } from './feather.ts';
 import { atlas, type AtlasName } from './atlas.ts';
 import { ATLAS, faceWindow, LO, sampleAtlas, SPAN, uvField, type UvField } from './uv-map.ts';
 
@@ -131,6 +132,24 @@ describe('sampleAtlas', () => {
       // Compared as bytes (toEqual over a million floats is slow): the same to the bit, -0 and NaN included.
       const want = sampleAtlasEveryPixel(atlas(name), field);
       expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer))).toBe(true);
+    }
+  });
+});
+
+describe('faceRegionPlanes', () => {
+  it('gives each soft region, on its own part of the window, what the whole face window gave', () => {
+    const mesh = face.mesh!, win = faceWindow(mesh, image), field = uvField(mesh, win);
+    const sigma = 0.006 * Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
+    const names: AtlasName[] = ['skin', 'forehead', 'leftCheek', 'rightCheek', 'leftUnderEye', 'rightUnderEye', 'nose', 'tZone', 'chin', 'jaw', 'beard', 'moustache'];
+    const planes = faceRegionPlanes(face, image, undefined, names);
+    for (const name of names) {
+      const whole = feather(sampleAtlas(atlas(name), field), win, sigma);
+      const { plane, win: part } = planes[name]!;
+      expect(part.w * part.h).toBeLessThanOrEqual(win.w * win.h);
+      // The part put back in the whole window, zeros around it.
+      const placed = new Float32Array(win.w * win.h);
+      for (let y = 0; y < part.h; y++) placed.set(plane.subarray(y * part.w, (y + 1) * part.w), (part.y0 - win.y0 + y) * win.w + part.x0 - win.x0);
+      expect(Buffer.from(placed.buffer).equals(Buffer.from(whole.buffer))).toBe(true);
     }
   });
 });

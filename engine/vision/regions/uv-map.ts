@@ -120,6 +120,54 @@ export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
   return out;
 }
 
+/**
+ * sampleAtlas over only the part of the field's window where the atlas can be non-zero, widened by `margin`
+ * pixels (within the window): the plane and its own window. The values are sampleAtlas's there, and 0
+ * outside (a cheek covers a small part of the face's window; allocating and sampling all of it for each
+ * region was most of the part measures' memory). Empty: a 1 x 1 zero plane at the window's corner.
+ */
+export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): { plane: Float32Array; win: Win } {
+  const { w, h } = f.win;
+  const [bx0, by0, bx1, by1] = atlasBox(atlas);
+  const { ax, ay } = atlasCells(f);
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0; y < h; y++) for (let x = 0, i = y * w; x < w; x++, i++) {
+    const cx = ax[i], cy = ay[i];
+    // Off the face (-2) fails the first test with any box.
+    if (cx + 1 < bx0 || cx > bx1 || cy + 1 < by0 || cy > by1) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; y1 = y;
+  }
+  if (x1 < 0) return { plane: new Float32Array(1), win: { x0: f.win.x0, y0: f.win.y0, w: 1, h: 1 } };
+  x0 = Math.max(0, x0 - margin); y0 = Math.max(0, y0 - margin); x1 = Math.min(w - 1, x1 + margin); y1 = Math.min(h - 1, y1 + margin);
+  const cw = x1 - x0 + 1, ch = y1 - y0 + 1;
+  const sub: UvField = { u: new Float32Array(cw * ch), v: new Float32Array(cw * ch), win: { x0: f.win.x0 + x0, y0: f.win.y0 + y0, w: cw, h: ch } };
+  for (let y = 0; y < ch; y++) {
+    const s = (y0 + y) * w + x0;
+    sub.u.set(f.u.subarray(s, s + cw), y * cw); sub.v.set(f.v.subarray(s, s + cw), y * cw);
+  }
+  return { plane: sampleAtlas(atlas, sub), win: sub.win };
+}
+
+/**
+ * Each field pixel's atlas cell (the x0, y0 that sampleAtlas reads from), -2 off the face; once per field,
+ * for the regions' crops (a face's soft regions share its field).
+ */
+const cells = new WeakMap<UvField, { ax: Int16Array; ay: Int16Array }>();
+function atlasCells(f: UvField): { ax: Int16Array; ay: Int16Array } {
+  let c = cells.get(f);
+  if (!c) {
+    const k = ATLAS / SPAN, n = f.u.length, ax = new Int16Array(n).fill(-2), ay = new Int16Array(n).fill(-2);
+    for (let i = 0; i < n; i++) {
+      const uu = f.u[i];
+      if (uu !== uu) continue;
+      ax[i] = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)) | 0; ay[i] = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5)) | 0;
+    }
+    c = { ax, ay };
+    cells.set(f, c);
+  }
+  return c;
+}
+
 /** The atlas's non-zero pixels' bounding box [x0, y0, x1, y1] (inclusive; empty: x0 > x1), once per atlas. */
 const boxes = new WeakMap<Float32Array, [number, number, number, number]>();
 function atlasBox(atlas: Float32Array): [number, number, number, number] {
