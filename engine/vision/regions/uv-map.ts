@@ -168,7 +168,7 @@ function atlasCells(f: UvField): { ax: Int16Array; ay: Int16Array } {
   return c;
 }
 
-/** The atlas's non-zero pixels' bounding box [x0, y0, x1, y1] (inclusive; empty: x0 > x1), once per atlas. */
+/** The atlas's non-zero pixels' bounding box [x0, y0, x1, y1] (inclusive; empty: x0 > x1), once per atlas (atlases are built once and never changed). */
 const boxes = new WeakMap<Float32Array, [number, number, number, number]>();
 function atlasBox(atlas: Float32Array): [number, number, number, number] {
   let b = boxes.get(atlas);
