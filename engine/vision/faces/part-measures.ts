@@ -156,7 +156,9 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   /** The summed probability of some classes at window pixel i, 0..1 (the planes looked up once, not per pixel). */
   const probOf = (names: ParsingClass[]) => {
     const planes = names.map(P).filter((p): p is Uint8Array => !!p);
-    return (i: number) => { let s = 0; for (const p of planes) s += p[i]; return Math.min(1, s / 255); };
+    // One plane (most calls): read directly, no loop (0 + p[i] is p[i], so the value is the same).
+    if (planes.length === 1) { const p0 = planes[0]; return (i: number) => Math.min(1, p0[i] / 255); }
+    return (i: number) => { let s = 0; for (let j = 0; j < planes.length; j++) s += planes[j][i]; return Math.min(1, s / 255); };
   };
   const hairProb = probOf(['hair']), glassesProb = probOf(['glasses']), eyeProb = probOf(['leftEye', 'rightEye']);
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
@@ -180,22 +182,27 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
     each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } }, inside.support);
     return w > 0 ? s / w : NaN;
   };
-  /** The points where a test holds, ascending. */
-  const where = (test: (i: number) => boolean): Int32Array => { const out: number[] = []; for (let i = 0; i < n; i++) if (test(i)) out.push(i); return Int32Array.from(out); };
+  // The supports below are found by plain loops over the points (no test function called per point: with
+  // about 60 000 points per face these scans were a large share of the measures' time).
+  const found = new Int32Array(n);
   /** The ascending union of supports (undefined, i.e. every point, if any is). */
   const union = (...fs: Field[]): Int32Array | undefined => {
     if (fs.some((f) => !f.support)) return undefined;
     const hit = new Uint8Array(n);
-    for (const f of fs) for (const i of f.support!) hit[i] = 1;
-    return where((i) => hit[i] === 1);
+    for (const f of fs) { const sup = f.support!; for (let j = 0; j < sup.length; j++) hit[sup[j]] = 1; }
+    let m = 0;
+    for (let i = 0; i < n; i++) if (hit[i] === 1) found[m++] = i;
+    return found.slice(0, m);
   };
   const box = (u0: number, u1: number, v0: number, v1: number): Field => {
-    const f = (i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
-    return within(f, where((i) => f(i) === 1));
+    let m = 0;
+    for (let i = 0; i < n; i++) { const u = U[i], v = V[i]; if (u >= u0 && u <= u1 && v >= v0 && v <= v1) found[m++] = i; }
+    return within((i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0), found.slice(0, m));
   };
   const sides = (u0: number, u1: number, v0: number, v1: number): Field => {
-    const f = (i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0);
-    return within(f, where((i) => f(i) === 1));
+    let m = 0;
+    for (let i = 0; i < n; i++) { const u = Math.abs(U[i]), v = V[i]; if (u >= u0 && u <= u1 && v >= v0 && v <= v1) found[m++] = i; }
+    return within((i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0), found.slice(0, m));
   };
 
   const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
@@ -380,22 +387,26 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
   // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
   const nx = grid.cols.length, ny = grid.rows.length;
   const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
-  // The grid's points: face coordinates, hair, pixel offset in the image.
-  const us: number[] = [], vs: number[] = [], hs: number[] = [], offsets: number[] = [];
   const stepPx = Math.max(1, 0.02 * W);
   // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
   const c = local(0, 0), cx1 = local(1, 0), cy1 = local(0, 1);
   const du = [cx1[0] - c[0], cx1[1] - c[1]], dv = [cy1[0] - c[0], cy1[1] - c[1]];
   const detI = du[0] * dv[1] - du[1] * dv[0] || 1;
-  const toImage = (u: number, v: number): [number, number] => {
-    const a = u - c[0], b = v - c[1];
-    return [(a * dv[1] - b * dv[0]) / detI, (du[0] * b - du[1] * a) / detI];
-  };
   const k = stepPx / W;
+  // The grid's points: face coordinates, hair, pixel offset in the image, in typed arrays sized by counting
+  // the loops' steps (the same float steps as the loops below).
+  let nu = 0, nv = 0;
+  for (let u = -1.5; u <= 1.5; u += k) nu++;
+  for (let v = -1.3; v <= 3; v += k) nv++;
+  const us = new Float64Array(nu * nv), vs = new Float64Array(nu * nv), hs = new Float64Array(nu * nv), offsets = new Int32Array(nu * nv);
+  let m = 0;
+  const [c0, c1] = c, [du0, du1] = du, [dv0, dv1] = dv;
   // The mask may be smaller than the image (the analyzer's is at the hair mask's work size): read it to scale.
   const hx = hair ? hair.width / image.width : 1, hy = hair ? hair.height / image.height : 1;
   for (let v = -1.3; v <= 3; v += k) for (let u = -1.5; u <= 1.5; u += k) {
-    const [x, y] = toImage(u, v);
+    // Face to image coordinates (the frame inverted), written out: this loop visits some 30 000 points.
+    const a = u - c0, b = v - c1;
+    const x = (a * dv1 - b * dv0) / detI, y = (du0 * b - du1 * a) / detI;
     const xi = Math.floor(x), yi = Math.floor(y);
     if (xi < 0 || yi < 0 || xi >= image.width || yi >= image.height) continue;
     let h: number;
@@ -404,17 +415,17 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
       const wx = xi - win.x0, wy = yi - win.y0;
       h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(Math.min(ny - 1, Math.round(wy / step)) * nx + Math.min(nx - 1, Math.round(wx / step))) : 0;
     }
-    us.push(u); vs.push(v); hs.push(h); offsets.push(yi * image.width + xi);
+    us[m] = u; vs[m] = v; hs[m] = h; offsets[m] = yi * image.width + xi; m++;
   }
   const cell = k * k;
   let area = 0;
-  for (let j = 0; j < hs.length; j++) area += hs[j] * cell;
+  for (let j = 0; j < m; j++) area += hs[j] * cell;
   return {
     area,
     /** L*a*b* of the points surely hair (> 0.8). */
     lab: (): Lab[] => {
       const sure: number[] = [];
-      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
+      for (let j = 0; j < m; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
       const rgb = new Uint8Array(sure.length * 3);
       sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
       const l = toLab(rgb, 3, sure.length);
@@ -422,9 +433,10 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
     },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */
     depth: (q: number) => {
-      const d: number[] = [];
-      for (let j = 0; j < hs.length; j++) if (hs[j] > 0.5 && Math.abs(us[j]) < 1.2) d.push(vs[j]);
-      d.sort((a, b) => a - b);
+      const all = new Float64Array(m);
+      let nd = 0;
+      for (let j = 0; j < m; j++) if (hs[j] > 0.5 && Math.abs(us[j]) < 1.2) all[nd++] = vs[j];
+      const d = all.subarray(0, nd).sort();
       return d.length ? d[Math.min(d.length - 1, Math.floor(q * d.length))] : -Infinity;
     },
   };

@@ -7,7 +7,9 @@ import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { bodyKeypoints } from '../pose/keypoints.ts';
 import type { Mask } from '../regions/face-regions.ts';
-import { hairMask, personMatte } from './person.ts';
+import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
+import { lumaPlane } from '../../image/luma.ts';
+import { hairMask, personMatte, upscale } from './person.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 const load = async (name: string): Promise<RasterImage> => {
@@ -49,6 +51,33 @@ describe('personMatte', () => {
   it('finds no person on a product photo', async () => {
     const cup = await personMatte(models, await load('product_coffee_cup.png'));
     expect(mean(cup, 0, 0, cup.width, cup.height)).toBeLessThan(15);
+  });
+});
+
+/** upscale as it was before its conversions became typed loops (Array.from with a callback). */
+async function upscaleWithArrays(low: { data: Float32Array; width: number; height: number }, image: RasterImage): Promise<Mask> {
+  const k = Math.min(1, 512 / Math.max(image.width, image.height));
+  const gw = Math.max(1, Math.round(image.width * k)), gh = Math.max(1, Math.round(image.height * k));
+  const guide = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(gw, gh, { fit: 'fill' }).raw().toBuffer();
+  const bytes = Buffer.from(Array.from(low.data, (v) => Math.round(Math.min(1, Math.max(0, v)) * 255)));
+  const p8 = await sharp(bytes, { raw: { width: low.width, height: low.height, channels: 1 } }).resize(gw, gh, { fit: 'fill', kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
+  const p = Float32Array.from(p8, (v) => v / 255);
+  const guideLuma = lumaPlane(guide, gw, gh, image.channels);
+  const coef = guidedCoefficients(guideLuma, p, gw, gh, Math.max(2, Math.round(gw / 96)), 1e-3);
+  return { data: applyCoefficients(coef, lumaPlane(image.data, image.width, image.height, image.channels), image.width, image.height), width: image.width, height: image.height };
+}
+
+describe('upscale', () => {
+  it('gives, on a real matte, what the array conversions gave', async () => {
+    // A low-resolution matte from the real one, pushed a little past 0..1 so the clamp is exercised.
+    const lw = 144, lh = Math.round((144 * matte.height) / matte.width);
+    const small = await sharp(Buffer.from(matte.data), { raw: { width: matte.width, height: matte.height, channels: 1 } }).resize(lw, lh, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+    const low = { data: Float32Array.from(small, (v) => (v / 255) * 1.1 - 0.05), width: lw, height: lh };
+    const got = await upscale(low, obama);
+    expect(got.data.some((v) => v > 128) && got.data.some((v) => v < 128)).toBe(true);
+    const want = await upscaleWithArrays(low, obama);
+    expect([got.width, got.height]).toEqual([want.width, want.height]);
+    expect(Buffer.from(got.data).equals(Buffer.from(want.data))).toBe(true);
   });
 });
 

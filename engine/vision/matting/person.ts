@@ -140,9 +140,12 @@ export async function upscale(low: LowRes, image: RasterImage, small = false): P
   const { gw, gh } = guideSize(image);
   const guide = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .resize(gw, gh, { fit: 'fill' }).raw().toBuffer();
-  const bytes = Buffer.from(Array.from(low.data, (v) => Math.round(Math.min(1, Math.max(0, v)) * 255)));
+  // Typed loops, not Array.from with a callback: that boxed every value of the matte (a third of upscale's time).
+  const bytes = Buffer.alloc(low.data.length);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round(Math.min(1, Math.max(0, low.data[i])) * 255);
   const p8 = await sharp(bytes, { raw: { width: low.width, height: low.height, channels: 1 } }).resize(gw, gh, { fit: 'fill', kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
-  const p = Float32Array.from(p8, (v) => v / 255);
+  const p = new Float32Array(p8.length);
+  for (let i = 0; i < p8.length; i++) p[i] = p8[i] / 255;
   const guideLuma = lumaPlane(guide, gw, gh, image.channels);
   const coef = guidedCoefficients(guideLuma, p, gw, gh, Math.max(2, Math.round(gw / 96)), 1e-3);
   if (small) return { data: applyCoefficients(coef, guideLuma, gw, gh), width: gw, height: gh };

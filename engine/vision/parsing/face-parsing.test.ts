@@ -238,6 +238,22 @@ describe('softmaxGrid', () => {
     expect(sum).toBeCloseTo(1, 5);
   });
 
+  it('writes the kept classes as without keep, to the bit, and leaves the others 0', () => {
+    const out = 64, L = out / STRIDE, C = PARSING_CLASSES.length;
+    let seed = 7;
+    const logits = Float32Array.from({ length: L * L * C }, () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 24 - 12);
+    const roi = { cx: 40, cy: 36, size: 60, angle: 0.3 }, win = { x0: 4, y0: 2, w: 80, h: 72 };
+    const keep = PARSING_CLASSES.map((_, c) => c % 3 !== 1);
+    const all = softmaxGrid(logits, L, out, roi, win, 50, 45), some = softmaxGrid(logits, L, out, roi, win, 50, 45, keep);
+    const N = 50 * 45;
+    for (let c = 0; c < C; c++) {
+      const a = all.subarray(c * N, (c + 1) * N), b = some.subarray(c * N, (c + 1) * N);
+      if (keep[c]) expect(Buffer.from(b.slice().buffer).equals(Buffer.from(a.slice().buffer))).toBe(true);
+      else expect(b.every((v) => v === 0)).toBe(true);
+    }
+    expect(all.some((v) => v > 0.5)).toBe(true);
+  });
+
   it('is zero outside the crop', () => {
     const L = 8, C = PARSING_CLASSES.length;
     const probs = softmaxGrid(new Float32Array(L * L * C), L, 64, { cx: 32, cy: 32, size: 32, angle: 0 }, { x0: 0, y0: 0, w: 64, h: 64 }, 64, 64);

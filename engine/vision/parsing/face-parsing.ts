@@ -246,7 +246,6 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
   const gw = Math.max(1, Math.round(win.w * k)), gh = Math.max(1, Math.round(win.h * k));
   // GUIDE_RADIUS is in crop pixels; a small face's grid (the image's own pixels) is coarser than its crop.
   const radius = Math.max(1, Math.round((GUIDE_RADIUS * roi.size * k) / out));
-  const probs = softmaxGrid(logits, L, out, roi, win, gw, gh);
   const same = gw === win.w && gh === win.h;
   const full = at ? latticeLuma(image, win, at) : windowLuma(image, win);
   const small = same ? (at ? windowLuma(image, win) : full) : await resizedLuma(image, win, gw, gh);
@@ -261,8 +260,16 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
     members.set(first, rest);
     for (const k of rest) merged.add(k);
   }
+  // The classes read below: the softmax still sums over all, but writes only these planes.
+  const read = PARSING_CLASSES.map(() => false);
   for (let c = 0; c < C; c++) {
     if (merged.has(c) || (want && !want.has(PARSING_CLASSES[c]))) continue;
+    read[c] = true;
+    for (const k of members.get(c) ?? []) read[k] = true;
+  }
+  const probs = softmaxGrid(logits, L, out, roi, win, gw, gh, read);
+  for (let c = 0; c < C; c++) {
+    if (!read[c] || merged.has(c)) continue;
     let p = probs.subarray(c * n, (c + 1) * n);
     const rest = members.get(c);
     if (rest) {
@@ -281,11 +288,13 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
 
 /**
  * Class probabilities at the centres of a gw x gh grid over `win` (one gw x gh plane per class); zero
- * outside the crop. Model output pixel p (centre at crop coordinate p + 0.5) is logit coordinate p / STRIDE:
+ * outside the crop. With `keep`, only the kept classes' planes are written (the others stay 0): writing the
+ * 19 planes, each a strided store per point, was a good part of the cost. Model output pixel p (centre at crop coordinate p + 0.5) is logit coordinate p / STRIDE:
  * the graph's ResizeBilinear has neither align_corners nor half_pixel_centers.
  */
-export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number): Float32Array {
+export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number, keep?: readonly boolean[]): Float32Array {
   const C = PARSING_CLASSES.length, N = gw * gh;
+  const kept = Int32Array.from(PARSING_CLASSES.map((_, q) => q).filter((q) => !keep || keep[q]));
   const probs = new Float32Array(N * C);
   const c = Math.cos(roi.angle), n = Math.sin(roi.angle), s = out / roi.size;
   const sx = win.w / gw, sy = win.h / gh;
@@ -312,7 +321,7 @@ export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: R
       // exp(-16) is 1e-7: such classes are zero here, and most classes are that far below the best.
       for (let q = 0; q < C; q++) { const d = z[q] - max; z[q] = d < -16 ? 0 : Math.exp(d); sum += z[q]; }
       const o = j * gw + i;
-      for (let q = 0; q < C; q++) probs[q * N + o] = z[q] / sum;
+      for (let j = 0; j < kept.length; j++) { const q = kept[j]; probs[q * N + o] = z[q] / sum; }
     }
   }
   return probs;

@@ -5,7 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
-import { faceRegions, REGION_NAMES, type Mask, type RegionName } from './face-regions.ts';
+import { faceRegionPlanes, faceRegions, REGION_NAMES, type Mask, type RegionName } from './face-regions.ts';
+import { feather } from './feather.ts';
+import { atlas, type AtlasName } from './atlas.ts';
+import { ATLAS, faceWindow, LO, sampleAtlas, SPAN, uvField, type UvField } from './uv-map.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
@@ -102,5 +105,51 @@ describe('faceRegions', () => {
   it('draws only what is asked, and nothing for a face without mesh', () => {
     expect(Object.keys(faceRegions(face, image, undefined, ['nose', 'upperLip']))).toEqual(['nose', 'upperLip']);
     expect(faceRegions({ ...face, mesh: undefined }, image)).toEqual({});
+  });
+});
+
+/** sampleAtlas as it was before it skipped the pixels that fall outside the atlas's non-zero box. */
+function sampleAtlasEveryPixel(a: Float32Array, f: UvField): Float32Array {
+  const out = new Float32Array(f.u.length);
+  const k = ATLAS / SPAN;
+  for (let i = 0; i < out.length; i++) {
+    const uu = f.u[i];
+    if (uu !== uu) continue;
+    const x = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)), y = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5));
+    const x0 = x | 0, y0 = y | 0, fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
+    out[i] = (a[o] * (1 - fx) + a[o + 1] * fx) * (1 - fy) + (a[o + ATLAS] * (1 - fx) + a[o + ATLAS + 1] * fx) * fy;
+  }
+  return out;
+}
+
+describe('sampleAtlas', () => {
+  it('gives, on a real face, what sampling every pixel gives, for every atlas', () => {
+    const field = uvField(face.mesh!, faceWindow(face.mesh!, image));
+    const names: AtlasName[] = ['skin', 'forehead', 'leftCheek', 'rightCheek', 'leftUnderEye', 'rightUnderEye', 'nose', 'tZone', 'chin', 'jaw', 'beard', 'moustache'];
+    for (const name of names) {
+      const got = sampleAtlas(atlas(name), field);
+      expect(got.some((v) => v > 0.5)).toBe(true);
+      // Compared as bytes (toEqual over a million floats is slow): the same to the bit, -0 and NaN included.
+      const want = sampleAtlasEveryPixel(atlas(name), field);
+      expect(Buffer.from(got.buffer).equals(Buffer.from(want.buffer))).toBe(true);
+    }
+  });
+});
+
+describe('faceRegionPlanes', () => {
+  it('gives each soft region, on its own part of the window, what the whole face window gave', () => {
+    const mesh = face.mesh!, win = faceWindow(mesh, image), field = uvField(mesh, win);
+    const sigma = 0.006 * Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
+    const names: AtlasName[] = ['skin', 'forehead', 'leftCheek', 'rightCheek', 'leftUnderEye', 'rightUnderEye', 'nose', 'tZone', 'chin', 'jaw', 'beard', 'moustache'];
+    const planes = faceRegionPlanes(face, image, undefined, names);
+    for (const name of names) {
+      const whole = feather(sampleAtlas(atlas(name), field), win, sigma);
+      const { plane, win: part } = planes[name]!;
+      expect(part.w * part.h).toBeLessThanOrEqual(win.w * win.h);
+      // The part put back in the whole window, zeros around it.
+      const placed = new Float32Array(win.w * win.h);
+      for (let y = 0; y < part.h; y++) placed.set(plane.subarray(y * part.w, (y + 1) * part.w), (part.y0 - win.y0 + y) * win.w + part.x0 - win.x0);
+      expect(Buffer.from(placed.buffer).equals(Buffer.from(whole.buffer))).toBe(true);
+    }
   });
 });

@@ -11,10 +11,10 @@ import {
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
-import { feather, times, toMask, type Mask } from './feather.ts';
+import { feather, featherReach, times, toMask, type Mask } from './feather.ts';
 import { fillDisc, fillPolygon, type Pt, type Win } from './polygon.ts';
 import { refineEdges } from './refine.ts';
-import { faceWindow, sampleAtlas, uvField, type UvField } from './uv-map.ts';
+import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
 
 export type { Mask };
 
@@ -64,7 +64,9 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
   for (const name of names) {
     if (SOFT.includes(name)) {
       if (!soft) { const win = faceWindow(mesh, size); soft = { win, field: uvField(mesh, win) }; }
-      out[name] = { plane: feather(sampleAtlas(atlas(name as AtlasName), soft.field), soft.win, 0.006 * faceWidth), win: soft.win };
+      // Each over its own part of the face's window (the atlas's reach plus the feather's): the same values.
+      const sigma = 0.006 * faceWidth, part = sampleAtlasCropped(atlas(name as AtlasName), soft.field, featherReach(sigma));
+      out[name] = { plane: feather(part.plane, part.win, sigma), win: part.win };
     } else out[name] = hard(name);
   }
   return out;

@@ -18,7 +18,7 @@ export interface Mask { data: Uint8Array; width: number; height: number }
  * is the same.
  */
 export function feather(plane: Float32Array, win: Win, sigma: number): Float32Array {
-  const r = Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5);
+  const r = featherRadius(sigma);
   if (r < 1) return plane;
   const m = 4 * r + 1;
   let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
@@ -38,6 +38,15 @@ export function feather(plane: Float32Array, win: Win, sigma: number): Float32Ar
   for (let y = 0; y < bh; y++) out.set(b.subarray(y * bw, (y + 1) * bw), (y0 + y) * win.w + x0);
   return out;
 }
+
+/** The box radius feather() uses for `sigma`. */
+const featherRadius = (sigma: number) => Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5);
+
+/**
+ * How far past a plane's non-zero pixels feather(sigma) reads or writes: a plane cut to its non-zero part
+ * widened by this much (or to the window's edge) feathers to the same values there, and 0 elsewhere.
+ */
+export const featherReach = (sigma: number): number => { const r = featherRadius(sigma); return r < 1 ? 0 : 4 * r + 1; };
 
 /** Grows a mask softly: full coverage out to about px / 2 beyond its edge, fading to nothing by px. */
 export function grow(plane: Float32Array, win: Win, px: number): Float32Array {

@@ -105,14 +105,82 @@ export function rasterPairs(xy: readonly P3[], tri: readonly number[], pairs: re
 export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
   const out = new Float32Array(f.u.length);
   const k = ATLAS / SPAN;
+  // A pixel whose four atlas neighbours all lie outside the atlas's non-zero box reads 0: left as it is
+  // (a region such as a cheek covers a small part of the face's window).
+  const [bx0, by0, bx1, by1] = atlasBox(atlas);
   for (let i = 0; i < out.length; i++) {
     const uu = f.u[i];
     if (uu !== uu) continue;
     const x = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)), y = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5));
-    const x0 = x | 0, y0 = y | 0, fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
+    const x0 = x | 0, y0 = y | 0;
+    if (x0 + 1 < bx0 || x0 > bx1 || y0 + 1 < by0 || y0 > by1) continue;
+    const fx = x - x0, fy = y - y0, o = y0 * ATLAS + x0;
     out[i] = (atlas[o] * (1 - fx) + atlas[o + 1] * fx) * (1 - fy) + (atlas[o + ATLAS] * (1 - fx) + atlas[o + ATLAS + 1] * fx) * fy;
   }
   return out;
+}
+
+/**
+ * sampleAtlas over only the part of the field's window where the atlas can be non-zero, widened by `margin`
+ * pixels (within the window): the plane and its own window. The values are sampleAtlas's there, and 0
+ * outside (a cheek covers a small part of the face's window; allocating and sampling all of it for each
+ * region was most of the part measures' memory). Empty: a 1 x 1 zero plane at the window's corner.
+ */
+export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): { plane: Float32Array; win: Win } {
+  const { w, h } = f.win;
+  const [bx0, by0, bx1, by1] = atlasBox(atlas);
+  const { ax, ay } = atlasCells(f);
+  let x0 = w, y0 = h, x1 = -1, y1 = -1;
+  for (let y = 0; y < h; y++) for (let x = 0, i = y * w; x < w; x++, i++) {
+    const cx = ax[i], cy = ay[i];
+    // Off the face (-2) fails the first test with any box.
+    if (cx + 1 < bx0 || cx > bx1 || cy + 1 < by0 || cy > by1) continue;
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; y1 = y;
+  }
+  if (x1 < 0) return { plane: new Float32Array(1), win: { x0: f.win.x0, y0: f.win.y0, w: 1, h: 1 } };
+  x0 = Math.max(0, x0 - margin); y0 = Math.max(0, y0 - margin); x1 = Math.min(w - 1, x1 + margin); y1 = Math.min(h - 1, y1 + margin);
+  const cw = x1 - x0 + 1, ch = y1 - y0 + 1;
+  const sub: UvField = { u: new Float32Array(cw * ch), v: new Float32Array(cw * ch), win: { x0: f.win.x0 + x0, y0: f.win.y0 + y0, w: cw, h: ch } };
+  for (let y = 0; y < ch; y++) {
+    const s = (y0 + y) * w + x0;
+    sub.u.set(f.u.subarray(s, s + cw), y * cw); sub.v.set(f.v.subarray(s, s + cw), y * cw);
+  }
+  return { plane: sampleAtlas(atlas, sub), win: sub.win };
+}
+
+/**
+ * Each field pixel's atlas cell (the x0, y0 that sampleAtlas reads from), -2 off the face; once per field,
+ * for the regions' crops (a face's soft regions share its field).
+ */
+const cells = new WeakMap<UvField, { ax: Int16Array; ay: Int16Array }>();
+function atlasCells(f: UvField): { ax: Int16Array; ay: Int16Array } {
+  let c = cells.get(f);
+  if (!c) {
+    const k = ATLAS / SPAN, n = f.u.length, ax = new Int16Array(n).fill(-2), ay = new Int16Array(n).fill(-2);
+    for (let i = 0; i < n; i++) {
+      const uu = f.u[i];
+      if (uu !== uu) continue;
+      ax[i] = Math.min(ATLAS - 1.001, Math.max(0, (uu - LO) * k - 0.5)) | 0; ay[i] = Math.min(ATLAS - 1.001, Math.max(0, (f.v[i] - LO) * k - 0.5)) | 0;
+    }
+    c = { ax, ay };
+    cells.set(f, c);
+  }
+  return c;
+}
+
+/** The atlas's non-zero pixels' bounding box [x0, y0, x1, y1] (inclusive; empty: x0 > x1), once per atlas (atlases are built once and never changed). */
+const boxes = new WeakMap<Float32Array, [number, number, number, number]>();
+function atlasBox(atlas: Float32Array): [number, number, number, number] {
+  let b = boxes.get(atlas);
+  if (!b) {
+    let x0 = ATLAS, y0 = ATLAS, x1 = -1, y1 = -1;
+    for (let y = 0; y < ATLAS; y++) for (let x = 0, o = y * ATLAS; x < ATLAS; x++, o++) {
+      if (atlas[o] !== 0) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; y1 = y; }
+    }
+    b = [x0, y0, x1, y1];
+    boxes.set(atlas, b);
+  }
+  return b;
 }
 
 /** Atlas pixel coordinates of a canonical point. */
