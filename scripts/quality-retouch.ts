@@ -37,7 +37,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
-import { engineDescriber, faceDescriber, half, retouchPhotos, type EngineIdentity, type Identity } from './retouch-identity.ts';
+import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idTally, retouchPhotos, tallyIdentity, type IdTally } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -213,14 +213,6 @@ async function faceSheet(file: string, imgs: RasterImage[], box: number[]): Prom
   await sharp({ create: { width: Z * imgs.length, height: Z, channels: 3, background: '#202020' } }).composite(tiles.map((t, i) => ({ input: t, left: i * Z, top: 0 }))).png().toFile(file);
 }
 
-interface IdTally { faces: number; lost: number; gender: number; fromUnknown: number; sim: number[] }
-const idTally = (): IdTally => ({ faces: 0, lost: 0, gender: 0, fromUnknown: 0, sim: [] });
-function tally(t: IdTally, id: Identity): void {
-  t.faces += id.total; t.lost += id.total - id.found; t.gender += id.found - id.gender; t.fromUnknown += id.fromUnknown;
-  if (id.found) t.sim.push(id.minSim);
-}
-const idColumns = (id: Identity | EngineIdentity) =>
-  [`${id.found}/${id.total}`, `${id.found - id.gender} differ${id.fromUnknown ? ` (${id.fromUnknown} was unknown)` : ''}`, fmt(id.minSim, 3)];
 const fmt = (v: number, d = 2) => (Number.isFinite(v) ? v.toFixed(d) : '-');
 const opts = { models, signal: new AbortController().signal };
 let failed = false;
@@ -247,12 +239,11 @@ for (const slug of chosen) {
     const sm = kase.smoothing ? await smoothing(before, await run(kase.smoothing), faces, facts) : [];
     for (const x of sm) { s.cheeks.push(x.cheeks); s.eyes.push(x.eyes); }
     const id = await engineId.identity(before, strong), hid = await humanId.identity(before, strong);
-    tally(s.engine, id); tally(s.human, hid);
+    tallyIdentity(s.engine, id); tallyIdentity(s.human, hid);
     console.log([h, rel, faces.length, fmt(100 * sp, 3), sm.map((x) => fmt(x.cheeks)).join(','), sm.map((x) => fmt(x.eyes)).join(','),
       ...idColumns(id), ...idColumns(hid)].join('\t'));
     for (const [k, c] of id.changes.entries()) {
-      console.log(`\tgender change: face ${Math.round(c.box[2])} px at ${c.box.slice(0, 2).map(Math.round).join(',')}, p(male) ${fmt(c.maleBefore, 3)} -> ${fmt(c.maleAfter, 3)} ` +
-        `(maleAt ${engineId.maleAt}: ${Math.abs(c.maleBefore - engineId.maleAt) < 0.05 ? 'a coin toss before' : 'a sure answer before'})`);
+      console.log(genderChangeLine(c, engineId.maleAt));
       if (sheets) await faceSheet(path.join(sheets, `gender-${rel.replace(/[/.]/g, '_')}-${k}.png`), [before, strong], c.box);
     }
     if (sheets) await sheet(path.join(sheets, `${rel.replace(/[/.]/g, '_')}.png`), [before, await run(kase.typical ?? {}), strong], faces[0]);

@@ -190,3 +190,22 @@ export const iou = (a: number[], b: number[]) => {
   const ix = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0])), iy = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
   return (ix * iy) / (a[2] * a[3] + b[2] * b[3] - ix * iy);
 };
+
+/** Identity figures summed over photos: faces, lost, gender changed, the least similarity per photo. */
+export interface IdTally { faces: number; lost: number; gender: number; fromUnknown: number; sim: number[] }
+export const idTally = (): IdTally => ({ faces: 0, lost: 0, gender: 0, fromUnknown: 0, sim: [] });
+export function tallyIdentity(t: IdTally, id: Identity): void {
+  t.faces += id.total; t.lost += id.total - id.found; t.gender += id.found - id.gender; t.fromUnknown += id.fromUnknown;
+  if (id.found) t.sim.push(id.minSim);
+}
+const fixed = (v: number, d: number) => (Number.isFinite(v) ? v.toFixed(d) : '-');
+/** found, gender, min sim columns of a photo's line. */
+export const idColumns = (id: Identity) =>
+  [`${id.found}/${id.total}`, `${id.found - id.gender} differ${id.fromUnknown ? ` (${id.fromUnknown} was unknown)` : ''}`, fixed(id.minSim, 3)];
+/** A tally as a summary phrase. */
+export const idSummary = (t: IdTally) =>
+  `${t.faces} faces, lost ${t.lost}, gender changed ${t.gender}${t.fromUnknown ? ` (${t.fromUnknown} of them 'unknown' before)` : ''}, similarity worst ${fixed(t.sim.length ? Math.min(...t.sim) : NaN, 3)}`;
+/** One engine gender change: the face, p(male) before -> after, and whether the before answer was a coin toss (within 0.05 of maleAt). */
+export const genderChangeLine = (c: GenderChange, maleAt: number) =>
+  `\tgender change: face ${Math.round(c.box[2])} px at ${c.box.slice(0, 2).map(Math.round).join(',')}, p(male) ${fixed(c.maleBefore, 3)} -> ${fixed(c.maleAfter, 3)} ` +
+  `(maleAt ${maleAt}: ${Math.abs(c.maleBefore - maleAt) < 0.05 ? 'a coin toss before' : 'a sure answer before'})`;
