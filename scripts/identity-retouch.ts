@@ -15,7 +15,11 @@
  * (quality-retouch's strong params), and each flag on its own. --faces prints one line per face: its width,
  * human's label and p(male) before -> after (how near the before answer was to a coin toss) and similarity.
  *
- *   npx tsx scripts/identity-retouch.ts [--faces] [--effect face-beauty|smart-skin-advanced] [--only NAME,...] [--variants NAME,...]
+ * With --engine the faces, gender and descriptor are Atelier's own pipeline's (retouch-identity.ts
+ * engineDescriber, what quality-retouch decides on; p(male) is then FaceRes-deep's, male at maleAt 0.6),
+ * faces matched one to one (matchFaces); face widths are then the engine's boxes.
+ *
+ *   npx tsx scripts/identity-retouch.ts [--engine] [--faces] [--effect face-beauty|smart-skin-advanced] [--only NAME,...] [--variants NAME,...]
  *
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -28,7 +32,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { faceDescriber, half, iou, retouchPhotos, type Described } from './retouch-identity.ts';
+import { engineDescriber, faceDescriber, half, iou, matchFaces, retouchPhotos, type Described, type EngineDescribed } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -42,7 +46,8 @@ const valueOf = (flag: string) => (args.indexOf(flag) >= 0 ? args[args.indexOf(f
 const slug = valueOf('--effect') ?? 'face-beauty', only = valueOf('--only')?.split(','), variants = valueOf('--variants')?.split(',');
 const photos = retouchPhotos(testdata).filter((rel) => !only || only.some((o) => rel.includes(o)));
 const models = new ModelRegistry({ threads: 2 });
-const { described, similarity } = await faceDescriber(models);
+const engine = args.includes('--engine');
+const { described, similarity } = engine ? await engineDescriber(models) : await faceDescriber(models);
 
 const raw = async (s: Sharp): Promise<RasterImage> => {
   const { data, info } = await s.removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -85,10 +90,12 @@ for (const rel of photos) {
     let after: RasterImage;
     try { after = await make(before); } catch (e) { console.log(`${rel}\t${name}\t(${(e as Error).message})`); continue; }
     const b = await described(after);
-    for (const f of a) {
+    const pairs = engine ? matchFaces(a.map((f) => f.box), b.map((f) => f.box)) : null;
+    for (const [i, f] of a.entries()) {
       const k = `${name}\t${h}\t${SIZES[sizeOf(f.box[2])].join('-')}`, c = cell(k);
       c.n++;
-      const g = b.reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
+      const g: Described | EngineDescribed | undefined = pairs ? b[pairs[i]]
+        : (b as Described[]).reduce<Described | undefined>((best, x) => (iou(x.box, f.box) > (best ? iou(best.box, f.box) : 0.5) ? x : best), undefined);
       if (!g) {
         c.lost++;
         if (perFace) console.log([rel, name, `${Math.round(f.box[2])}px`, `${f.gender} p ${f.male.toFixed(3)} -> lost (boxes ${b.map((x) => `${x.box.map(Math.round).join(',')} iou ${iou(x.box, f.box).toFixed(2)}`).join('; ')})`].join('\t'));
