@@ -86,7 +86,9 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
     keep: { energy: t.smooth.keepEnergy, sigma: Math.max(1, 0.01 * fw), where: m.skin },
   }, d.smooth * Math.min(1, fw / t.smooth.fullWidth));
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });
-  sharpenMasked(px, ch, w, h, m.sharp, Math.max(0.7, t.sharp.sigma * fw), d.sharp * t.sharp.amount);
+  // At least blurPlane's finest blur (three radius-1 boxes, sigma √2): below sigma 0.87 it returns the plane,
+  // so faces under about 220 px would get no sharpening at all.
+  sharpenMasked(px, ch, w, h, m.sharp, Math.max(1, t.sharp.sigma * fw), d.sharp * t.sharp.amount);
 }
 
 export const retouch: Step<P, State> = async (c, kit) => {
