@@ -86,9 +86,11 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
     keep: { energy: t.smooth.keepEnergy, sigma: Math.max(1, 0.01 * fw), where: m.skin },
   }, d.smooth * Math.min(1, fw / t.smooth.fullWidth));
   if (d.white > 0) whitenSkin(px, ch, w, h, m.tone, { strength: d.white, lift: t.white.lift, even: t.white.even, toneSigma: t.white.toneSigma * fw });
-  // At least blurPlane's finest blur (three radius-1 boxes, sigma √2): below sigma 0.87 it returns the plane,
-  // so faces under about 220 px would get no sharpening at all.
-  sharpenMasked(px, ch, w, h, m.sharp, Math.max(1, t.sharp.sigma * fw), d.sharp * t.sharp.amount);
+  // At least blurPlane's finest blur (three radius-1 boxes, sigma √2; below sigma 0.87 it returns the plane,
+  // and faces under about 220 px got no sharpening at all), with the amount fading in proportion below it:
+  // a full-strength band wider than the face's detail cost small faces their likeness.
+  const sharpSigma = t.sharp.sigma * fw;
+  sharpenMasked(px, ch, w, h, m.sharp, Math.max(1, sharpSigma), d.sharp * t.sharp.amount * Math.min(1, sharpSigma));
 }
 
 export const retouch: Step<P, State> = async (c, kit) => {
