@@ -6,6 +6,7 @@ import { fixture, form, get, pollTask, post, solidPng, startTestEngine, waitRead
 import { detectFaces } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
+import { toLab } from '../../image/retouch/color.ts';
 import { headFrame, toHead } from './hairline.ts';
 
 const HAIR_LOSS = '/api/portrait/editing/ai-hair-loss-simulation';
@@ -58,6 +59,45 @@ describe('ai-hair-loss-simulation', () => {
     const after = await raw((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
     const found = await detectFaces(human, { data: after.data, width: after.info.width, height: after.info.height, channels: 3 });
     expect(found.length).toBe(1);
+  });
+
+  it('fills the crowns of two turned, laughing heads with their forehead skin, not the dark backdrop (man_7)', async () => {
+    // The frame's frontal skull (centred between the face's sides, 1.6 forehead heights tall) left a turned
+    // head's crown outside the head: its hair was replaced by the backdrop, a flat dark-brown patch.
+    const photo = fixture('biden_obama_laughing_heads.jpg');
+    const before = await raw(photo);
+    const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
+    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+    const faces = (await detectFaces(human, img)).filter((f) => f.mesh);
+    expect(faces.length).toBe(2);
+    const done = await simulate(photo, 'man_7');
+    expect(done.body.error_detail.code).toBe('');
+    const after = await raw((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
+    const changed = changedPixels(before.data, after.data, 3);
+    const win = { x0: 0, y0: 0, w: img.width, h: img.height };
+    const labBefore = toLab(img, win), labAfter = toLab({ ...img, data: after.data }, win);
+    const mean = (lab: typeof labBefore, pick: (x: number, y: number, i: number) => boolean) => {
+      const m = [0, 0, 0];
+      let k = 0;
+      for (let y = 0, i = 0; y < img.height; y++) for (let x = 0; x < img.width; x++, i++) {
+        if (!pick(x, y, i)) continue;
+        m[0] += lab.L[i]; m[1] += lab.a[i]; m[2] += lab.b[i]; k++;
+      }
+      return { lab: m.map((v) => v / Math.max(1, k)), count: k };
+    };
+    const dist = (p: number[], q: number[]) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+    // The backdrop: the dark wall above and between the heads, left of the green curtain.
+    const backdrop = mean(labBefore, (x, y) => y < 60 && x < 700);
+    for (const face of faces) {
+      const f = headFrame(face.mesh!);
+      // The forehead: behind its middle, toward the near side (past its middle a turned face soon meets the wall).
+      const forehead = mean(labBefore, (x, y) => { const [u, v] = toHead(f, x + 0.5, y + 0.5); return v >= 0.2 && v <= 0.6 && u >= f.mid - 0.6 && u <= f.mid - 0.15; });
+      // The crown: what changed well above the old hairline, over this head (not the other one beside it).
+      const crown = mean(labAfter, (x, y, i) => { const [u, v] = toHead(f, x + 0.5, y + 0.5); return changed[i] === 1 && v >= 1.6 && u >= -3 && u <= f.mid + 1; });
+      expect(crown.count).toBeGreaterThan(2000);
+      expect(dist(crown.lab, forehead.lab)).toBeLessThan(0.5 * dist(crown.lab, backdrop.lab));
+      expect(dist(crown.lab, forehead.lab)).toBeLessThan(20);
+    }
   });
 
   it('gives the same result for the same photo and level', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
-import { FLOOR, fromHead, headFrame, lossAt, parseLevel, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
+import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
 import { editHair, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
@@ -45,6 +45,22 @@ describe('head frame', () => {
     const [x, y] = fromHead(f, 0.4, 1.2), [u, v] = toHead(f, x, y);
     expect(u).toBeCloseTo(0.4); expect(v).toBeCloseTo(1.2);
     expect(f.forehead).toBeCloseTo(g.forehead); expect(f.halfWidth).toBeCloseTo(g.halfWidth);
+  });
+});
+
+describe('skull span', () => {
+  it('is the frontal skull for a frontal face, and reaches back, wider and taller, on a turned one', () => {
+    expect(skullSpan(0).a).toBe(FRONTAL.a); expect(skullSpan(0).top).toBe(FRONTAL.top); expect(Math.abs(skullSpan(0).u0)).toBe(0);
+    for (const mid of [1, -1, 1.7]) {
+      const s = skullSpan(mid);
+      expect(Math.sign(s.u0)).toBe(-Math.sign(mid));
+      expect(s.a).toBeGreaterThan(SKULL.a * 1.3);
+      expect(s.top).toBeGreaterThan(SKULL.top * 1.2);
+      // The crown behind the forehead (frontal: outside the skull) is inside a turned head's.
+      expect(skullRadius(-1.2 * Math.sign(mid), 1.5, s.top, s)).toBeLessThan(1);
+      expect(skullRadius(-1.2 * Math.sign(mid), 1.5)).toBeGreaterThan(1);
+    }
+    expect(skullSpan(1.7).a).toBeGreaterThan(skullSpan(1).a);
   });
 });
 

@@ -84,6 +84,28 @@ const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c)
 export const SKULL = { v0: 0.45, a: 1.05, top: 1.6 };
 
 /**
+ * The skull's span across the frame (u): its centre `u0` and half width `a`. Frontal, the skull is centred
+ * between the face's sides (mesh 234, 454) and reaches SKULL.a. A turned head's sides come close together
+ * in the photo while the skull behind them does not: the cranium runs back past the near ear, and the
+ * frame's usual ellipse left the crown outside the head (hair there, lost, was replaced by the backdrop, as
+ * hair standing in the air is). The span of the skull seen turned, from the turn measured by where the
+ * forehead's middle (`mid`) lies between the sides: the forehead stands FRONT half face widths ahead of
+ * them, so tan(yaw) = mid / FRONT; the skull (SKULL.a wide, DEPTH deep in true half face widths, its centre
+ * BEHIND behind the sides) projects to half width sqrt(a² + DEPTH² tan²) and centre -BEHIND tan in the
+ * frame's (foreshortened) half face widths. Its usual top (v) rises with the turn as hypot(1, tan): on
+ * the shared photos a turned face's forehead height (brows to mesh 10, in v) measured 0.53 to 0.55 of its
+ * true half width (its projected one times hypot(1, tan)) against 0.64 to 0.83 on frontal faces, so the
+ * skull stands taller in v than the frontal 1.6 (biden_obama_laughing: Obama's short hair ends near v 2.85).
+ */
+export interface SkullSpan { u0: number; a: number; top: number }
+export const FRONTAL: SkullSpan = { u0: 0, a: SKULL.a, top: SKULL.top };
+const SKULL_TURN = { FRONT: 1.2, DEPTH: 1.35, BEHIND: 0.15, MAX_TAN: 2.5 };
+export function skullSpan(mid: number): SkullSpan {
+  const t = Math.max(-SKULL_TURN.MAX_TAN, Math.min(SKULL_TURN.MAX_TAN, mid / SKULL_TURN.FRONT));
+  return { u0: -SKULL_TURN.BEHIND * t, a: Math.hypot(SKULL.a, SKULL_TURN.DEPTH * t), top: SKULL.top * Math.hypot(1, t) };
+}
+
+/**
  * Norwood stages, in the frame: the middle of the hairline (`mid`, v), how much higher the temples recede
  * (`temple`, added at |u| about 0.6), the crown's loss (`crown`, of strands) and its radius (in half face
  * widths), and how far in the side hair (kept from the horseshoe outward, |u|) still reaches at the top.
@@ -162,19 +184,19 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
  * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
  * (see hairlineLift).
  */
-export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND): number {
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL): number {
   let loss = 0;
   for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter - lift, mid));
-  const inside = skullInside(u, v);
+  const inside = skullInside(u, v, skull.top, 0.08, skull);
   if (inside >= 1 || level.series === 'woman') return inside * loss * smooth((v - FLOOR) / FLOOR_FADE);
   // Outside the skull the hair stands in the air: a man's goes when the strands where it grows from (the
   // skull's outline below it) all go, it does not thin (thinned, its silhouette against the background
   // would look scratched); a woman's stays. Only hair within `band` skull radii counts as this head's (the
   // parsing takes a dark backdrop above dark hair for more hair; the caller widens it where the person
   // matte says the hair is the person's).
-  const r = skullRadius(u, v);
+  const r = skullRadius(u, v, skull.top, skull);
   const k = r > 0.97 ? 0.97 / r : 1;
-  const pu = u * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
+  const pu = skull.u0 + (u - skull.u0) * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
   let root = 0;
   for (let s = 1; s <= level.stage; s++) root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, pv + jitter - lift, mid));
   const out = smooth((Math.max(loss, root) - 0.6) / 0.4) * smooth((band - r) / 0.06);
@@ -182,17 +204,17 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
 }
 
 /** The skull ellipse's radius at (u, v): 1 on its outline. */
-export function skullRadius(u: number, v: number, top = SKULL.top): number {
+export function skullRadius(u: number, v: number, top = SKULL.top, skull: SkullSpan = FRONTAL): number {
   const b = top - SKULL.v0;
-  return Math.hypot(u / SKULL.a, v > SKULL.v0 ? (v - SKULL.v0) / b : 0);
+  return Math.hypot((u - skull.u0) / skull.a, v > SKULL.v0 ? (v - SKULL.v0) / b : 0);
 }
 
 /** Hair standing out of the skull further than this (in skull radii) is left alone. */
 export const OUTSIDE_BAND = 1.3;
 
 /** Inside the skull ellipse: 1 well inside, 0 outside, soft over `soft` (frame units). */
-export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08): number {
-  return smooth((1 - skullRadius(u, v, top)) / soft + 0.5);
+export function skullInside(u: number, v: number, top = SKULL.top, soft = 0.08, skull: SkullSpan = FRONTAL): number {
+  return smooth((1 - skullRadius(u, v, top, skull)) / soft + 0.5);
 }
 
 /**

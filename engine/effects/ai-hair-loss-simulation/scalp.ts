@@ -4,14 +4,14 @@
  * forehead's own colour; its texture (the forehead's fine band, mirror-tiled). Also the push-pull fill
  * that shows what lies behind hair that stood outside the skull.
  */
-import { SKULL } from './hairline.ts';
+import { FRONTAL, SKULL, type SkullSpan } from './hairline.ts';
 
 /**
  * The dome's surface normal at frame point (u from the midline, v): the skull as an ellipsoid seen from the
  * front (x across, y up, z toward the camera), its outline the frame's skull ellipse.
  */
-export function domeNormal(u: number, v: number, top: number, widen = 1): [number, number, number] {
-  let x = u / (SKULL.a * widen), y = v > SKULL.v0 ? (v - SKULL.v0) / ((top - SKULL.v0) * widen) : 0;
+export function domeNormal(u: number, v: number, top: number, widen = 1, skull: SkullSpan = FRONTAL): [number, number, number] {
+  let x = (u - skull.u0) / (skull.a * widen), y = v > SKULL.v0 ? (v - SKULL.v0) / ((top - SKULL.v0) * widen) : 0;
   const r = Math.hypot(x, y);
   if (r > 0.995) { x *= 0.995 / r; y *= 0.995 / r; }
   return [x, y, Math.sqrt(Math.max(0, 1 - x * x - y * y))];

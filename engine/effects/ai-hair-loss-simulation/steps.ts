@@ -20,7 +20,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, SKULL, toHead, type HeadFrame, type Level } from './hairline.ts';
+import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
@@ -95,7 +95,9 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
  * the forehead; nothing below the brows changes) to above the skull, clipped.
  */
 export function headWindow(f: HeadFrame, size: { width: number; height: number }): Win | null {
-  const corners = [[-1.7, -1.0], [1.7, -1.0], [-1.7, 2.6], [1.7, 2.6]].map(([u, v]) => fromHead(f, u, v));
+  // A turned head's skull reaches further back and higher in the frame (skullSpan).
+  const sk = skullSpan(f.mid), u0 = Math.min(-1.7, sk.u0 - 1.3 * sk.a), u1 = Math.max(1.7, sk.u0 + 1.3 * sk.a), v1 = Math.max(2.6, sk.top + 1);
+  const corners = [[u0, -1.0], [u1, -1.0], [u0, v1], [u1, v1]].map(([u, v]) => fromHead(f, u, v));
   const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs))), y0 = Math.max(0, Math.floor(Math.min(...ys)));
   const x1 = Math.min(size.width, Math.ceil(Math.max(...xs))), y1 = Math.min(size.height, Math.ceil(Math.max(...ys)));
@@ -211,7 +213,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // A slow wander of the hairline, in frame v: about a fifth of a half face width per bump.
   const wander = 0.2 * f.halfWidth;
   const lift = hairlineLift(ownHairline(f, maps, win)), hairline = 1 + lift;
-  const fw = 2 * f.halfWidth;
+  const fw = 2 * f.halfWidth, skull = skullSpan(f.mid);
   const firm = new Float32Array(n), lost = new Float32Array(n);
   let anyLoss = false;
   for (let i = 0; i < n; i++) {
@@ -221,7 +223,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     const over = 1 - smooth((Math.abs(U[i] - f.mid) - 0.45) / 0.2);
     const vHung = V[i] < hairline ? V[i] + (hairline - V[i]) * over : V[i];
     const band = maps.person && maps.person[i] >= 0.5 ? PERSON_BAND : OUTSIDE_BAND;
-    const loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band) * smooth((V[i] - FLOOR) / FLOOR_FADE);
+    const loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE);
     firm[i] = hairWeight(maps.hair[i]);
     if (loss <= 0) continue;
     lost[i] = loss;
@@ -256,7 +258,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The skin just under hair that went lay in its shade (and its finest wisps): the scalp's membrane meets
   // the forehead a little lower, and that band of skin goes over to it, so no dark ghost of the old
   // hairline stays.
-  const top = skullTop(f, maps, win);
+  const top = skullTop(f, skull, maps, win);
   const bare = new Float32Array(n);
   for (let i = 0; i < n; i++) if (gone[i] > 0.5 && maps.hair[i] >= 0.25) bare[i] = 1;
   const nearBare = blurPlane(bare, win.w, win.h, Math.max(1.5, SHADOW_BAND * fw));
@@ -264,13 +266,13 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   for (let i = 0; i < n; i++) {
     if (maps.hair[i] >= 0.55 || maps.background[i] >= 0.5 || nearBare[i] <= 0.02) continue;
     // Only this head's own forehead and hair's edge: never a neighbour's face or clothes beside it.
-    if ((maps.skin[i] < 0.3 && maps.hair[i] < 0.1) || skullInside(U[i], V[i], top) <= 0) continue;
+    if ((maps.skin[i] < 0.3 && maps.hair[i] < 0.1) || skullInside(U[i], V[i], top, 0.08, skull) <= 0) continue;
     const k = smooth(nearBare[i] / 0.25) * smooth((V[i] - FLOOR) / 0.25);
     shadowed[i] = k;
     if (k > gone[i]) { gone[i] = k; if (k > 0.004) any++; lost[i] = Math.max(lost[i], k); }
   }
 
-  const shape = headShape(f, top, maps, win);
+  const shape = headShape(f, top, skull, maps, win);
   const head = headOutline(shape, U, V);
   const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, seed);
   if (!reveal) return 0;
@@ -310,16 +312,17 @@ function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
 }
 
 /**
- * The top of the skull (v): a little below where the hair ends over the middle of the head when that is
+ * The top of the skull (v): a little below where the hair ends over the skull's centre (not over the
+ * forehead's middle: on a turned head that is the front of the head, curving down) when that is
  * under a little above the usual height (short hair), else about the usual height (big hair, or the top
  * outside the parsing).
  */
-function skullTop(f: HeadFrame, maps: HairMaps, win: Win): number {
+function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): number {
   let last = -1;
-  for (let v = 0.6; v <= 2.6; v += 0.02) {
+  for (let v = 0.6; v <= Math.max(2.6, skull.top + 1); v += 0.02) {
     let hits = 0, known = 0;
     for (const du of [-0.12, 0, 0.12]) {
-      const [x, y] = fromHead(f, f.mid + du, v);
+      const [x, y] = fromHead(f, skull.u0 + du, v);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
       known++;
@@ -328,13 +331,13 @@ function skullTop(f: HeadFrame, maps: HairMaps, win: Win): number {
     if (known === 0) break; // the photo's top edge
     if (hits >= 2) last = v;
   }
-  if (last < 0) return SKULL.top;
+  if (last < 0) return skull.top;
   // Short hair lies about a tenth of a forehead height thick over a skull a little above the usual height
   // (the frame's usual 1.6 left a band of filled-in background under the top of short hair); under big hair,
   // back to the usual height (a taller guess under a mop of curls shows as an egg).
-  const raised = SKULL.top + 0.12;
+  const raised = skull.top + 0.12;
   if (last - 0.1 <= raised) return Math.max(1.15, last - 0.1);
-  return Math.max(SKULL.top, raised - (last - 0.1 - raised));
+  return Math.max(skull.top, raised - (last - 0.1 - raised));
 }
 
 /**
@@ -344,17 +347,17 @@ function skullTop(f: HeadFrame, maps: HairMaps, win: Win): number {
  * inside the usual skull unless the person ends there, nor past one a little larger (big hair stands far off the head), smoothed over
  * the angle so the outline is round, not the hair's tufts.
  */
-export interface HeadShape { reach: Float32Array; top: number }
+export interface HeadShape { reach: Float32Array; top: number; skull: SkullSpan }
 const ANGLES = 180;
-function headShape(f: HeadFrame, top: number, maps: HairMaps, win: Win): HeadShape {
+function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Win): HeadShape {
   const reach = new Float32Array(ANGLES), b = top - SKULL.v0;
-  const thick = (HAIR_THICKNESS * 2) / SKULL.a;
+  const thick = (HAIR_THICKNESS * 2) / skull.a;
   for (let k = 0; k < ANGLES; k++) {
     const t = (2 * Math.PI * k) / ANGLES, c = Math.cos(t), sn = Math.sin(t);
     if (sn < -0.1 || !maps.person) { reach[k] = 1; continue; }
     let r = 0.8, cut = false;
     for (; r < HEAD_MAX; r += 0.01) {
-      const [x, y] = fromHead(f, SKULL.a * r * c, SKULL.v0 + b * r * sn);
+      const [x, y] = fromHead(f, skull.u0 + skull.a * r * c, SKULL.v0 + b * r * sn);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { cut = true; break; }
       if (maps.person[yi * win.w + xi] < 0.5) break;
@@ -374,12 +377,12 @@ function headShape(f: HeadFrame, top: number, maps: HairMaps, win: Win): HeadSha
     }
     cur = next;
   }
-  return { reach: cur, top };
+  return { reach: cur, top, skull };
 }
 
 /** The head's reach (skull-normalised radius) toward frame point (u, v), and the point's own radius. */
 function headReach(shape: HeadShape, u: number, v: number): [number, number] {
-  const x = u / SKULL.a, y = (v - SKULL.v0) / (shape.top - SKULL.v0);
+  const x = (u - shape.skull.u0) / shape.skull.a, y = (v - SKULL.v0) / (shape.top - SKULL.v0);
   const t = Math.atan2(y, x), p = ((t < 0 ? t + 2 * Math.PI : t) / (2 * Math.PI)) * ANGLES;
   const k0 = Math.floor(p) % ANGLES, k1 = (k0 + 1) % ANGLES, w = p - Math.floor(p);
   const reach = shape.reach[k0] * (1 - w) + shape.reach[k1] * w;
@@ -424,7 +427,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   for (let i = 0; i < n; i++) {
     if (!sample.m[i]) continue;
     labToLinear(L[i], A[i], B[i], rgb);
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
     nx.push(nn[0]); ny.push(nn[1]);
     lum.push(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
     for (let c = 0; c < 3; c++) { mean[c] += rgb[c]; chan[c].push(rgb[c]); }
@@ -460,7 +463,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   const lab = { l: 0, a: 0, b: 0 };
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
     // Scalp seen between remaining strands lies in their shade; bare scalp does not.
     const d = domeDiffuse(nn, light), k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
     const sp = sheen * domeSheen(nn, light) * lost[i];
@@ -476,7 +479,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!skinWeight[i]) continue;
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0]);
+    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
     const d = domeDiffuse(nn, light);
     linearToLab(shaded(d, 0), shaded(d, 1), shaded(d, 2), lab);
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
@@ -523,7 +526,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   const grain = backgroundGrain(L, source, win, seed);
   const need = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (head[i] < 1 && (lost[i] > 0 || shadowed[i] > 0)) need[i] = 1;
-  const [cx, cy] = fromHead(f, 0, SKULL.v0);
+  const [cx, cy] = fromHead(f, shape.skull.u0, SKULL.v0);
   const [ml, ma, mb] = mirrorFill([L, A, B], source, need, win.w, win.h, cx - win.x0, cy - win.y0, Math.round(0.2 * fw));
   for (let i = 0; i < n; i++) {
     const k = head[i];
