@@ -377,12 +377,9 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
  * course (nose wing to mouth corner) at the bare minimum depth; the direction then follows that line
  * (when it is at least half the fold's minimum length: folds run up to ~45 degrees off the wing-to-corner
  * line), and the floor is FOLD.over x the FOLD.quantile of the band's depth with that line and FOLD.margin
- * mm around it left out (floorBeside): a fold must stand above the rest of its band's relief. The old
- * floor (3 robust spreads of the whole band) became the fold's own depth where it filled half the band
- * (0-68 L* across the fit chips). On the fit chips: 90 % and 1.2-2 x keep the children at 0 flags (1 x:
- * 2 of 7); a margin of 1.2-2.4 mm alike (4 mm: 2 of 7); search 35-45 degrees (60: 1 of 7). A band
- * reaching further onto the cheek (10 or 13 mm, not 7; or 11-14 mm at the mouth corner only) let 1-3
- * children's smile shading in, and is not used.
+ * mm around it left out (floorBeside): a fold must stand above the rest of its band's relief. Three
+ * robust spreads of the whole band, as the other lines use, become the fold's own depth where it fills
+ * half the band. The band stays 7 mm wide: reaching further onto the cheek lets children's smile shading in.
  */
 export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5 };
 export function foldSearch(field: RidgeField, zone: Float32Array, meshDir: number, minDepth: number, minLength: number, w: number, s: number): { floor: number; direction: number } {
