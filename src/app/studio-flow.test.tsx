@@ -10,6 +10,7 @@ import { useDevView } from '../lib/dev-view.ts';
 import { pngHeader } from '../testing/image-bytes.ts';
 import { renderWithQuery } from '../testing/render.tsx';
 import { App } from './app.tsx';
+import { useBatch } from './batch.ts';
 
 const envelope = { request_id: 'req-9', log_id: 'log-9', error_detail: { code: '', code_message: '', message: '' } };
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
@@ -107,6 +108,13 @@ describe('a batch after a failed run', { timeout: 30_000 }, () => {
     const photos = ['boat.png', 'bike.png'].map((n) => new File([pngHeader(320, 240)], n, { type: 'image/png' }));
     fireEvent.change(screen.getByLabelText('Upload photo'), { target: { files: photos } });
     await waitFor(() => expect(within(panel as HTMLElement).queryByRole('button', { name: 'Retry' })).toBeNull(), { timeout: 4000 });
+
+    // The batch outlives the panel: answer both runs so that none lands in a later test's gallery.
+    for (const n of [2, 3]) {
+      await waitFor(() => expect(posts).toHaveLength(n), { timeout: 4000 });
+      posts[n - 1].answer(new Response('upstream gone', { status: 500 }));
+    }
+    await waitFor(() => expect(useBatch.getState().files.map((f) => f.state)).toEqual(['failed', 'failed']), { timeout: 4000 });
   });
 });
 
