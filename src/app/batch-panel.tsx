@@ -10,7 +10,7 @@ import { useNow } from '../lib/use-now.ts';
 import { useBatch } from './batch.ts';
 import type { BatchFile } from './batch.ts';
 
-const words: Record<string, string> = { waiting: 'Waiting', fitting: 'Fitting to the limits', running: 'Running', done: 'Done', failed: 'Failed' };
+const words: Record<string, string> = { waiting: 'Waiting', fitting: 'Fitting to the limits', running: 'Running', done: 'Done', failed: 'Failed', stopped: 'Not sent: stopped' };
 
 function stateOf(f: BatchFile, item: GalleryItem | undefined): string {
   if (item?.status === 'pending') return 'running';
@@ -25,7 +25,7 @@ function Row({ f, item, now }: { f: BatchFile; item: GalleryItem | undefined; no
   const start = item?.createdAt ?? f.startedAt;
   return (
     <li className="flex items-center gap-2 text-[12.5px]" data-testid="batch-row" data-state={state}>
-      <span className="w-4">{state === 'running' || state === 'fitting' ? <Spinner className="size-3.5 text-accent-600" /> : state === 'done' ? '✓' : state === 'failed' ? '✕' : '·'}</span>
+      <span className="w-4">{state === 'running' || state === 'fitting' ? <Spinner className="size-3.5 text-accent-600" /> : state === 'done' ? '✓' : state === 'failed' ? '✕' : state === 'stopped' ? '–' : '·'}</span>
       <span className="min-w-0 flex-1 truncate text-stone-900" title={f.name}>
         {f.name}
       </span>
@@ -39,7 +39,7 @@ function Row({ f, item, now }: { f: BatchFile; item: GalleryItem | undefined; no
 }
 
 export function BatchPanel() {
-  const { files, title, clear } = useBatch();
+  const { files, title, clear, stop } = useBatch();
   const [open, setOpen] = useState(false);
   const items = useGalleryStore((s) => s.items);
   const byId = new Map(items.map((it) => [it.id, it]));
@@ -60,6 +60,11 @@ export function BatchPanel() {
           <Button size="sm" disabled={done.length === 0} onClick={() => void downloadZip(done, `atelier-batch-${done.length}.zip`)}>
             Download all (zip)
           </Button>
+          {busy && (
+            <Button size="sm" variant="ghost" onClick={stop} title="Send no more photos and abort the one being sent; results already accepted still arrive">
+              Stop
+            </Button>
+          )}
           {!busy && (
             <Button size="sm" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
               {open ? 'Hide files' : 'Show files'}

@@ -72,6 +72,13 @@ export async function failRun(runId: string | undefined, error: Error): Promise<
 
 export const runHooks: RunHooks = { onStart: startRun, onRecord: recordRun, onFail: failRun };
 
+/** Aborts the request of a run still being sent; false once the engine has answered it. */
+export function abortRequest(runId: string): boolean {
+  const cancel = cancels.get(runId);
+  cancel?.();
+  return cancel !== undefined;
+}
+
 /** Cancel: aborts a request in flight; for a submitted task, stops waiting for it (the engine may still finish it). */
 export function cancelRun(item: GalleryItem): void {
   const cancel = cancels.get(item.id);

@@ -118,6 +118,23 @@ describe('a batch after a failed run', { timeout: 30_000 }, () => {
   });
 });
 
+describe('a batch stopped', { timeout: 30_000 }, () => {
+  it('aborts the photo being sent and sends none of the rest', async () => {
+    const posts = fakeEngine();
+    renderWithQuery(<App />);
+    const photos = ['a.png', 'b.png', 'c.png'].map((n) => new File([pngHeader(320, 240)], n, { type: 'image/png' }));
+    fireEvent.change(screen.getByLabelText('Upload photo'), { target: { files: photos } });
+    await waitFor(() => expect(posts).toHaveLength(1), { timeout: 4000 });
+    const batch = screen.getByRole('region', { name: 'Batch' });
+    fireEvent.click(within(batch).getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(within(batch).getAllByTestId('batch-row').map((r) => r.dataset.state)).toEqual(['failed', 'stopped', 'stopped']), { timeout: 4000 });
+    expect(within(batch).getAllByTestId('batch-row')[0].textContent).toContain('You cancelled this run');
+    expect(within(batch).queryByRole('button', { name: 'Stop' })).toBeNull();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(posts).toHaveLength(1);
+  });
+});
+
 describe('plain words and the developer view', { timeout: 30_000 }, () => {
   it('speaks plainly by default; the developer view shows names, JSON and a curl command', async () => {
     fakeEngine();
