@@ -97,10 +97,13 @@ export const removalTuning = {
   /**
    * Dense beards: how much of the beard's own broad lightness relief (log(L* + 16) blurred over `shadeSigma`
    * face widths, less its membrane from the hole's rim: the jaw's roll-off, which the skin around cannot
-   * tell of) is laid on the membrane of the skin around.
+   * tell of) is laid on the membrane of the skin around. The blur is as narrow as the face's own modelling
+   * under the beard (a smile's folds beside the mouth, the hollow under the lower lip, the chin's roll-off:
+   * 0.02 to 0.03 face widths across) and still several hairs wide: at 0.04 those were flattened and the
+   * shaved face read as another man's (lacamoire: the cheeks beside the mouth were what the descriptor missed).
    */
   shade: 1,
-  shadeSigma: 0.04,
+  shadeSigma: 0.02,
   /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
   belowHue: 1,
   /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
