@@ -99,8 +99,8 @@ export const removalTuning = {
    * face widths, less its membrane from the hole's rim: the jaw's roll-off, which the skin around cannot
    * tell of) is laid on the membrane of the skin around. The blur is as narrow as the face's own modelling
    * under the beard (a smile's folds beside the mouth, the hollow under the lower lip, the chin's roll-off:
-   * 0.02 to 0.03 face widths across) and still several hairs wide: at 0.04 those were flattened and the
-   * shaved face read as another man's (lacamoire: the cheeks beside the mouth were what the descriptor missed).
+   * 0.02 to 0.03 face widths across) and still several hairs wide; a wider blur flattens them and the
+   * shaved face reads as another man's.
    */
   shade: 1,
   shadeSigma: 0.02,
