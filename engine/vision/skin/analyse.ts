@@ -12,7 +12,7 @@ import type { Face } from '../faces/detect.ts';
 import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
-import { makeFrame, toImage, type Frame, type P2 } from './frame.ts';
+import { makeFrame, toImage, type Frame } from './frame.ts';
 import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantileIn, quantilesIn, type Pigments } from './pigment.ts';
 import { findLines, floorBeside, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
@@ -265,8 +265,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
       if (rule.direction === 'fold') ({ floor, direction: along } = foldSearch(field, zones[z], dir, minDepth, rule.minLength, w, s));
       else floor = FINE_LINES.noise * spreadIn(field.depth, zones[z]);
       const query = { zone: zones[z], minDepth: Math.max(minDepth, floor), direction: along, tolerance: (rule.tolerance * Math.PI) / 180, s };
-      const found = findLines(rule.field === 'all' ? withFurrows(fineLines, query.minDepth, coarse, zones[z], minDepth, w, h, s) : field, query);
-      const lines = rule.direction === 'fold' ? found.filter((l) => foldReach(l, f.mesh, z.startsWith('right') ? 'right' : 'left', w) <= FOLD.reach) : found;
+      const lines = findLines(rule.field === 'all' ? withFurrows(fineLines, query.minDepth, coarse, zones[z], minDepth, w, h, s) : field, query);
       allLines[name].push(...lines.filter((l) => l.length >= rule.minLength));
       evidence += lineEvidence(lines, rule.minLength);
       for (const l of lines) if (l.length > longest) { longest = l.length; depth = l.depth; }
@@ -382,25 +381,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
  * robust spreads of the whole band, as the other lines use, become the fold's own depth where it fills
  * half the band. The band stays 7 mm wide: reaching further onto the cheek lets children's smile shading in.
  */
-export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5, reach: 0.3 };
-
-/**
- * Where a line in the nasolabial band begins: its upper end's place along the mesh's course from the nose
- * wing (0) to the mouth corner (1). A nasolabial fold begins at the wing; a line that begins lower lies
- * beside the mouth, where a pout or pucker pushes the lips forward and the cheek rolls against them, and
- * is the lips' shape, not a fold. Of the fit half's folds (chips and fit-half faces_emotion) none began
- * below 0.22, so a fold must begin within FOLD.reach.
- */
-export function foldReach(line: Line, mesh: readonly P2[], side: 'right' | 'left', w: number): number {
-  const [a, b] = side === 'right' ? [mesh[129], mesh[61]] : [mesh[358], mesh[291]];
-  const ax = b[0] - a[0], ay = b[1] - a[1], l2 = ax * ax + ay * ay || 1;
-  let t0 = Infinity;
-  for (const i of line.at) {
-    const x = i % w, y = (i - x) / w, t = ((x - a[0]) * ax + (y - a[1]) * ay) / l2;
-    if (t < t0) t0 = t;
-  }
-  return t0;
-}
+export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5 };
 export function foldSearch(field: RidgeField, zone: Float32Array, meshDir: number, minDepth: number, minLength: number, w: number, s: number): { floor: number; direction: number } {
   const strongest = findLines(field, { zone, minDepth, direction: meshDir, tolerance: (FOLD.search * Math.PI) / 180, s })[0];
   const floor = floorBeside(field.depth, zone, w, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);

@@ -1,7 +1,7 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { coreOf, fades, FINE_LINES, FOLD, foldReach, foldSearch, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
+import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { FACE_MM, irisDiameter, pixelsPerMm, resamplePlane, type P2 } from './frame.ts';
@@ -143,15 +143,6 @@ describe('ridges', () => {
     const strongest = findLines(rf, { zone: band, minDepth: 0.5, direction: 0, tolerance: Math.PI / 8, s })[0];
     const rippleFloor = floorBeside(rf.depth, band, W, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
     expect(rippleFloor).toBeGreaterThan(rf.depth[50 * W + 60]);
-  });
-  it('takes a line beginning at the nose wing for a fold, and one beginning beside the mouth (a pout\'s) for none', () => {
-    // Wing (mesh 129) at (40, 20), mouth corner (61) at (30, 80): a line from the wing down, and one only beside the corner.
-    const mesh: P2[] = Array.from({ length: 478 }, () => [0, 0] as P2);
-    mesh[129] = [40, 20]; mesh[61] = [30, 80];
-    const run = (y0: number, y1: number) => Int32Array.from({ length: y1 - y0 }, (_, k) => (y0 + k) * W + Math.round(40 - ((y0 + k - 20) * 10) / 60) - 4);
-    const line = (at: Int32Array) => ({ length: at.length / 2, depth: 8, angle: 1.4, x0: 0, y0: 0, x1: 0, y1: 0, pixels: at.length, at });
-    expect(foldReach(line(run(22, 70)), mesh, 'right', W)).toBeLessThan(FOLD.reach); // from the wing
-    expect(foldReach(line(run(55, 85)), mesh, 'right', W)).toBeGreaterThan(FOLD.reach); // beside the corner only
   });
   it('draws the nasolabial band in the face\'s own proportions (its cheek-to-cheek width in 3D)', () => {
     const mesh = Array.from({ length: 478 }, () => [0, 0, 0]);

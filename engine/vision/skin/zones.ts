@@ -4,7 +4,7 @@
  * retouch's wide ones, so under-eye skin and crow's feet stay in), the mesh atlas regions (forehead, cheeks,
  * under-eye, nose, T-zone, chin, jaw) and the zones the atlas lacks, drawn in millimetres from mesh points:
  * glabella, crow's feet beside the outer eye corners, the nasolabial band from the nose wing to past the
- * mouth corner. Every zone is kept within skin.
+ * mouth corner (in the face's own proportions, faceMm). Every zone is kept within skin.
  */
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
@@ -38,11 +38,10 @@ export function crowsFeetPolygon(mesh: readonly P2[], side: 'right' | 'left', s:
 
 /**
  * Nasolabial band: 10 face-mm wide, from beside the nose wing to 6 face-mm below and beyond the mouth
- * corner. A face-mm (faceMm) is the face's own proportion, not the iris's millimetre: the band is a place
- * on the face, and where the iris reads a face wider than FACE_MM (a full or broad face, or glasses that
- * shrink the iris) the fold lies that much further from the mesh's wing and corner. Drawn in iris mm, the
- * band missed the outer half of a 73-year-old's fold (the iris read her face 181 mm wide); a child's
- * narrower face gets a band as much smaller.
+ * corner, `s` being pixels per face-mm (faceMm), not per iris millimetre: the band is a place on the face,
+ * and where the iris reads a face wider than FACE_MM (a full, broad face, or glasses that shrink the
+ * iris) the fold lies that much further from the mesh's wing and corner; drawn in iris mm, the band held
+ * only the top of such a face's fold. A child's narrower face gets a band as much smaller.
  */
 export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
   const [wing, corner] = side === 'right' ? [129, 61] : [358, 291];
