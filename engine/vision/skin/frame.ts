@@ -18,7 +18,7 @@ export const IRIS_MM = 11.7;
  */
 export const WORK_PX_PER_MM = 3;
 /** A face is about 140 mm from cheek to cheek (mesh 234-454); the check on the iris scale. */
-const FACE_MM = 140;
+export const FACE_MM = 140;
 
 export type P2 = [number, number];
 

@@ -4,13 +4,13 @@ import { toLab } from '../../image/retouch/color.ts';
 import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
-import { irisDiameter, pixelsPerMm, resamplePlane } from './frame.ts';
+import { FACE_MM, irisDiameter, pixelsPerMm, resamplePlane, type P2 } from './frame.ts';
 import { gauss, zoneSpans } from './gauss.ts';
 import { darkCircle, HAEMOGLOBIN, itaClass, itaOf, MELANIN, nth, pigments } from './pigment.ts';
 import { CREASE_SHARPNESS, findLines, floorBeside, foldShape, ridgeField } from './ridges.ts';
 import { shineMap, skinType } from './shine.ts';
 import { renderSynthetic } from './synthetic.ts';
-import { nearestUp } from './zones.ts';
+import { faceMm, nasolabialPolygon, nearestUp } from './zones.ts';
 
 const W = 120, H = 100;
 const flat = (v = 60) => new Float32Array(W * H).fill(v);
@@ -143,6 +143,17 @@ describe('ridges', () => {
     const strongest = findLines(rf, { zone: band, minDepth: 0.5, direction: 0, tolerance: Math.PI / 8, s })[0];
     const rippleFloor = floorBeside(rf.depth, band, W, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
     expect(rippleFloor).toBeGreaterThan(rf.depth[50 * W + 60]);
+  });
+  it('draws the nasolabial band in the face\'s own proportions (its cheek-to-cheek width in 3D)', () => {
+    const mesh = Array.from({ length: 478 }, () => [0, 0, 0]);
+    mesh[234] = [0, 50, 0]; mesh[454] = [2 * FACE_MM, 50, 0]; mesh[129] = [120, 60, 0]; mesh[358] = [160, 60, 0]; mesh[61] = [110, 110, 0]; mesh[291] = [170, 110, 0];
+    mesh[168] = [140, 40, 0]; mesh[152] = [140, 200, 0];
+    expect(faceMm(mesh)).toBeCloseTo(2, 6);
+    // Turned: the same width foreshortened in x, kept in depth.
+    expect(faceMm(mesh.map((p, i) => (i === 454 ? [FACE_MM, 50, Math.sqrt(3) * FACE_MM] : p)))).toBeCloseTo(2, 6);
+    const xs = (k: number) => nasolabialPolygon(mesh.map((p) => [p[0], p[1]] as P2), 'right', k).map((p) => p[0]);
+    const width = (k: number) => Math.max(...xs(k)) - Math.min(...xs(k));
+    expect(width(3)).toBeGreaterThan(width(2)); // a wider face-mm, a wider band
   });
   it('does not take a round spot for a line', () => {
     const p = flat();

@@ -4,7 +4,7 @@
  * retouch's wide ones, so under-eye skin and crow's feet stay in), the mesh atlas regions (forehead, cheeks,
  * under-eye, nose, T-zone, chin, jaw) and the zones the atlas lacks, drawn in millimetres from mesh points:
  * glabella, crow's feet beside the outer eye corners, the nasolabial band from the nose wing to past the
- * mouth corner. Every zone is kept within skin.
+ * mouth corner (in the face's own proportions, faceMm). Every zone is kept within skin.
  */
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
@@ -13,7 +13,7 @@ import { feather, grow, minus, times, union } from '../regions/feather.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
 import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
-import { resamplePlane, type Frame, type P2 } from './frame.ts';
+import { FACE_MM, resamplePlane, type Frame, type P2 } from './frame.ts';
 
 export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
   | 'rightCheek' | 'leftCheek' | 'rightNasolabial' | 'leftNasolabial' | 'nose' | 'chin' | 'jaw' | 'tZone';
@@ -36,7 +36,13 @@ export function crowsFeetPolygon(mesh: readonly P2[], side: 'right' | 'left', s:
   return [at(5, -5), at(18, -9), at(18, 11), at(5, 6)];
 }
 
-/** Nasolabial band: 10 mm wide, from beside the nose wing to 6 mm below and beyond the mouth corner. */
+/**
+ * Nasolabial band: 10 face-mm wide, from beside the nose wing to 6 face-mm below and beyond the mouth
+ * corner, `s` being pixels per face-mm (faceMm), not per iris millimetre: the band is a place on the face,
+ * and where the iris reads a face wider than FACE_MM (a full, broad face, or glasses that shrink the
+ * iris) the fold lies that much further from the mesh's wing and corner; drawn in iris mm, the band held
+ * only the top of such a face's fold. A child's narrower face gets a band as much smaller.
+ */
 export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s: number): P2[] {
   const [wing, corner] = side === 'right' ? [129, 61] : [358, 291];
   const out = unit(side === 'right' ? mesh[454] : mesh[234], side === 'right' ? mesh[234] : mesh[454]);
@@ -172,13 +178,19 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
     leftUnderEye: inSkin(minus(plane('leftUnderEye'), lidGuard)),
     rightCheek: inSkin(plane('rightCheek')),
     leftCheek: inSkin(plane('leftCheek')),
-    rightNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'right', s))),
-    leftNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'left', s))),
+    rightNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'right', faceMm(scaled.mesh!)))),
+    leftNasolabial: inSkin(poly(nasolabialPolygon(mesh, 'left', faceMm(scaled.mesh!)))),
     nose: inSkin(plane('nose')),
     chin: inSkin(plane('chin')),
     jaw: inSkin(plane('jaw')),
     tZone: inSkin(plane('tZone')),
   };
+}
+
+/** Pixels per face-mm: the face's cheek-to-cheek width (mesh 234-454, in 3D: a turned face keeps it) over FACE_MM. */
+export function faceMm(mesh: readonly (readonly number[])[]): number {
+  const a = mesh[234], b = mesh[454];
+  return Math.hypot(a[0] - b[0], a[1] - b[1], (a[2] ?? 0) - (b[2] ?? 0)) / FACE_MM;
 }
 
 /** Area of a zone in mm² (its plane summed, over the frame's scale). */
