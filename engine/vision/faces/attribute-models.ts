@@ -13,7 +13,7 @@ import { humanModel, type HumanLike, type TensorLike, type TfLike } from '../mod
 import type { OnnxNet } from '../models/onnx.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from './faceres-onnx.ts';
-import { cropRoi, type Roi } from './crop.ts';
+import { cropRoi, cropRoiPixels, type Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 import { roiFromMesh, ROI_SCALE } from './mesh.ts';
 
@@ -262,15 +262,24 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     const t: Record<string, TensorLike> = {};
     let outputs: TensorLike[] = [];
     try {
-      const rgb = await sharedCrops(tf, spec, image, batch, border, t, crops && { cache: crops, key: `${b}` });
-      t.input = normalise(tf, rgb, spec.norm, t);
-      const dims = [...t.input.shape];
+      let dims: number[], data: Float32Array | undefined;
+      const plainData = onnx && pixelNorm(spec);
+      if (plainData) {
+        // onnxruntime takes plain data: squares and normalisation as data too, the values tfjs gives (no tensors).
+        const px = pixelCrops(spec, image, batch, border, crops && { cache: crops, key: `${b}` });
+        dims = [batch.length, spec.size, spec.size, 3];
+        data = normaliseData(px, plainData);
+      } else {
+        const rgb = await sharedCrops(tf, spec, image, batch, border, t, crops && { cache: crops, key: `${b}` });
+        t.input = normalise(tf, rgb, spec.norm, t);
+        dims = [...t.input.shape];
+      }
       // Both views in one batch: the plain squares, then their mirror images.
-      const data = flip ? withMirrors(await t.input.data() as Float32Array, dims) : undefined;
+      if (flip) data = withMirrors(data ?? await t.input.data() as Float32Array, dims);
       if (flip) dims[0] *= 2;
       let raw: RawAttributes[];
       if (onnx) {
-        // The crop and normalisation stay on tfjs (cheap); the network runs on onnxruntime.
+        // The network runs on onnxruntime (the squares cut and normalised as data above, or on tfjs for the other conventions).
         const out = await net.run({ [onnx.input]: { data: data ?? Float32Array.from(await t.input.data()), dims } }, onnx.outputs);
         raw = await spec.read(asTensors(out, onnx.outputs), dims[0]);
       } else {
@@ -286,6 +295,43 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     }
   }
   return flip ? { plain, mirrored } : { plain };
+}
+
+/** The normalisations normaliseData does (those of the ONNX models' conventions), for a spec with no box or stretch. */
+function pixelNorm(spec: AttributeModelSpec): 'rgb255' | 'caffe' | undefined {
+  return !spec.box && !spec.stretch && (spec.norm === 'rgb255' || spec.norm === 'caffe') ? spec.norm : undefined;
+}
+
+/** modelCrops' squares (no box, no stretch) as data, [n, size, size, 3] in 0..1, from cropRoiPixels (cropRoi's values); cached like sharedCrops. */
+function pixelCrops(spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border, shared?: { cache: CropCache; key: string }): Float32Array {
+  const key = shared && ['px', shared.key, spec.size, border, ...rois.map((r) => `${r.cx},${r.cy},${r.size},${r.angle}`)].join('|');
+  const hit = key && shared.cache.get(key);
+  if (hit) return hit.data;
+  const per = spec.size * spec.size * 3, data = new Float32Array(rois.length * per);
+  rois.forEach((roi, i) => data.set(cropRoiPixels(image, roi, spec.size, false, border === 'edge' ? 'edge' : 0), i * per));
+  if (key) shared.cache.set(key, { data, shape: [rois.length, spec.size, spec.size, 3] });
+  return data;
+}
+
+/** ImageNet's channel means (BGR), as the float32 tensor normalise() subtracts. */
+const CAFFE_MEANS = Float32Array.of(103.939, 116.779, 123.68);
+
+/**
+ * normalise() for rgb255 and caffe on plain data, in float32 step by step (tfjs's wasm kernels round each
+ * multiply and subtract to float32; Math.fround of the double result is the same number), so the network
+ * sees the same values.
+ */
+export function normaliseData(rgb01: Float32Array, norm: 'rgb255' | 'caffe'): Float32Array {
+  const out = new Float32Array(rgb01.length), f32 = Math.fround;
+  if (norm === 'rgb255') {
+    for (let i = 0; i < rgb01.length; i++) out[i] = f32(rgb01[i] * 255);
+    return out;
+  }
+  for (let i = 0; i < rgb01.length; i += 3) {
+    // Channels reversed (BGR), x 255, minus the means.
+    for (let c = 0; c < 3; c++) out[i + c] = f32(f32(rgb01[i + 2 - c] * 255) - CAFFE_MEANS[c]);
+  }
+  return out;
 }
 
 /** modelCrops, or the same squares from the cache when a model that reads them cut them already (`batch`: which batch of the ROIs). */
