@@ -17,7 +17,7 @@ import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
-import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../engine/vision/faces/attribute-models.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel, type CropCache } from '../engine/vision/faces/attribute-models.ts';
 import { PIPELINE } from '../engine/vision/faces/attributes.ts';
 import { geometryAttributes } from '../engine/vision/faces/geometry-attributes.ts';
 import { ANALYZER_PARSING, partAttributes } from '../engine/vision/faces/part-attributes.ts';
@@ -56,8 +56,10 @@ for (const file of files) {
     const lap = (k: string) => { const now = cpu(); T[k] += now - t; t = now; };
     const faces = (await detectFaces(human, image, { meshFaces: 5 })).slice(0, 5); lap('detect');
     n = faces.length;
+    // Gender reads age's squares (as attributes.ts has them share them).
+    const crops: CropCache = new Map();
     for (const [k, s] of [['age', PIPELINE.age], ['gender', PIPELINE.gender], ['emotion', PIPELINE.emotion]] as const) {
-      for (const m of s.models) await runAttributeModel(human, ATTRIBUTE_MODELS[m], image, faces.map((f) => faceRoi(f, s.scale)), s.flip, registryNets(models), s.border);
+      for (const m of s.models) await runAttributeModel(human, ATTRIBUTE_MODELS[m], image, faces.map((f) => faceRoi(f, s.scale)), s.flip, registryNets(models), s.border, crops);
       lap(k);
     }
     // part-inputs.ts, step by step.

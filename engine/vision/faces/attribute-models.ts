@@ -13,7 +13,7 @@ import { humanModel, type HumanLike, type TensorLike, type TfLike } from '../mod
 import type { OnnxNet } from '../models/onnx.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from './faceres-onnx.ts';
-import { cropRoi, type Roi } from './crop.ts';
+import { cropRoi, cropRoiPixels, type Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 import { roiFromMesh, ROI_SCALE } from './mesh.ts';
 
@@ -209,12 +209,19 @@ const asTensors = (out: Record<string, { data: Float32Array; dims: number[] }>, 
 const BATCH = 8;
 
 /**
+ * The squares already cut for one image (modelCrops' output as data), by what determines them: models that
+ * read the same squares (FaceRes-deep under two input conventions, for age and for gender) cut them once.
+ */
+export type CropCache = Map<string, { data: Float32Array; shape: number[] }>;
+
+/**
  * Runs one model on the given squares of the image, batched; with `flip` also on their mirror images and
  * averages the two (the models learnt with horizontal flips, so both views are equally valid).
- * Returns one RawAttributes per ROI. Every tensor made here is disposed before it returns.
+ * Returns one RawAttributes per ROI. Every tensor made here is disposed before it returns. `crops`: squares
+ * cut by an earlier call on the same image and ROIs, reused (and this call's added).
  */
-export async function runAttributeModel(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip = false, nets?: AttributeNets, border: Border = 'black'): Promise<RawAttributes[]> {
-  const { plain, mirrored } = await runViews(human, spec, image, rois, flip, nets, border);
+export async function runAttributeModel(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip = false, nets?: AttributeNets, border: Border = 'black', crops?: CropCache): Promise<RawAttributes[]> {
+  const { plain, mirrored } = await runViews(human, spec, image, rois, flip, nets, border, crops);
   return mirrored ? plain.map((p, i) => averageViews(p, mirrored[i])) : plain;
 }
 
@@ -224,7 +231,27 @@ export async function runAttributeModelViews(human: HumanLike, spec: AttributeMo
   return { plain, mirrored: mirrored! };
 }
 
-async function runViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
+/**
+ * The batch [n, h, w, c] followed by its mirror images (each row reversed), as one [2n, h, w, c] array: what
+ * tf.reverse and tf.concat gave, value for value, without the wasm backend's reverse (its per-element index
+ * arithmetic cost more than the crops on 224 px squares). Normalisation is per pixel, so mirroring after it is
+ * the same as before it.
+ */
+export function withMirrors(data: Float32Array, [n, h, w, c]: readonly number[]): Float32Array {
+  const len = n * h * w * c, out = new Float32Array(2 * len);
+  out.set(data.subarray(0, len));
+  const row = w * c;
+  for (let r = 0; r < n * h; r++) {
+    const src = r * row, dst = len + r * row;
+    for (let x = 0; x < w; x++) {
+      const s = src + (w - 1 - x) * c, d = dst + x * c;
+      for (let k = 0; k < c; k++) out[d + k] = data[s + k];
+    }
+  }
+  return out;
+}
+
+async function runViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border, crops?: CropCache): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
   const tf = human.tf as Tf;
   const net = await nets?.(spec.file);
   const onnx = net && ONNX_NETS[spec.file];
@@ -235,19 +262,31 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     const t: Record<string, TensorLike> = {};
     let outputs: TensorLike[] = [];
     try {
-      const rgb = await modelCrops(tf, spec, image, batch, border, t);
-      if (flip) { t.mirror = tf.reverse(rgb, 2); t.both = tf.concat([rgb, t.mirror], 0); }
-      t.input = normalise(tf, flip ? t.both : rgb, spec.norm, t);
+      let dims: number[], data: Float32Array | undefined;
+      const plainData = onnx && pixelNorm(spec);
+      if (plainData) {
+        // onnxruntime takes plain data: squares and normalisation as data too, the values tfjs gives (no tensors).
+        const px = pixelCrops(spec, image, batch, border, crops && { cache: crops, key: `${b}` });
+        dims = [batch.length, spec.size, spec.size, 3];
+        data = normaliseData(px, plainData);
+      } else {
+        const rgb = await sharedCrops(tf, spec, image, batch, border, t, crops && { cache: crops, key: `${b}` });
+        t.input = normalise(tf, rgb, spec.norm, t);
+        dims = [...t.input.shape];
+      }
+      // Both views in one batch: the plain squares, then their mirror images.
+      if (flip) data = withMirrors(data ?? await t.input.data() as Float32Array, dims);
+      if (flip) dims[0] *= 2;
       let raw: RawAttributes[];
       if (onnx) {
-        // The crop and normalisation stay on tfjs (cheap); the network runs on onnxruntime.
-        const data = Float32Array.from(await t.input.data());
-        const out = await net.run({ [onnx.input]: { data, dims: [...t.input.shape] } }, onnx.outputs);
-        raw = await spec.read(asTensors(out, onnx.outputs), flip ? 2 * batch.length : batch.length);
+        // The network runs on onnxruntime (the squares cut and normalised as data above, or on tfjs for the other conventions).
+        const out = await net.run({ [onnx.input]: { data: data ?? Float32Array.from(await t.input.data()), dims } }, onnx.outputs);
+        raw = await spec.read(asTensors(out, onnx.outputs), dims[0]);
       } else {
-        const y = model!.execute(t.input);
+        if (data) t.both = tf.tensor4d(data, dims as [number, number, number, number], 'float32');
+        const y = model!.execute(t.both ?? t.input);
         outputs = Array.isArray(y) ? y : [y];
-        raw = await spec.read(outputs, flip ? 2 * batch.length : batch.length);
+        raw = await spec.read(outputs, dims[0]);
       }
       plain.push(...raw.slice(0, batch.length));
       if (flip) mirrored.push(...raw.slice(batch.length));
@@ -256,6 +295,55 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     }
   }
   return flip ? { plain, mirrored } : { plain };
+}
+
+/** The normalisations normaliseData does (those of the ONNX models' conventions), for a spec with no box or stretch. */
+function pixelNorm(spec: AttributeModelSpec): 'rgb255' | 'caffe' | undefined {
+  return !spec.box && !spec.stretch && (spec.norm === 'rgb255' || spec.norm === 'caffe') ? spec.norm : undefined;
+}
+
+/** modelCrops' squares (no box, no stretch) as data, [n, size, size, 3] in 0..1, from cropRoiPixels (cropRoi's values); cached like sharedCrops. */
+function pixelCrops(spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border, shared?: { cache: CropCache; key: string }): Float32Array {
+  const key = shared && ['px', shared.key, spec.size, border, ...rois.map((r) => `${r.cx},${r.cy},${r.size},${r.angle}`)].join('|');
+  const hit = key && shared.cache.get(key);
+  if (hit) return hit.data;
+  const per = spec.size * spec.size * 3, data = new Float32Array(rois.length * per);
+  rois.forEach((roi, i) => data.set(cropRoiPixels(image, roi, spec.size, false, border === 'edge' ? 'edge' : 0), i * per));
+  if (key) shared.cache.set(key, { data, shape: [rois.length, spec.size, spec.size, 3] });
+  return data;
+}
+
+/** ImageNet's channel means (BGR), as the float32 tensor normalise() subtracts. */
+const CAFFE_MEANS = Float32Array.of(103.939, 116.779, 123.68);
+
+/**
+ * normalise() for rgb255 and caffe on plain data, in float32 step by step (tfjs's wasm kernels round each
+ * multiply and subtract to float32; Math.fround of the double result is the same number), so the network
+ * sees the same values.
+ */
+export function normaliseData(rgb01: Float32Array, norm: 'rgb255' | 'caffe'): Float32Array {
+  const out = new Float32Array(rgb01.length), f32 = Math.fround;
+  if (norm === 'rgb255') {
+    for (let i = 0; i < rgb01.length; i++) out[i] = f32(rgb01[i] * 255);
+    return out;
+  }
+  for (let i = 0; i < rgb01.length; i += 3) {
+    // Channels reversed (BGR), x 255, minus the means.
+    for (let c = 0; c < 3; c++) out[i + c] = f32(f32(rgb01[i + 2 - c] * 255) - CAFFE_MEANS[c]);
+  }
+  return out;
+}
+
+/** modelCrops, or the same squares from the cache when a model that reads them cut them already (`batch`: which batch of the ROIs). */
+async function sharedCrops(tf: Tf, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border, t: Record<string, TensorLike>, shared?: { cache: CropCache; key: string }): Promise<TensorLike> {
+  if (!shared) return modelCrops(tf, spec, image, rois, border, t);
+  // What determines the squares: their side, the box cut from them, the contrast stretch, the border and the ROIs.
+  const key = [shared.key, spec.size, spec.box?.join(',') ?? '', spec.stretch ? 's' : '', border, ...rois.map((r) => `${r.cx},${r.cy},${r.size},${r.angle}`)].join('|');
+  const hit = shared.cache.get(key);
+  if (hit) return (t.cached = tf.tensor4d(hit.data, hit.shape as [number, number, number, number], 'float32'));
+  const rgb = await modelCrops(tf, spec, image, rois, border, t);
+  shared.cache.set(key, { data: Float32Array.from(await rgb.data()), shape: [...rgb.shape] });
+  return rgb;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from '../models/human.ts';
 import { humanModel } from '../models/human.ts';
 import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, type Border, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, type Border, type CropCache, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
 import type { Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 
@@ -77,6 +77,8 @@ export async function imageAttributes(human: unknown, image: RasterImage, nets?:
 async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[], nets: AttributeNets | undefined, families: ReadonlySet<AttributeFamily>): Promise<Partial<FaceAttributes>[]> {
   // Steps that share a model, crop and flip run it once.
   const runs = new Map<string, RawAttributes[]>();
+  // Models that read the same squares (age and gender: FaceRes-deep at 1.6 under two conventions) cut them once.
+  const crops: CropCache = new Map();
   const run = async (s: Step): Promise<RawAttributes[]> => {
     const perModel: RawAttributes[][] = [];
     // One model at a time: the wasm backend gains nothing from interleaving them.
@@ -84,7 +86,7 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
       const key = `${m}|${s.scale}|${s.flip}|${s.border}`;
       let r = runs.get(key);
       if (!r) {
-        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets, s.border);
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets, s.border, crops);
         runs.set(key, r);
       }
       perModel.push(r);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import type { HumanLike } from '../models/human.ts';
-import { boxAverage, cropRoi } from './crop.ts';
+import { boxAverage, cropRoi, cropRoiPixels } from './crop.ts';
 
 /** A w x h RGB image whose red channel is x * step, green y * step, blue 7. */
 const ramp = (w: number, h: number, step = 10): RasterImage => {
@@ -75,5 +75,23 @@ describe('cropRoi', () => {
     // Below the corner, outside on the left only: the image's first column at that row.
     const row6 = [0, 1, 2].map((c) => image.data[(2 * 20) * 3 + c]);
     at(0, 6).forEach((x, c) => expect(x).toBeCloseTo(row6[c], 3));
+  });
+
+  it('cropRoiPixels gives its values to the bit: turned, flipped, shrunk a lot, past the edge (black, grey, repeated)', async () => {
+    // A photo-like image: noise over a gradient, so every tap differs.
+    const w = 301, h = 257, data = Buffer.alloc(w * h * 3);
+    let seed = 7;
+    for (let i = 0; i < data.length; i++) { seed = (seed * 1103515245 + 12345) >>> 0; data[i] = ((seed >>> 16) & 127) + ((i / 3) % w) / 3; }
+    const image: RasterImage = { data, width: w, height: h, channels: 3 };
+    const cases: [Parameters<typeof cropRoi>[2], number, boolean, number | 'edge'][] = [
+      [{ cx: 150.3, cy: 120.7, size: 180.2, angle: 0.31 }, 64, false, 0],
+      [{ cx: 40.1, cy: 30.9, size: 150, angle: -0.5 }, 48, true, 127.5],
+      [{ cx: 290, cy: 250, size: 200, angle: 1.2 }, 56, false, 'edge'],
+      [{ cx: 150, cy: 128, size: 250, angle: 0.05 }, 24, true, 0],
+    ];
+    for (const [roi, out, flip, fill] of cases) {
+      const viaTf = Float32Array.from(await read(await cropRoi(tf, image, roi, out, flip, fill)));
+      expect(cropRoiPixels(image, roi, out, flip, fill)).toEqual(viaTf);
+    }
   });
 });

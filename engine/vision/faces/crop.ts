@@ -68,6 +68,60 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
   }
 }
 
+/**
+ * cropRoi's square as plain data, [out, out, 3] row-major in 0..1, for a caller that hands it to onnxruntime
+ * rather than to tfjs (the face parser): the same region, box averaging and affine map, and the bilinear
+ * sampling of tfjs's Transform kernel (TensorFlow's image_ops.h) in float32 step by step (Math.fround after
+ * every operation, as the kernel's float arithmetic rounds), so the values are cropRoi's to the bit
+ * (crop.test.ts), without a tensor of the region, the wasm transform and the copy back out.
+ */
+export function cropRoiPixels(image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Float32Array {
+  const f32 = Math.fround;
+  const shrink = roi.size / out;
+  const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
+  const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle))) + 2 * f + 1;
+  const left = clampTo(Math.floor(roi.cx - half), image.width), top = clampTo(Math.floor(roi.cy - half), image.height);
+  const right = clampTo(Math.ceil(roi.cx + half), image.width), bottom = clampTo(Math.ceil(roi.cy + half), image.height);
+  const w = Math.max(1, Math.ceil((right - left) / f)), h = Math.max(1, Math.ceil((bottom - top) / f));
+  const pixels = right > left && bottom > top ? boxAverage(image, left, top, right, bottom, f, w, h) : new Float32Array(w * h * 3);
+  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), fx = flip ? -1 : 1;
+  const u0 = flip ? out - 0.5 - out / 2 : 0.5 - out / 2, v0 = 0.5 - out / 2;
+  const k = shrink / f;
+  // The transform as the float32 tensor cropRoi makes of it.
+  const a0 = f32(k * c * fx), a1 = f32(-k * n), a2 = f32((roi.cx + shrink * (c * u0 - n * v0) - left) / f - 0.5);
+  const a3 = f32(k * n * fx), a4 = f32(k * c), a5 = f32((roi.cy + shrink * (n * u0 + c * v0) - top) / f - 0.5);
+  const edge = fill === 'edge', value = edge ? 0 : f32(fill);
+  const result = new Float32Array(out * out * 3);
+  const read = (y: number, x: number, ch: number) => (y >= 0 && y < h && x >= 0 && x < w ? pixels[(y * w + x) * 3 + ch] : value);
+  for (let oy = 0; oy < out; oy++) {
+    const ry = f32(a1 * oy), ry4 = f32(a4 * oy);
+    for (let ox = 0; ox < out; ox++) {
+      let x = f32(f32(f32(a0 * ox) + ry) + a2), y = f32(f32(f32(a3 * ox) + ry4) + a5);
+      // 'nearest' fill clamps the coordinate into the region (which is clipped to the image: its edge repeats).
+      if (edge) { x = Math.min(Math.max(x, 0), w - 1); y = Math.min(Math.max(y, 0), h - 1); }
+      const xf = Math.floor(x), yf = Math.floor(y), xc = xf + 1, yc = yf + 1;
+      const wx0 = f32(xc - x), wx1 = f32(x - xf), wy0 = f32(yc - y), wy1 = f32(y - yf);
+      const o = (oy * out + ox) * 3;
+      if (xf >= 0 && yf >= 0 && xc < w && yc < h) {
+        // All four taps inside the region (most of the square): no bounds checks.
+        const i00 = (yf * w + xf) * 3, i10 = i00 + w * 3;
+        for (let ch = 0; ch < 3; ch++) {
+          const top0 = f32(f32(wx0 * pixels[i00 + ch]) + f32(wx1 * pixels[i00 + 3 + ch]));
+          const bot0 = f32(f32(wx0 * pixels[i10 + ch]) + f32(wx1 * pixels[i10 + 3 + ch]));
+          result[o + ch] = f32(f32(f32(wy0 * top0) + f32(wy1 * bot0)) / 255);
+        }
+        continue;
+      }
+      for (let ch = 0; ch < 3; ch++) {
+        const top0 = f32(f32(wx0 * read(yf, xf, ch)) + f32(wx1 * read(yf, xc, ch)));
+        const bot0 = f32(f32(wx0 * read(yc, xf, ch)) + f32(wx1 * read(yc, xc, ch)));
+        result[o + ch] = f32(f32(f32(wy0 * top0) + f32(wy1 * bot0)) / 255);
+      }
+    }
+  }
+  return result;
+}
+
 const clampTo = (v: number, max: number) => Math.max(0, Math.min(max, v));
 
 /**

@@ -12,7 +12,7 @@
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import { lumaPlane } from '../../image/luma.ts';
-import { cropRoi, type Roi } from '../faces/crop.ts';
+import { cropRoi, cropRoiPixels, type Roi } from '../faces/crop.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
@@ -20,6 +20,7 @@ import type { Mask } from '../regions/feather.ts';
 import type { Win } from '../regions/polygon.ts';
 import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
 import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
+import { ONNX_INPUT, ONNX_LOGITS } from './bisenet-onnx.ts';
 
 export { PARSING_CLASSES, type FaceParser, type ParsingClass };
 
@@ -186,12 +187,18 @@ async function parseOne(parser: FaceParser, image: RasterImage, face: Face, opts
   const t0 = performance.now();
   const t: TensorLike[] = [];
   let logits: Float32Array;
-  try {
-    // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
-    t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
-    logits = await parserLogitsData(parser, t[0], out);
-  } finally {
-    parser.tf.dispose(t);
+  // Mid grey outside the image: the padding the model was trained with (x / 127.5 - 1 = 0).
+  const net = await parser.onnx?.(out);
+  if (net) {
+    // onnxruntime takes plain data: the crop is cut as data too (cropRoi's values, no tensor round trip).
+    logits = (await net.run({ [ONNX_INPUT]: { data: cropRoiPixels(image, roi, out, false, 127.5), dims: [1, out, out, 3] } }, [ONNX_LOGITS]))[ONNX_LOGITS].data;
+  } else {
+    try {
+      t.push(await cropRoi(parser.tf, image, roi, out, false, 127.5));
+      logits = await parserLogitsData(parser, t[0], out);
+    } finally {
+      parser.tf.dispose(t);
+    }
   }
   const t1 = performance.now();
   // The lattice in window pixels (points outside the window read 0).
