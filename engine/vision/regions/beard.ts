@@ -85,6 +85,33 @@ export const beardTuning = {
   skirt: 0.06,
   /** Least share of the beard zone the seeds must cover to count as a beard at all. */
   least: 0.05,
+  /**
+   * A moustache alone counts as a beard: one patch of seeds over `moustacheLeast` of the mesh's upper lip
+   * (its moustache zone, lips out). Off: it finds group3_001322's thick moustache (coverage 0.04, under
+   * `least`), but the removal then leaves the band under the nose, paints the hair over the lip as a
+   * swollen pink lip, and the face's identity falls to 0.78 (check half; 0.92 untouched), so the moustache
+   * waits for the fill to handle hair over the lip.
+   */
+  moustacheAlone: false,
+  /** ... the least share of the upper lip ... */
+  moustacheLeast: 0.5,
+  /** ... at this mean darkness (the cheeks' spreads) there: a moustache alone ... */
+  moustacheDark: 3,
+  /** ... on an upper lip of at least this many square face widths (the smallest faces' have a few pixels). */
+  upperLipArea: 0.005,
+  /**
+   * Faces narrower than this (pixels) may be seeded by hair's colour alone (fully under three quarters of
+   * it): a hair is then under half a pixel, and a dense beard shows no texture.
+   */
+  smallFace: 160,
+  /** Hair's colour: darker than the cheeks by this many spreads ... */
+  hairDark: 2,
+  /** ... less saturated by this share ... */
+  hairGrey: 0.25,
+  /** ... and darker by this share of the cheeks' L* + 16. */
+  hairDrop: 0.2,
+  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: 0.97). */
+  hairInner: 0.5,
   /** Soft edge, face widths. */
   edge: 0.006,
   /**
@@ -131,7 +158,7 @@ export interface BeardMask {
   /** 0..1: the lips' vermilion (the mesh's outer lip outline as the mask's wall leaves it, less the mouth's opening). */
   vermilion: Float32Array;
   /** The evidence planes, for debugging renders and tuning. */
-  evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array };
+  evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array; seed: Float32Array; hairColour: Float32Array; darkness: Float32Array; satDrop: Float32Array; texRatio: Float32Array };
 }
 
 /** A mask's values resampled onto a window, 0..1. */
@@ -161,14 +188,14 @@ function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Ui
   return out;
 }
 
-/** The pixel count of the largest 8-connected patch of set pixels. */
-function largestPatch(set: Uint8Array, w: number, h: number): number {
-  const seen = new Uint8Array(set.length), stack: number[] = [];
-  let best = 0;
+/** The 8-connected patches of set pixels: each pixel's patch (1-based, 0 unset) and each patch's pixel count (index 0 unused). */
+function patches(set: Uint8Array, w: number, h: number): { label: Int32Array; sizes: number[] } {
+  const label = new Int32Array(set.length), sizes = [0], stack: number[] = [];
   for (let s = 0; s < set.length; s++) {
-    if (!set[s] || seen[s]) continue;
+    if (!set[s] || label[s]) continue;
+    const id = sizes.length;
     let size = 0;
-    seen[s] = 1; stack.push(s);
+    label[s] = id; stack.push(s);
     while (stack.length) {
       const i = stack.pop()!, x = i % w, y = (i / w) | 0;
       size++;
@@ -176,12 +203,12 @@ function largestPatch(set: Uint8Array, w: number, h: number): number {
         const X = x + dx, Y = y + dy;
         if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
         const j = Y * w + X;
-        if (set[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
+        if (set[j] && !label[j]) { label[j] = id; stack.push(j); }
       }
     }
-    if (size > best) best = size;
+    sizes.push(size);
   }
-  return best;
+  return { label, sizes };
 }
 
 /**
@@ -238,7 +265,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
   const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
-  const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
+  const moustacheZone = windowed(reg.moustache, win);
+  const zoneRaw = union(windowed(reg.beard, win), moustacheZone);
   const zone = new Float32Array(n), zoneWide = new Float32Array(n);
   // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
   // is the head's hair falling past the jaw or over a cheek, which is no beard.
@@ -320,12 +348,16 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const edgeWeight = T.edgeWeight * Math.min(1, (texE + 0.05) / (refG + 0.05));
 
   const texture = new Float32Array(n), dark = new Float32Array(n), grey = new Float32Array(n), pixel = new Float32Array(n);
+  const darkness = new Float32Array(n), satDrop = new Float32Array(n), texRatio = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (zoneWide[i] <= 0) continue;
-    texture[i] = sigmoid(4 * (0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG))) - T.texture));
-    dark[i] = sigmoid(2 * ((refTone[i] - tone[i]) / spread - T.dark));
+    texRatio[i] = 0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG)));
+    texture[i] = sigmoid(4 * (texRatio[i] - T.texture));
+    darkness[i] = (refTone[i] - tone[i]) / spread;
+    dark[i] = sigmoid(2 * (darkness[i] - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
-    grey[i] = refSat[i] > 0.03 ? sigmoid((1 - saturation[i] / refSat[i] - T.grey) / 0.05) : 0;
+    satDrop[i] = refSat[i] > 0.03 ? 1 - saturation[i] / refSat[i] : 0;
+    grey[i] = refSat[i] > 0.03 ? sigmoid((satDrop[i] - T.grey) / 0.05) : 0;
     const colour = Math.max(dark[i], grey[i]);
     // Texture is required: colour alone (dark and grey together) is as often a chin in shadow as a beard.
     pixel[i] = zone[i] * colour * texture[i];
@@ -345,19 +377,49 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   }
   // No seed along the face's outline: the jaw's edge against the neck's shadow is fine-band energy too.
   const inner = feather(oval, win, T.outline * fw);
+  // On a small face a hair is a fraction of a pixel, and a dense dark beard (a goatee at 90 px) is as
+  // smooth as the forehead: there colour seeds it alone, when it is hair's and not shading's: far darker
+  // than the cheeks (in their spreads and as a share of their lightness) and greyer (shading keeps the
+  // skin's saturation).
+  const small = Math.min(1, Math.max(0, (T.smallFace - fw) / (0.25 * T.smallFace)));
+  let pooledHair: Float32Array | null = null;
+  if (small > 0) {
+    const hairColour = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      if (zone[i] <= 0) continue;
+      const drop = (refTone[i] - tone[i]) / (refTone[i] + 16);
+      hairColour[i] = small * zone[i] * sigmoid(2 * (darkness[i] - T.hairDark)) * sigmoid((satDrop[i] - T.hairGrey) / 0.05) * sigmoid((drop - T.hairDrop) / 0.03);
+    }
+    pooledHair = blurPlaneCoarse(hairColour, win.w, win.h, ps);
+    for (let i = 0; i < n; i++) pooledHair[i] /= Math.max(zonePooled[i], 0.05);
+  }
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (zone[i] < 0.15) continue;
     if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
+    // Hair's colour is no edge's: it may seed up to the outline (a goatee reaches the chin's edge).
+    if (pooledHair && pooledHair[i] >= T.on && inner[i] > T.hairInner) seed[i] = 1;
     if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
   }
   let region = floodFrom(seed, open, win.w, win.h);
   let zoneSum = 0;
   for (let i = 0; i < n; i++) zoneSum += zoneRaw[i];
   // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
-  // face counts as bearded by its largest connected patch of seeds.
-  const patch = largestPatch(seed, win.w, win.h);
-  const coverage = zoneSum > 0 ? patch / zoneSum : 0;
+  // face counts as bearded by its largest connected patch of seeds. A moustache alone is a small share of
+  // the whole zone (under `least` on a thick one): a patch also counts when it covers most of the mesh's
+  // upper lip and is dark there (a lip line or a shadow under the nose is a thin or a faint part of it).
+  const { label, sizes } = patches(seed, win.w, win.h);
+  const patch = sizes.reduce((a, b) => Math.max(a, b), 0);
+  const overUpperLip = new Float32Array(sizes.length), darkOver = new Float32Array(sizes.length);
+  let upperLip = 0;
+  for (let i = 0; i < n; i++) {
+    if (moustacheZone[i] <= 0.5 || zone[i] < 0.15) continue;
+    upperLip++;
+    if (label[i]) { overUpperLip[label[i]]++; darkOver[label[i]] += darkness[i]; }
+  }
+  const moustache = T.moustacheAlone && upperLip >= T.upperLipArea * fw * fw && sizes.some((_, k) => k > 0 && overUpperLip[k] / upperLip >= T.moustacheLeast && darkOver[k] / overUpperLip[k] >= T.moustacheDark);
+  const bearded = zoneSum > 0 && (patch / zoneSum >= T.least || moustache);
+  const coverage = bearded ? patch / zoneSum : 0;
 
   // Dense or not: where skin shows between the hairs (stubble, a sparse beard) the removal reads the face's
   // shading from it; over a dense beard it finds none, and has nothing but the skin around to go on. Two
@@ -369,7 +431,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   skinAB.spreadAB = Math.max(2, 1.4826 * median(refIdx.map((i) => Math.hypot(a[i] - skinAB.a, b[i] - skinAB.b))));
   // Read on the region's box (and its blurs' reach) alone, and only on a face with a beard at all.
   let hidden = 0;
-  if (coverage >= T.least) {
+  if (bearded) {
     let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
     for (let i = 0; i < n; i++) {
       if (!region[i]) continue;
@@ -393,7 +455,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     }
     hidden = count ? (byHue + byTone) / 2 / count : 0;
   }
-  const dense = coverage >= T.least && hidden >= T.denseAt;
+  const dense = bearded && hidden >= T.denseAt;
   let softEdge = T.edge;
   if (dense) {
     // A dense beard is one region: its seeds grown through colour alone (its densest parts are as smooth as
@@ -415,7 +477,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const beard = new Float32Array(n);
   const beardZone = dense ? zoneWide : zone;
   for (let i = 0; i < n; i++) if (region[i]) beard[i] = beardZone[i];
-  const soft = coverage >= T.least ? feather(beard, win, softEdge * fw) : new Float32Array(n);
+  const soft = bearded ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
   const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
@@ -423,7 +485,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, 0.05 * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage: coverage >= T.least ? coverage : 0, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled } };
+  return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };
 
   function bareOf(): Float32Array {
     const out = new Float32Array(n);
@@ -434,7 +496,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), vermilion, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), vermilion, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z, seed: z, hairColour: z, darkness: z, satDrop: z, texRatio: z } };
   }
 }
 
