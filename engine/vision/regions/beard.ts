@@ -86,20 +86,6 @@ export const beardTuning = {
   /** Least share of the beard zone the seeds must cover to count as a beard at all. */
   least: 0.05,
   /**
-   * A moustache alone counts as a beard: one patch of seeds over `moustacheLeast` of the mesh's upper lip
-   * (its moustache zone, lips out). Off: it finds group3_001322's thick moustache (coverage 0.04, under
-   * `least`), but the removal then leaves the band under the nose, paints the hair over the lip as a
-   * swollen pink lip, and the face's identity falls to 0.78 (check half; 0.92 untouched), so the moustache
-   * waits for the fill to handle hair over the lip.
-   */
-  moustacheAlone: false,
-  /** ... the least share of the upper lip ... */
-  moustacheLeast: 0.5,
-  /** ... at this mean darkness (the cheeks' spreads) there: a moustache alone ... */
-  moustacheDark: 3,
-  /** ... on an upper lip of at least this many square face widths (the smallest faces' have a few pixels). */
-  upperLipArea: 0.005,
-  /**
    * Faces narrower than this (pixels) may be seeded by hair's colour alone (fully under three quarters of
    * it): a hair is then under half a pixel, and a dense beard shows no texture.
    */
@@ -188,14 +174,14 @@ function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Ui
   return out;
 }
 
-/** The 8-connected patches of set pixels: each pixel's patch (1-based, 0 unset) and each patch's pixel count (index 0 unused). */
-function patches(set: Uint8Array, w: number, h: number): { label: Int32Array; sizes: number[] } {
-  const label = new Int32Array(set.length), sizes = [0], stack: number[] = [];
+/** The pixel count of the largest 8-connected patch of set pixels. */
+function largestPatch(set: Uint8Array, w: number, h: number): number {
+  const seen = new Uint8Array(set.length), stack: number[] = [];
+  let best = 0;
   for (let s = 0; s < set.length; s++) {
-    if (!set[s] || label[s]) continue;
-    const id = sizes.length;
+    if (!set[s] || seen[s]) continue;
     let size = 0;
-    label[s] = id; stack.push(s);
+    seen[s] = 1; stack.push(s);
     while (stack.length) {
       const i = stack.pop()!, x = i % w, y = (i / w) | 0;
       size++;
@@ -203,12 +189,12 @@ function patches(set: Uint8Array, w: number, h: number): { label: Int32Array; si
         const X = x + dx, Y = y + dy;
         if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
         const j = Y * w + X;
-        if (set[j] && !label[j]) { label[j] = id; stack.push(j); }
+        if (set[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
       }
     }
-    sizes.push(size);
+    if (size > best) best = size;
   }
-  return { label, sizes };
+  return best;
 }
 
 /**
@@ -265,8 +251,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
   const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
-  const moustacheZone = windowed(reg.moustache, win);
-  const zoneRaw = union(windowed(reg.beard, win), moustacheZone);
+  const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
   const zone = new Float32Array(n), zoneWide = new Float32Array(n);
   // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
   // is the head's hair falling past the jaw or over a cheek, which is no beard.
@@ -405,20 +390,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   let zoneSum = 0;
   for (let i = 0; i < n; i++) zoneSum += zoneRaw[i];
   // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
-  // face counts as bearded by its largest connected patch of seeds. A moustache alone is a small share of
-  // the whole zone (under `least` on a thick one): a patch also counts when it covers most of the mesh's
-  // upper lip and is dark there (a lip line or a shadow under the nose is a thin or a faint part of it).
-  const { label, sizes } = patches(seed, win.w, win.h);
-  const patch = sizes.reduce((a, b) => Math.max(a, b), 0);
-  const overUpperLip = new Float32Array(sizes.length), darkOver = new Float32Array(sizes.length);
-  let upperLip = 0;
-  for (let i = 0; i < n; i++) {
-    if (moustacheZone[i] <= 0.5 || zone[i] < 0.15) continue;
-    upperLip++;
-    if (label[i]) { overUpperLip[label[i]]++; darkOver[label[i]] += darkness[i]; }
-  }
-  const moustache = T.moustacheAlone && upperLip >= T.upperLipArea * fw * fw && sizes.some((_, k) => k > 0 && overUpperLip[k] / upperLip >= T.moustacheLeast && darkOver[k] / overUpperLip[k] >= T.moustacheDark);
-  const bearded = zoneSum > 0 && (patch / zoneSum >= T.least || moustache);
+  // face counts as bearded by its largest connected patch of seeds.
+  const patch = largestPatch(seed, win.w, win.h);
+  const bearded = zoneSum > 0 && patch / zoneSum >= T.least;
   const coverage = bearded ? patch / zoneSum : 0;
 
   // Dense or not: where skin shows between the hairs (stubble, a sparse beard) the removal reads the face's
