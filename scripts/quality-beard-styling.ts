@@ -13,9 +13,10 @@
  * drawn; on the 5 largest meshed faces) over facts
  * computed once per photo, so 24 presets cost one detection and parsing per photo.
  *
- *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR]
+ *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR] [--no-human]
  *
  * --photos limits the run to those photos (paths under the test data, e.g. portraits/obama_official_portrait.jpg).
+ * --no-human skips human's whole-photo measure (not deciding; about a third of the run on a loaded machine).
  * --sheet DIR also writes DIR/beard-presets.png: all 24 presets on three faces (lower face crops).
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
@@ -57,6 +58,7 @@ const presets = (opt('--presets')?.split(',') ?? BEARD_PRESETS.map((p) => p.name
   return p;
 });
 const sheetDir = opt('--sheet');
+const withHuman = !args.includes('--no-human');
 
 const models = new ModelRegistry({ threads: 2 });
 const humanId = await faceDescriber(models), engineId = await engineDescriber(models);
@@ -94,7 +96,7 @@ for (const rel of photos) {
   const image = await decode(path.join(testdata, rel));
   const { faces, parsings, regions } = await prepare(image);
   if (!faces.length) { console.log([h, rel, 0, '(no meshed face)'].join('\t')); continue; }
-  const before = await engineId.described(image), humanBefore = await humanId.described(image);
+  const before = await engineId.described(image), humanBefore = withHuman ? await humanId.described(image) : [];
   const chins = faces.map((f) => faceRegions(f, image, image, ['chin']).chin!.data);
   const removedBeards = faces.map((f, k) => { const m = beardMask(image, f, parsings[k], regions[k]); return m && m.coverage > 0 ? m : null; });
   const row: SheetRow | undefined = SHEET_FACES.includes(rel) && sheetDir ? { label: path.basename(rel).slice(0, 12), face: faces[0], before: image, after: new Map() } : undefined;
@@ -122,7 +124,7 @@ for (const rel of photos) {
       for (let i = 0; i < c.length; i++) if (c[i] >= 128) { n++; if (moved[i]) m++; }
       return n ? m / n : NaN;
     });
-    const id = engineId.compare(before, await engineId.described(after)), hid = humanId.compare(humanBefore, await humanId.described(after));
+    const id = engineId.compare(before, await engineId.described(after)), hid = withHuman ? humanId.compare(humanBefore, await humanId.described(after)) : { found: 0, total: 0, gender: 0, fromUnknown: 0, minSim: NaN };
     const t = tallyOf(`${h}:${preset.name}`);
     t.runs++; t.spill = Math.max(t.spill, sp); tallyIdentity(t.engine, id); tallyIdentity(t.human, hid);
     if (preset.kind === 'beard') t.chin.push(...chinShares.filter(Number.isFinite));

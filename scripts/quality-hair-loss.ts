@@ -13,7 +13,10 @@
  *             engineDescriber); human's whole-photo measure printed beside.
  * The effect's steps run with one set of job facts per photo (faces and parsing once for the 14 levels).
  *
- *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--only REGEXP] [--no-identity]
+ *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--only REGEXP] [--no-identity] [--every-level]
+ *
+ * --every-level also measures the engine's identity at each of the 14 levels and prints a table per half
+ * (the targets are judged at man_7 and woman_7 as before).
  *
  * --sheet DIR renders all 14 levels on two faces of the tune half (or --sheet-photos) into DIR/hair-loss-levels.png,
  * and each photo's two rows into DIR/hair-loss-<photo>.png (big enough to judge by eye).
@@ -54,6 +57,9 @@ const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? ar
 const sheetDir = opt('--sheet'), only = opt('--only');
 const SHEET_PHOTOS = opt('--sheet-photos')?.split(',') ?? SHEET_DEFAULT;
 const withIdentity = !args.includes('--no-identity');
+const everyLevel = withIdentity && args.includes('--every-level');
+/** Per half and level: each face's similarity, and the faces whose gender changed (--every-level). */
+const perLevel = new Map<string, { sims: number[]; gender: number; lost: number }>();
 
 const models = new ModelRegistry({ threads: 2 });
 const describer = withIdentity ? { human: await faceDescriber(models), engine: await engineDescriber(models) } : null;
@@ -133,6 +139,8 @@ for (const rel of photos) {
   const sheet = sheetDir && SHEET_PHOTOS.includes(rel);
   const crop = sheet ? headCrop(before, faces[0]) : null;
   const tiles: Record<string, Buffer[]> = { man: [], woman: [] };
+  let engineBefore: Awaited<ReturnType<NonNullable<typeof describer>['engine']['described']>> | undefined;
+  const engineBeforeOf = async () => (engineBefore ??= await describer!.engine.described(before));
   const tileOf = (img: RasterImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).extract(crop!).resize(TILE, TILE).png().toBuffer();
   for (const [name, levels] of Object.entries(series)) {
     if (crop) tiles[name].push(await tileOf(before));
@@ -144,6 +152,12 @@ for (const rel of photos) {
       counts[name].push(count);
       worst = Math.max(worst, spill(changed, allowed).fraction);
       strongest[name] = after;
+      if (everyLevel && describer) {
+        const id = describer.engine.compare(await engineBeforeOf(), await describer.engine.described(after));
+        const key = `${h}:${level}`, t = perLevel.get(key) ?? { sims: [], gender: 0, lost: 0 };
+        t.sims.push(...id.sims); t.gender += id.changes.length; t.lost += id.total - id.found;
+        perLevel.set(key, t);
+      }
       if (crop) tiles[name].push(await tileOf(after));
     }
   }
@@ -161,7 +175,7 @@ for (const rel of photos) {
   if (describer) {
     // Both series' strongest levels (man_7, woman_7) together: faces counted once per level.
     const both = (ids: Identity[]): Identity => ids.reduce((a, b) => ({ found: a.found + b.found, total: a.total + b.total, gender: a.gender + b.gender, fromUnknown: a.fromUnknown + b.fromUnknown, minSim: Math.min(a.minSim, b.minSim) }));
-    const engineBefore = await describer.engine.described(before), humanBefore = await describer.human.described(before);
+    const engineBefore = await engineBeforeOf(), humanBefore = await describer.human.described(before);
     const ids: Identity[] = [], hids: Identity[] = [];
     for (const name of ['man', 'woman']) {
       const id = describer.engine.compare(engineBefore, await describer.engine.described(strongest[name]));
@@ -187,6 +201,18 @@ for (const [h, s] of Object.entries(summary).sort()) {
     `no hair to lose ${s.noHair.length}${s.noHair.length ? ` (${s.noHair.join('; ')})` : ''}, of them changed ${s.changedNoHair.length}, ` +
     (describer ? `engine identity: ${idSummary(s.engine)} (≥ ${TARGET.similarity}), human's whole-photo identity (not deciding): ${idSummary(s.human)}` : 'identity not measured') +
     `: ${ok ? 'PASS' : 'FAIL'}`);
+}
+
+if (everyLevel) {
+  for (const h of ['tune', 'check']) {
+    console.log(`\n${h} half, engine identity per level: level, faces, lost, gender changed, similarity worst, median, below ${TARGET.similarity}`);
+    for (const level of hairLossLevels) {
+      const t = perLevel.get(`${h}:${level}`);
+      if (!t) continue;
+      const s = [...t.sims].sort((a, b) => a - b);
+      console.log([level.padEnd(8), s.length + t.lost, t.lost, t.gender, fmt(s[0] ?? NaN, 3), fmt(s[Math.floor(s.length / 2)] ?? NaN, 3), s.filter((v) => v < TARGET.similarity).length].join('\t'));
+    }
+  }
 }
 
 if (sheetDir && sheetRows.length) {

@@ -10,7 +10,7 @@ import { jobFacts } from '../../pipeline/facts.ts';
 import { fixture } from '../../test/helpers.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
-import { drawPreset, PARSE } from './steps.ts';
+import { drawPreset, keepUnderStyle, PARSE } from './steps.ts';
 
 describe('drawPreset', () => {
   it('draws a moustache above the lips and leaves the lips and the mouth as they were', async () => {
@@ -40,4 +40,16 @@ describe('drawPreset', () => {
       expect(lipMoved / lipPx, name).toBeLessThan(0.01);
     }
   }, 120_000);
+});
+
+describe('keepUnderStyle', () => {
+  it('brings the photo back under the dense parts in proportion to their coverage, not under stubble', () => {
+    // A 4 x 1 window at (1, 0) of a 6 x 1 photo: a dense part over its first three pixels (full, half,
+    // none), a stubble part over the last two.
+    const image: RasterImage = { data: Buffer.alloc(18, 200), width: 6, height: 1, channels: 3 };
+    const result: RasterImage = { ...image, data: Buffer.alloc(18, 100) };
+    const win = { x0: 1, y0: 0, w: 4, h: 1 };
+    keepUnderStyle(image, result, { win, coverage: [Float32Array.of(1, 0.5, 0, 0), Float32Array.of(0, 0, 1, 1)] }, [true, false]);
+    expect([...result.data].filter((_, i) => i % 3 === 0)).toEqual([100, 200, 150, 100, 100, 100]);
+  });
 });

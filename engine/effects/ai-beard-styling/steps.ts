@@ -20,7 +20,7 @@ import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } 
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
 import { presetByName } from './presets.ts';
-import { faceShape } from './shape.ts';
+import { faceShape, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed } from './strands.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
@@ -64,14 +64,42 @@ export const style: Step<P, State> = perFace<P, State>(async (face, i, c) => {
 
 /**
  * One face's edit into `result`: its own beard removed first (found on `image`, the photo as sent:
- * beard.ts), so a moustache or a goatee leaves bare skin around it, then the preset drawn or the template's
- * beard carried over, reading its light from the shaved face. `regions`: BEARD_REGIONS of the face.
+ * beard.ts), so a moustache or a goatee leaves bare skin around it, and kept under the preset's dense
+ * parts, then the preset drawn or the template's beard carried over, reading its light from the shaved
+ * face. `regions`: BEARD_REGIONS of the face.
  */
 export function styleFace(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, regions: Partial<Record<RegionName, Mask>>, beard: string | TemplateBeard, index: number): void {
   const shaved = removeFaceBeard(result, image, face, parsing, regions);
   const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
-  if (typeof beard === 'string') drawPreset(source, result, face, parsing, beard, index);
-  else transferBeard(source, result, face, parsing, beard);
+  if (typeof beard === 'string') {
+    // The person's own beard stays under the style's dense parts: only where the style needs bare skin
+    // (outside it, and under stubble, which is short hair over skin) is it removed (issue 11), so the drawn
+    // strands lie over real hair rather than over a fill.
+    if (shaved) {
+      const preset = presetByName(beard) ?? fail(beard);
+      keepUnderStyle(image, result, faceShape(preset, face.mesh!, image), preset.parts.map((p) => p.body >= DENSE_BODY));
+    }
+    drawPreset(source, result, face, parsing, beard, index);
+  } else transferBeard(source, result, face, parsing, beard);
+}
+
+const fail = (name: string): never => { throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`); };
+
+/** A part with a body this opaque is dense hair (every style but stubble, whose body is 0.22-0.25). */
+const DENSE_BODY = 0.5;
+
+/** `image`'s own pixels back into `result` in proportion to the coverage of the `dense` parts (their soft outline). */
+export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: Pick<FaceShape, 'win' | 'coverage'>, dense: readonly boolean[]): void {
+  const { win, coverage } = shape, ch = result.channels;
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      let t = 0;
+      coverage.forEach((c, k) => { if (dense[k] && c[y * win.w + x] > t) t = c[y * win.w + x]; });
+      if (t <= 0) continue;
+      const o = ((win.y0 + y) * result.width + win.x0 + x) * ch;
+      for (let c = 0; c < 3; c++) result.data[o + c] = Math.round(result.data[o + c] + (image.data[o + c] - result.data[o + c]) * t);
+    }
+  }
 }
 
 /** One face's beard drawn from a preset into `result` (reading light and colour from `image`). */
