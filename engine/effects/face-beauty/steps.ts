@@ -8,14 +8,14 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { sharpenMasked } from '../../image/retouch/sharpen.ts';
-import { faceEps, faceShapeBand, smoothMasked } from '../../image/retouch/smooth.ts';
+import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
 import { whitenSkin } from '../../image/retouch/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { retouchMasks, retouchWindow } from '../../vision/regions/skin-mask.ts';
+import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 
 export type P = Params<typeof endpoint>;
@@ -46,9 +46,13 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
  * airbrushed without it.
  * smooth.epsWidth (smooth.ts faceEps): below this face width the contrast the filter counts as blemish
  * grows as the face shrinks: on a 50 px face what is left at pixel scale is JPEG blocks and noise, not pores.
+ * smooth.lowerFace (lowerFacePlane: chin, jaw, the folds beside the mouth): smoothed in full from toWidth px,
+ * not at all below fromWidth. On a small face the smile lines, mouth corners and the jaw's and a beard's
+ * shadow are 1-2 px lines, what the face is recognised (and its gender read) by, not blemishes; flattening
+ * them turned small men female and cost likeness (the ablation in scripts/ablate-beauty-identity.ts).
  */
 export const TUNING = {
-  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shape: { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40, keepEnergy: 0.5, epsWidth: 100 },
+  smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shape: { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40, keepEnergy: 0.5, epsWidth: 100, lowerFace: { fromWidth: 35, toWidth: 50 } },
   white: { lift: 5, even: 0.5, toneSigma: 0.08 },
   sharp: { sigma: 0.004, amount: 1.2 },
 };
@@ -80,6 +84,7 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   const d = degrees(p), t = TUNING;
   const m = retouchMasks(face, parsing, win);
   const fw = m.faceWidth, { w, h } = win;
+  spareLowerFace(m, face, sizeRamp(fw, t.smooth.lowerFace.fromWidth, t.smooth.lowerFace.toWidth));
   smoothMasked(px, ch, w, h, m.skin, {
     radius: t.smooth.radius * fw, eps: faceEps(t.smooth.eps, fw, t.smooth.epsWidth), poreSigma: Math.max(0.7, t.smooth.poreSigma * fw), texture: t.smooth.texture,
     ...faceShapeBand(fw, t.smooth.shape),

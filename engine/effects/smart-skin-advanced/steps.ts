@@ -16,7 +16,7 @@ import { labToRgb, toLab } from '../../image/retouch/color.ts';
 import { blurCoarse, blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 import { healSpots } from '../../image/retouch/heal.ts';
 import { valleyDepth, valleyness } from '../../image/retouch/ridges.ts';
-import { faceEps, faceShapeBand, smoothMasked } from '../../image/retouch/smooth.ts';
+import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
 import { whitenSkin } from '../../image/retouch/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
@@ -25,7 +25,7 @@ import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask } from '../../vision/regions/face-regions.ts';
 import { feather } from '../../vision/regions/feather.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { retouchMasks, retouchWindow } from '../../vision/regions/skin-mask.ts';
+import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { findBlemishes, pixelsPerMm, type Blemish } from './blemishes.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 
@@ -82,9 +82,13 @@ export const SKIN_FACES = 5;
  * ~0.6 on the cheeks, so it needs a higher threshold than face-beauty's to flatten a small face's grain.
  * A linear growth reaching the same on the smallest faces raised eps on every face under 400-600 px and
  * cost identity. Faces under fullWidth px are smoothed in proportion.
+ * lowerFace: as face-beauty's (skin-mask.ts spareLowerFace): the chin, jaw and smile lines of a face
+ * narrower than toWidth px are retouched only in part, and not at all below fromWidth; there they are
+ * the face's features (and its gender's), 1-2 px lines, not blemishes or wrinkles.
  */
 export const TUNING = {
   smooth: { radius: 0.025, eps: 0.004, poreSigma: 0.004, texture: 0.45, epsWidth: 170, epsPower: 2, shape: { sigma: 0.015, share: 0, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40 },
+  lowerFace: { fromWidth: 35, toWidth: 50 },
   brighten: { lift: 9, even: 0.5, toneSigma: 0.08 },
   /** A healed spot covers at least this radius (mm), and its halo (heal.ts). */
   spotMinRadiusMm: 0.6,
@@ -181,6 +185,7 @@ export interface FaceReport { healed: number; spots: number; patches: number; li
 /** One face's retouch over the pixels of `win` (interleaved, `ch` channels), in place. */
 export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, image: { width: number; height: number }, plan: Plan): FaceReport {
   const masks = retouchMasks(face, parsing, win);
+  spareLowerFace(masks, face, sizeRamp(masks.faceWidth, TUNING.lowerFace.fromWidth, TUNING.lowerFace.toWidth));
   // The skin work runs over the skin's bounding box only (a third to a half of the window); brightening
   // also takes the neck and ears, so it runs over the window.
   const box = boundingBox(masks.skin, win);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bandEnergy, blurPlane, blurPlaneCoarse, mergeBands, splitBands } from './frequency.ts';
-import { faceEps, faceShapeBand, smoothMasked, smoothPlane } from './smooth.ts';
+import { faceEps, faceShapeBand, sizeRamp, smoothMasked, smoothPlane } from './smooth.ts';
 import { labToRgb, rgbToLab } from './color.ts';
 import { whitenSkin } from './tone.ts';
 
@@ -59,6 +59,13 @@ describe('per face width', () => {
     // Power 2: the contrast threshold (sqrt eps) grows as the pixel's share of the face.
     expect(faceEps(0.004, 85, 170, 2)).toBeCloseTo(0.016, 10);
     expect(faceEps(0.004, 200, 170, 2)).toBe(0.004);
+  });
+  it('ramps a size-bound part from nothing at `from` px to all of it at `to` px', () => {
+    expect(sizeRamp(30, 35, 50)).toBe(0);
+    expect(sizeRamp(35, 35, 50)).toBe(0);
+    expect(sizeRamp(42.5, 35, 50)).toBeCloseTo(0.5, 10);
+    expect(sizeRamp(50, 35, 50)).toBe(1);
+    expect(sizeRamp(400, 35, 50)).toBe(1);
   });
   it('floors the shape band at minPx and gives more of it back on faces too small to reach it', () => {
     const t = { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 };

@@ -41,6 +41,9 @@ export interface SmoothOptions {
  */
 export const faceEps = (eps: number, faceWidth: number, fullWidth: number, power = 1): number => eps * Math.max(1, fullWidth / faceWidth) ** power;
 
+/** 0 for a face up to `from` px wide, 1 from `to` px, linear between: how much of a size-bound part applies. */
+export const sizeRamp = (faceWidth: number, from: number, to: number): number => Math.min(1, Math.max(0, (faceWidth - from) / (to - from)));
+
 /** How the shape band (SmoothOptions.shapeSigma, .shape) is set for a face's width. */
 export interface ShapeTuning {
   /** The band's sigma as a fraction of the face width, and the share of it given back. */

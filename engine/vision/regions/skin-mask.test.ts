@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Face } from '../faces/detect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import type { FaceParsing } from '../parsing/face-parsing.ts';
-import { convexHull, meshFaceWidth, retouchMasks, retouchWindow } from './skin-mask.ts';
+import { convexHull, meshFaceWidth, retouchMasks, retouchWindow, spareLowerFace } from './skin-mask.ts';
 
 describe('convexHull', () => {
   it('keeps the corners and drops the inner and collinear points', () => {
@@ -51,5 +51,35 @@ describe('retouchMasks', () => {
     expect(largestStep(m.skin, win.w, win.h)).toBeGreaterThan(0.9);
     // Inside, the skin takes the whole lift.
     expect(m.tone[(80 - win.y0) * win.w + Math.round(80 - win.x0 - 0.3 * m.faceWidth)]).toBeCloseTo(1, 2);
+  });
+});
+
+describe('spareLowerFace', () => {
+  it('takes the chin and the folds beside the mouth out of the skin mask by the share, and leaves the upper face', () => {
+    const size = { width: 160, height: 160 };
+    const { face, parsing } = syntheticFace(64, 80, 80, size);
+    const win = retouchWindow(face, size)!;
+    const full = retouchMasks(face, parsing, win), none = retouchMasks(face, parsing, win), half = retouchMasks(face, parsing, win);
+    spareLowerFace(none, face, 0);
+    spareLowerFace(half, face, 0.5);
+    const at = (p: readonly number[]) => Math.round(p[1] - win.y0) * win.w + Math.round(p[0] - win.x0);
+    const m = face.mesh!;
+    // The chin (152 is its lowest point; a little above it) and beside the mouth corner (61), toward the cheek.
+    const chin = at([m[152][0], m[152][1] - 0.06 * full.faceWidth]), fold = at([m[61][0] - 0.06 * full.faceWidth, m[61][1]]);
+    for (const i of [chin, fold]) {
+      expect(full.skin[i]).toBeGreaterThan(0.9);
+      expect(none.skin[i]).toBeLessThan(0.1 * full.skin[i]);
+      expect(half.skin[i]).toBeGreaterThan(0.4 * full.skin[i]);
+      expect(half.skin[i]).toBeLessThan(0.8 * full.skin[i]);
+    }
+    // The forehead (10 is its top middle; a little below) and the upper cheek beside the nose are untouched.
+    for (const i of [at([m[10][0], m[10][1] + 0.1 * full.faceWidth]), at([m[205][0], m[205][1] - 0.08 * full.faceWidth])]) {
+      expect(full.skin[i]).toBeGreaterThan(0.5);
+      expect(none.skin[i]).toBe(full.skin[i]);
+    }
+    // Share 1 changes nothing.
+    const same = retouchMasks(face, parsing, win);
+    spareLowerFace(same, face, 1);
+    expect(same.skin).toEqual(full.skin);
   });
 });

@@ -9,6 +9,7 @@
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
+import { faceRegionPlanes } from './face-regions.ts';
 import { feather, grow, minus, union } from './feather.ts';
 import { fillPolygon, type Pt, type Win } from './polygon.ts';
 
@@ -104,4 +105,34 @@ export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): Retouc
   const hair = parsingPlane(parsing, ['hair'], win);
   const sharp = soft(union(grow(eyes, win, 0.03 * fw), brows, lips, hair));
   return { win, faceWidth: fw, skin, tone, sharp };
+}
+
+/**
+ * The lower face over `win`, 0..1: the canonical beard and moustache zones (face-regions.ts), i.e. the chin,
+ * the jaw and the folds beside the mouth, where a jaw's and a beard's shadow and the smile lines lie.
+ */
+export function lowerFacePlane(face: Face, size: { width: number; height: number }, win: Win): Float32Array {
+  const out = new Float32Array(win.w * win.h);
+  for (const r of Object.values(faceRegionPlanes(face, size, undefined, ['beard', 'moustache']))) {
+    if (!r) continue;
+    const x0 = Math.max(win.x0, r.win.x0), x1 = Math.min(win.x0 + win.w, r.win.x0 + r.win.w);
+    const y0 = Math.max(win.y0, r.win.y0), y1 = Math.min(win.y0 + win.h, r.win.y0 + r.win.h);
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0, i = (y - win.y0) * win.w + x - win.x0, j = (y - r.win.y0) * r.win.w + x - r.win.x0; x < x1; x++, i++, j++) {
+        if (r.plane[j] > out[i]) out[i] = r.plane[j];
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The skin mask with the lower face (lowerFacePlane) taken down to `share` of it, in place: small faces keep
+ * their chin, jaw and smile lines (see the effects' tuning). Nothing is done at share 1.
+ */
+export function spareLowerFace(m: RetouchMasks, face: Face, share: number): void {
+  if (share >= 1) return;
+  // The window's far corner as the size: the zones are only read inside the window.
+  const zone = lowerFacePlane(face, { width: m.win.x0 + m.win.w, height: m.win.y0 + m.win.h }, m.win);
+  for (let i = 0; i < zone.length; i++) m.skin[i] *= 1 - (1 - share) * zone[i];
 }
