@@ -32,11 +32,10 @@ const MAX_DIRECT_SHRINK = 2.5;
 const RESIDUAL_SHRINK = 1.25;
 
 /**
- * The square as a [1, out, out, 3] float32 tensor in 0..1 (the caller disposes it). Outside the image:
- * `fill` (0..255, default black), or 'edge': the nearest image pixel repeated.
+ * The box-averaged image region under a square and the affine map from output pixels to region pixels,
+ * shared by cropRoi and cropRoiPixels so that both sample the same points.
  */
-export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Promise<TensorLike> {
-  const tf = tfl as Tf;
+function cropRegion(image: RasterImage, roi: Roi, out: number, flip: boolean): { pixels: Float32Array; w: number; h: number; a: number[] } {
   const shrink = roi.size / out;
   const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
   // Axis-aligned region under the rotated square, plus the bilinear taps, clipped to the image.
@@ -54,6 +53,16 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
     k * c * fx, -k * n, (roi.cx + shrink * (c * u0 - n * v0) - left) / f - 0.5,
     k * n * fx, k * c, (roi.cy + shrink * (n * u0 + c * v0) - top) / f - 0.5,
   ];
+  return { pixels, w, h, a };
+}
+
+/**
+ * The square as a [1, out, out, 3] float32 tensor in 0..1 (the caller disposes it). Outside the image:
+ * `fill` (0..255, default black), or 'edge': the nearest image pixel repeated.
+ */
+export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Promise<TensorLike> {
+  const tf = tfl as Tf;
+  const { pixels, w, h, a } = cropRegion(image, roi, out, flip);
   const t: Record<string, TensorLike> = {};
   try {
     t.img = tf.tensor4d(pixels, [1, h, w, 3], 'float32');
@@ -77,19 +86,9 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
  */
 export function cropRoiPixels(image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Float32Array {
   const f32 = Math.fround;
-  const shrink = roi.size / out;
-  const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
-  const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle))) + 2 * f + 1;
-  const left = clampTo(Math.floor(roi.cx - half), image.width), top = clampTo(Math.floor(roi.cy - half), image.height);
-  const right = clampTo(Math.ceil(roi.cx + half), image.width), bottom = clampTo(Math.ceil(roi.cy + half), image.height);
-  const w = Math.max(1, Math.ceil((right - left) / f)), h = Math.max(1, Math.ceil((bottom - top) / f));
-  const pixels = right > left && bottom > top ? boxAverage(image, left, top, right, bottom, f, w, h) : new Float32Array(w * h * 3);
-  const c = Math.cos(roi.angle), n = Math.sin(roi.angle), fx = flip ? -1 : 1;
-  const u0 = flip ? out - 0.5 - out / 2 : 0.5 - out / 2, v0 = 0.5 - out / 2;
-  const k = shrink / f;
+  const { pixels, w, h, a } = cropRegion(image, roi, out, flip);
   // The transform as the float32 tensor cropRoi makes of it.
-  const a0 = f32(k * c * fx), a1 = f32(-k * n), a2 = f32((roi.cx + shrink * (c * u0 - n * v0) - left) / f - 0.5);
-  const a3 = f32(k * n * fx), a4 = f32(k * c), a5 = f32((roi.cy + shrink * (n * u0 + c * v0) - top) / f - 0.5);
+  const [a0, a1, a2, a3, a4, a5] = a.map(f32);
   const edge = fill === 'edge', value = edge ? 0 : f32(fill);
   const result = new Float32Array(out * out * 3);
   const read = (y: number, x: number, ch: number) => (y >= 0 && y < h && x >= 0 && x < w ? pixels[(y * w + x) * 3 + ch] : value);
