@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../raster.ts';
-import { removalTuning, removeBeard, type BeardPlanes } from './beard-removal.ts';
+import { removalTuning, removeBeard, restoreLips, type BeardPlanes } from './beard-removal.ts';
 
 /**
  * A chin lit from above (lightness falling 40 levels top to bottom) and rounded (a light bump at the box's
@@ -166,5 +166,42 @@ describe('removeBeard', () => {
       expect([shaved[j], shaved[j + 1], shaved[j + 2]]).toEqual([data[j], data[j + 1], data[j + 2]]);
     }
   });
-});
 
+  it('restores a hair-covered upper lip at the visible lip\'s median, feathered into the skin fill', () => {
+    // Lab planes, a face 150 px wide: rows 0-19 skin the fill replaced; rows 20-29 the upper lip under dark
+    // hair, its top row the outline's soft edge (vermilion 0.5); rows 30-39 the lower lip that shows, lit
+    // from below (L* 48 at its top to 66 at its bottom, its median 57).
+    const w = 40, h = 40, fw = 150, n = w * h;
+    const SKIN = [62, 14, 16], HAIR = [28, 8, 10];
+    const planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+    const filled = new Float32Array(n), vermilion = new Float32Array(n), alpha = new Float32Array(n);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const lab = y < 30 ? HAIR : [48 + (2 * (y - 30)), 26, 12];
+      for (let c = 0; c < 3; c++) planes[c][i] = lab[c];
+      filled[i] = y < 20 ? 1 : 0;
+      vermilion[i] = y < 20 ? 0 : y === 20 ? 0.5 : 1;
+      alpha[i] = filled[i];
+    }
+    const out = planes.map((p, c) => Float32Array.from(p, (v, i) => (filled[i] ? SKIN[c] : v)));
+    restoreLips(planes, out, alpha, filled, vermilion, w, h, fw, SKIN[1]);
+    // What the blend writes, down the middle column.
+    const shown = (y: number, c: number) => { const i = y * w + 20; return planes[c][i] + alpha[i] * (out[c][i] - planes[c][i]); };
+    // Inside, the lip's colour a little above the visible lip's median lightness, not its lightest rows (66),
+    // the hair gone.
+    expect(shown(25, 0)).toBeGreaterThan(55);
+    expect(shown(25, 0)).toBeLessThan(62);
+    expect(Math.abs(shown(25, 1) - 26)).toBeLessThan(1.5);
+    // At the outline, neither the hair nor a step: between the skin's and the lip's colour, and moving
+    // from one to the other over a few pixels with no darker rim.
+    for (let y = 14; y <= 26; y++) {
+      expect(shown(y, 0)).toBeGreaterThan(Math.min(SKIN[0], 57) - 3);
+      expect(shown(y, 1)).toBeGreaterThanOrEqual(shown(y - 1, 1) - 0.2);
+    }
+    expect(shown(14, 1)).toBeCloseTo(SKIN[1], 0);
+    expect(shown(20, 1)).toBeGreaterThan(SKIN[1] + 2);
+    expect(shown(20, 1)).toBeLessThan(26 - 2);
+    // The lower lip that shows is left alone.
+    for (let y = 31; y < h; y++) expect(alpha[y * w + 20]).toBe(0);
+  });
+});
