@@ -61,6 +61,8 @@ const SHEEN = 200;
  * hair thins out over it into sparser strands, not stopping at a line across the cheek.
  */
 const EDGE_BAND = 0.05;
+/** The share of the density a beard keeps at its very edge (lower, a chin strap's jaw line lost its chin cover). */
+const EDGE_FLOOR = 0.4;
 /** Step along a strand, pixels. */
 const STEP = 0.75;
 
@@ -109,11 +111,13 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     }
   }
   if (x1 < 0) return;
-  // Beards (whose edge runs across the cheek) thin out over the band; a moustache, narrower than the band,
-  // keeps its outline.
+  // Beards (whose edge runs across the cheek) thin out over the band, a part narrower than the band (a chin
+  // strap) relative to its own middle; a moustache keeps its outline.
   const inner = part.flow === 'beard' || part.flow === 'point' ? feather(cover, f.win, EDGE_BAND * fw) : null;
+  let peak = 0.05;
+  if (inner) for (let i = 0; i < inner.length; i++) if (inner[i] > peak) peak = inner[i];
   /** Coverage thinned toward the outline's edge. */
-  const dense = inner ? (i: number) => cover[i] * Math.min(1, inner[i]) : (i: number) => cover[i];
+  const dense = inner ? (i: number) => cover[i] * (EDGE_FLOOR + (1 - EDGE_FLOOR) * Math.min(1, inner[i] / peak)) : (i: number) => cover[i];
   const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
   const reach = Math.ceil(1.3 * length + width + 2);
   const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
