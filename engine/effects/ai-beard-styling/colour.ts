@@ -121,6 +121,6 @@ export function lightPlane(image: RasterImage, win: Win, skinLuma: number, sigma
   } else small.set(feather(shrink(l, win.w, win.h, s, gw, gh), grid, sigma / s));
   const broad = expand(small, gw, gh, win.w, win.h, s);
   const out = new Float32Array(l.length);
-  for (let i = 0; i < out.length; i++) out[i] = Math.min(1.35, Math.max(0.4, (broad[i] / ref) ** 0.85));
+  for (let i = 0; i < out.length; i++) out[i] = Math.min(1.35, Math.max(0.4, broad[i] / ref));
   return out;
 }

@@ -5,20 +5,20 @@ import type { P3 } from '../../vision/regions/uv-map.ts';
 import { presetByName } from './presets.ts';
 import { faceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
-import { drawPart } from './strands.ts';
+import { drawPart, stubbleShadow } from './strands.ts';
 
 const SIZE = { width: 640, height: 760 };
 const mesh: P3[] = faceMeshTables().uv.map(([u, v]) => [120 + 400 * u, 60 + 440 * v, 0]);
 // The iris points the 478-point mesh adds (regions need 478): at the eye centres.
 while (mesh.length < 478) mesh.push([...mesh[mesh.length < 473 ? 159 : 386]] as P3);
 
-function draw(name: string, seed: number) {
+function draw(name: string, seed: number, rgb: readonly [number, number, number] = [60, 40, 30], shadeAt: (x: number) => number = () => 1) {
   const preset = presetByName(name)!;
   const shape = faceShape(preset, mesh, SIZE);
   const out = new Float32Array(shape.win.w * shape.win.h * 3).fill(200);
-  const shade = new Float32Array(shape.win.w * shape.win.h).fill(1);
+  const shade = Float32Array.from({ length: shape.win.w * shape.win.h }, (_, i) => shadeAt(i % shape.win.w));
   const rand = seededRandom(seed);
-  preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb: [60, 40, 30], shade }, rand));
+  preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb, shade }, rand));
   return { out, shape, preset };
 }
 
@@ -62,5 +62,47 @@ describe('drawPart', () => {
       if (out[i] > 80 && out[i] < 190) between++;
     }
     expect(between / drawn).toBeGreaterThan(0.3);
+  });
+
+  it('draws stubble only darker than the skin under it, even from hair lighter than the skin', () => {
+    for (const rgb of [[60, 40, 30], [240, 225, 200]] as const) {
+      const { out } = draw('HeavyStubble', 5, rgb);
+      let lighter = 0, darker = 0;
+      for (let i = 0; i < out.length; i++) {
+        if (out[i] > 200) lighter++;
+        if (out[i] < 190) darker++;
+      }
+      expect(lighter).toBe(0);
+      expect(darker).toBeGreaterThan(3000);
+    }
+  });
+
+  it('shades a beard by the light under it: darker where the skin is darker', () => {
+    const { out, shape } = draw('FullBeardClassic', 2);
+    const shaded = draw('FullBeardClassic', 2, [60, 40, 30], (x) => (x < shape.win.w / 2 ? 1 : 0.5)).out;
+    const { w } = shape.win;
+    // Same seed, same strands: the left half as it was, the right half's hair darker.
+    let left = 0, right = 0, n = 0;
+    for (let i = 0; i < out.length / 3; i++) {
+      if (shape.union[i] < 0.9) continue;
+      if (i % w < w / 2) left += Math.abs(out[i * 3] - shaded[i * 3]);
+      else { right += out[i * 3] - shaded[i * 3]; n++; }
+    }
+    expect(left).toBe(0);
+    expect(right / n).toBeGreaterThan(10);
+  });
+});
+
+describe('stubbleShadow', () => {
+  it('darkens the skin toward a bluish grey in proportion to coverage, never lightens', () => {
+    const cover = Float32Array.from([0, 0.5, 1]);
+    const out = new Float32Array(9).fill(180);
+    stubbleShadow(out, cover, 0.8, () => 1);
+    expect([...out.slice(0, 3)]).toEqual([180, 180, 180]);
+    expect(out[3]).toBeLessThan(180);
+    expect(out[6]).toBeLessThan(out[3]);
+    // Red goes most, blue least: the shadow is cool.
+    expect(out[6]).toBeLessThan(out[8]);
+    for (const v of out) expect(v).toBeLessThanOrEqual(180);
   });
 });

@@ -4,10 +4,14 @@
  * each traced along the part's direction field with its own turn and curl, tapering in width and opacity
  * toward the tip, hanging a little with length, and drawn anti-aliased (coverage by distance to the strand's
  * centre line, the strand's own overlaps counted once). Colours are the person's hair colour varied per
- * strand and multiplied by the photo's light at each pixel. Seeded: the same photo gives the same beard.
+ * strand and multiplied by the photo's light at each pixel. A beard thins out toward its edge (sparser
+ * strands, not a line across the cheek). Stubble is skin, not hair over it: a bluish-grey shadow of the hair
+ * under the skin and short dark stumps, each only darker than the skin it lies on. Seeded: the same photo
+ * gives the same beard.
  */
 import type { BeardPart } from './presets.ts';
 import { directionField, type FaceShape, type Rect } from './shape.ts';
+import { feather } from '../../vision/regions/feather.ts';
 import { seededRandom } from '../../image/random.ts';
 
 
@@ -52,8 +56,41 @@ const BODY_OPACITY = 0.9;
 const BODY_DARK = 0.55;
 /** The grey of light reflected off a hair's surface (whatever its colour). */
 const SHEEN = 200;
+/**
+ * The outline's edge as a band, in face widths (the blur of the coverage the body and the roots follow):
+ * hair thins out over it into sparser strands, not stopping at a line across the cheek.
+ */
+const EDGE_BAND = 0.05;
+/** The share of the density a beard keeps at its very edge (lower, a chin strap's jaw line lost its chin cover). */
+const EDGE_FLOOR = 0.4;
 /** Step along a strand, pixels. */
 const STEP = 0.75;
+
+/** Strands shorter than this (face widths) are stubble: stumps in skin, not hair lying over it. */
+const STUBBLE_LENGTH = 0.015;
+export const isStubble = (part: Pick<BeardPart, 'length'>) => part.length < STUBBLE_LENGTH;
+/**
+ * Stubble's shadow: the hair under the skin seen through it, a bluish grey (the skin's red taken most);
+ * per channel, the skin's share left under a full shadow.
+ */
+const SHADOW_TINT = [0.6, 0.64, 0.74] as const;
+/** A stubble part's body (0.22-0.25) to its shadow's strength. */
+const SHADOW_GAIN = 2.4;
+/** A stump is at most this share of the skin under it in each channel: dark hair ends, never pale specks. */
+const STUMP_MAX = 0.8;
+
+/**
+ * Stubble's shadow into `out` (RGB floats) over `cover`: the skin multiplied toward SHADOW_TINT by
+ * `strength` x coverage, uneven by `noise` (0..1). Only ever darker than what is under it.
+ */
+export function stubbleShadow(out: Float32Array, cover: Float32Array, strength: number, noise: (i: number) => number): void {
+  for (let i = 0; i < cover.length; i++) {
+    const c = cover[i];
+    if (c <= 0.01) continue;
+    const a = Math.min(1, strength * c * (0.6 + 0.4 * noise(i)));
+    for (let k = 0; k < 3; k++) out[i * 3 + k] *= 1 - a * (1 - SHADOW_TINT[k]);
+  }
+}
 
 /**
  * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage;
@@ -74,18 +111,29 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     }
   }
   if (x1 < 0) return;
+  // Beards (whose edge runs across the cheek) thin out over the band, a part narrower than the band (a chin
+  // strap) relative to its own middle; a moustache keeps its outline.
+  const inner = part.flow === 'beard' || part.flow === 'point' ? feather(cover, f.win, EDGE_BAND * fw) : null;
+  let peak = 0.05;
+  if (inner) for (let i = 0; i < inner.length; i++) if (inner[i] > peak) peak = inner[i];
+  /** Coverage thinned toward the outline's edge. */
+  const dense = inner ? (i: number) => cover[i] * (EDGE_FLOOR + (1 - EDGE_FLOOR) * Math.min(1, inner[i] / peak)) : (i: number) => cover[i];
   const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
   const reach = Math.ceil(1.3 * length + width + 2);
   const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
   const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
   /** Rect index of a window pixel. */
   const at = (x: number, y: number) => (y - rect.y0) * rw + x - rect.x0;
-  // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
-  if (part.body > 0) {
+  const stubble = isStubble(part);
+  if (stubble && part.body > 0) {
+    const noise = valueNoise(rw, rh, Math.max(2, 0.015 * fw), rand);
+    stubbleShadow(out, cover.map((_, i) => dense(i)), SHADOW_GAIN * part.body, (i) => noise[at(i % w, Math.floor(i / w))]);
+  } else if (part.body > 0) {
+    // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
     const noise = valueNoise(rw, rh, Math.max(2, 0.02 * fw), rand);
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
-        const i = y * w + x, c = cover[i];
+        const i = y * w + x, c = dense(i);
         if (c <= 0.01) continue;
         const a = BODY_OPACITY * part.body * c * c * (0.5 + 0.5 * noise[at(x, y)]);
         const s = look.shade[i] * BODY_DARK;
@@ -109,16 +157,17 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     // Roots: rejection sampling over the part's box, accepted by coverage.
     const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
     const ix = Math.floor(rx), iy = Math.floor(ry), ri = iy * w + ix, rr = at(ix, iy);
-    const c = cover[ri];
+    const c = dense(ri);
     if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[rr]))) continue;
     let dx = dir.dx[rr], dy = dir.dy[rr];
     if (dx !== dx) continue;
     n++;
     const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
     const wid = width * (0.7 + 0.6 * rand());
-    const lightness = (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
-    // A few strands catch the light: a grey sheen over their colour.
-    const sheen = rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
+    // Stumps are the hair's dark cut ends; longer strands vary in locks.
+    const lightness = stubble ? 0.45 + 0.35 * rand() : (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
+    // A few strands catch the light: a grey sheen over their colour (stumps are too short to).
+    const sheen = !stubble && rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
     const alpha = 0.75 + 0.2 * rand();
     let turn = (rand() - 0.5) * 0.5;
     const bend = (rand() - 0.5) * 2 * part.curl / Math.max(1, len);
@@ -163,9 +212,10 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       const o = touched[k], a = scratch[o];
       scratch[o] = 0;
       const s = look.shade[o] * lightness, g = SHEEN * look.shade[o] * sheen;
-      out[o * 3] += (hr * s * (1 - sheen) + g - out[o * 3]) * a;
-      out[o * 3 + 1] += (hg * s * (1 - sheen) + g - out[o * 3 + 1]) * a;
-      out[o * 3 + 2] += (hb * s * (1 - sheen) + g - out[o * 3 + 2]) * a;
+      for (let ch = 0; ch < 3; ch++) {
+        const v = out[o * 3 + ch], hair = look.rgb[ch] * s * (1 - sheen) + g;
+        out[o * 3 + ch] += ((stubble ? Math.min(hair, STUMP_MAX * v) : hair) - v) * a;
+      }
     }
   }
 }
