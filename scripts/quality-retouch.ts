@@ -14,7 +14,7 @@
  *             measure is printed beside it ("human" columns; its gender changes say how many faces human
  *             called 'unknown' before).
  * Effects are rows of RETOUCH (slug → strong params, region, margin, smoothing params): adding one is a row.
- * Before/after contact sheets, with zoomed cheek and under-eye crops, go to /tmp/<slug>-sheets (--sheets DIR overrides).
+ * Before/after contact sheets, with zoomed cheek and under-eye crops, go to /tmp/<slug>-sheets (--sheets DIR: DIR/<slug>).
  *
  *   npm run quality:retouch -- [slug ...] [--sheets DIR] [--no-sheets] [--half tune|check] [--only NAME,...]
  * (--half and --only: a subset while tuning, e.g. the tune half's worst photos; the summary then covers only those.)
@@ -219,7 +219,7 @@ let failed = false;
 for (const slug of chosen) {
   const kase = RETOUCH[slug];
   const effect = (await import(effectModules[slug])).default as Effect;
-  const sheets = args.includes('--no-sheets') ? null : (sheetsArg >= 0 ? args[sheetsArg + 1] : `/tmp/${slug.replace(/^face-/, '')}-sheets`);
+  const sheets = args.includes('--no-sheets') ? null : (sheetsArg >= 0 ? path.join(args[sheetsArg + 1], slug) : `/tmp/${slug.replace(/^face-/, '')}-sheets`);
   if (sheets) mkdirSync(sheets, { recursive: true });
   console.log(`\n${slug}: spill at ${JSON.stringify(kase.strong)} (region ${kase.region} + ${kase.margin * 100}% of face width), smoothing at ${JSON.stringify(kase.smoothing ?? null)}`);
   console.log(['half', 'photo', 'faces', 'spill %', 'cheeks', 'eyes', 'found', 'gender', 'min sim', 'human found', 'human gender', 'human min sim'].join('\t'));
