@@ -12,11 +12,11 @@ import type { Face } from '../faces/detect.ts';
 import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';
 import { findBlobs, type Blob, type LabFrame } from './blobs.ts';
 import { eyelid, eyePouch } from './eyes.ts';
-import { makeFrame, toImage, type Frame } from './frame.ts';
+import { makeFrame, toImage, type Frame, type P2 } from './frame.ts';
 import { darkCircle, itaClass, itaMargin, itaOf, meanIn, nth, pigments, quantileIn, quantilesIn, type Pigments } from './pigment.ts';
 import { findLines, floorBeside, lineEvidence, ridgeField, type Line, type RidgeField } from './ridges.ts';
 import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
-import { skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
+import { faceMm, skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
 
 export interface Scored { value: number; confidence: number }
 export interface Rect { left: number; top: number; width: number; height: number }
@@ -265,7 +265,11 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
       if (rule.direction === 'fold') ({ floor, direction: along } = foldSearch(field, zones[z], dir, minDepth, rule.minLength, w, s));
       else floor = FINE_LINES.noise * spreadIn(field.depth, zones[z]);
       const query = { zone: zones[z], minDepth: Math.max(minDepth, floor), direction: along, tolerance: (rule.tolerance * Math.PI) / 180, s };
-      const lines = findLines(rule.field === 'all' ? withFurrows(fineLines, query.minDepth, coarse, zones[z], minDepth, w, h, s) : field, query);
+      let lines = findLines(rule.field === 'all' ? withFurrows(fineLines, query.minDepth, coarse, zones[z], minDepth, w, h, s) : field, query);
+      if (rule.direction === 'fold') {
+        const side = z.startsWith('right') ? 'right' : 'left', perFaceMm = faceMm(face.mesh!) * f.k;
+        lines = lines.filter((l) => lateralReach(l, f.mesh, side, field.depth, w, perFaceMm) >= FOLD.lateral);
+      }
       allLines[name].push(...lines.filter((l) => l.length >= rule.minLength));
       evidence += lineEvidence(lines, rule.minLength);
       for (const l of lines) if (l.length > longest) { longest = l.length; depth = l.depth; }
@@ -380,13 +384,41 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
  * mm around it left out (floorBeside): a fold must stand above the rest of its band's relief. Three
  * robust spreads of the whole band, as the other lines use, become the fold's own depth where it fills
  * half the band. The band stays 7 mm wide: reaching further onto the cheek lets children's smile shading in.
+ * A line found must then run FOLD.lateral face-mm lateral of the course (lateralReach).
  */
-export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5 };
+export const FOLD = { search: 45, margin: 1.2, quantile: 0.9, over: 1.5, lateral: 2.5 };
 export function foldSearch(field: RidgeField, zone: Float32Array, meshDir: number, minDepth: number, minLength: number, w: number, s: number): { floor: number; direction: number } {
   const strongest = findLines(field, { zone, minDepth, direction: meshDir, tolerance: (FOLD.search * Math.PI) / 180, s })[0];
   const floor = floorBeside(field.depth, zone, w, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
   const direction = strongest && strongest.length >= minLength / 2 ? strongest.angle : meshDir;
   return { floor, direction };
+}
+
+/**
+ * How far a nasolabial line runs lateral of the straight course from the nose wing to the mouth corner
+ * (mesh 129-61, 358-291), in face-mm (faceMm): the 90th percentile, along its spine (its deepest pixel per
+ * pixel of course), of the spine's distance from that course toward the cheek (negative toward the lips).
+ * The fold is the cheek's fat hanging over the lip's muscle: from the wing it runs down and outward and
+ * passes lateral of the mouth corner, so its lower part lies several mm off the course (the fit half's
+ * chips: 5.0-9.6 face-mm for every fold of a face ≥ 50, 3.1 for the least of all its flagged lines).
+ * A line on the course or inside it is the upper lip's own edge: a pout or an open, rounded mouth pushes
+ * the lip forward and shades its side against the cheek along just that course (a pouting one-year-old,
+ * 0.8; a boy's parted, forward lips seen three-quarter, -3.6). FOLD.lateral is half the least of the fit
+ * half's ≥ 50 folds.
+ */
+export function lateralReach(line: Line, mesh: readonly P2[], side: 'right' | 'left', depth: Float32Array, w: number, perFaceMm: number): number {
+  const [wing, corner, cheek] = side === 'right' ? [mesh[129], mesh[61], mesh[234]] : [mesh[358], mesh[291], mesh[454]];
+  const len = Math.hypot(corner[0] - wing[0], corner[1] - wing[1]) || 1, ux = (corner[0] - wing[0]) / len, uy = (corner[1] - wing[1]) / len;
+  // The normal to the course, toward the cheek.
+  const sign = (cheek[0] - wing[0]) * -uy + (cheek[1] - wing[1]) * ux >= 0 ? 1 : -1, nx = -uy * sign, ny = ux * sign;
+  const spine = new Map<number, number>();
+  for (const i of line.at) {
+    const x = i % w, y = (i - x) / w, t = Math.round((x - wing[0]) * ux + (y - wing[1]) * uy);
+    const j = spine.get(t);
+    if (j === undefined || depth[i] > depth[j]) spine.set(t, i);
+  }
+  const out = Float32Array.from(spine.values(), (i) => { const x = i % w, y = (i - x) / w; return ((x - wing[0]) * nx + (y - wing[1]) * ny) / perFaceMm; }).sort();
+  return out.length ? out[Math.min(out.length - 1, Math.floor(out.length * 0.9))] : 0;
 }
 
 /** The skin around a blob (1.5 radii out to 3 mm, at least 2.5 radii): see Around. */

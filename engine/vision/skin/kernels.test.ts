@@ -1,7 +1,7 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
+import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lateralReach, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { FACE_MM, irisDiameter, pixelsPerMm, resamplePlane, type P2 } from './frame.ts';
@@ -143,6 +143,24 @@ describe('ridges', () => {
     const strongest = findLines(rf, { zone: band, minDepth: 0.5, direction: 0, tolerance: Math.PI / 8, s })[0];
     const rippleFloor = floorBeside(rf.depth, band, W, strongest, FOLD.margin * s, FOLD.quantile, FOLD.over);
     expect(rippleFloor).toBeGreaterThan(rf.depth[50 * W + 60]);
+  });
+  it("reads a fold running down and out past the mouth corner as lateral, and the lip's edge along the wing-to-corner course as not", () => {
+    // The right side: wing (129) at (60, 20), mouth corner (61) at (60, 80), the cheek (234) to the left; 2 px per face-mm.
+    const mesh = Array.from({ length: 478 }, () => [0, 0] as P2);
+    mesh[129] = [60, 20]; mesh[61] = [60, 80]; mesh[234] = [0, 50];
+    const reach = (xAt: (y: number) => number) => {
+      const L = flat();
+      for (let y = 15; y < 85; y++) for (let x = 0; x < W; x++) L[y * W + x] -= 8 * Math.exp(-((x - xAt(y)) ** 2) / (2 * 2 * 2));
+      const f = ridgeField(L, W, H, [2, 4]);
+      const [line] = findLines(f, { zone: ones(), minDepth: 4, direction: Math.PI / 2, tolerance: Math.PI / 4, s: 2 });
+      return lateralReach(line, mesh, 'right', f.depth, W, 2);
+    };
+    // On the course: about 0. From 1 face-mm out at the wing to 9 out at the corner: 8 or so (90th percentile).
+    expect(Math.abs(reach(() => 60))).toBeLessThan(1);
+    expect(reach((y) => 58 - ((y - 20) / 60) * 16)).toBeGreaterThan(6);
+    expect(reach((y) => 58 - ((y - 20) / 60) * 16)).toBeGreaterThan(FOLD.lateral);
+    // Toward the lips (medial of the course) reads negative.
+    expect(reach(() => 66)).toBeLessThan(-2);
   });
   it('draws the nasolabial band in the face\'s own proportions (its cheek-to-cheek width in 3D)', () => {
     const mesh = Array.from({ length: 478 }, () => [0, 0, 0]);
