@@ -399,12 +399,9 @@ export function foldSearch(field: RidgeField, zone: Float32Array, meshDir: numbe
  * (mesh 129-61, 358-291), in face-mm (faceMm): the 90th percentile, along its spine (its deepest pixel per
  * pixel of course), of the spine's distance from that course toward the cheek (negative toward the lips).
  * The fold is the cheek's fat hanging over the lip's muscle: from the wing it runs down and outward and
- * passes lateral of the mouth corner, so its lower part lies several mm off the course (the fit half's
- * chips: 5.0-9.6 face-mm for every fold of a face ≥ 50, 3.1 for the least of all its flagged lines).
- * A line on the course or inside it is the upper lip's own edge: a pout or an open, rounded mouth pushes
- * the lip forward and shades its side against the cheek along just that course (a pouting one-year-old,
- * 0.8; a boy's parted, forward lips seen three-quarter, -3.6). FOLD.lateral is half the least of the fit
- * half's ≥ 50 folds.
+ * passes lateral of the mouth corner, so its lower part lies several mm off the course. A line on the
+ * course or inside it is the upper lip's own edge, shaded against the cheek when a pout or a rounded mouth
+ * pushes the lip forward. FOLD.lateral is half the least reach of the fit half's folds on faces ≥ 50.
  */
 export function lateralReach(line: Line, mesh: readonly P2[], side: 'right' | 'left', depth: Float32Array, w: number, perFaceMm: number): number {
   const [wing, corner, cheek] = side === 'right' ? [mesh[129], mesh[61], mesh[234]] : [mesh[358], mesh[291], mesh[454]];
