@@ -1,7 +1,7 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
 import { toLab } from '../../image/retouch/color.ts';
-import { coreOf, fades, FINE_LINES, FOLD, foldSearch, fromAgeScale, grows, lateralReach, lesionKind, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
+import { coreOf, fades, FINE_LINES, finer, FOLD, foldSearch, fromAgeScale, grows, lateralReach, lesionKind, lesionPlane, refinedSpot, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';
 import { FACE_MM, irisDiameter, pixelsPerMm, resamplePlane, type P2 } from './frame.ts';
@@ -228,6 +228,26 @@ describe('blobs', () => {
     const [b] = findBlobs(lab, { radii: [2, 3, 4, 5.5], polarity: 'dark', minResponse: 1, zone: ones(), detect: plane });
     expect(b.da).toBeGreaterThan(6);
     expect(b.roundness).toBeGreaterThan(0.8);
+  });
+  it('measures a wide dark blob again at finer radii at its centre (finer): a soft spot read over a wider disc is too pale', () => {
+    const s = 1.4, L = flat(), b = new Float32Array(W * H).fill(15);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const p = 1 / (1 + Math.exp((Math.hypot(x - 60, y - 50) / s - 1.5) / 0.35));
+      L[y * W + x] -= 9 * p; b[y * W + x] += 6 * p;
+    }
+    const lab = labOf(L, undefined, b), plane = lesionPlane(lab);
+    const wide = measureBlob(lab, ones(), 60, 50, 2.8 * s, 5, plane)!;
+    expect(lesionKind(wide, s)).toBeNull();
+    const fine = finer(lab, ones(), plane, wide, s);
+    expect(fine.map((m) => m.r / s)).toEqual([2, 1.4]);
+    expect(fine[1].dL).toBeLessThan(wide.dL - 2);
+    expect(lesionKind(fine[1], s)).toBe('skin_spot');
+    const still = { shine: 0, grain: 1, redGrain: 0 };
+    expect(refinedSpot(fine[1], 'skin_spot', still)).toBe(true);
+    // Kept only as a spot, clear of the grain, and yellower than the skin (a grey shade of the same depth is not pigment).
+    expect(refinedSpot(fine[1], 'skin_spot', { ...still, grain: 3 })).toBe(false);
+    expect(refinedSpot({ ...fine[1], db: 0 }, 'skin_spot', still)).toBe(false);
+    expect(finer(lab, ones(), plane, measureBlob(lab, ones(), 60, 50, 1 * s, 5, plane)!, s)).toEqual([]);
   });
   it('measures a weaker overlapping blob too when asked for two layers (another scale of the same place)', () => {
     const L = flat();
