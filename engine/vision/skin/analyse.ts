@@ -210,10 +210,10 @@ export function lesionKind(b: Blob, s: number, near: Around = { shine: 0, grain:
 
 /**
  * A wide dark blob no rule takes, measured again at the same centre at up to SPOT_FINER.steps finer lesion
- * radii (not below the spot's minR): a soft spot's strongest scale is often wider than the spot (at 1.2-1.6
- * px/mm most missed spots peaked at 2.8 mm), and over that wider disc it reads too pale (dL -3.4 to -5) and
- * its rays run off into the face's relief (roundness 0.3-0.5). What such a re-measure finds counts only as
- * a skin spot (refinedSpot): a clearer one than a blob found at its own scale.
+ * radii (not below the spot's minR): at low resolution a soft spot's strongest scale is often wider than
+ * the spot, and over that wider disc it reads too pale and its rays run off into the face's relief. What
+ * such a re-measure finds counts only as a skin spot (refinedSpot), held to a stricter rule than a blob
+ * found at its own scale.
  */
 export const SPOT_FINER = {
   steps: 2,
