@@ -4,7 +4,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
-import { editHair, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
+import { BANGS_COVER, editHair, fringeCover, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
 const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
@@ -211,8 +211,10 @@ describe('dome and backdrop kernels', () => {
 });
 
 describe('the edit on a synthetic head', () => {
-  // A 300 x 360 picture: skin below a hairline at v = 1, dark hair above it and on the sides, grey around.
-  const hairy = (u: number, v: number) => v > 1 || (Math.abs(u) > 0.85 && v > 0.2);
+  // A 300 x 360 picture: skin below a hairline at v = 1, dark hair above it and on the sides, grey around;
+  // with bangs, hair over the forehead down to v = 0.3 too.
+  let bangs = false;
+  const hairy = (u: number, v: number) => v > 1 || (Math.abs(u) > 0.85 && v > 0.2) || (bangs && v > 0.3);
   const f: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
   const W = 300, H = 360, n = W * H;
   const base = (): RasterImage => {
@@ -271,4 +273,31 @@ describe('the edit on a synthetic head', () => {
       }
     });
   }
+
+  it('bangs: measured as such, they thin and recede stage by stage instead of going at once with the temples', () => {
+    bangs = true;
+    try {
+      const m = maps(false), win = { x0: 0, y0: 0, w: W, h: H };
+      expect(fringeCover(f, m, win)).toBeGreaterThan(BANGS_COVER);
+      const original = base();
+      // The bangs: hair below the hairline (v 0.3..1), inside the face's sides.
+      const fringe: number[] = [];
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        const [u, v] = toHead(f, x + 0.5, y + 0.5);
+        if (v > 0.3 && v < 1 && Math.abs(u) < 0.85) fringe.push(y * W + x);
+      }
+      const shares: number[] = [];
+      for (const level of levels('man')) {
+        const img = base();
+        editHair(img, win, f, level, m, 7);
+        const changed = changedPixels(original.data, img.data, 3);
+        shares.push(fringe.filter((i) => changed[i]).length / fringe.length);
+      }
+      for (let s = 1; s < shares.length; s++) expect(shares[s]).toBeGreaterThanOrEqual(shares[s - 1]);
+      expect(shares[0]).toBeLessThan(0.1);
+      expect(shares[6]).toBeGreaterThan(0.6);
+    } finally {
+      bangs = false;
+    }
+  });
 });

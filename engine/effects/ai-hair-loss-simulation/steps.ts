@@ -47,7 +47,7 @@ const KEEP_SOFT = 0.2;
 /** Lab distance within which a background pixel passes for the hair (and is no source of the fill). */
 const HAIR_LIKE = 12;
 /** The band of skin under bared scalp that lay in the hair's shade (share of the face width). */
-const SHADOW_BAND = 0.05;
+const SHADOW_BAND = 0.08;
 /** Short hair's thickness over the skull (share of the face width): the person's outline less this is the head's. */
 const HAIR_THICKNESS = 0.03;
 /** The dome is shaded as an ellipsoid this much larger than the head's outline (its edge is not yet grazing). */
@@ -56,6 +56,10 @@ const SHADE_WIDEN = 1.06;
 const HEAD_MAX = 1.2;
 /** Hair the person matte holds may stand this far out of the skull (skull radii) and still be theirs. */
 const PERSON_BAND = 2.2;
+/** Bangs: hair over this share of the forehead (fringeCover), hiding the hairline. */
+export const BANGS_COVER = 0.25;
+/** How far behind the hairline (frame v) the bangs' strands grow from. */
+const FRINGE_ROOT = 0.2;
 /** How far (share of the face width) the loss reaches over the hair's fringe of wisps. */
 const FRINGE_REACH = 0.025;
 const smooth = (t: number) => { const c = t < 0 ? 0 : t > 1 ? 1 : t; return c * c * (3 - 2 * c); };
@@ -212,7 +216,10 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   const noise = strandNoise(across, along, strandScale(2 * f.halfWidth), seed);
   // A slow wander of the hairline, in frame v: about a fifth of a half face width per bump.
   const wander = 0.2 * f.halfWidth;
-  const lift = hairlineLift(ownHairline(f, maps, win)), hairline = 1 + lift;
+  // Bangs (hair over the middle of the forehead well below a hairline) hide the person's hairline: the
+  // stages keep the usual one, and the fringe hangs from roots behind it.
+  const h0 = ownHairline(f, maps, win), bangs = fringeCover(f, maps, win) >= BANGS_COVER;
+  const lift = bangs ? 0 : hairlineLift(h0), hairline = 1 + lift;
   const fw = 2 * f.halfWidth, skull = skullSpan(f.mid);
   const firm = new Float32Array(n), lost = new Float32Array(n);
   let anyLoss = false;
@@ -220,10 +227,16 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     if (maps.hair[i] <= 0.25) continue;
     const jitter = JITTER * (valueNoise(along[i] / wander, across[i] / wander, seed + 7) - 0.5);
     // A fringe hanging over the forehead grows from the hairline above it: it goes as that does.
-    const over = 1 - smooth((Math.abs(U[i] - f.mid) - 0.45) / 0.2);
-    const vHung = V[i] < hairline ? V[i] + (hairline - V[i]) * over : V[i];
+    // Bangs reach over the temples too, and go as their roots behind the hairline do: they thin and
+    // recede stage by stage instead of leaving the forehead bare where the temples recede.
+    const over = bangs ? 1 - smooth((Math.abs(U[i] - f.mid) - 0.9) / 0.2) : 1 - smooth((Math.abs(U[i] - f.mid) - 0.45) / 0.2);
+    const hung = bangs ? hairline + FRINGE_ROOT : hairline;
+    const vHung = V[i] < hung ? V[i] + (hung - V[i]) * over : V[i];
     const band = maps.person && maps.person[i] >= 0.5 ? PERSON_BAND : OUTSIDE_BAND;
-    const loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE);
+    let loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE);
+    // Low over the temples, bangs may as well hang from the sides (the horseshoe keeps those): they go
+    // when both would.
+    if (bangs && vHung > V[i]) loss = Math.min(loss, lossAt(level, U[i], V[i], f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE));
     firm[i] = hairWeight(maps.hair[i]);
     if (loss <= 0) continue;
     lost[i] = loss;
@@ -267,14 +280,14 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     if (maps.hair[i] >= 0.55 || maps.background[i] >= 0.5 || nearBare[i] <= 0.02) continue;
     // Only this head's own forehead and hair's edge: never a neighbour's face or clothes beside it.
     if ((maps.skin[i] < 0.3 && maps.hair[i] < 0.1) || skullInside(U[i], V[i], top, 0.08, skull) <= 0) continue;
-    const k = smooth(nearBare[i] / 0.25) * smooth((V[i] - FLOOR) / 0.25);
+    const k = smooth(nearBare[i] / 0.4) * smooth((V[i] - FLOOR) / 0.25);
     shadowed[i] = k;
     if (k > gone[i]) { gone[i] = k; if (k > 0.004) any++; lost[i] = Math.max(lost[i], k); }
   }
 
   const shape = headShape(f, top, skull, maps, win);
   const head = headOutline(shape, U, V);
-  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, seed);
+  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
     const g = gone[i];
@@ -295,6 +308,24 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     }
   }
   return any;
+}
+
+/**
+ * Share of the forehead (|u| ≤ 0.6 off the middle, v 0.3..0.75) the parsing calls hair (≥ 0.5), among its
+ * points inside the photo: bangs cover much of it, a hairline (even a low one at the temples) little.
+ */
+export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
+  let seen = 0, on = 0;
+  for (let du = -0.6; du <= 0.601; du += 0.1) {
+    for (let v = 0.3; v <= 0.751; v += 0.05) {
+      const [x, y] = fromHead(f, f.mid + du, v);
+      const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
+      if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
+      seen++;
+      if (maps.hair[yi * win.w + xi] >= 0.5) on++;
+    }
+  }
+  return seen ? on / seen : 0;
 }
 
 /** Where the hair begins over the middle of the forehead (v), or null when no hair is found there. */
@@ -404,7 +435,7 @@ function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array): Float3
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, seed: number): Float32Array[] | null {
+function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   // Forehead skin, else any skin of this face.
   const pick = (vMin: number, vMax: number, uMax: number) => {
@@ -461,27 +492,31 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
   const lab = { l: 0, a: 0, b: 0 };
+  // The dome at normal nn, `k` its shade under standing hair; the same model the skin it meets is compared
+  // with below, sheen included (else the sheen steps up where the scalp begins).
+  const model = (nn: [number, number, number], k: number, out: typeof lab) => {
+    const d = domeDiffuse(nn, light), sp = sheen * domeSheen(nn, light);
+    linearToLab(shaded(d, 0) * k + sp * (0.5 + 0.5 * mean[0] / meanY), shaded(d, 1) * k + sp * (0.5 + 0.5 * mean[1] / meanY), shaded(d, 2) * k + sp * (0.5 + 0.5 * mean[2] / meanY), out);
+  };
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
     const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
     // Scalp seen between remaining strands lies in their shade; bare scalp does not.
-    const d = domeDiffuse(nn, light), k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
-    const sp = sheen * domeSheen(nn, light) * lost[i];
-    linearToLab(shaded(d, 0) * k + sp * (0.5 + 0.5 * mean[0] / meanY), shaded(d, 1) * k + sp * (0.5 + 0.5 * mean[1] / meanY), shaded(d, 2) * k + sp * (0.5 + 0.5 * mean[2] / meanY), lab);
+    const k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
+    model(nn, k, lab);
     outL[i] = lab.l; outA[i] = lab.a; outB[i] = lab.b;
   }
   // The seam: the model's colour is moved to meet the skin it borders (the forehead, temples, the ears),
   // by the difference there carried over the scalp as a membrane (harmonicFill), as a Poisson blend does:
   // the dome keeps the model's light and shape, and meets the skin without a seam.
   const skinWeight = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] <= 0.25 && V[i] >= -0.3 && shadowed[i] < 0.05) skinWeight[i] = 1;
+  // The skin that stays as it is (the scalp meets it where the edit's weight `gone` starts).
+  for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] < 0.55 && V[i] >= -0.3 && gone[i] < 0.02) skinWeight[i] = 1;
   const skinL = maskedBlur(L, skinWeight, win.w, win.h, sigma), skinA = maskedBlur(A, skinWeight, win.w, win.h, sigma), skinB = maskedBlur(B, skinWeight, win.w, win.h, sigma);
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!skinWeight[i]) continue;
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
-    const d = domeDiffuse(nn, light);
-    linearToLab(shaded(d, 0), shaded(d, 1), shaded(d, 2), lab);
+    model(domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull), 1, lab);
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h);
