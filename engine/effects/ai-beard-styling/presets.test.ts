@@ -45,14 +45,16 @@ describe('beard presets', () => {
     }
   });
 
-  it('covers the chin for beard styles, and leaves it bare for moustaches and mutton chops', () => {
+  // 40 % on the canonical face: a turned or laughing face loses part of its chin to the silhouette and to the
+  // lips, and a tuft that covered a third of it there covered less than the 30 % quality:beard-styling asks.
+  it('covers at least 40 % of the chin for beard styles, and leaves it bare for moustaches and mutton chops', () => {
     const chin = atlas('chin'), chinArea = chin.reduce((s, v) => s + v, 0);
     for (const p of BEARD_PRESETS) {
       const a = atlases.get(p.name)!;
       let on = 0;
       for (let k = 0; k < a.length; k++) on += Math.min(a[k], chin[k]);
       const share = on / chinArea;
-      if (p.kind === 'beard') expect(share, p.name).toBeGreaterThan(0.3);
+      if (p.kind === 'beard') expect(share, p.name).toBeGreaterThan(0.4);
       else expect(share, p.name).toBeLessThan(0.3);
     }
   });

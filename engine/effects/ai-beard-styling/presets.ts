@@ -149,7 +149,7 @@ export const BEARD_PRESETS: readonly BeardPreset[] = [
     part(fullBeard({ low: -0.03, drop: 1.2, bottom: 'square', spread: 0.055 }), 'beard', 0.11, 8, 1.4, 0.95),
     part(moustache({ tip: TIPS.droop, top: 0.615 }), 'moustache', 0.05, 7, 0.8, 0.9)] },
   { name: 'VanDykeRefined', kind: 'beard', parts: [
-    part(goatee({ top: 0.765, width: 0.03, flare: 0.05, bottom: 1.0, point: true }), 'point', 0.02, 6, 0.2, 0.75),
+    part(goatee({ top: 0.765, width: 0.042, flare: 0.07, bottom: 1.0, point: true }), 'point', 0.02, 6, 0.2, 0.75),
     part(moustache({ tip: TIPS.pencil, top: 0.645, lip: 0.004 }), 'moustache', 0.015, 6, 0.15, 0.7)] },
   { name: 'Goatee', kind: 'beard', parts: [
     part(goatee({ width: 0.07, flare: 0.085, bottom: 0.985 }), 'beard', 0.03, 6, 0.35, 0.85)] },
@@ -191,7 +191,7 @@ export const BEARD_PRESETS: readonly BeardPreset[] = [
   { name: 'SoulPatch', kind: 'patch', parts: [
     part(SOUL, 'point', 0.025, 7, 0.25, 0.8)] },
   { name: 'PetiteGoatee', kind: 'beard', parts: [
-    part(goatee({ top: 0.79, width: 0.042, flare: 0.06, bottom: 0.965 }), 'beard', 0.02, 6, 0.25, 0.8)] },
+    part(goatee({ top: 0.79, width: 0.05, flare: 0.07, bottom: 0.965 }), 'beard', 0.02, 6, 0.25, 0.8)] },
 ];
 
 export const presetByName = (name: string): BeardPreset | undefined => BEARD_PRESETS.find((p) => p.name === name);
