@@ -4,8 +4,9 @@
  * arm and leg bones), where it lies against the face, how its colour differs from the face's skin, the
  * torso's, the thighs', the shins' and the backdrop's, the hair mask, detected bag and person boxes, the
  * face parser's hat, hair, cloth, skin and background around the largest faces (head-parsing.ts), the
- * label the rules (parse.ts) gave it, the lower garment's shape against the legs (legs.ts) and its place
- * against the head (face box, top of the silhouette). One row of FEATURES.length numbers per region.
+ * label the rules (parse.ts) gave it, the lower garment's shape against the legs (legs.ts), its place
+ * against the head (face box, top of the silhouette) and its surroundings at the garment's scale
+ * (surroundings.ts: above and below it, the silhouette's row through it, skin between it and the feet). One row of FEATURES.length numbers per region.
  */
 import type { Face } from '../faces/detect.ts';
 import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
@@ -14,6 +15,7 @@ import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 import { deltaE } from './lab.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, type Scene } from './scene.ts';
+import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
 
 /** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
 export const MISSING = -999;
@@ -43,6 +45,9 @@ export const FEATURES: readonly string[] = [
   // Against the head: the region's and its piece's top, bottom and width against the face box, and its
   // centre against the top of the silhouette above the face (a hat is the top of the silhouette).
   'topVsFace', 'bottomVsFace', 'pieceTopFace', 'pieceBottomFace', 'pieceWidthFace', 'vsHeadTop',
+  // Its surroundings at the garment's scale (surroundings.ts): above and below it, the silhouette's row
+  // through it, its piece's span along the legs and the skin between that piece and the feet.
+  ...SURROUNDING_FEATURES,
 ];
 
 /** Height along the legs (0 hips, 1 knees) from which a region carries the photo's leg readings. */
@@ -169,6 +174,8 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       put((piece.y0 - fy) / fh); put((piece.y1 - fy) / fh); put((piece.x1 - piece.x0 + 1) / fw);
       put(headTop === MISSING ? MISSING : (g.y - headTop) / fh);
     } else k += 6;
+    if (frame) surroundings(s, fg, frame, legs, axis, r, piece, (q) => work.seen[q] === piece.stamp, put);
+    else k += SURROUNDING_FEATURES.length;
     if (k !== F) throw new Error(`regionFeatures wrote ${k} of ${F} features`);
   });
   return out;
@@ -181,7 +188,7 @@ function pieceOf(s: Scene, fg: Uint8Array, r: number, work: PieceWork, legs: Leg
   const stamp = ++work.stamp;
   let top = 0;
   stack[top++] = r; seen[r] = stamp;
-  const b = { x0: s.regions[r].x0, y0: s.regions[r].y0, x1: s.regions[r].x1, y1: s.regions[r].y1, n: 0, gapT: 0, legT: 0 };
+  const b = { x0: s.regions[r].x0, y0: s.regions[r].y0, x1: s.regions[r].x1, y1: s.regions[r].y1, n: 0, gapT: 0, legT: 0, stamp };
   while (top) {
     const q = stack[--top], g = s.regions[q];
     b.n += g.n;
