@@ -116,7 +116,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const out = new Float32Array(n * 3);
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
   const rand = seededRandom(hashSeed(`${name}:${index}`));
-  preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light }, rand));
+  preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light, grey: tone.grey }, rand));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
