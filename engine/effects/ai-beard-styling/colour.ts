@@ -74,6 +74,8 @@ export interface FaceTone {
   /** The face's typical skin colour and lightness (luma 0..255). */
   skin: RGB;
   skinLuma: number;
+  /** How grey or white the hair is, 0..1 (its dark body between strands is then lighter). */
+  grey: number;
 }
 
 /**
@@ -89,10 +91,34 @@ export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
   if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;
   const skinLuma = luma(skin);
+  const grey = greyness(rgb, skinLuma);
+  let l = luma(rgb);
+  if (grey > 0) {
+    // Grey and white hair reads in a photo at about the skin's lightness, but the brows' shadowed part and
+    // the parsing's soft hair edge (background, skin) pull the estimate toward a dull mid grey: lifted and
+    // nearly neutral, so a white-haired man gets a silver beard and not a grey-blue smudge.
+    const target = l + (GREY_LUMA * skinLuma - l) * grey;
+    rgb = rgb.map((v) => (v + (l - v) * 0.5 * grey) * (target / l)) as RGB;
+    l = target;
+  }
   // Light hair on light skin still reads as a beard when it is a little darker than the skin.
-  const most = 0.8 * skinLuma, l = luma(rgb);
+  const most = (0.8 + (GREY_LUMA - 0.8) * grey) * skinLuma;
   if (l > most) rgb = rgb.map((v) => v * (most / l)) as RGB;
-  return { hair: rgb, skin, skinLuma };
+  return { hair: rgb, skin, skinLuma, grey };
+}
+
+/** The lightness, relative to the skin's, a fully grey or white beard is drawn at. */
+const GREY_LUMA = 0.9;
+
+/**
+ * 0..1: how grey or white a hair colour is, by a low saturation (blond and brown hair are saturated) and a
+ * lightness near the skin's (black and dark brown hair, also in a black and white photo, are far darker).
+ */
+export function greyness(rgb: RGB, skinLuma: number): number {
+  const hi = Math.max(...rgb), sat = hi > 0 ? (hi - Math.min(...rgb)) / hi : 0;
+  const rel = luma(rgb) / Math.max(1, skinLuma);
+  const ramp = (v: number) => Math.min(1, Math.max(0, v));
+  return ramp((0.22 - sat) / 0.08) * ramp((rel - 0.45) / 0.2);
 }
 
 /**

@@ -40,6 +40,30 @@ describe('drawPreset', () => {
       expect(lipMoved / lipPx, name).toBeLessThan(0.01);
     }
   }, 120_000);
+
+  it('keeps a moustache off what the parsing calls background (past the silhouette of a turned face)', async () => {
+    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+    const face = (await facts.faces())[0];
+    const parsing = await facts.parsing(face, PARSE);
+    // The image's right half of the face called background, as a profile's far side would be.
+    const { x0, w, h } = parsing.win, cut = Math.round((face.mesh![13][0]) - x0);
+    const background = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = cut; x < w; x++) background[y * w + x] = 255;
+    const result = { ...image, data: Buffer.from(image.data) };
+    drawPreset(image, result, face, { ...parsing, classes: { ...parsing.classes, background } }, 'HandlebarMoustache', 0);
+    let left = 0, right = 0;
+    for (let y = 0; y < image.height; y++) {
+      for (let x = 0; x < image.width; x++) {
+        const o = (y * image.width + x) * 3;
+        if (Math.max(...[0, 1, 2].map((c) => Math.abs(result.data[o + c] - image.data[o + c]))) <= 12) continue;
+        if (x < x0 + cut - 30) left++; else if (x > x0 + cut + 30) right++;
+      }
+    }
+    expect(left).toBeGreaterThan(300);
+    expect(right).toBe(0);
+  }, 120_000);
 });
 
 describe('keepUnderStyle', () => {

@@ -8,6 +8,8 @@
 import type endpoint from '../../../contract/endpoints/ai-beard-styling.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
+import { guidedFilter } from '../../image/guided-filter.ts';
+import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
@@ -116,7 +118,20 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const out = new Float32Array(n * 3);
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
   const rand = seededRandom(hashSeed(`${name}:${index}`));
-  preset.parts.forEach((part, k) => drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light }, rand));
+  // A moustache stays on the person: on a turned face its far side (and strands reaching past its outline)
+  // crosses the silhouette into the background beyond the lip, which then keeps its own pixels. A beard is
+  // not clipped: it stands out past the jaw and chin as real beards do (clipped, it lost its chin cover).
+  const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
+  preset.parts.forEach((part, k) => {
+    const under = back && MOUSTACHE_FLOWS.has(part.flow) ? out.slice() : null;
+    drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
+    if (under) {
+      for (let i = 0; i < n; i++) {
+        const t = Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
+        if (t > 0) for (let c = 0; c < 3; c++) out[i * 3 + c] += (under[i * 3 + c] - out[i * 3 + c]) * t;
+      }
+    }
+  });
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
@@ -131,6 +146,28 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
 /** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
 const LIP_GAIN = 2;
+/**
+ * Background probability from which the photo's own pixels start to come back, and from which all of them
+ * do: low, as the parsing's background fades in slowly past a turned face's silhouette (0.25 at the lip's
+ * edge, 0.5 a twentieth of the face's width beyond it).
+ */
+const BACK_FROM = 0.2;
+const MOUSTACHE_FLOWS: ReadonlySet<string> = new Set(['moustache', 'handlebar', 'imperial']);
+const BACK_TO = 0.5;
+
+/**
+ * The parsing's background probability with its edge snapped to the photo's (a guided filter on the
+ * luma): at 384 input its edge is blurred over about a twentieth of the face's width, which leaves a
+ * turned face's lip and chin with only a weak background beside them.
+ */
+function silhouette(back: Float32Array, px: Uint8Array, w: number, h: number, ch: number, faceWidth: number): Float32Array {
+  const q = guidedFilter(lumaPlane(px, w, h, ch), back, w, h, Math.max(2, Math.round(SNAP_RADIUS * faceWidth)), SNAP_EPS);
+  for (let i = 0; i < q.length; i++) q[i] = q[i] < 0 ? 0 : q[i] > 1 ? 1 : q[i];
+  return q;
+}
+/** The guided filter's window radius in face widths, and its damping (luma 0..1 squared). */
+const SNAP_RADIUS = 0.03;
+const SNAP_EPS = 0.002;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 

@@ -43,6 +43,8 @@ export interface HairLook {
   rgb: readonly [number, number, number];
   /** The photo's light at each window pixel relative to the face's (1 = as bright as the face's skin). */
   shade: Float32Array;
+  /** How grey or white the hair is, 0..1 (colour.ts greyness): its body is then less dark. */
+  grey?: number;
 }
 
 /** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
@@ -54,6 +56,11 @@ const MIN_WIDTH = 0.6;
  */
 const BODY_OPACITY = 0.9;
 const BODY_DARK = 0.55;
+/**
+ * A grey or white beard's body: still darker than its strands (the gaps between light hairs), but at 0.55
+ * a silver beard read as a dark grey smudge.
+ */
+const GREY_BODY_DARK = 0.8;
 /** The grey of light reflected off a hair's surface (whatever its colour). */
 const SHEEN = 200;
 /**
@@ -130,13 +137,14 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     stubbleShadow(out, cover.map((_, i) => dense(i)), SHADOW_GAIN * part.body, (i) => noise[at(i % w, Math.floor(i / w))]);
   } else if (part.body > 0) {
     // Body: darker than single strands (light does not get between dense hairs), uneven in patches.
+    const bodyDark = BODY_DARK + (GREY_BODY_DARK - BODY_DARK) * (look.grey ?? 0);
     const noise = valueNoise(rw, rh, Math.max(2, 0.02 * fw), rand);
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
         const i = y * w + x, c = dense(i);
         if (c <= 0.01) continue;
         const a = BODY_OPACITY * part.body * c * c * (0.5 + 0.5 * noise[at(x, y)]);
-        const s = look.shade[i] * BODY_DARK;
+        const s = look.shade[i] * bodyDark;
         out[i * 3] += (hr * s - out[i * 3]) * a;
         out[i * 3 + 1] += (hg * s - out[i * 3 + 1]) * a;
         out[i * 3 + 2] += (hb * s - out[i * 3 + 2]) * a;
