@@ -14,11 +14,9 @@ import type { DetectedObject } from './human-run.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 import { deltaE } from './lab.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
-import { LABELS, L, medianLab, type Scene } from './scene.ts';
+import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
 
-/** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
-export const MISSING = -999;
 
 const LIMBS = ['upperArm', 'forearm', 'thigh', 'shin'] as const;
 const REFERENCES = ['skin', 'torso', 'thigh', 'shin'] as const;

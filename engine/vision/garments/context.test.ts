@@ -4,7 +4,8 @@
  * that need none.
  */
 import { describe, expect, it } from 'vitest';
-import { FEATURES, MISSING } from './apparel-features.ts';
+import { FEATURES } from './apparel-features.ts';
+import { MISSING } from './scene.ts';
 import { CONTEXT_GROUPS, contextFeatureNames, contextRows } from './context.ts';
 
 const K = 2;

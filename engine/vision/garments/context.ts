@@ -11,7 +11,8 @@
  * Places are the first model's own features (along, across the body in torso lengths), so the context
  * needs nothing the features did not already compute.
  */
-import { FEATURES, MISSING } from './apparel-features.ts';
+import { FEATURES } from './apparel-features.ts';
+import { MISSING } from './scene.ts';
 
 export const CONTEXT_GROUPS = ['self', 'like', 'person', 'band', 'above', 'below', 'mirror'] as const;
 

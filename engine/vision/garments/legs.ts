@@ -7,7 +7,7 @@
  */
 import { dist, mid, type BodyFrame, type Pt } from './body-frame.ts';
 import { deltaE } from './lab.ts';
-import { L, type Scene } from './scene.ts';
+import { L, MISSING, type Scene } from './scene.ts';
 
 /** Heights along the legs (0 hips, 1 knees, 2 ankles) whose readings are features. */
 export const LEG_STEPS = [0.5, 0.8, 1.1, 1.4] as const;
@@ -20,8 +20,6 @@ export const LEG_PHOTO_FEATURES: readonly string[] = [
 const SCAN = Array.from({ length: 18 }, (_, i) => Math.round((0.3 + i * 0.1) * 10) / 10);
 /** Colour distance (ΔE) from the thighs' colour within which a region is the lower garment's cloth. */
 const CLOTH_DE = 15;
-/** Stand-in for a quantity that does not exist on this photo (as apparel-features.ts's MISSING). */
-const MISSING = -999;
 
 export interface LegShape {
   /** The photo's readings, in the order of apparel-features.ts's names. */

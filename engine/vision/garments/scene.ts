@@ -5,6 +5,9 @@
 import { toLab } from './lab.ts';
 import { slic, type Region } from './superpixels.ts';
 
+/** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
+export const MISSING = -999;
+
 export const LABELS = ['background', 'skin', 'hair', 'face', 'tops', 'coat', 'skirt', 'pants', 'bag', 'shoes', 'hat'] as const;
 export type LabelName = (typeof LABELS)[number];
 export const L = Object.fromEntries(LABELS.map((n, i) => [n, i])) as Record<LabelName, number>;

@@ -9,7 +9,7 @@
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
 import { deltaE } from './lab.ts';
 import type { LegShape } from './legs.ts';
-import { L, type Scene } from './scene.ts';
+import { L, MISSING, type Scene } from './scene.ts';
 
 export const SURROUNDING_FEATURES: readonly string[] = [
   'updE', 'upSkin', 'downdE', 'downSkin',
@@ -22,7 +22,6 @@ export const SURROUNDING_FEATURES: readonly string[] = [
 const STEP = 0.25;
 /** Half the width of the window across the body in which a row of the silhouette is read, in torso lengths. */
 const HALF_WINDOW = 0.9;
-const MISSING = -999;
 
 export interface Piece { x0: number; y0: number; x1: number; y1: number }
 
@@ -44,9 +43,9 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   // The silhouette's row through the region, across the body: centred on the legs' middle below the hips,
   // on the neck–pelvis line above.
   const y = Math.round(g.y);
-  const hipY = (frame.hips[0].y + frame.hips[1].y) / 2;
-  const centre = y > hipY ? mid(...frame.hips).x + (mid(...frame.knees).x - mid(...frame.hips).x) * Math.min(1, (y - hipY) / Math.max(1, mid(...frame.knees).y - hipY))
-    : mid(...frame.shoulders).x + (mid(...frame.hips).x - mid(...frame.shoulders).x) * Math.max(0, Math.min(1, (y - mid(...frame.shoulders).y) / Math.max(1, hipY - mid(...frame.shoulders).y)));
+  const hips = mid(...frame.hips), knees = mid(...frame.knees), shoulders = mid(...frame.shoulders);
+  const centre = y > hips.y ? hips.x + (knees.x - hips.x) * Math.min(1, (y - hips.y) / Math.max(1, knees.y - hips.y))
+    : shoulders.x + (hips.x - shoulders.x) * Math.max(0, Math.min(1, (y - shoulders.y) / Math.max(1, hips.y - shoulders.y)));
   const x0 = Math.max(0, Math.round(centre - HALF_WINDOW * unit)), x1 = Math.min(W - 1, Math.round(centre + HALF_WINDOW * unit));
   let runs = 0, len = 0, on = 0, mine = 0;
   for (let x = x0; x <= x1 + 1; x++) {
@@ -55,7 +54,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   }
   put(runs); put(on / unit); put(on ? mine / on : 0);
   put(legs.place({ x: g.x, y: piece.y0 }).t); put(legs.place({ x: g.x, y: piece.y1 }).t);
-  // Below the piece: what it meets (a third of a torso under its bottom, in the region's column), and the
+  // Below the piece: what it meets (a quarter torso under its bottom, in the region's column), and the
   // share of skin down to the ankles (or the shoes), with how far below the piece the first skin is.
   const under = regionAt(g.x, piece.y1 + STEP * unit);
   if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(deltaE(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
