@@ -152,8 +152,9 @@ const LIP_GAIN = 2;
  * edge, 0.5 a twentieth of the face's width beyond it).
  */
 const BACK_FROM = 0.2;
-const MOUSTACHE_FLOWS: ReadonlySet<string> = new Set(['moustache', 'handlebar', 'imperial']);
 const BACK_TO = 0.5;
+/** The parts clipped to the person (by their flow): the moustaches. */
+const MOUSTACHE_FLOWS: ReadonlySet<string> = new Set(['moustache', 'handlebar', 'imperial']);
 
 /**
  * The parsing's background probability with its edge snapped to the photo's (a guided filter on the

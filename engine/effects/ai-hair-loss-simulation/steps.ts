@@ -229,14 +229,15 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     // A fringe hanging over the forehead grows from the hairline above it: it goes as that does.
     // Bangs reach over the temples too, and go as their roots behind the hairline do: they thin and
     // recede stage by stage instead of leaving the forehead bare where the temples recede.
-    const over = bangs ? 1 - smooth((Math.abs(U[i] - f.mid) - 0.9) / 0.2) : 1 - smooth((Math.abs(U[i] - f.mid) - 0.45) / 0.2);
+    const over = 1 - smooth((Math.abs(U[i] - f.mid) - (bangs ? 0.9 : 0.45)) / 0.2);
     const hung = bangs ? hairline + FRINGE_ROOT : hairline;
     const vHung = V[i] < hung ? V[i] + (hung - V[i]) * over : V[i];
     const band = maps.person && maps.person[i] >= 0.5 ? PERSON_BAND : OUTSIDE_BAND;
-    let loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE);
+    const floor = smooth((V[i] - FLOOR) / FLOOR_FADE);
+    let loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * floor;
     // Low over the temples, bangs may as well hang from the sides (the horseshoe keeps those): they go
     // when both would.
-    if (bangs && vHung > V[i]) loss = Math.min(loss, lossAt(level, U[i], V[i], f.mid, jitter, lift, band, skull) * smooth((V[i] - FLOOR) / FLOOR_FADE));
+    if (bangs && vHung > V[i]) loss = Math.min(loss, lossAt(level, U[i], V[i], f.mid, jitter, lift, band, skull) * floor);
     firm[i] = hairWeight(maps.hair[i]);
     if (loss <= 0) continue;
     lost[i] = loss;
@@ -437,6 +438,7 @@ function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array): Float3
  */
 function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
+  const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
   // Forehead skin, else any skin of this face.
   const pick = (vMin: number, vMax: number, uMax: number) => {
     const m = new Float32Array(n);
@@ -458,7 +460,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   for (let i = 0; i < n; i++) {
     if (!sample.m[i]) continue;
     labToLinear(L[i], A[i], B[i], rgb);
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
+    const nn = normalAt(i);
     nx.push(nn[0]); ny.push(nn[1]);
     lum.push(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
     for (let c = 0; c < 3; c++) { mean[c] += rgb[c]; chan[c].push(rgb[c]); }
@@ -500,7 +502,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   };
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
-    const nn = domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
+    const nn = normalAt(i);
     // Scalp seen between remaining strands lies in their shade; bare scalp does not.
     const k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
     model(nn, k, lab);
@@ -516,7 +518,7 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!skinWeight[i]) continue;
-    model(domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull), 1, lab);
+    model(normalAt(i), 1, lab);
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h);
