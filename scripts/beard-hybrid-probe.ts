@@ -11,13 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions, type Region } from 'sharp';
 import { BEARD_PRESETS, type BeardPreset } from '../engine/effects/ai-beard-styling/presets.ts';
-import { drawPreset, PARSE } from '../engine/effects/ai-beard-styling/steps.ts';
+import { drawPreset } from '../engine/effects/ai-beard-styling/steps.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_REGIONS, removeFaceBeard } from '../engine/vision/regions/beard.ts';
 import { faceRegions } from '../engine/vision/regions/face-regions.ts';
 import { convexHull, meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
+import { shavedPhoto } from './beard-probe-photo.ts';
 import { engineDescriber } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,10 +27,6 @@ const photos = opt('--photos')!.split(','), presetNames = opt('--presets')!.spli
 const models = new ModelRegistry({ threads: 2 });
 const engine = await engineDescriber(models);
 
-async function decode(file: string): Promise<RasterImage> {
-  const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: 3 };
-}
 const copy = (img: RasterImage) => ({ ...img, data: Buffer.from(img.data) });
 /** `img` with `base` pasted back where keep is true. */
 function pasted(img: RasterImage, base: RasterImage, keep: (i: number) => boolean) {
@@ -48,14 +43,8 @@ function mixed(img: RasterImage, base: RasterImage, t: number) {
 const tiles: { label: string; img: RasterImage; crop: Region }[][] = [];
 
 for (const rel of photos) {
-  const image = await decode(path.join(testdata, rel));
-  const facts = jobFacts(image, models);
-  const faces = (await facts.faces()).slice(0, 5).filter((f) => f.mesh);
-  const parsings = await Promise.all(faces.map((f) => facts.parsing(f, PARSE)));
-  const regions = faces.map((f) => facts.regions(f, BEARD_REGIONS));
+  const { image, faces, parsings, shaved } = await shavedPhoto(path.join(testdata, rel), models);
   const before = await engine.described(image);
-  const shaved = copy(image);
-  faces.forEach((f, i) => removeFaceBeard(shaved, image, f, parsings[i], regions[i]));
   const W = image.width;
   const sims = async (img: RasterImage) => {
     const id = engine.compare(before, await engine.described(img));

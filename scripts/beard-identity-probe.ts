@@ -9,12 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { BEARD_PRESETS, type BeardPreset } from '../engine/effects/ai-beard-styling/presets.ts';
-import { drawPreset, PARSE } from '../engine/effects/ai-beard-styling/steps.ts';
+import { drawPreset } from '../engine/effects/ai-beard-styling/steps.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_REGIONS, removeFaceBeard } from '../engine/vision/regions/beard.ts';
 import { convexHull, parsingPlane } from '../engine/vision/regions/skin-mask.ts';
+import { shavedPhoto } from './beard-probe-photo.ts';
 import { faceDescriber, type Described } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,10 +27,6 @@ const models = new ModelRegistry({ threads: 2 });
 const { described } = await faceDescriber(models);
 const human = await models.get<{ match: { similarity(a: number[], b: number[]): number } }>('human');
 const sim = (a: number[], b: number[]) => human.match.similarity(a, b);
-async function decode(file: string): Promise<RasterImage> {
-  const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: 3 };
-}
 const iou = (a: number[], b: number[]) => {
   const x0 = Math.max(a[0], b[0]), y0 = Math.max(a[1], b[1]), x1 = Math.min(a[0] + a[2], b[0] + b[2]), y1 = Math.min(a[1] + a[3], b[1] + b[3]);
   const i = Math.max(0, x1 - x0) * Math.max(0, y1 - y0); return i / (a[2] * a[3] + b[2] * b[3] - i);
@@ -40,14 +35,8 @@ const tiles: { label: string; img: RasterImage; box: number[] }[][] = [];
 const mouths: { label: string; img: RasterImage; box: number[] }[][] = [];
 
 for (const rel of photos) {
-  const image = await decode(path.join(testdata, rel));
-  const facts = jobFacts(image, models);
-  const faces = (await facts.faces()).slice(0, 5).filter((f) => f.mesh);
-  const parsings = await Promise.all(faces.map((f) => facts.parsing(f, PARSE)));
-  const regions = faces.map((f) => facts.regions(f, BEARD_REGIONS));
+  const { image, faces, parsings, shaved } = await shavedPhoto(path.join(testdata, rel), models);
   const before = await described(image);
-  const shaved = { ...image, data: Buffer.from(image.data) };
-  faces.forEach((f, i) => removeFaceBeard(shaved, image, f, parsings[i], regions[i]));
   const variants = async (name: string, drawOn: RasterImage) => {
     const out = { ...drawOn, data: Buffer.from(drawOn.data) };
     faces.forEach((f, i) => drawPreset(drawOn, out, f, parsings[i], name, i));
