@@ -17,7 +17,8 @@
  *
  * --photos limits the run to those photos (paths under the test data, e.g. portraits/obama_official_portrait.jpg).
  * --no-human skips human's whole-photo measure (not deciding; about a third of the run on a loaded machine).
- * --sheet DIR also writes DIR/beard-presets.png: all 24 presets on three faces (lower face crops).
+ * --sheet DIR also writes DIR/beard-presets.png: all 24 presets on three faces (lower face crops), or on the
+ * largest face of each photo --photos names.
  * Reads ../shared/testdata from the repository root (ATELIER_TESTDATA overrides); exits 2 without it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -89,6 +90,8 @@ const tallyOf = (key: string) => { let t = tally.get(key); if (!t) { t = { spill
 
 const only = opt('--photos')?.split(',');
 const photos = retouchPhotos(testdata).filter((rel) => !only || only.includes(rel));
+/** The sheet's rows: the photos --photos names (each one's largest face), else three chosen faces. */
+const sheetFaces = only ?? SHEET_FACES;
 const sheetRows: SheetRow[] = [];
 console.log(['half', 'photo', 'faces', 'preset', 'spill %', 'chin min', 'found', 'gender', 'min sim', 'human found', 'human gender', 'human min sim', 'ms'].join('\t'));
 for (const rel of photos) {
@@ -99,7 +102,7 @@ for (const rel of photos) {
   const before = await engineId.described(image), humanBefore = withHuman ? await humanId.described(image) : [];
   const chins = faces.map((f) => faceRegions(f, image, image, ['chin']).chin!.data);
   const removedBeards = faces.map((f, k) => { const m = beardMask(image, f, parsings[k], regions[k]); return m && m.coverage > 0 ? m : null; });
-  const row: SheetRow | undefined = SHEET_FACES.includes(rel) && sheetDir ? { label: path.basename(rel).slice(0, 12), face: faces[0], before: image, after: new Map() } : undefined;
+  const row: SheetRow | undefined = sheetFaces.includes(rel) && sheetDir ? { label: path.basename(rel).slice(0, 12), face: faces[0], before: image, after: new Map() } : undefined;
   for (const preset of presets) {
     const t0 = performance.now();
     const after = styled(image, faces, parsings, regions, preset.name);
@@ -160,7 +163,7 @@ for (const h of ['tune', 'check']) {
 if (sheetDir) {
   mkdirSync(sheetDir, { recursive: true });
   const file = path.join(sheetDir, 'beard-presets.png');
-  const order = SHEET_FACES.map((rel) => sheetRows.find((r) => r.label === path.basename(rel).slice(0, 12))).filter((r): r is SheetRow => !!r);
+  const order = sheetFaces.map((rel) => sheetRows.find((r) => r.label === path.basename(rel).slice(0, 12))).filter((r): r is SheetRow => !!r);
   await writeSheet(file, order, presets.map((p) => p.name), 9);
   console.log(`contact sheet: ${file}`);
 }
