@@ -480,7 +480,17 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   }
   for (let c = 0; c < 3; c++) mean[c] /= nx.length;
   const meanY = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2];
-  const plane = fitPlane(nx, ny, lum)!;
+  let plane = fitPlane(nx, ny, lum)!;
+  if (plane[1] === 0 && plane[2] === 0) {
+    // Forehead skin all below the dome's equator (bangs leave only the band over the brows) has one normal
+    // y: the plane is not pinned down, but the light's side still is, by the luminance across.
+    let mx = 0, my = 0;
+    for (let k = 0; k < nx.length; k++) { mx += nx[k]; my += lum[k]; }
+    mx /= nx.length; my /= nx.length;
+    let sxx = 0, sxy = 0;
+    for (let k = 0; k < nx.length; k++) { sxx += (nx[k] - mx) ** 2; sxy += (nx[k] - mx) * (lum[k] - my); }
+    if (sxx > 1e-6 * nx.length) plane = [my - (sxy / sxx) * mx, sxy / sxx, 0];
+  }
   const light = domeLight(plane[1] / Math.max(1e-3, plane[0]), plane[2] / Math.max(1e-3, plane[0]));
   // Each channel against the light the forehead's normals get (least squares, its slope kept within half
   // and twice the proportional one): the dome's lit front and its turned-away sides as bright, and as
