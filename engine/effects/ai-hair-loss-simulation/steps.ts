@@ -645,7 +645,9 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
   const blotch = grainPlane(win.w, win.h, seed + 21, 2 * tsig), bk = MOTTLE_GAIN * mottle;
   const grain = grainPlane(win.w, win.h, seed + 11);
   const out = new Float32Array(n);
-  const useTile = forehead && count >= 100, tw = bx1 - bx0 + 1, th = by1 - by0 + 1, clip = 2.5 * spread;
+  // On a small face the forehead's finest band is its lines (a wrinkle is a pixel or two wide there): tiled,
+  // they came back as a lattice of wrinkles over the dome, so it takes grain of the same spread instead.
+  const useTile = forehead && count >= 100 && TEXTURE_SIGMA * fw >= 1, tw = bx1 - bx0 + 1, th = by1 - by0 + 1, clip = 2.5 * spread;
   for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
     let t = TEXTURE_GAIN * spread * grain[i];
     if (useTile) {
