@@ -4,7 +4,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
-import { BANGS_COVER, editHair, fringeCover, hairCover, MIN_HAIR_COVER, type HairMaps } from './steps.ts';
+import { BANGS_COVER, editHair, fringeCover, hairCover, MIN_HAIR_COVER, softCap, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
 const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
@@ -160,6 +160,26 @@ describe('scalp kernels', () => {
     for (let y = 0; y < h; y++) for (const x of [0, 1, 2, w - 3, w - 2, w - 1]) { wt[y * w + x] = 1; p[y * w + x] = x < 3 ? 0 : 30; }
     const [out] = harmonicFill([p], wt, w, h);
     for (const x of [100, 300, 500]) expect(Math.abs(out[20 * w + x] - (30 * x) / (w - 1))).toBeLessThan(1.5);
+  });
+
+  it('screened, the membrane still meets the known values and falls off away from them as exp(-d / decay)', () => {
+    // Known 30 on the left edge only, decay 60 px: at 60 and 180 px about 30/e and 30/e³, where the plain
+    // membrane stays at 30.
+    const w = 600, h = 40, p = new Float32Array(w * h), wt = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (const x of [0, 1, 2]) { wt[y * w + x] = 1; p[y * w + x] = 30; }
+    const [plain] = harmonicFill([p], wt, w, h);
+    const [out] = harmonicFill([p], wt, w, h, 40, 60);
+    expect(plain[20 * w + 300]).toBeGreaterThan(29);
+    expect(out[20 * w + 4]).toBeGreaterThan(27);
+    expect(Math.abs(out[20 * w + 62] - 30 / Math.E)).toBeLessThan(2.5);
+    expect(out[20 * w + 182]).toBeLessThan(3);
+  });
+
+  it('rolls the scalp off into the highlights: below the knee as it is, above it rising but never past the cap', () => {
+    expect(softCap(50, 80, 10)).toBe(50);
+    const ys = [70, 75, 80, 90, 120].map((x) => softCap(x, 80, 10));
+    for (let k = 1; k < ys.length; k++) expect(ys[k]).toBeGreaterThan(ys[k - 1]);
+    expect(Math.max(...ys)).toBeLessThan(80);
   });
 
   it('mirror-repeats and push-pull fills holes from what is known', () => {

@@ -102,9 +102,13 @@ export function pushPull(planes: Float32Array[], weight: Float32Array, w: number
  * membrane between them (Laplace's equation, as a Poisson blend's correction is), solved by Jacobi
  * iterations on a grid about 160 cells across started from push-pull. Unlike push-pull alone it meets the
  * known values exactly at their edge, so a colour correction carried from the skin shows no seam there.
+ * With a finite `decay` (pixels) the membrane is screened: it still meets the known values, and falls off
+ * toward 0 as exp(-distance / decay) away from them.
  */
-export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: number, h: number, iterations = 40): Float32Array[] {
+export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: number, h: number, iterations = 40, decay = Infinity): Float32Array[] {
   const s = Math.max(1, Math.round(Math.max(w, h) / 160));
+  // Screening per grid cell: (cell / decay)², so the fill falls off as exp(-distance / decay) from the known values.
+  const screen = Number.isFinite(decay) && decay > 0 ? (s / decay) ** 2 : 0;
   const gw = Math.ceil(w / s), gh = Math.ceil(h / s), n = gw * gh;
   const cnt = new Float32Array(n), wsum = new Float32Array(n);
   const small = planes.map(() => new Float32Array(n));
@@ -120,7 +124,7 @@ export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: nu
     if (wsum[j] > 0) for (let c = 0; c < planes.length; c++) small[c][j] /= wsum[j];
     known[j] = wsum[j] >= 0.5 * cnt[j] ? 1 : 0;
   }
-  const grid = small.map((g) => relax(g, known, gw, gh, iterations));
+  const grid = small.map((g) => relax(g, known, gw, gh, iterations, screen));
   return grid.map((g) => {
     const out = new Float32Array(w * h);
     for (let y = 0; y < h; y++) {
@@ -139,7 +143,7 @@ export function harmonicFill(planes: Float32Array[], weight: Float32Array, w: nu
  * Solved first on a grid half as fine (known where any of its 2x2 cells is), brought up bilinearly as the
  * start, then `iterations` Jacobi sweeps here: each level only has to smooth what the coarser one left.
  */
-export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number, iterations: number): Float32Array {
+export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number, iterations: number, screen = 0): Float32Array {
   const n = gw * gh, out = Float32Array.from(g);
   let anyKnown = false;
   for (let j = 0; j < n; j++) if (known[j]) { anyKnown = true; break; }
@@ -154,7 +158,7 @@ export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number
       cg[c] += g[j]; cn[c]++; ck[c] = 1;
     }
     for (let c = 0; c < cg.length; c++) if (cn[c]) cg[c] /= cn[c];
-    const coarse = relax(cg, ck, cw, ch, iterations);
+    const coarse = relax(cg, ck, cw, ch, iterations, 4 * screen);
     for (let y = 0; y < gh; y++) {
       const cy = Math.max(0, Math.min(ch - 1, (y - 0.5) / 2)), y0 = Math.floor(cy), y1 = Math.min(ch - 1, y0 + 1), fy = cy - y0;
       for (let x = 0; x < gw; x++) {
@@ -175,7 +179,7 @@ export function relax(g: Float32Array, known: Uint8Array, gw: number, gh: number
       if (x < gw - 1) { sum += out[j + 1]; k++; }
       if (y > 0) { sum += out[j - gw]; k++; }
       if (y < gh - 1) { sum += out[j + gw]; k++; }
-      next[j] = sum / k;
+      next[j] = sum / (k + screen);
     }
     out.set(next);
   }

@@ -58,6 +58,12 @@ const HEAD_MAX = 1.2;
 const PERSON_BAND = 2.2;
 /** Bangs: hair over this share of the forehead (fringeCover), hiding the hairline. */
 export const BANGS_COVER = 0.25;
+/**
+ * Under bangs the skin the scalp's membrane is pinned to lies in their shade (its lit part hides under
+ * them): the correction falls off over this share of the face width instead of carrying that shade over
+ * the whole dome (helen_3139620200's dome came out 10 L darker than the forehead, flat brown).
+ */
+const BANGS_MEMBRANE = 0.15;
 /** How far behind the hairline (frame v) the bangs' strands grow from. */
 const FRINGE_ROOT = 0.2;
 /** How far (share of the face width) the loss reaches over the hair's fringe of wisps. */
@@ -65,6 +71,12 @@ const FRINGE_REACH = 0.025;
 const smooth = (t: number) => { const c = t < 0 ? 0 : t > 1 ? 1 : t; return c * c * (3 - 2 * c); };
 /** The sheen's strength over the forehead's own highlights (a bald head shines a little more). */
 const SHEEN_GAIN = 1.2;
+/**
+ * The scalp rolls off into the forehead's highlights over this much L below them (softCap), instead of
+ * stopping flat at them: a small face's dome, whose model (with its sheen) lies above them, came back one
+ * plain light cap with no shading.
+ */
+const CAP_KNEE = 10;
 /** The forehead's mottling carried onto the scalp, as a share of its spread (the scalp is evener). */
 const MOTTLE_GAIN = 0.5;
 /** How much darker scalp is under the hair still standing (at no loss), than bare. */
@@ -288,7 +300,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
 
   const shape = headShape(f, top, skull, maps, win);
   const head = headOutline(shape, U, V);
-  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed);
+  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed, bangs);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
     const g = gone[i];
@@ -436,7 +448,7 @@ function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array): Float3
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number): Float32Array[] | null {
+function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
   // Forehead skin, else any skin of this face.
@@ -468,7 +480,17 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   }
   for (let c = 0; c < 3; c++) mean[c] /= nx.length;
   const meanY = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2];
-  const plane = fitPlane(nx, ny, lum)!;
+  let plane = fitPlane(nx, ny, lum)!;
+  if (plane[1] === 0 && plane[2] === 0) {
+    // Forehead skin all below the dome's equator (bangs leave only the band over the brows) has one normal
+    // y: the plane is not pinned down, but the light's side still is, by the luminance across.
+    let mx = 0, my = 0;
+    for (let k = 0; k < nx.length; k++) { mx += nx[k]; my += lum[k]; }
+    mx /= nx.length; my /= nx.length;
+    let sxx = 0, sxy = 0;
+    for (let k = 0; k < nx.length; k++) { sxx += (nx[k] - mx) ** 2; sxy += (nx[k] - mx) * (lum[k] - my); }
+    if (sxx > 1e-6 * nx.length) plane = [my - (sxy / sxx) * mx, sxy / sxx, 0];
+  }
   const light = domeLight(plane[1] / Math.max(1e-3, plane[0]), plane[2] / Math.max(1e-3, plane[0]));
   // Each channel against the light the forehead's normals get (least squares, its slope kept within half
   // and twice the proportional one): the dome's lit front and its turned-away sides as bright, and as
@@ -521,12 +543,12 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
     model(normalAt(i), 1, lab);
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
-  const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h);
+  const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, 40, bangs ? BANGS_MEMBRANE * fw : Infinity);
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
-    // leave the gamut and come back white.
-    outL[i] = Math.min(cap, outL[i] + fL[i]) + texture[i];
+    // leave the gamut and come back white. Rolled off into them, so the dome's shading stays.
+    outL[i] = softCap(outL[i] + fL[i], cap, CAP_KNEE) + texture[i];
     outA[i] += fA[i]; outB[i] += fB[i];
   }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
@@ -578,6 +600,12 @@ function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float3
   return [outL, outA, outB];
 }
 
+/** `x` rolled off smoothly into `cap` over the `knee` below it (shading above the cap kept as a gentler slope, never past it). */
+export function softCap(x: number, cap: number, knee: number): number {
+  const k0 = cap - knee;
+  return x <= k0 ? x : k0 + knee * Math.tanh((x - k0) / knee);
+}
+
 /** Seeded white noise, blurred to `sigma` (about a pixel's grain by default), scaled to unit spread. */
 function grainPlane(w: number, h: number, seed: number, sigma = 0.7): Float32Array {
   const g = new Float32Array(w * h);
@@ -617,7 +645,9 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
   const blotch = grainPlane(win.w, win.h, seed + 21, 2 * tsig), bk = MOTTLE_GAIN * mottle;
   const grain = grainPlane(win.w, win.h, seed + 11);
   const out = new Float32Array(n);
-  const useTile = forehead && count >= 100, tw = bx1 - bx0 + 1, th = by1 - by0 + 1, clip = 2.5 * spread;
+  // On a small face the forehead's finest band is its lines (a wrinkle is a pixel or two wide there): tiled,
+  // they came back as a lattice of wrinkles over the dome, so it takes grain of the same spread instead.
+  const useTile = forehead && count >= 100 && TEXTURE_SIGMA * fw >= 1, tw = bx1 - bx0 + 1, th = by1 - by0 + 1, clip = 2.5 * spread;
   for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
     let t = TEXTURE_GAIN * spread * grain[i];
     if (useTile) {
