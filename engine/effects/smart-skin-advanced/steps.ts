@@ -99,8 +99,14 @@ export const TUNING = {
   spotReach: 1.3,
   /** Patches and lines: pulled this far toward the skin around, grain kept (below grainMm). */
   even: { amount: 0.75, grainMm: 0.5, skinMm: 3, growMm: 0.6 },
-  /** Under-eye: fraction of the gap to the cheek's lightness and colour closed, over the broad tone (mm). */
-  underEye: { light: 0.7, colour: 0.5, toneMm: 1.5 },
+  /**
+   * Under-eye: fraction of the gap to the cheek's lightness and colour closed, over the broad tone (mm).
+   * fullPx: the correction runs in full where that tone is at least this many pixels wide (faces from
+   * about 135 px), and in proportion below: on a small face the tone is finer than the pixel grain, so the
+   * lift closed the gap pixel by pixel and flattened the lower lid and the eye socket's shading, which a
+   * small face is recognised (and its gender read) by; a 39 px face in a group photo turned female.
+   */
+  underEye: { light: 0.7, colour: 0.5, toneMm: 1.5, fullPx: 1.5 },
   /** Wrinkles: line scales (mm), curvature for a full line, fraction of the depth filled. */
   wrinkles: { scalesMm: [0.4, 1.2], contrast: 1.5, fill: 0.7 },
   /** Pores: the band below poreMm lowered by `band`; T-zone shine above the broad skin lowered by `shine`. */
@@ -269,8 +275,9 @@ function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, 
       const ref = ch2.map((v, i) => v * (skin[i] >= 0.9 ? 1 : 0));
       const target = [meanOver(L, ref), meanOver(A, ref), meanOver(B, ref)];
       if (target.some((v) => !Number.isFinite(v))) continue;
+      const fade = Math.min(1, (u.toneMm * mm) / u.fullPx);
       for (let i = 0; i < n; i++) {
-        const k = under[i] * skin[i] * plan.underEye;
+        const k = under[i] * skin[i] * plan.underEye * fade;
         if (k <= 0) continue;
         // Only lifted: an under-eye already as light as the cheek stays as it is.
         L[i] += k * u.light * Math.max(0, target[0] - tone[0][i]);
