@@ -3,7 +3,7 @@
  * street photos (scripts/apparel-split.ts) and writes engine/vision/garments/apparel-model.json.
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
- *     [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
+ *     [--class-boost c=x,...] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
  *     [--fold-model N] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
@@ -118,6 +118,13 @@ const settingsFor = (suffix: string, d: Record<string, number>) => ({
 const stage1 = settingsFor('', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 1 });
 const stage2 = settingsFor('2', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 0.5 });
 const K = MODEL_CLASSES.length;
+// --class-boost skirt=1.5,coat=1.2: those classes' weights times that on top of the class power.
+const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--class-boost') + 1] : '').split(',').filter(Boolean).map((e) => {
+  const [c, v] = e.split('=');
+  if (!(MODEL_CLASSES as readonly string[]).includes(c) || !(Number(v) > 0)) throw new Error(`--class-boost: ${e}`);
+  return [c, Number(v)] as const;
+}));
+if (boost.size) console.log(`class boost: ${[...boost].map(([c, v]) => `${c} x${v}`).join(', ')}`);
 
 report('rules', (d) => d.rule);
 // The best any classing of these regions could do (each its majority class): the matte and superpixels' bound.
@@ -195,7 +202,7 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
  * context stage then trains only that.
  */
 function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>) {
-  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, data.map((d) => d.rel)])).digest('hex').slice(0, 12);
+  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], data.map((d) => d.rel)])).digest('hex').slice(0, 12);
   const file = path.join(STAGE_CACHE, `${id}.json`);
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8'));
@@ -230,7 +237,7 @@ function train(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Fl
   }
   // Rare classes (hats) weigh more: (most common class's rows / this class's rows) ^ power.
   const counts = MODEL_CLASSES.map((_, k) => y.filter((v) => v === k).length);
-  const classWeight = counts.map((c) => (Math.max(...counts) / Math.max(1, c)) ** settings.classPower);
+  const classWeight = counts.map((c, k) => (Math.max(...counts) / Math.max(1, c)) ** settings.classPower * (boost.get(MODEL_CLASSES[k]) ?? 1));
   for (let r = 0; r < rows; r++) w[r] *= classWeight[y[r]];
   // Dropped features are held constant (the trees cannot use them): by default the absolute colour and place
   // in the frame, which the trees learnt photos by heart with.
