@@ -3,7 +3,7 @@
  * street photos (scripts/apparel-split.ts) and writes engine/vision/garments/apparel-model.json.
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
- *     [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
+ *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
  *     [--fold-model N] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
@@ -42,7 +42,7 @@ import { stepContext } from '../engine/pipeline/effect.ts';
 import { FEATURES } from '../engine/vision/garments/apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
 import { contextRows, withContext } from '../engine/vision/garments/context.ts';
-import { candidateFeatures, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
+import { averageProba, candidateFeatures, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
 import { parseByRules } from '../engine/vision/garments/parse.ts';
 import { L } from '../engine/vision/garments/scene.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
@@ -118,6 +118,15 @@ const settingsFor = (suffix: string, d: Record<string, number>) => ({
 const stage1 = settingsFor('', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 1 });
 const stage2 = settingsFor('2', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 0.5 });
 const K = MODEL_CLASSES.length;
+// --class-boost skirt=1.5,coat=1.2: those classes' weights times that on top of the class power.
+const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--class-boost') + 1] : '').split(',').filter(Boolean).map((e) => {
+  const [c, v] = e.split('=');
+  if (!(MODEL_CLASSES as readonly string[]).includes(c) || !(Number(v) > 0)) throw new Error(`--class-boost: ${e}`);
+  return [c, Number(v)] as const;
+}));
+// --seeds N: the first stage trained N times with seeds seed, seed + 1, ..., its probabilities averaged.
+const seeds = opt('--seeds', 1);
+if (boost.size) console.log(`class boost: ${[...boost].map(([c, v]) => `${c} x${v}`).join(', ')}`);
 
 report('rules', (d) => d.rule);
 // The best any classing of these regions could do (each its majority class): the matte and superpixels' bound.
@@ -137,15 +146,18 @@ if (args.includes('--smooth-grid')) {
 }
 // --lower-failures: the fit photos whose held-out skirt and trousers pixels went most to the other (to render).
 if (args.includes('--lower-failures')) lowerFailures(first.probabilities);
-let final: ApparelModel = { regions: first.model, context: null, bias: null };
+let final: ApparelModel = { regions: first.models[0], seeds: first.models.length > 1 ? first.models.slice(1) : null, context: null, bias: null };
 // --fold-model N: write the first stage trained without fold N, so quality:apparel renders that fold's photos held out.
 const foldModel = opt('--fold-model', -1);
-if (foldModel >= 0) final = { ...final, regions: train(fitPeople.filter((d) => foldOf.get(d) !== foldModel), [...FEATURES], (d) => d.rows, stage1) };
+if (foldModel >= 0) {
+  const held = trainSeeds(fitPeople.filter((d) => foldOf.get(d) !== foldModel), [...FEATURES], (d) => d.rows, stage1);
+  final = { ...final, regions: held[0], seeds: held.length > 1 ? held.slice(1) : null };
+}
 let last = first.probabilities;
 if (opt('--stages', 1) >= 2) {
   const context = new Map(people.map((d) => [d, withContext(d.rows, contextRows(d.rows, d.count, d.neighbours, first.probabilities.get(d)!, K), d.count)]));
   const second = crossFit('context', [...CONTEXT_STAGE_FEATURES], (d) => context.get(d)!, stage2);
-  final = { ...final, context: second.model };
+  final = { ...final, context: second.models[0] };
   last = second.probabilities;
 }
 if (args.includes('--calibrate') && folds) {
@@ -179,15 +191,15 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
   const probabilities = new Map<PhotoRows, Float32Array>();
   const started = Date.now();
   for (let f = 0; f < folds; f++) {
-    const m = readModel(train(fitPeople.filter((d) => foldOf.get(d) !== f), features, rowsOf, settings));
-    for (const d of fitPeople) if (foldOf.get(d) === f) probabilities.set(d, predictProba(m, rowsOf(d), d.count));
+    const ms = trainSeeds(fitPeople.filter((d) => foldOf.get(d) !== f), features, rowsOf, settings).map(readModel);
+    for (const d of fitPeople) if (foldOf.get(d) === f) probabilities.set(d, averageProba(ms, rowsOf(d), d.count));
   }
-  const model = train(fitPeople, features, rowsOf, settings);
-  const read = readModel(model);
-  for (const d of people) if (d.half === 'check' || !folds) probabilities.set(d, predictProba(read, rowsOf(d), d.count));
+  const models = trainSeeds(fitPeople, features, rowsOf, settings);
+  const read = models.map(readModel);
+  for (const d of people) if (d.half === 'check' || !folds) probabilities.set(d, averageProba(read, rowsOf(d), d.count));
   report(name, (d) => classesOf(probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: folds ? `fit ${folds}-fold` : 'fit in-sample' });
-  console.log(`  (${name}: ${folds + 1} models in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  return { model, probabilities };
+  console.log(`  (${name}: ${folds + 1} x ${seeds} models in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  return { models, probabilities };
 }
 
 /**
@@ -195,18 +207,23 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
  * context stage then trains only that.
  */
 function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>) {
-  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, data.map((d) => d.rel)])).digest('hex').slice(0, 12);
+  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel)])).digest('hex').slice(0, 12);
   const file = path.join(STAGE_CACHE, `${id}.json`);
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8'));
     const probabilities = new Map(people.map((d) => [d, Float32Array.from(j.probabilities[d.rel])]));
     report(`${name} (cached)`, (d) => classesOf(probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: folds ? `fit ${folds}-fold` : 'fit in-sample' });
-    return { model: j.model as BoostedTrees, probabilities };
+    return { models: j.models as BoostedTrees[], probabilities };
   }
   const out = crossFit(name, features, rowsOf, settings);
   mkdirSync(STAGE_CACHE, { recursive: true });
-  writeFileSync(file, JSON.stringify({ model: out.model, probabilities: Object.fromEntries([...out.probabilities].map(([d, p]) => [d.rel, Array.from(p)])) }));
+  writeFileSync(file, JSON.stringify({ models: out.models, probabilities: Object.fromEntries([...out.probabilities].map(([d, p]) => [d.rel, Array.from(p)])) }));
   return out;
+}
+
+/** `seeds` sets of trees trained alike on `ds`, seeded settings.seed, +1, ... (learned.ts averages their probabilities). */
+function trainSeeds(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees[] {
+  return Array.from({ length: seeds }, (_, i) => train(ds, features, rowsOf, { ...settings, seed: settings.seed + i }));
 }
 
 /** Boosted trees on the usable candidate regions of `ds`: label = majority class, weight = labelled pixels × class weight. */
@@ -230,7 +247,7 @@ function train(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Fl
   }
   // Rare classes (hats) weigh more: (most common class's rows / this class's rows) ^ power.
   const counts = MODEL_CLASSES.map((_, k) => y.filter((v) => v === k).length);
-  const classWeight = counts.map((c) => (Math.max(...counts) / Math.max(1, c)) ** settings.classPower);
+  const classWeight = counts.map((c, k) => (Math.max(...counts) / Math.max(1, c)) ** settings.classPower * (boost.get(MODEL_CLASSES[k]) ?? 1));
   for (let r = 0; r < rows; r++) w[r] *= classWeight[y[r]];
   // Dropped features are held constant (the trees cannot use them): by default the absolute colour and place
   // in the frame, which the trees learnt photos by heart with.

@@ -1,5 +1,5 @@
 /**
- * The learned garment parse: the committed model loads and fits the features; on a drawn person it names
+ * The learned garment parse: the committed model loads and fits the features, its seeds' probabilities averaged; on a drawn person it names
  * the shirt an upper garment and the trousers a lower one; a drawn cup the detector names is no garment,
  * while the same shape with nothing detected is a garment alone.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES } from './apparel-features.ts';
 import { predictProba } from './boosted-trees.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
-import { apparelModel, CONTEXT_STAGE_FEATURES, MODEL_CLASSES, voteLower } from './learned.ts';
+import { apparelModel, averageProba, CONTEXT_STAGE_FEATURES, MODEL_CLASSES, voteLower } from './learned.ts';
 import { parseGarments, type ParseInput } from './parse.ts';
 import { L } from './scene.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
@@ -54,10 +54,10 @@ function drawnPerson(withCrown = true) {
 
 describe('learned garment parse', () => {
   it('loads the committed model, each stage made for its features and these classes', () => {
-    const { regions, context } = apparelModel();
-    expect(regions.features).toEqual([...FEATURES]);
+    const { regions, seeds, context } = apparelModel();
+    for (const m of [regions, ...(seeds ?? [])]) expect(m.features).toEqual([...FEATURES]);
     if (context) expect(context.features).toEqual([...CONTEXT_STAGE_FEATURES]);
-    for (const m of [regions, ...(context ? [context] : [])]) {
+    for (const m of [regions, ...(seeds ?? []), ...(context ? [context] : [])]) {
       expect(m.classes).toEqual([...MODEL_CLASSES]);
       expect(m.trees.length).toBeGreaterThan(10);
       const p = predictProba(m, new Float32Array(m.features.length), 1);
@@ -101,6 +101,18 @@ describe('learned garment parse', () => {
     };
     expect(hatAt('hat')).toBeGreaterThan(0.5);
     expect(hatAt('hair')).toBeLessThan(0.2);
+  });
+
+  it('averages the class probabilities of the seeds\' trees', () => {
+    const { regions } = apparelModel();
+    const K = MODEL_CLASSES.length;
+    // Two one-round models over the same features: all weight on class 1, then on class 2.
+    const leaning = (k: number) => ({ ...regions, trees: [], base: MODEL_CLASSES.map((_, c) => (c === k ? 5 : 0)) });
+    const rows = new Float32Array(regions.features.length);
+    const one = predictProba(leaning(1), rows, 1), two = predictProba(leaning(2), rows, 1);
+    const both = averageProba([leaning(1), leaning(2)], rows, 1);
+    for (let k = 0; k < K; k++) expect(both[k]).toBeCloseTo((one[k] + two[k]) / 2, 6);
+    expect(averageProba([leaning(1)], rows, 1)).toEqual(one);
   });
 
   it('votes a connected lower garment skirt or trousers as a whole, by area-weighted probabilities; a separate piece keeps its own', () => {

@@ -24,19 +24,22 @@ const GARMENT_LABELS = new Set(garmentClasses.map((c) => L[c]));
 /**
  * The two stages: trees over the region features, then (when present) trees over those and the context;
  * and per class an offset to the log probabilities before the choice (rare classes are under-called).
+ * `seeds`: more first stages trained alike with other seeds, whose probabilities are averaged with the
+ * first's (the trees' sampling of rows and features swings held-out figures; the average swings less).
  */
-export interface ApparelModel { regions: BoostedTrees; context: BoostedTrees | null; bias: number[] | null }
+export interface ApparelModel { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context: BoostedTrees | null; bias: number[] | null }
 
 /** Features the context stage reads: the region features, then the context groups of the first stage's classes. */
 export const CONTEXT_STAGE_FEATURES: readonly string[] = [...FEATURES, ...contextFeatureNames(MODEL_CLASSES)];
 
 /** Checks a model as stored (JSON) against these features and classes. */
-export function readApparelModel(json: { regions: BoostedTrees; context?: BoostedTrees | null; bias?: number[] | null }): ApparelModel {
+export function readApparelModel(json: { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context?: BoostedTrees | null; bias?: number[] | null }): ApparelModel {
   const regions = readModel(json.regions), context = json.context ? readModel(json.context) : null;
+  const seeds = json.seeds?.length ? json.seeds.map(readModel) : null;
   const same = (m: BoostedTrees, features: readonly string[]) => m.features.join() === features.join() && m.classes.join() === MODEL_CLASSES.join();
-  if (!same(regions, FEATURES) || (context && !same(context, CONTEXT_STAGE_FEATURES))) throw new Error('apparel-model.json was trained on other features or classes: run npm run train:apparel');
+  if (!same(regions, FEATURES) || seeds?.some((m) => !same(m, FEATURES)) || (context && !same(context, CONTEXT_STAGE_FEATURES))) throw new Error('apparel-model.json was trained on other features or classes: run npm run train:apparel');
   if (json.bias && json.bias.length !== MODEL_CLASSES.length) throw new Error('apparel-model.json: one offset per class expected');
-  return { regions, context, bias: json.bias ?? null };
+  return { regions, seeds, context, bias: json.bias ?? null };
 }
 
 let loaded: ApparelModel | undefined;
@@ -95,9 +98,20 @@ export function smooth(p: Float32Array, K: number, rows: Float32Array, F: number
 
 /** Class probabilities (count × MODEL_CLASSES) of the candidate regions: the first stage, then the context stage. */
 export function predictRegions(model: ApparelModel, rows: Float32Array, count: number, neighbours: number[][]): Float32Array {
-  const p = predictProba(model.regions, rows, count);
+  const p = averageProba([model.regions, ...(model.seeds ?? [])], rows, count);
   if (!model.context) return p;
   return predictProba(model.context, withContext(rows, contextRows(rows, count, neighbours, p, MODEL_CLASSES.length), count), count);
+}
+
+/** The mean of the class probabilities of trees trained alike (ApparelModel.seeds). */
+export function averageProba(models: BoostedTrees[], rows: Float32Array, count: number): Float32Array {
+  const p = predictProba(models[0], rows, count);
+  for (let m = 1; m < models.length; m++) {
+    const q = predictProba(models[m], rows, count);
+    for (let i = 0; i < p.length; i++) p[i] += q[i];
+  }
+  if (models.length > 1) for (let i = 0; i < p.length; i++) p[i] /= models.length;
+  return p;
 }
 
 /**
