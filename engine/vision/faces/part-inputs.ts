@@ -22,7 +22,7 @@ export interface PartInputs {
   faces: Face[];
   /**
    * Each meshed face's parsing at the points the part measures read (partsLattice of its window: on a large
-   * face every second pixel or so), null without mesh (the parts are not measured then).
+   * face every few pixels), null without mesh (the parts are not measured then).
    */
   parsings: (ParsingSample | null)[];
   /** The photo's hair mask, at most 512 px on its long side (not the working copy's size); absent when not asked for (only the hair attributes read it). */
@@ -80,7 +80,7 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   // The image was resized to whole pixels: its own ratio, per axis, is what maps the faces.
   const kx = work.width / image.width;
   const scaled = faces.map((f) => scaleFace(f, kx));
-  // The classes only at the points the measures read (on a large face every second pixel or so), not over the whole window.
+  // The classes only at the points the measures read (on a large face every few pixels), not over the whole window.
   const parser = await models.get<FaceParser>('bisenet-face-parsing');
   const parsings: (ParsingSample | null)[] = [];
   for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
