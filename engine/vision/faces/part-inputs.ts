@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import { hairFromMatte } from '../matting/hair.ts';
 import { personMatteWith, type PersonModel } from '../matting/person.ts';
+import { workGuide } from '../matting/work-guide.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../parsing/face-parsing.ts';
 import type { Mask } from '../regions/face-regions.ts';
@@ -85,6 +86,8 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   const parsings: (ParsingSample | null)[] = [];
   for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
   // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
-  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true }), scaled, { small: true });
+  // The matte and the hair mask are filtered with the same 512 px copy of the photo: made once.
+  const guide = opts.hair === false ? undefined : await workGuide(work);
+  const hair = guide && await hairFromMatte(work, await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true, guide }), scaled, { small: true, guide });
   return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
 }

@@ -11,8 +11,8 @@ import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { Mask } from '../regions/face-regions.ts';
+import { WORK_SIDE, type WorkGuide } from './work-guide.ts';
 
-const WORK = 512;
 /** Hair is as likely as anything down to this far below the face centre (in face heights)... */
 const PRIOR_FULL = 0.3;
 /** ...and then less and less, to nothing here (long hair over the chest). */
@@ -92,19 +92,21 @@ function quantile(v: Float64Array, q: number): number {
 
 /**
  * Hair as a 0..255 mask at full resolution, given the person matte and the faces; `small`: at the work size
- * (the photo at most WORK px long), for a caller that reads it no finer. The person matte may come at either
+ * (the photo at most WORK_SIDE px long), for a caller that reads it no finer. The person matte may come at either
  * size (personMatteWith's `small` gives the work size).
  */
-export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean } = {}): Promise<Mask> {
-  const k = Math.min(1, WORK / Math.max(image.width, image.height));
+export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean; guide?: WorkGuide } = {}): Promise<Mask> {
+  const k = Math.min(1, WORK_SIDE / Math.max(image.width, image.height));
   const W = Math.max(1, Math.round(image.width * k)), H = Math.max(1, Math.round(image.height * k));
+  // The person matte's guide is this same copy when the photo has no alpha (with alpha, hair sees it over white).
+  const shared = opts.guide && image.channels === 3 && opts.guide.channels === 3 && opts.guide.width === W && opts.guide.height === H ? opts.guide : undefined;
   const src = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
-  const rgb = await (image.channels === 4 ? src.flatten({ background: '#ffffff' }) : src).resize(W, H, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const rgb = shared ? shared.rgb : await (image.channels === 4 ? src.flatten({ background: '#ffffff' }) : src).resize(W, H, { fit: 'fill' }).removeAlpha().raw().toBuffer();
   const pm = person.width === W && person.height === H ? person.data : await sharp(Buffer.from(person.data), { raw: { width: person.width, height: person.height, channels: 1 } })
     .resize(W, H, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
   const hair = new Float32Array(W * H);
   for (const face of faces) addHead(frameOf(face, k), rgb, pm, W, H, hair);
-  const workLuma = lumaPlane(rgb, W, H, 3);
+  const workLuma = shared ? shared.luma : lumaPlane(rgb, W, H, 3);
   const coef = guidedCoefficients(workLuma, hair, W, H, Math.max(2, Math.round(W / 128)), 2e-3);
   const width = opts.small ? W : image.width, height = opts.small ? H : image.height;
   const cut = opts.small ? pm : person.width === image.width && person.height === image.height ? person.data : null;
