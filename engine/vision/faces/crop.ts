@@ -35,7 +35,7 @@ const RESIDUAL_SHRINK = 1.25;
  * The box-averaged image region under a square and the affine map from output pixels to region pixels,
  * shared by cropRoi and cropRoiPixels so that both sample the same points.
  */
-function cropRegion(image: RasterImage, roi: Roi, out: number, flip: boolean): { pixels: Float32Array; w: number; h: number; a: number[] } {
+function cropRegion(image: RasterImage, roi: Roi, out: number, flip: boolean, direct = false): { pixels: Float32Array | Uint8Array; base: number; stride: number; w: number; h: number; a: number[] } {
   const shrink = roi.size / out;
   const f = shrink <= MAX_DIRECT_SHRINK ? 1 : Math.floor(shrink / RESIDUAL_SHRINK);
   // Axis-aligned region under the rotated square, plus the bilinear taps, clipped to the image.
@@ -43,7 +43,11 @@ function cropRegion(image: RasterImage, roi: Roi, out: number, flip: boolean): {
   const left = clampTo(Math.floor(roi.cx - half), image.width), top = clampTo(Math.floor(roi.cy - half), image.height);
   const right = clampTo(Math.ceil(roi.cx + half), image.width), bottom = clampTo(Math.ceil(roi.cy + half), image.height);
   const w = Math.max(1, Math.ceil((right - left) / f)), h = Math.max(1, Math.ceil((bottom - top) / f));
-  const pixels = right > left && bottom > top ? boxAverage(image, left, top, right, bottom, f, w, h) : new Float32Array(w * h * 3);
+  // `direct`: an RGB image read where it lies when no averaging is needed (the region's copy as floats
+  // would hold the same values); base and stride then place the region's pixels in it.
+  const inImage = direct && f === 1 && image.channels === 3 && right > left && bottom > top;
+  const pixels = inImage ? image.data : right > left && bottom > top ? boxAverage(image, left, top, right, bottom, f, w, h) : new Float32Array(w * h * 3);
+  const base = inImage ? (top * image.width + left) * 3 : 0, stride = inImage ? image.width * 3 : w * 3;
   // Output pixel (i, j) has its centre at crop coordinates (i + .5, j + .5); the image point there, in
   // region pixel indices, is (x - left) / f - .5 (region pixel k covers image [left + k f, left + (k + 1) f)).
   const c = Math.cos(roi.angle), n = Math.sin(roi.angle), fx = flip ? -1 : 1;
@@ -53,7 +57,7 @@ function cropRegion(image: RasterImage, roi: Roi, out: number, flip: boolean): {
     k * c * fx, -k * n, (roi.cx + shrink * (c * u0 - n * v0) - left) / f - 0.5,
     k * n * fx, k * c, (roi.cy + shrink * (n * u0 + c * v0) - top) / f - 0.5,
   ];
-  return { pixels, w, h, a };
+  return { pixels, base, stride, w, h, a };
 }
 
 /**
@@ -86,12 +90,12 @@ export async function cropRoi(tfl: TfLike, image: RasterImage, roi: Roi, out: nu
  */
 export function cropRoiPixels(image: RasterImage, roi: Roi, out: number, flip = false, fill: number | 'edge' = 0): Float32Array {
   const f32 = Math.fround;
-  const { pixels, w, h, a } = cropRegion(image, roi, out, flip);
+  const { pixels, base, stride, w, h, a } = cropRegion(image, roi, out, flip, true);
   // The transform as the float32 tensor cropRoi makes of it.
   const [a0, a1, a2, a3, a4, a5] = a.map(f32);
   const edge = fill === 'edge', value = edge ? 0 : f32(fill);
   const result = new Float32Array(out * out * 3);
-  const read = (y: number, x: number, ch: number) => (y >= 0 && y < h && x >= 0 && x < w ? pixels[(y * w + x) * 3 + ch] : value);
+  const read = (y: number, x: number, ch: number) => (y >= 0 && y < h && x >= 0 && x < w ? pixels[base + y * stride + x * 3 + ch] : value);
   for (let oy = 0; oy < out; oy++) {
     const ry = f32(a1 * oy), ry4 = f32(a4 * oy);
     for (let ox = 0; ox < out; ox++) {
@@ -103,7 +107,7 @@ export function cropRoiPixels(image: RasterImage, roi: Roi, out: number, flip = 
       const o = (oy * out + ox) * 3;
       if (xf >= 0 && yf >= 0 && xc < w && yc < h) {
         // All four taps inside the region (most of the square): no bounds checks.
-        const i00 = (yf * w + xf) * 3, i10 = i00 + w * 3;
+        const i00 = base + yf * stride + xf * 3, i10 = i00 + stride;
         for (let ch = 0; ch < 3; ch++) {
           const top0 = f32(f32(wx0 * pixels[i00 + ch]) + f32(wx1 * pixels[i00 + 3 + ch]));
           const bot0 = f32(f32(wx0 * pixels[i10 + ch]) + f32(wx1 * pixels[i10 + 3 + ch]));

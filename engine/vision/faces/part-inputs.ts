@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import { hairFromMatte } from '../matting/hair.ts';
 import { personMatteWith, type PersonModel } from '../matting/person.ts';
+import { workGuide } from '../matting/work-guide.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../parsing/face-parsing.ts';
 import type { Mask } from '../regions/face-regions.ts';
@@ -22,7 +23,7 @@ export interface PartInputs {
   faces: Face[];
   /**
    * Each meshed face's parsing at the points the part measures read (partsLattice of its window: on a large
-   * face every second pixel or so), null without mesh (the parts are not measured then).
+   * face every few pixels), null without mesh (the parts are not measured then).
    */
   parsings: (ParsingSample | null)[];
   /** The photo's hair mask, at most 512 px on its long side (not the working copy's size); absent when not asked for (only the hair attributes read it). */
@@ -80,11 +81,13 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   // The image was resized to whole pixels: its own ratio, per axis, is what maps the faces.
   const kx = work.width / image.width;
   const scaled = faces.map((f) => scaleFace(f, kx));
-  // The classes only at the points the measures read (on a large face every second pixel or so), not over the whole window.
+  // The classes only at the points the measures read (on a large face every few pixels), not over the whole window.
   const parser = await models.get<FaceParser>('bisenet-face-parsing');
   const parsings: (ParsingSample | null)[] = [];
   for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
   // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
-  const hair = opts.hair === false ? undefined : await hairFromMatte(work, await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true }), scaled, { small: true });
+  // The matte and the hair mask are filtered with the same 512 px copy of the photo: made once.
+  const guide = opts.hair === false ? undefined : await workGuide(work);
+  const hair = guide && await hairFromMatte(work, await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true, guide }), scaled, { small: true, guide });
   return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
 }

@@ -11,8 +11,8 @@ import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { Mask } from '../regions/face-regions.ts';
+import { WORK_SIDE, type WorkGuide } from './work-guide.ts';
 
-const WORK = 512;
 /** Hair is as likely as anything down to this far below the face centre (in face heights)... */
 const PRIOR_FULL = 0.3;
 /** ...and then less and less, to nothing here (long hair over the chest). */
@@ -40,10 +40,30 @@ function frameOf(face: Face, k: number): Frame {
 /** Colour statistics (mean and regularised inverse covariance) of some pixels. */
 interface Gauss { mean: number[]; inv: number[][]; logdet: number; n: number }
 
-function fit(px: number[][]): Gauss | null {
-  if (px.length < 20) return null;
-  const mean = [0, 1, 2].map((c) => px.reduce((s, p) => s + p[c], 0) / px.length);
-  const cov = [0, 1, 2].map((i) => [0, 1, 2].map((j) => px.reduce((s, p) => s + (p[i] - mean[i]) * (p[j] - mean[j]), 0) / px.length + (i === j ? 40 : 0)));
+/** RGB samples, 3 numbers each, gathered without an array per pixel. */
+class Samples {
+  data = new Float64Array(3 * 256);
+  n = 0;
+  push(r: number, g: number, b: number) {
+    if (3 * this.n + 3 > this.data.length) { const d = new Float64Array(this.data.length * 2); d.set(this.data); this.data = d; }
+    this.data[3 * this.n] = r; this.data[3 * this.n + 1] = g; this.data[3 * this.n + 2] = b; this.n++;
+  }
+}
+
+/** The sums run over the samples in order, as a reduce over them would, so the statistics are the same to the bit. */
+function fit(px: Samples, keep?: (j: number) => boolean): Gauss | null {
+  const d = px.data;
+  let idx: number[] | null = null;
+  if (keep) { idx = []; for (let j = 0; j < px.n; j++) if (keep(j)) idx.push(j); }
+  const n = idx ? idx.length : px.n;
+  if (n < 20) return null;
+  const at = (k: number) => (idx ? idx[k] : k);
+  const mean = [0, 1, 2].map((c) => { let s = 0; for (let k = 0; k < n; k++) s += d[3 * at(k) + c]; return s / n; });
+  const cov = [0, 1, 2].map((i) => [0, 1, 2].map((j) => {
+    let s = 0;
+    for (let k = 0; k < n; k++) { const o = 3 * at(k); s += (d[o + i] - mean[i]) * (d[o + j] - mean[j]); }
+    return s / n + (i === j ? 40 : 0);
+  }));
   const [a, b, c] = cov[0], [, e, f] = cov[1], [, , i] = cov[2];
   const det = a * (e * i - f * f) - b * (b * i - f * c) + c * (b * f - e * c);
   const inv = [
@@ -51,36 +71,42 @@ function fit(px: number[][]): Gauss | null {
     [(c * f - b * i) / det, (a * i - c * c) / det, (b * c - a * f) / det],
     [(b * f - c * e) / det, (b * c - a * f) / det, (a * e - b * b) / det],
   ];
-  return { mean, inv, logdet: Math.log(det), n: px.length };
+  return { mean, inv, logdet: Math.log(det), n };
 }
 
-const nll = (g: Gauss, p: number[]) => {
-  const d = [p[0] - g.mean[0], p[1] - g.mean[1], p[2] - g.mean[2]];
+/** Negative log-likelihood, up to a constant; written out (the same terms in the same order as a double loop over d). */
+function nll(g: Gauss, r: number, gr: number, b: number): number {
+  const d0 = r - g.mean[0], d1 = gr - g.mean[1], d2 = b - g.mean[2];
+  const [m0, m1, m2] = g.inv;
   let q = 0;
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) q += d[i] * g.inv[i][j] * d[j];
+  q += d0 * m0[0] * d0; q += d0 * m0[1] * d1; q += d0 * m0[2] * d2;
+  q += d1 * m1[0] * d0; q += d1 * m1[1] * d1; q += d1 * m1[2] * d2;
+  q += d2 * m2[0] * d0; q += d2 * m2[1] * d1; q += d2 * m2[2] * d2;
   return 0.5 * (q + g.logdet);
-};
+}
 
-function quantile(v: number[], q: number): number {
-  const s = [...v].sort((a, b) => a - b);
+function quantile(v: Float64Array, q: number): number {
+  const s = Float64Array.from(v).sort();
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Infinity;
 }
 
 /**
  * Hair as a 0..255 mask at full resolution, given the person matte and the faces; `small`: at the work size
- * (the photo at most WORK px long), for a caller that reads it no finer. The person matte may come at either
+ * (the photo at most WORK_SIDE px long), for a caller that reads it no finer. The person matte may come at either
  * size (personMatteWith's `small` gives the work size).
  */
-export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean } = {}): Promise<Mask> {
-  const k = Math.min(1, WORK / Math.max(image.width, image.height));
+export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean; guide?: WorkGuide } = {}): Promise<Mask> {
+  const k = Math.min(1, WORK_SIDE / Math.max(image.width, image.height));
   const W = Math.max(1, Math.round(image.width * k)), H = Math.max(1, Math.round(image.height * k));
+  // The person matte's guide is this same copy when the photo has no alpha (with alpha, hair sees it over white).
+  const shared = opts.guide && image.channels === 3 && opts.guide.channels === 3 && opts.guide.width === W && opts.guide.height === H ? opts.guide : undefined;
   const src = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
-  const rgb = await (image.channels === 4 ? src.flatten({ background: '#ffffff' }) : src).resize(W, H, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const rgb = shared ? shared.rgb : await (image.channels === 4 ? src.flatten({ background: '#ffffff' }) : src).resize(W, H, { fit: 'fill' }).removeAlpha().raw().toBuffer();
   const pm = person.width === W && person.height === H ? person.data : await sharp(Buffer.from(person.data), { raw: { width: person.width, height: person.height, channels: 1 } })
     .resize(W, H, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
   const hair = new Float32Array(W * H);
   for (const face of faces) addHead(frameOf(face, k), rgb, pm, W, H, hair);
-  const workLuma = lumaPlane(rgb, W, H, 3);
+  const workLuma = shared ? shared.luma : lumaPlane(rgb, W, H, 3);
   const coef = guidedCoefficients(workLuma, hair, W, H, Math.max(2, Math.round(W / 128)), 2e-3);
   const width = opts.small ? W : image.width, height = opts.small ? H : image.height;
   const cut = opts.small ? pm : person.width === image.width && person.height === image.height ? person.data : null;
@@ -97,45 +123,58 @@ export async function hairFromMatte(image: RasterImage, person: Mask, faces: Fac
 
 function addHead(f: Frame, rgb: Buffer, pm: Uint8Array, W: number, H: number, out: Float32Array) {
   // Face-frame coordinates: u across (1 = face width), v down (1 = forehead-to-chin), centre at 0.
-  const local = (x: number, y: number) => {
-    const dx = x - f.cx, dy = y - f.cy;
-    return [(dx * f.ax[0] + dy * f.ax[1]) / f.w, (dx * f.dn[0] + dy * f.dn[1]) / f.h];
-  };
+  const [ax0, ax1] = f.ax, [dn0, dn1] = f.dn;
   const reach = 2.2 * Math.max(f.w, f.h);
   const x0 = Math.max(0, Math.floor(f.cx - reach)), x1 = Math.min(W - 1, Math.ceil(f.cx + reach));
   const y0 = Math.max(0, Math.floor(f.cy - reach)), y1 = Math.min(H - 1, Math.ceil(f.cy + reach));
-  const band: number[][] = [], skin: number[][] = [], cloth: number[][] = [];
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
-    const i = y * W + x;
-    if (pm[i] < 160) continue;
-    const [u, v] = local(x, y);
-    const p = [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]];
-    // Hair samples only where the matte is sure (its halo over the background would pass for hair).
-    if (v < BAND[0] && v > BAND[1] && Math.abs(u) < BAND[2]) { if (pm[i] >= 240) band.push(p); }
-    else if (Math.abs(u) < 0.25 && v > -0.1 && v < 0.25) skin.push(p);
-    else if (Math.abs(u) < 0.6 && v > 1.1 && v < 2.2) cloth.push(p);
+  const band = new Samples(), skin = new Samples(), cloth = new Samples();
+  for (let y = y0; y <= y1; y++) {
+    const dy = y - f.cy;
+    for (let x = x0; x <= x1; x++) {
+      const i = y * W + x;
+      if (pm[i] < 160) continue;
+      const dx = x - f.cx;
+      const u = (dx * ax0 + dy * ax1) / f.w, v = (dx * dn0 + dy * dn1) / f.h;
+      // Hair samples only where the matte is sure (its halo over the background would pass for hair).
+      if (v < BAND[0] && v > BAND[1] && Math.abs(u) < BAND[2]) { if (pm[i] >= 240) band.push(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]); }
+      else if (Math.abs(u) < 0.25 && v > -0.1 && v < 0.25) skin.push(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+      else if (Math.abs(u) < 0.6 && v > 1.1 && v < 2.2) cloth.push(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+    }
   }
   const skinG = fit(skin), clothG = fit(cloth);
   // Above the brows lie forehead, hair (or a hat) and some background: hair is what is not skin there.
-  const skinCut = skinG ? quantile(skin.map((p) => nll(skinG, p)), 0.9) : Infinity;
-  const hairG = fit(skinG ? band.filter((p) => nll(skinG, p) > skinCut) : band);
+  let skinCut = Infinity;
+  if (skinG) {
+    const q = new Float64Array(skin.n);
+    for (let j = 0; j < skin.n; j++) q[j] = nll(skinG, skin.data[3 * j], skin.data[3 * j + 1], skin.data[3 * j + 2]);
+    skinCut = quantile(q, 0.9);
+  }
+  const hairG = skinG ? fit(band, (j) => nll(skinG, band.data[3 * j], band.data[3 * j + 1], band.data[3 * j + 2]) > skinCut) : fit(band);
   if (!hairG) return;
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
-    const i = y * W + x;
-    if (pm[i] < 32) continue;
-    const [u, v] = local(x, y);
-    if (Math.abs(u) > 1.3 || v < -1.3 || v > PRIOR_END) continue;
-    // The face itself (inside an ellipse from the brows down) is not hair.
-    if (v > -0.3 && (u / 0.45) ** 2 + ((v - 0.1) / 0.6) ** 2 < 1) continue;
-    const prior = v < PRIOR_FULL ? 1 : Math.max(0, 1 - (v - PRIOR_FULL) / (PRIOR_END - PRIOR_FULL));
-    if (prior <= 0) continue;
-    const p = [rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]];
-    const h = nll(hairG, p);
-    const other = Math.min(skinG ? nll(skinG, p) : Infinity, clothG ? nll(clothG, p) : Infinity);
-    // Skin-coloured pixels are never hair; the rest of the head is; lower down the colours decide
-    // (measured: 0.377 IoU this way, 0.368 by colour alone, 0.249 by the zone alone).
-    const like = skinG && nll(skinG, p) < skinCut ? 0 : v < 0.2 ? 1 : 1 / (1 + Math.exp(SHARP * (h - other)));
-    const value = (pm[i] / 255) * prior * like;
-    if (value > out[i]) out[i] = value;
+  for (let y = y0; y <= y1; y++) {
+    const dy = y - f.cy;
+    for (let x = x0; x <= x1; x++) {
+      const i = y * W + x;
+      if (pm[i] < 32) continue;
+      const dx = x - f.cx;
+      const u = (dx * ax0 + dy * ax1) / f.w, v = (dx * dn0 + dy * dn1) / f.h;
+      if (Math.abs(u) > 1.3 || v < -1.3 || v > PRIOR_END) continue;
+      // The face itself (inside an ellipse from the brows down) is not hair.
+      if (v > -0.3 && (u / 0.45) ** 2 + ((v - 0.1) / 0.6) ** 2 < 1) continue;
+      const prior = v < PRIOR_FULL ? 1 : Math.max(0, 1 - (v - PRIOR_FULL) / (PRIOR_END - PRIOR_FULL));
+      if (prior <= 0) continue;
+      const r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+      // Skin-coloured pixels are never hair; the rest of the head is; lower down the colours decide
+      // (measured: 0.377 IoU this way, 0.368 by colour alone, 0.249 by the zone alone).
+      let like: number;
+      if (skinG && nll(skinG, r, g, b) < skinCut) like = 0;
+      else if (v < 0.2) like = 1;
+      else {
+        const other = Math.min(skinG ? nll(skinG, r, g, b) : Infinity, clothG ? nll(clothG, r, g, b) : Infinity);
+        like = 1 / (1 + Math.exp(SHARP * (nll(hairG, r, g, b) - other)));
+      }
+      const value = (pm[i] / 255) * prior * like;
+      if (value > out[i]) out[i] = value;
+    }
   }
 }

@@ -18,6 +18,7 @@ import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
 import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from './rvm-onnx.ts';
+import { workGuide, type WorkGuide } from './work-guide.ts';
 import type { OnnxNet } from '../models/onnx.ts';
 
 export type PersonModel = 'selfie' | 'meet' | 'rvm' | 'isnet';
@@ -126,27 +127,21 @@ async function isnet(models: ModelRegistry, image: RasterImage): Promise<LowRes>
   return { data: Float32Array.from(m.data, (v) => v / 255), width: m.width, height: m.height };
 }
 
-/** The guide's size: the photo at most 512 px on its long side. */
-function guideSize(image: RasterImage): { gw: number; gh: number } {
-  const k = Math.min(1, 512 / Math.max(image.width, image.height));
-  return { gw: Math.max(1, Math.round(image.width * k)), gh: Math.max(1, Math.round(image.height * k)) };
-}
-
 /**
  * The matte at full resolution (or, `small`, at the guide's size: for a caller that reads it no finer):
- * the matte and a small copy of the photo meet in the fast guided filter.
+ * the matte and a small copy of the photo (workGuide: at most 512 px long; given when the caller has it)
+ * meet in the fast guided filter.
  */
-export async function upscale(low: LowRes, image: RasterImage, small = false): Promise<Mask> {
-  const { gw, gh } = guideSize(image);
-  const guide = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(gw, gh, { fit: 'fill' }).raw().toBuffer();
+export async function upscale(low: LowRes, image: RasterImage, small = false, work?: WorkGuide): Promise<Mask> {
+  const g = work ?? await workGuide(image);
+  const gw = g.width, gh = g.height;
   // Typed loops, not Array.from with a callback: that boxed every value of the matte (a third of upscale's time).
   const bytes = Buffer.alloc(low.data.length);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round(Math.min(1, Math.max(0, low.data[i])) * 255);
   const p8 = await sharp(bytes, { raw: { width: low.width, height: low.height, channels: 1 } }).resize(gw, gh, { fit: 'fill', kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
   const p = new Float32Array(p8.length);
   for (let i = 0; i < p8.length; i++) p[i] = p8[i] / 255;
-  const guideLuma = lumaPlane(guide, gw, gh, image.channels);
+  const guideLuma = g.luma;
   const coef = guidedCoefficients(guideLuma, p, gw, gh, Math.max(2, Math.round(gw / 96)), 1e-3);
   if (small) return { data: applyCoefficients(coef, guideLuma, gw, gh), width: gw, height: gh };
   const data = applyCoefficients(coef, lumaPlane(image.data, image.width, image.height, image.channels), image.width, image.height);
@@ -157,13 +152,13 @@ export async function upscale(low: LowRes, image: RasterImage, small = false): P
  * The matte from one particular model (for measurement and comparison). `small`: at the guide's size (the
  * photo at most 512 px long) rather than the photo's, for a caller that reads it no finer (the hair mask).
  */
-export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number; small?: boolean } = {}): Promise<Mask> {
+export async function personMatteWith(models: ModelRegistry, image: RasterImage, model: PersonModel, opts: { rvmSide?: number; small?: boolean; guide?: WorkGuide } = {}): Promise<Mask> {
   const human = model === 'selfie' || model === 'meet' ? await models.get<HumanLike>('human') : undefined;
   const low = model === 'selfie' ? await selfie(human!, image)
     : model === 'meet' ? await meet(human!, image)
       : model === 'rvm' ? await rvm(models, image, opts.rvmSide)
         : await isnet(models, image);
-  return upscale(low, image, opts.small);
+  return upscale(low, image, opts.small, opts.guide);
 }
 
 /** Every person in the photo, 255 = person. Callers that need it twice keep it (the pipeline's job facts do). */

@@ -274,14 +274,14 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
     read[c] = true;
     for (const k of members.get(c) ?? []) read[k] = true;
   }
-  const probs = softmaxGrid(logits, L, out, roi, win, gw, gh, read);
+  const { probs, slot } = softmaxPlanes(logits, L, out, roi, win, gw, gh, read);
   for (let c = 0; c < C; c++) {
     if (!read[c] || merged.has(c)) continue;
-    let p = probs.subarray(c * n, (c + 1) * n);
+    let p = probs.subarray(slot[c] * n, (slot[c] + 1) * n);
     const rest = members.get(c);
     if (rest) {
       p = Float32Array.from(p);
-      for (const k of rest) { const q = probs.subarray(k * n, (k + 1) * n); for (let i = 0; i < n; i++) p[i] += q[i]; }
+      for (const k of rest) { const q = probs.subarray(slot[k] * n, (slot[k] + 1) * n); for (let i = 0; i < n; i++) p[i] += q[i]; }
     }
     let max = 0;
     for (let i = 0; i < n; i++) if (p[i] > max) max = p[i];
@@ -301,8 +301,22 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
  */
 export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number, keep?: readonly boolean[]): Float32Array {
   const C = PARSING_CLASSES.length, N = gw * gh;
+  const { probs, slot } = softmaxPlanes(logits, L, out, roi, win, gw, gh, keep);
+  const all = new Float32Array(N * C);
+  for (let q = 0; q < C; q++) if (slot[q] >= 0) all.set(probs.subarray(slot[q] * N, (slot[q] + 1) * N), q * N);
+  return all;
+}
+
+/**
+ * softmaxGrid's kept planes only, one after another (class q's at slot[q] * gw * gh; slot -1 when not kept):
+ * a face's 19 full planes were several megabytes allocated and collected for the half of them never read.
+ */
+function softmaxPlanes(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number, keep?: readonly boolean[]): { probs: Float32Array; slot: Int32Array } {
+  const C = PARSING_CLASSES.length, N = gw * gh;
   const kept = Int32Array.from(PARSING_CLASSES.map((_, q) => q).filter((q) => !keep || keep[q]));
-  const probs = new Float32Array(N * C);
+  const slot = new Int32Array(C).fill(-1);
+  kept.forEach((q, k) => { slot[q] = k; });
+  const probs = new Float32Array(N * kept.length);
   const c = Math.cos(roi.angle), n = Math.sin(roi.angle), s = out / roi.size;
   const sx = win.w / gw, sy = win.h / gh;
   const z = new Float32Array(C);
@@ -328,10 +342,10 @@ export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: R
       // exp(-16) is 1e-7: such classes are zero here, and most classes are that far below the best.
       for (let q = 0; q < C; q++) { const d = z[q] - max; z[q] = d < -16 ? 0 : Math.exp(d); sum += z[q]; }
       const o = j * gw + i;
-      for (let j = 0; j < kept.length; j++) { const q = kept[j]; probs[q * N + o] = z[q] / sum; }
+      for (let k = 0; k < kept.length; k++) probs[k * N + o] = z[kept[k]] / sum;
     }
   }
-  return probs;
+  return { probs, slot };
 }
 
 /** Luma (0..1) of the image pixels in `win`. */
