@@ -62,6 +62,33 @@ describe('skull span', () => {
     }
     expect(skullSpan(1.7).a).toBeGreaterThan(skullSpan(1).a);
   });
+
+  it('stands taller on a face looking down, past the level faces\' pitch, and the crown goes up with it', () => {
+    const sin = (deg: number) => Math.sin((deg * Math.PI) / 180);
+    expect(skullSpan(0, sin(10)).top).toBe(FRONTAL.top);
+    const bowed = skullSpan(0, sin(28));
+    expect(bowed.top).toBeGreaterThan(FRONTAL.top + 0.25);
+    expect(bowed.a).toBe(FRONTAL.a);
+    expect(skullSpan(0, sin(33)).top).toBeGreaterThan(bowed.top);
+    // Stage 4's crown, thinned near the usual skull's top, is seen that much higher on the bowed head; the
+    // hairline (v about 1) stays where it was.
+    const m4 = (v: number, s = FRONTAL) => lossAt({ series: 'man', stage: 4 }, 0, v, 0, 0, 0, 2.2, s);
+    expect(m4(1.5)).toBeGreaterThan(0.3);
+    expect(m4(bowed.top - 0.1, bowed)).toBeGreaterThan(0.3);
+    expect(m4(bowed.top - 0.1)).toBeLessThan(0.05);
+    expect(m4(0.95, bowed)).toBeCloseTo(m4(0.95), 6);
+  });
+
+  it('reads the pitch from the mesh: a head bowed forward looks down', () => {
+    const level = Array.from({ length: 478 }, () => [300, 300, 0] as [number, number, number]);
+    level[234] = [200, 300, 0]; level[454] = [400, 300, 0]; level[10] = [300, 160, 0]; level[152] = [300, 480, 0];
+    for (const i of [70, 63, 105, 66, 107, 300, 293, 334, 296, 336]) level[i] = [i < 200 ? 260 : 340, 260, 0];
+    expect(headFrame(level).down).toBe(0);
+    // Tipped 30 degrees about the cheek line: the forehead comes toward the camera (z < 0), the chin goes back.
+    const c = Math.cos(Math.PI / 6), sn = Math.sin(Math.PI / 6);
+    const bowedMesh = level.map(([x, y, z]) => [x, 300 + (y - 300) * c, z + (y - 300) * sn] as [number, number, number]);
+    expect(headFrame(bowedMesh).down).toBeCloseTo(0.5, 1);
+  });
 });
 
 describe('loss per stage', () => {
@@ -293,6 +320,46 @@ describe('the edit on a synthetic head', () => {
       }
     });
   }
+
+  it('man: spiky hair standing far out over a light backdrop goes whole or stays at every stage, never a lattice', () => {
+    // Dark hair in strands (columns 30 and 60) up to 1.5 skull radii, the person matte over all of it, a
+    // light wall around; short hair on the skull itself.
+    const outer = (u: number, v: number) => Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.15 : 0);
+    const img0 = (): RasterImage => {
+      const data = Buffer.alloc(n * 3);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        const [u, v] = toHead(f, x + 0.5, y + 0.5), j = (y * W + x) * 3, r = outer(u, v);
+        const c = r >= 1.5 || v < 0.2 ? [225, 225, 225] : r < 1 && v < 1 && Math.abs(u) < 0.85 ? [200 + ((x * 7 + y * 3) % 9), 150, 130] : x % 4 < 2 ? [30, 30, 30] : [60, 58, 55];
+        data[j] = c[0]; data[j + 1] = c[1]; data[j + 2] = c[2];
+      }
+      return { data, width: W, height: H, channels: 3 };
+    };
+    const hair = new Float32Array(n), skin = new Float32Array(n), background = new Float32Array(n), person = new Float32Array(n);
+    const far: number[] = [];
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const [u, v] = toHead(f, x + 0.5, y + 0.5), i = y * W + x, r = outer(u, v);
+      if (r >= 1.5 || v < 0.2) { background[i] = 1; continue; }
+      person[i] = 1;
+      if (r < 1 && v < 1 && Math.abs(u) < 0.85) skin[i] = 1; else hair[i] = 1;
+      // Well out of any head the edit draws (its outline reaches 1.2 skull radii at most), above the skull.
+      if (r > 1.3 && r < 1.45 && v > 1.2) far.push(i);
+    }
+    const m: HairMaps = { hair, skin, background, person }, original = img0();
+    let goneBefore = 0;
+    for (const level of levels('man')) {
+      const img = img0();
+      editHair(img, { x0: 0, y0: 0, w: W, h: H }, f, level, m, 7);
+      // Each pixel there is the hair as it was or the wall, none a strand's faded ghost or a rim.
+      const between = far.filter((i) => img.data[i * 3] > 80 && img.data[i * 3] < 180).length;
+      expect(between / far.length, `${level.series}_${level.stage}`).toBeLessThan(0.06);
+      const gone = far.filter((i) => img.data[i * 3] >= 180).length;
+      expect(gone).toBeGreaterThanOrEqual(goneBefore);
+      goneBefore = gone;
+      expect(changedPixels(original.data, img.data, 3).some((c) => c)).toBe(true);
+    }
+    // By man_7 the hair over the bald top is gone.
+    expect(goneBefore / far.length).toBeGreaterThan(0.9);
+  });
 
   it('bangs: measured as such, they thin and recede stage by stage instead of going at once with the temples', () => {
     bangs = true;

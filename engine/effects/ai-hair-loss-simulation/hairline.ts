@@ -17,6 +17,7 @@
  */
 import type { Face } from '../../vision/faces/detect.ts';
 import { LEFT_BROW, RIGHT_BROW } from '../../vision/faces/landmarks.ts';
+import { poseFromMesh } from '../../vision/faces/pose.ts';
 
 export type Series = 'man' | 'woman';
 export interface Level { series: Series; stage: number }
@@ -39,6 +40,8 @@ export interface HeadFrame {
   halfWidth: number; forehead: number;
   /** u of the face's midline at the forehead (mesh 10), where the hairline and the parting are centred. */
   mid: number;
+  /** Sine of how far the face looks down (the mesh's pitch; 0 looking level or up, or unknown). */
+  down?: number;
 }
 
 /** A forehead height (brows to hairline) over the brows-to-mesh-10 distance: see the module comment. */
@@ -60,7 +63,8 @@ export function headFrame(mesh: NonNullable<Face['mesh']>): HeadFrame {
   const forehead = Math.max(1, FOREHEAD_PER_MESH * ((top[0] - ox) * up[0] + (top[1] - oy) * up[1]));
   const halfWidth = width / 2;
   const mid = ((top[0] - ox) * ax[0] + (top[1] - oy) * ax[1]) / halfWidth;
-  return { ox, oy, ax, up, halfWidth, forehead, mid };
+  const down = Math.sin((Math.max(0, poseFromMesh(mesh).pitch) * Math.PI) / 180);
+  return { ox, oy, ax, up, halfWidth, forehead, mid, down };
 }
 
 /** Image point → head frame (u, v). */
@@ -97,13 +101,28 @@ export const SKULL = { v0: 0.45, a: 1.05, top: 1.6 };
  * true half width (its projected one times hypot(1, tan)) against 0.64 to 0.83 on frontal faces, so the
  * skull stands taller in v than the frontal 1.6 (biden_obama_laughing: Obama's short hair ends near v 2.85).
  */
-export interface SkullSpan { u0: number; a: number; top: number }
+export interface SkullSpan {
+  u0: number; a: number; top: number;
+  /** How much of `top` a bowed head's rise is (skullSpan's `down`): the scalp's stages stretch up with it. */
+  bow?: number;
+}
 export const FRONTAL: SkullSpan = { u0: 0, a: SKULL.a, top: SKULL.top };
 const SKULL_TURN = { FRONT: 1.2, DEPTH: 1.35, BEHIND: 0.15, MAX_TAN: 2.5 };
-export function skullSpan(mid: number): SkullSpan {
+export function skullSpan(mid: number, down = 0): SkullSpan {
   const t = Math.max(-SKULL_TURN.MAX_TAN, Math.min(SKULL_TURN.MAX_TAN, mid / SKULL_TURN.FRONT));
-  return { u0: -SKULL_TURN.BEHIND * t, a: Math.hypot(SKULL.a, SKULL_TURN.DEPTH * t), top: SKULL.top * Math.hypot(1, t) };
+  const bowed = SKULL_BOW.BEHIND * Math.max(0, down - SKULL_BOW.FROM);
+  return { u0: -SKULL_TURN.BEHIND * t, a: Math.hypot(SKULL.a, SKULL_TURN.DEPTH * t), top: SKULL.top * Math.hypot(1, t) + bowed, bow: bowed };
 }
+/**
+ * A face looking down (sine of the pitch `down`) shows the top of its head: the skull's centre, BEHIND
+ * (about 1.1 forehead heights) behind the brows, rises by BEHIND x down in the photo against the brows and
+ * the forehead's height barely changes, so the skull's top stands that much higher in v. From FROM on
+ * (the mesh's pitch of level faces on the shared photos: 0 to 12 degrees; helen_3248183827 27,
+ * helen_3139620200 33): under it the frame's usual skull, whose top the level faces were tuned on. Below the
+ * taller skull a bowed head's crown of spiky hair against the photo's top edge was hair standing in the air,
+ * kept whole above a bald dome as a black block, then removed as a lattice of strands over the backdrop.
+ */
+const SKULL_BOW = { BEHIND: 1.1, FROM: Math.sin((12 * Math.PI) / 180) };
 
 /**
  * Norwood stages, in the frame: the middle of the hairline (`mid`, v), how much higher the temples recede
@@ -185,8 +204,12 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
  * (see hairlineLift).
  */
 export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL): number {
+  // A bowed head's scalp above the hairline is seen stretched up to its taller top: the stages (the crown
+  // at the top) are drawn on it as on the usual skull.
+  const bow = skull.bow ?? 0;
+  const scalpV = (t: number) => (bow > 0 && t > 1 ? 1 + ((t - 1) * (skull.top - bow - 1)) / (skull.top - 1) : t);
   let loss = 0;
-  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, v + jitter - lift, mid));
+  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, scalpV(v) + jitter - lift, mid));
   const inside = skullInside(u, v, skull.top, 0.08, skull);
   if (inside >= 1 || level.series === 'woman') return inside * loss * smooth((v - FLOOR) / FLOOR_FADE);
   // Outside the skull the hair stands in the air: a man's goes when the strands where it grows from (the
@@ -198,7 +221,7 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
   const k = r > 0.97 ? 0.97 / r : 1;
   const pu = skull.u0 + (u - skull.u0) * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
   let root = 0;
-  for (let s = 1; s <= level.stage; s++) root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, pv + jitter - lift, mid));
+  for (let s = 1; s <= level.stage; s++) root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, scalpV(pv) + jitter - lift, mid));
   const out = smooth((Math.max(loss, root) - 0.6) / 0.4) * smooth((band - r) / 0.06);
   return (inside * loss + (1 - inside) * out) * smooth((v - FLOOR) / FLOOR_FADE);
 }

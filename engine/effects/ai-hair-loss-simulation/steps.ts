@@ -56,6 +56,13 @@ const SHADE_WIDEN = 1.06;
 const HEAD_MAX = 1.2;
 /** Hair the person matte holds may stand this far out of the skull (skull radii) and still be theirs. */
 const PERSON_BAND = 2.2;
+/**
+ * Over the backdrop (outside the bald head's outline) hair goes whole or stays, not thinned: its loss
+ * turned into a step at BACKDROP_GOES, BACKDROP_SOFT wide. Thinned there, spiky black hair over a light
+ * wall came back as a lattice of blobs and rims floating in the air (helen_3248183827 at man_4 and man_5,
+ * where the crown's 0.8 gave the hair over it a loss of 0.5).
+ */
+const BACKDROP_GOES = 0.35, BACKDROP_SOFT = 0.1;
 /** Bangs: hair over this share of the forehead (fringeCover), hiding the hairline. */
 export const BANGS_COVER = 0.25;
 /**
@@ -112,7 +119,7 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
  */
 export function headWindow(f: HeadFrame, size: { width: number; height: number }): Win | null {
   // A turned head's skull reaches further back and higher in the frame (skullSpan).
-  const sk = skullSpan(f.mid), u0 = Math.min(-1.7, sk.u0 - 1.3 * sk.a), u1 = Math.max(1.7, sk.u0 + 1.3 * sk.a), v1 = Math.max(2.6, sk.top + 1);
+  const sk = skullSpan(f.mid, f.down), u0 = Math.min(-1.7, sk.u0 - 1.3 * sk.a), u1 = Math.max(1.7, sk.u0 + 1.3 * sk.a), v1 = Math.max(2.6, sk.top + 1);
   const corners = [[u0, -1.0], [u1, -1.0], [u0, v1], [u1, v1]].map(([u, v]) => fromHead(f, u, v));
   const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs))), y0 = Math.max(0, Math.floor(Math.min(...ys)));
@@ -232,7 +239,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // stages keep the usual one, and the fringe hangs from roots behind it.
   const h0 = ownHairline(f, maps, win), bangs = fringeCover(f, maps, win) >= BANGS_COVER;
   const lift = bangs ? 0 : hairlineLift(h0), hairline = 1 + lift;
-  const fw = 2 * f.halfWidth, skull = skullSpan(f.mid);
+  const fw = 2 * f.halfWidth, skull = skullSpan(f.mid, f.down);
   const firm = new Float32Array(n), lost = new Float32Array(n);
   let anyLoss = false;
   for (let i = 0; i < n; i++) {
@@ -266,12 +273,16 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The parsing's hair stops short of the hair's soft outline against the backdrop; where the person matte
   // still sees the person there, the wisps reach twice as far.
   const fringeWide = maps.person ? dilatePlane(firmLoss, win.w, win.h, Math.max(3, Math.round(2 * FRINGE_REACH * fw))) : fringe;
+  const top = skullTop(f, skull, maps, win);
+  const shape = headShape(f, top, skull, maps, win);
+  const head = headOutline(shape, U, V);
   const gone = new Float32Array(n);
   let any = 0;
   for (let i = 0; i < n; i++) {
     const loss = lost[i];
     // Mostly whole strands gone; a little of every strand thinner, as thinning hair is.
     let g = loss > 0 ? (THINNER * loss + (1 - THINNER) * strandGone(loss, keep[i], KEEP_SOFT)) * firm[i] : 0;
+    if (loss > 0 && head[i] < 1) g += (smooth((loss - BACKDROP_GOES) / BACKDROP_SOFT + 0.5) * firm[i] - g) * (1 - head[i]);
     const fr = maps.person && maps.person[i] > 0.03 && maps.skin[i] < 0.3 ? fringeWide[i] : fringe[i];
     if (fr > 0 && maps.hair[i] < 0.55 && maps.skin[i] < 0.5 && maps.hair[i] + maps.background[i] > 0.5) {
       const wisp = fr * (1 - maps.skin[i]) * smooth((V[i] - FLOOR) / 0.15);
@@ -284,7 +295,6 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The skin just under hair that went lay in its shade (and its finest wisps): the scalp's membrane meets
   // the forehead a little lower, and that band of skin goes over to it, so no dark ghost of the old
   // hairline stays.
-  const top = skullTop(f, skull, maps, win);
   const bare = new Float32Array(n);
   for (let i = 0; i < n; i++) if (gone[i] > 0.5 && maps.hair[i] >= 0.25) bare[i] = 1;
   const nearBare = blurPlane(bare, win.w, win.h, Math.max(1.5, SHADOW_BAND * fw));
@@ -298,8 +308,6 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     if (k > gone[i]) { gone[i] = k; if (k > 0.004) any++; lost[i] = Math.max(lost[i], k); }
   }
 
-  const shape = headShape(f, top, skull, maps, win);
-  const head = headOutline(shape, U, V);
   const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed, bangs);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
@@ -399,16 +407,23 @@ function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, 
   for (let k = 0; k < ANGLES; k++) {
     const t = (2 * Math.PI * k) / ANGLES, c = Math.cos(t), sn = Math.sin(t);
     if (sn < -0.1 || !maps.person) { reach[k] = 1; continue; }
+    // Scanned past the largest head as far as big hair still moves the guess (see below).
     let r = 0.8, cut = false;
-    for (; r < HEAD_MAX; r += 0.01) {
+    for (; r < 2 * HEAD_MAX - 1 + thick; r += 0.01) {
       const [x, y] = fromHead(f, skull.u0 + skull.a * r * c, SKULL.v0 + b * r * sn);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { cut = true; break; }
       if (maps.person[yi * win.w + xi] < 0.5) break;
     }
-    // Where the photo cuts the head, it reaches at least that far (the hair's outline is not seen);
-    // where the person ends inside the usual skull (the far side of a turned head), the head ends there.
-    reach[k] = cut ? Math.max(1, Math.min(HEAD_MAX, r)) : r >= 1 + thick ? Math.min(HEAD_MAX, r - thick) : Math.max(0.8, Math.min(1, r));
+    const own = r - thick;
+    // Where the photo cuts the head, it reaches at least that far (the hair's outline is not seen), up to
+    // the largest head (less a hair's thickness when the cut lies beyond it); where the person ends inside
+    // the usual skull (the far side of a turned head), the head ends there. Where the hair's outline is seen
+    // further out than the largest head (big hair), it says nothing of the head's: the guess goes back
+    // toward the usual skull as the hair grows (as skullTop's does), instead of the largest head, whose
+    // scalp came out as flat bulges over the temples of a spiky mop.
+    if (cut) reach[k] = r < HEAD_MAX ? Math.max(1, r) : HEAD_MAX - thick;
+    else reach[k] = r >= 1 + thick ? (own <= HEAD_MAX ? own : Math.max(1, 2 * HEAD_MAX - own)) : Math.max(0.8, Math.min(1, r));
   }
   // Smoothed over about 20 degrees either way (three box passes), round the circle.
   let cur = reach;
