@@ -39,6 +39,12 @@ describe('faceTone', () => {
     expect(luma(t.hair)).toBeGreaterThan(0.8 * t.skinLuma);
     expect(Math.max(...t.hair) - Math.min(...t.hair)).toBeLessThan(12);
   });
+  it('draws white hair a little lighter than the skin (white hair reflects more light), never past near white', () => {
+    const t = photo([215, 210, 205]);
+    expect(t.grey).toBeGreaterThan(0.9);
+    expect(luma(t.hair)).toBeGreaterThan(t.skinLuma);
+    expect(Math.max(...t.hair)).toBeLessThan(245);
+  });
   it('leaves dark brown hair as read', () => {
     const t = photo([70, 50, 40]);
     expect(t.grey).toBe(0);

@@ -94,21 +94,24 @@ export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
   const grey = greyness(rgb, skinLuma);
   let l = luma(rgb);
   if (grey > 0) {
-    // Grey and white hair reads in a photo at about the skin's lightness, but the brows' shadowed part and
-    // the parsing's soft hair edge (background, skin) pull the estimate toward a dull mid grey: lifted and
-    // nearly neutral, so a white-haired man gets a silver beard and not a grey-blue smudge.
-    const target = l + (GREY_LUMA * skinLuma - l) * grey;
+    // White hair reflects more light than skin and reads in a photo a little lighter than it, but the
+    // brows' shadowed part and the parsing's soft hair edge (background, skin) pull the estimate toward a
+    // dull mid grey: lifted and nearly neutral, so a white-haired man gets a silver beard and not a grey
+    // smudge (at the skin's lightness, under the jaw's shadow, it read as a dull grey).
+    const target = Math.min(WHITE_MAX, l + (GREY_LUMA * skinLuma - l) * grey);
     rgb = rgb.map((v) => (v + (l - v) * 0.5 * grey) * (target / l)) as RGB;
     l = target;
   }
   // Light hair on light skin still reads as a beard when it is a little darker than the skin.
-  const most = (0.8 + (GREY_LUMA - 0.8) * grey) * skinLuma;
+  const most = Math.min(WHITE_MAX, (0.8 + (GREY_LUMA - 0.8) * grey) * skinLuma);
   if (l > most) rgb = rgb.map((v) => v * (most / l)) as RGB;
   return { hair: rgb, skin, skinLuma, grey };
 }
 
 /** The lightness, relative to the skin's, a fully grey or white beard is drawn at. */
-const GREY_LUMA = 0.9;
+const GREY_LUMA = 1.12;
+/** The lightest a beard's colour is drawn (its strands' highlights go above it). */
+const WHITE_MAX = 235;
 
 /**
  * 0..1: how grey or white a hair colour is, by a low saturation (blond and brown hair are saturated) and a

@@ -5,14 +5,51 @@
  * the photo through the mesh's local Jacobian, so it follows the jaw and lips of any face and pose.
  */
 import { faceMeshTables } from '../../vision/models/human.ts';
-import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
+import { FACE_OVAL, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
+import { poseFromMesh } from '../../vision/faces/pose.ts';
 import { feather, grow, minus } from '../../vision/regions/feather.ts';
 import { fillPolygon, type Pt, type Win } from '../../vision/regions/polygon.ts';
-import { ATLAS, atlasPoint, faceSurface, faceWindow, sampleAtlas, uvField, type P3, type UvField } from '../../vision/regions/uv-map.ts';
+import { ATLAS, atlasPoint, faceSurface, faceWindow, rasterPairs, sampleAtlas, type P3, type UvField } from '../../vision/regions/uv-map.ts';
 import type { BeardPart, BeardPreset, Flow } from './presets.ts';
 
 /** The mesh's skirt reaches this far past the outline (uv-map.ts), so beards can hang to v about 1.2. */
 export const BEARD_SKIRT = 0.6;
+
+const ramp = (x: number, a: number, b: number) => Math.min(1, Math.max(0, (x - a) / (b - a)));
+
+/**
+ * A turned face's far side: from FAR_YAW[0] degrees of yaw to FAR_YAW[1], the skirt's sideways reach past
+ * its jaw is cut by up to FAR_CUT (its reach down, under the jaw, is kept). The skirt runs out from the
+ * outline's centre, which on the far side points past the silhouette into the backdrop, where a beard's part
+ * beyond the jaw then hung beside the face; a real beard there stands out from the jaw by its own thickness,
+ * seen edge on, so its outline follows the visible jaw. steps.ts clips the far side to the person from the
+ * same yaw. Under 15 degrees the far jaw shows almost as a frontal one does.
+ */
+export const FAR_YAW = [15, 35] as const;
+const FAR_CUT = 0.85;
+/** How far a turned face is turned, 0..1 over FAR_YAW. */
+export const turned = (yaw: number) => ramp(Math.abs(yaw), FAR_YAW[0], FAR_YAW[1]);
+
+/** faceSurface with the beard's skirt: on a turned face's far side it hugs the jaw (FAR_CUT). */
+export function beardSurface(mesh: readonly P3[]): ReturnType<typeof faceSurface> {
+  const s = faceSurface(mesh, BEARD_SKIRT);
+  const { yaw } = poseFromMesh(mesh as P3[] as [number, number, number][]);
+  const turn = turned(yaw);
+  if (turn <= 0) return s;
+  const { uv } = faceMeshTables();
+  const dx = mesh[152][0] - mesh[168][0], dy = mesh[152][1] - mesh[168][1], n = Math.hypot(dx, dy) || 1;
+  const gx = dx / n, gy = dy / n;
+  const base = s.xy.length - FACE_OVAL.length;
+  FACE_OVAL.forEach((i, k) => {
+    // yaw > 0 turns the face toward the image's right: its far side is the subject's left (u > 0.5).
+    const cut = FAR_CUT * turn * ramp((uv[i][0] - 0.5) * Math.sign(yaw), 0.02, 0.15);
+    if (cut <= 0) return;
+    const [x, y] = mesh[i], [sx, sy, sz] = s.xy[base + k];
+    const ox = sx - x, oy = sy - y, along = ox * gx + oy * gy;
+    s.xy[base + k] = [x + along * gx + (ox - along * gx) * (1 - cut), y + along * gy + (oy - along * gy) * (1 - cut), sz];
+  });
+  return s;
+}
 
 const ATLAS_WIN: Win = { x0: 0, y0: 0, w: ATLAS, h: ATLAS };
 /** Atlas pixels per canonical unit (the face is about 1 wide). */
@@ -61,8 +98,6 @@ export function presetAtlas(preset: BeardPreset): Float32Array {
   return out;
 }
 
-const ramp = (x: number, a: number, b: number) => Math.min(1, Math.max(0, (x - a) / (b - a)));
-
 /** Where hair of a flow points at canonical (u, v), in canonical units (unnormalised). */
 export function canonicalFlow(flow: Flow, u: number, v: number): [number, number] {
   const side = u - 0.5, s = Math.sign(side) || 1, a = Math.min(1, Math.abs(side) / 0.05);
@@ -98,7 +133,7 @@ export interface FaceShape {
 export function presetWindow(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }, faceWidth: number): Win {
   const full = faceWindow(mesh, size, BEARD_SKIRT);
   const top = Math.min(...preset.parts.flatMap((p) => p.outline.map(([, v]) => v))) - 0.06;
-  const { xy, q } = faceSurface(mesh, BEARD_SKIRT);
+  const { xy, q } = beardSurface(mesh);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   q.forEach(([, v], k) => {
     if (v < top) return;
@@ -115,7 +150,9 @@ export function presetWindow(preset: BeardPreset, mesh: readonly P3[], size: { w
 export function faceShape(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }): FaceShape {
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
   const win = presetWindow(preset, mesh, size, faceWidth);
-  const field = uvField(mesh, win, BEARD_SKIRT);
+  const { xy, q, tri } = beardSurface(mesh);
+  const [u, v] = rasterPairs(xy, tri, q, win);
+  const field: UvField = { u, v, win };
   const coverage = preset.parts.map((p) => sampleAtlas(partAtlas(p), field));
   const union = new Float32Array(win.w * win.h);
   for (const c of coverage) for (let i = 0; i < union.length; i++) if (c[i] > union[i]) union[i] = c[i];

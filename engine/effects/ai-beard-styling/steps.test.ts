@@ -64,6 +64,36 @@ describe('drawPreset', () => {
     expect(left).toBeGreaterThan(300);
     expect(right).toBe(0);
   }, 120_000);
+
+  it('grows a beard only on the person on a turned face\'s far side, and past its jaw elsewhere', async () => {
+    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+    const frontal = (await facts.faces())[0];
+    const parsing = await facts.parsing(frontal, PARSE);
+    const m = frontal.mesh!, fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
+    // Background from a fifth of the face's width right of the chin, as a profile's far side would be; the
+    // same photo told it is turned toward the image's right (its far side there) or not.
+    const { x0, w, h } = parsing.win, cut = Math.round(m[152][0] + 0.2 * fw - x0);
+    const background = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = cut; x < w; x++) background[y * w + x] = 255;
+    const beyond = (yaw: number) => {
+      const result = { ...image, data: Buffer.from(image.data) };
+      drawPreset(image, result, { ...frontal, pose: { yaw, pitch: 0, roll: 0 } }, { ...parsing, classes: { ...parsing.classes, background } }, 'FullBeardClassic', 0);
+      // Strands' tips may cross the silhouette by about a strand (0.05 face widths); past twice that, nothing.
+      let n = 0;
+      for (let y = 0; y < image.height; y++) {
+        for (let x = x0 + cut + Math.round(0.1 * fw); x < image.width; x++) {
+          const o = (y * image.width + x) * 3;
+          if (Math.max(...[0, 1, 2].map((c) => Math.abs(result.data[o + c] - image.data[o + c]))) > 12) n++;
+        }
+      }
+      return n;
+    };
+    expect(beyond(0)).toBeGreaterThan(1000);
+    expect(beyond(-35)).toBeGreaterThan(1000);
+    expect(beyond(35)).toBe(0);
+  }, 120_000);
 });
 
 describe('keepUnderStyle', () => {

@@ -16,13 +16,14 @@ import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
+import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
 import { presetByName } from './presets.ts';
-import { faceShape, type FaceShape } from './shape.ts';
+import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed } from './strands.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
@@ -119,15 +120,23 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
   const rand = seededRandom(hashSeed(`${name}:${index}`));
   // A moustache stays on the person: on a turned face its far side (and strands reaching past its outline)
-  // crosses the silhouette into the background beyond the lip, which then keeps its own pixels. A beard is
-  // not clipped: it stands out past the jaw and chin as real beards do (clipped, it lost its chin cover).
-  const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
+  // crosses the silhouette into the background beyond the lip, which then keeps its own pixels. A beard
+  // grows only on the person on a turned face's far side (farSide): there the mesh's own outline runs past
+  // a laughing or near-profile face's silhouette into the backdrop. Its coverage is cut there, not its
+  // pixels, so it thins out toward the silhouette and its strands' tips still cross it, as a real beard's
+  // do (its pixels cut, its edge was a soft blur). Round the chin and on the near side a beard stands out
+  // past the jaw as real beards do (cut there too, it lost its chin cover).
+  const far = farSide(face, shape);
+  const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
+  const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
   preset.parts.forEach((part, k) => {
-    const under = back && MOUSTACHE_FLOWS.has(part.flow) ? out.slice() : null;
-    drawPart(out, shape, part, shape.coverage[k], { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
+    const whole = MOUSTACHE_FLOWS.has(part.flow);
+    const under = back && whole ? out.slice() : null;
+    const cover = far && !whole ? shape.coverage[k].map((c, i) => c * (1 - backdrop(i) * far[i])) : shape.coverage[k];
+    drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
     if (under) {
       for (let i = 0; i < n; i++) {
-        const t = Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
+        const t = backdrop(i);
         if (t > 0) for (let c = 0; c < 3; c++) out[i * 3 + c] += (under[i * 3 + c] - out[i * 3 + c]) * t;
       }
     }
@@ -169,6 +178,31 @@ function silhouette(back: Float32Array, px: Uint8Array, w: number, h: number, ch
 /** The guided filter's window radius in face widths, and its damping (luma 0..1 squared). */
 const SNAP_RADIUS = 0.03;
 const SNAP_EPS = 0.002;
+
+/**
+ * How much each window pixel lies on a turned face's far side (0..1), or null on a face turned less than
+ * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
+ * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
+ */
+export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'>): Float32Array | null {
+  const mesh = face.mesh!, yaw = face.pose?.yaw ?? poseFromMesh(mesh).yaw;
+  const turn = turned(yaw);
+  if (turn <= 0) return null;
+  const { win, faceWidth } = shape;
+  const dx = mesh[152][0] - mesh[168][0], dy = mesh[152][1] - mesh[168][1], len = Math.hypot(dx, dy) || 1;
+  // Across the face toward the subject's left (mesh 454's side), the far side when yaw > 0.
+  const ax = (dy / len) * Math.sign(yaw), ay = (-dx / len) * Math.sign(yaw);
+  const out = new Float32Array(win.w * win.h);
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) {
+      const d = ((win.x0 + x + 0.5 - mesh[152][0]) * ax + (win.y0 + y + 0.5 - mesh[152][1]) * ay) / faceWidth;
+      out[y * win.w + x] = turn * Math.min(1, Math.max(0, (d - FAR_SIDE[0]) / (FAR_SIDE[1] - FAR_SIDE[0])));
+    }
+  }
+  return out;
+}
+/** The far side's ramp past the nose-chin line, face widths. */
+const FAR_SIDE = [0.04, 0.14] as const;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 

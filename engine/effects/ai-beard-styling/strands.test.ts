@@ -12,13 +12,13 @@ const mesh: P3[] = faceMeshTables().uv.map(([u, v]) => [120 + 400 * u, 60 + 440 
 // The iris points the 478-point mesh adds (regions need 478): at the eye centres.
 while (mesh.length < 478) mesh.push([...mesh[mesh.length < 473 ? 159 : 386]] as P3);
 
-function draw(name: string, seed: number, rgb: readonly [number, number, number] = [60, 40, 30], shadeAt: (x: number) => number = () => 1) {
+function draw(name: string, seed: number, rgb: readonly [number, number, number] = [60, 40, 30], shadeAt: (x: number) => number = () => 1, grey = 0) {
   const preset = presetByName(name)!;
   const shape = faceShape(preset, mesh, SIZE);
   const out = new Float32Array(shape.win.w * shape.win.h * 3).fill(200);
   const shade = Float32Array.from({ length: shape.win.w * shape.win.h }, (_, i) => shadeAt(i % shape.win.w));
   const rand = seededRandom(seed);
-  preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb, shade }, rand));
+  preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb, shade, grey }, rand));
   return { out, shape, preset };
 }
 
@@ -90,6 +90,27 @@ describe('drawPart', () => {
     }
     expect(left).toBe(0);
     expect(right / n).toBeGreaterThan(10);
+  });
+});
+
+describe('drawPart on white hair', () => {
+  it('gives it bright highlights and darker strands between, not a flat grey', () => {
+    const rgb = [200, 196, 192] as const;
+    /** The share of the beard's pixels lit above the hair's colour (highlights), and below 0.7 of it (the gaps). */
+    const tones = (grey: number) => {
+      const { out, shape } = draw('FullBeardClassic', 4, rgb, () => 1, grey);
+      let hi = 0, lo = 0, n = 0;
+      for (let i = 0; i < shape.union.length; i++) {
+        if (shape.union[i] < 0.95) continue;
+        n++;
+        if (out[i * 3 + 1] > rgb[1] + 15) hi++;
+        if (out[i * 3 + 1] < 0.7 * rgb[1]) lo++;
+      }
+      return { hi: hi / n, lo: lo / n };
+    };
+    const flat = tones(0), white = tones(1);
+    expect(white.hi).toBeGreaterThan(2 * flat.hi);
+    expect(white.lo).toBeGreaterThan(flat.lo);
   });
 });
 

@@ -4,7 +4,8 @@
  * each traced along the part's direction field with its own turn and curl, tapering in width and opacity
  * toward the tip, hanging a little with length, and drawn anti-aliased (coverage by distance to the strand's
  * centre line, the strand's own overlaps counted once). Colours are the person's hair colour varied per
- * strand and multiplied by the photo's light at each pixel. A beard thins out toward its edge (sparser
+ * strand and multiplied by the photo's light at each pixel (white hair's strands lighter, with more and
+ * brighter highlights and shadowed strands between). A beard thins out toward its edge (sparser
  * strands, not a line across the cheek). Stubble is skin, not hair over it: a bluish-grey shadow of the hair
  * under the skin and short dark stumps, each only darker than the skin it lies on. Seeded: the same photo
  * gives the same beard.
@@ -60,9 +61,20 @@ const BODY_DARK = 0.55;
  * A grey or white beard's body: still darker than its strands (the gaps between light hairs), but at 0.55
  * a silver beard read as a dark grey smudge.
  */
-const GREY_BODY_DARK = 0.8;
+const GREY_BODY_DARK = 0.78;
 /** The grey of light reflected off a hair's surface (whatever its colour). */
 const SHEEN = 200;
+/**
+ * White hair's strands: light and translucent, so they catch the light as near-white highlights far more
+ * often than dark hair, with darker strands (in their neighbours' shadow) between; at the dark hair's
+ * spread and SHEEN a silver beard read as a flat, dull grey. Per strand, for fully grey hair: the
+ * lightness's spread about 1, the share of highlights and their strength, the share of shadowed strands.
+ */
+const GREY_SPREAD = 0.6;
+const GREY_SHEEN_SHARE = 0.4;
+const GREY_SHEEN = [0.45, 0.45] as const;
+const GREY_DARK_SHARE = 0.2;
+const GREY_DARK = 0.55;
 /**
  * The outline's edge as a band, in face widths (the blur of the coverage the body and the roots follow):
  * hair thins out over it into sparser strands, not stopping at a line across the cheek.
@@ -161,6 +173,9 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
   let touched = new Int32Array(1024);
   const [gx, gy] = f.down;
   const hang = Math.min(0.6, part.length * 6);
+  const grey = look.grey ?? 0;
+  /** The highlight's grey: white hair's is near white. */
+  const glint = SHEEN + (255 - SHEEN) * grey;
   for (let n = 0, tries = 0; n < count && tries < count * 20; tries++) {
     // Roots: rejection sampling over the part's box, accepted by coverage.
     const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
@@ -173,9 +188,20 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
     const wid = width * (0.7 + 0.6 * rand());
     // Stumps are the hair's dark cut ends; longer strands vary in locks.
-    const lightness = stubble ? 0.45 + 0.35 * rand() : (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
-    // A few strands catch the light: a grey sheen over their colour (stumps are too short to).
-    const sheen = !stubble && rand() < 0.2 ? 0.12 + 0.2 * rand() : 0;
+    let lightness = stubble ? 0.45 + 0.35 * rand() : (0.65 + 0.6 * clump[rr]) * (0.75 + 0.55 * rand() ** 1.5);
+    // A few strands catch the light: a grey sheen over their colour (stumps are too short to); white hair
+    // more often and brighter, with shadowed strands between.
+    const r1 = stubble ? 1 : rand();
+    let sheen = r1 < 0.2 ? 0.12 + 0.2 * rand() : 0;
+    if (grey > 0 && !stubble) {
+      // Drawn only for grey hair, so other beards keep their seeded strands.
+      const r2 = rand(), r3 = rand();
+      const white = r1 < GREY_SHEEN_SHARE ? GREY_SHEEN[0] + GREY_SHEEN[1] * r2 : 0;
+      const shadowed = r1 > 1 - GREY_DARK_SHARE;
+      const own = shadowed ? GREY_DARK * (0.85 + 0.3 * r3) : 1 + GREY_SPREAD * (clump[rr] - 0.5) + 0.25 * (r3 - 0.5);
+      lightness += (own - lightness) * grey;
+      sheen += (white - sheen) * grey;
+    }
     const alpha = 0.75 + 0.2 * rand();
     let turn = (rand() - 0.5) * 0.5;
     const bend = (rand() - 0.5) * 2 * part.curl / Math.max(1, len);
@@ -219,7 +245,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     for (let k = 0; k < nt; k++) {
       const o = touched[k], a = scratch[o];
       scratch[o] = 0;
-      const s = look.shade[o] * lightness, g = SHEEN * look.shade[o] * sheen;
+      const s = look.shade[o] * lightness, g = glint * look.shade[o] * sheen;
       for (let ch = 0; ch < 3; ch++) {
         const v = out[o * 3 + ch], hair = look.rgb[ch] * s * (1 - sheen) + g;
         out[o * 3 + ch] += ((stubble ? Math.min(hair, STUMP_MAX * v) : hair) - v) * a;
