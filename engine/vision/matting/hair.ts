@@ -11,7 +11,7 @@ import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { Mask } from '../regions/face-regions.ts';
-import { WORK_SIDE, type WorkGuide } from './work-guide.ts';
+import { WORK_SIDE, workSize, type WorkGuide } from './work-guide.ts';
 
 /** Hair is as likely as anything down to this far below the face centre (in face heights)... */
 const PRIOR_FULL = 0.3;
@@ -97,7 +97,7 @@ function quantile(v: Float64Array, q: number): number {
  */
 export async function hairFromMatte(image: RasterImage, person: Mask, faces: Face[], opts: { small?: boolean; guide?: WorkGuide } = {}): Promise<Mask> {
   const k = Math.min(1, WORK_SIDE / Math.max(image.width, image.height));
-  const W = Math.max(1, Math.round(image.width * k)), H = Math.max(1, Math.round(image.height * k));
+  const { width: W, height: H } = workSize(image);
   // The person matte's guide is this same copy when the photo has no alpha (with alpha, hair sees it over white).
   const shared = opts.guide && image.channels === 3 && opts.guide.channels === 3 && opts.guide.width === W && opts.guide.height === H ? opts.guide : undefined;
   const src = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } });
