@@ -129,10 +129,11 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const far = farSide(face, shape);
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
   const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
+  const cloak = occluder(parsing, shape, px, ch);
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
     const under = back && whole ? out.slice() : null;
-    const cover = far && !whole ? shape.coverage[k].map((c, i) => c * (1 - backdrop(i) * far[i])) : shape.coverage[k];
+    const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (far && !whole ? 1 - backdrop(i) * far[i] : 1));
     drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
     if (under) {
       for (let i = 0; i < n; i++) {
@@ -143,9 +144,10 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   });
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
+  // And so does what covers the face's sides (a headscarf, a hood): strands rooted beside it do not cross it.
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
-    const keep = Math.min(1, LIP_GAIN * lips[k]);
+    const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
     if (keep > 0) for (let c = 0; c < 3; c++) out[k * 3 + c] += (px[k * ch + c] - out[k * 3 + c]) * keep;
     px[k * ch] = clamp8(out[k * 3]); px[k * ch + 1] = clamp8(out[k * 3 + 1]); px[k * ch + 2] = clamp8(out[k * 3 + 2]);
   }
@@ -153,6 +155,34 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
+
+/**
+ * How much a hat or cloth covers each window pixel beside the face, 0..1: a headscarf or a hood wraps the
+ * cheeks and jaw, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth.
+ * Cloth counts only above the chin's level (canonical v under OCCLUDE_V[0], none from OCCLUDE_V[1]): under
+ * the chin it is the shirt a long beard hangs over. Its edge snapped to the photo's as silhouette() does.
+ */
+function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: number): Float32Array {
+  const { w, h } = shape.win;
+  const hat = parsingPlane(parsing, ['hat'], shape.win), cloth = parsingPlane(parsing, ['cloth'], shape.win);
+  const { v } = shape.field;
+  const plane = new Float32Array(w * h);
+  let any = false;
+  for (let i = 0; i < plane.length; i++) {
+    const high = v[i] === v[i] ? 1 - Math.min(1, Math.max(0, (v[i] - OCCLUDE_V[0]) / (OCCLUDE_V[1] - OCCLUDE_V[0]))) : 0;
+    plane[i] = Math.max(hat[i], cloth[i] * high);
+    if (plane[i] > OCCLUDE_FROM) any = true;
+  }
+  if (!any) return new Float32Array(w * h);
+  const q = silhouette(plane, px, w, h, ch, shape.faceWidth);
+  for (let i = 0; i < q.length; i++) q[i] = Math.min(1, Math.max(0, (q[i] - OCCLUDE_FROM) / (OCCLUDE_TO - OCCLUDE_FROM)));
+  return q;
+}
+/** The canonical v over which cloth stops counting as covering the face (the chin lies at 0.954). */
+const OCCLUDE_V = [0.86, 0.95] as const;
+/** Hat or cloth probability from which the beard gives way, and from which it is gone. */
+const OCCLUDE_FROM = 0.3;
+const OCCLUDE_TO = 0.6;
 /** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
 const LIP_GAIN = 2;
 /**
@@ -184,25 +214,38 @@ const SNAP_EPS = 0.002;
  * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
  * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
  */
-export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'>): Float32Array | null {
+export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> & { field?: FaceShape['field'] }): Float32Array | null {
   const mesh = face.mesh!, yaw = face.pose?.yaw ?? poseFromMesh(mesh).yaw;
   const turn = turned(yaw);
   if (turn <= 0) return null;
-  const { win, faceWidth } = shape;
+  const { win, faceWidth, field } = shape;
   const dx = mesh[152][0] - mesh[168][0], dy = mesh[152][1] - mesh[168][1], len = Math.hypot(dx, dy) || 1;
   // Across the face toward the subject's left (mesh 454's side), the far side when yaw > 0.
   const ax = (dy / len) * Math.sign(yaw), ay = (-dx / len) * Math.sign(yaw);
   const out = new Float32Array(win.w * win.h);
   for (let y = 0; y < win.h; y++) {
     for (let x = 0; x < win.w; x++) {
+      const i = y * win.w + x;
       const d = ((win.x0 + x + 0.5 - mesh[152][0]) * ax + (win.y0 + y + 0.5 - mesh[152][1]) * ay) / faceWidth;
-      out[y * win.w + x] = turn * Math.min(1, Math.max(0, (d - FAR_SIDE[0]) / (FAR_SIDE[1] - FAR_SIDE[0])));
+      let side = Math.min(1, Math.max(0, (d - FAR_SIDE[0]) / (FAR_SIDE[1] - FAR_SIDE[0])));
+      // Above the chin the far cheek by the mesh's own u as well: a laughing near-profile's far mouth corner
+      // lies on the nose-chin line, and a far part's edge there (a mutton chop's) was left as a wisp in the
+      // backdrop beside the lip.
+      const u = field?.u[i], v = field?.v[i];
+      if (u !== undefined && v !== undefined && u === u && v === v) {
+        const cheek = Math.min(1, Math.max(0, ((u - 0.5) * Math.sign(yaw) - FAR_U[0]) / (FAR_U[1] - FAR_U[0])));
+        side = Math.max(side, cheek * (1 - Math.min(1, Math.max(0, (v - FAR_V[0]) / (FAR_V[1] - FAR_V[0])))));
+      }
+      out[i] = turn * side;
     }
   }
   return out;
 }
 /** The far side's ramp past the nose-chin line, face widths. */
 const FAR_SIDE = [0.04, 0.14] as const;
+/** ... and past the face's middle in canonical u (the mouth corner sits 0.118 out), above the chin (v). */
+const FAR_U = [0.08, 0.14] as const;
+const FAR_V = [0.8, 0.9] as const;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 
