@@ -22,7 +22,7 @@ import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
-import { presetByName } from './presets.ts';
+import { presetByName, type BeardPart } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed } from './strands.ts';
@@ -126,14 +126,20 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // pixels, so it thins out toward the silhouette and its strands' tips still cross it, as a real beard's
   // do (its pixels cut, its edge was a soft blur). Round the chin and on the near side a beard stands out
   // past the jaw as real beards do (cut there too, it lost its chin cover).
-  const far = farSide(face, shape);
+  // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
+  // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
+  // profile as a real beard does: cut by the nose-chin line alone (by u too, a child's near-profile lost
+  // the beard in front of its chin).
+  const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
+  const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
   const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
   const cloak = occluder(parsing, shape, px, ch);
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
     const under = back && whole ? out.slice() : null;
-    const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (far && !whole ? 1 - backdrop(i) * far[i] : 1));
+    const cut = overChin(part) ? far : farCheek;
+    const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (cut && !whole ? 1 - backdrop(i) * cut[i] : 1));
     drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
     if (under) {
       for (let i = 0; i < n; i++) {
@@ -144,7 +150,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   });
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
-  // And so does what covers the face's sides (a headscarf, a hood): strands rooted beside it do not cross it.
+  // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
     const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
@@ -156,31 +162,33 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
 
+/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)). */
+function overChin(part: BeardPart): boolean {
+  const [px, py] = [0.5, 0.92], o = part.outline;
+  let inside = false;
+  for (let i = 0, j = o.length - 1; i < o.length; j = i++) {
+    const [xi, yi] = o[i], [xj, yj] = o[j];
+    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
 /**
- * How much a hat or cloth covers each window pixel beside the face, 0..1: a headscarf or a hood wraps the
- * cheeks and jaw, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth.
- * Cloth counts only above the chin's level (canonical v under OCCLUDE_V[0], none from OCCLUDE_V[1]): under
- * the chin it is the shirt a long beard hangs over. Its edge snapped to the photo's as silhouette() does.
+ * How much a hat covers each window pixel, 0..1: the parser calls a headscarf or a hood wrapping the cheeks
+ * and jaw hat, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth. Not
+ * the parser's cloth: beside a lowered or tilted head's jaw that is the shirt or jacket a beard lies over
+ * (helen_3139620200, three_men_hats; the scarf is hat too wherever it meets the beard). Its edge snapped to
+ * the photo's as silhouette() does.
  */
 function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: number): Float32Array {
   const { w, h } = shape.win;
-  const hat = parsingPlane(parsing, ['hat'], shape.win), cloth = parsingPlane(parsing, ['cloth'], shape.win);
-  const { v } = shape.field;
-  const plane = new Float32Array(w * h);
-  let any = false;
-  for (let i = 0; i < plane.length; i++) {
-    const high = v[i] === v[i] ? 1 - Math.min(1, Math.max(0, (v[i] - OCCLUDE_V[0]) / (OCCLUDE_V[1] - OCCLUDE_V[0]))) : 0;
-    plane[i] = Math.max(hat[i], cloth[i] * high);
-    if (plane[i] > OCCLUDE_FROM) any = true;
-  }
-  if (!any) return new Float32Array(w * h);
-  const q = silhouette(plane, px, w, h, ch, shape.faceWidth);
+  const hat = parsingPlane(parsing, ['hat'], shape.win);
+  if (!hat.some((p) => p > OCCLUDE_FROM)) return new Float32Array(w * h);
+  const q = silhouette(hat, px, w, h, ch, shape.faceWidth);
   for (let i = 0; i < q.length; i++) q[i] = Math.min(1, Math.max(0, (q[i] - OCCLUDE_FROM) / (OCCLUDE_TO - OCCLUDE_FROM)));
   return q;
 }
-/** The canonical v over which cloth stops counting as covering the face (the chin lies at 0.954). */
-const OCCLUDE_V = [0.86, 0.95] as const;
-/** Hat or cloth probability from which the beard gives way, and from which it is gone. */
+/** Hat probability from which the beard gives way, and from which it is gone. */
 const OCCLUDE_FROM = 0.3;
 const OCCLUDE_TO = 0.6;
 /** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
