@@ -128,8 +128,8 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // past the jaw as real beards do (cut there too, it lost its chin cover).
   // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
   // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
-  // profile as a real beard does: cut by the nose-chin line alone (by u too, a child's near-profile lost
-  // the beard in front of its chin).
+  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, the full beards of a
+  // child's near-profile, helen_3067126321, lost their mass in front of the chin).
   const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
   const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
@@ -221,6 +221,7 @@ const SNAP_EPS = 0.002;
  * How much each window pixel lies on a turned face's far side (0..1), or null on a face turned less than
  * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
  * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
+ * Given the shape's uv field, also the far cheek above the chin by canonical u (FAR_U, FAR_V).
  */
 export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> & { field?: FaceShape['field'] }): Float32Array | null {
   const mesh = face.mesh!, yaw = face.pose?.yaw ?? poseFromMesh(mesh).yaw;
