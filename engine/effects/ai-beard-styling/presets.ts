@@ -98,7 +98,7 @@ const TIPS: Record<string, readonly UV[]> = {
   chevron: [[0.36, 0.655], [0.35, 0.7], [0.37, 0.708]],
   pencil: [[0.385, 0.67], [0.38, 0.69]],
   handlebar: [[0.37, 0.662], [0.33, 0.672], [0.295, 0.655], [0.275, 0.625], [0.285, 0.618], [0.298, 0.64], [0.33, 0.66], [0.365, 0.69]],
-  imperial: [[0.37, 0.66], [0.33, 0.645], [0.29, 0.61], [0.265, 0.585], [0.275, 0.605], [0.3, 0.64], [0.34, 0.675], [0.37, 0.695]],
+  imperial: [[0.375, 0.645], [0.33, 0.628], [0.29, 0.598], [0.258, 0.566], [0.245, 0.556], [0.252, 0.585], [0.275, 0.615], [0.305, 0.648], [0.34, 0.675], [0.372, 0.695]],
   wide: [[0.365, 0.66], [0.335, 0.685], [0.33, 0.705], [0.36, 0.7], [0.38, 0.695]],
 };
 
@@ -180,7 +180,7 @@ export const BEARD_PRESETS: readonly BeardPreset[] = [
   { name: 'HandlebarMoustache', kind: 'moustache', parts: [
     part(moustache({ tip: TIPS.handlebar, top: 0.635 }), 'handlebar', 0.03, 8, 0.2, 0.85)] },
   { name: 'ImperialMoustache', kind: 'moustache', parts: [
-    part(moustache({ tip: TIPS.imperial, top: 0.625 }), 'imperial', 0.04, 8, 0.35, 0.85)] },
+    part(moustache({ tip: TIPS.imperial, top: 0.615 }), 'imperial', 0.05, 9, 0.45, 0.9)] },
   { name: 'CircleBeard', kind: 'beard', parts: [
     part(sym([[0.5, 0.748], [0.45, 0.747], [0.41, 0.735], [0.385, 0.712], [0.372, 0.69], [0.355, 0.71], [0.35, 0.78], [0.37, 0.86], [0.41, 0.93], [0.45, 0.955], [0.5, 0.965]]), 'beard', 0.026, 6, 0.3, 0.85),
     part(moustache({ tip: TIPS.corner }), 'moustache', 0.026, 6, 0.25, 0.8)] },

@@ -66,4 +66,21 @@ describe('farSide', () => {
     expect(at(0.09)).toBeGreaterThan(0);
     expect(at(0.09)).toBeLessThan(1);
   });
+
+  it('given the mesh\'s uv, also takes the far cheek beside the mouth that lies on the nose-chin line, never the chin', () => {
+    const mesh = cylinder(0.7);
+    // A uv field that puts the far cheek (u 0.7, mouth height) on the nose-chin line's pixels above the
+    // chin, and the chin (v 0.95) on those below it.
+    const u = new Float32Array(win.w * win.h).fill(NaN), v = new Float32Array(win.w * win.h).fill(NaN);
+    const x = Math.round(mesh[152][0]), cheekY = Math.round(mesh[152][1] - 80), chinY = Math.round(mesh[152][1] - 20);
+    u[cheekY * win.w + x] = 0.7; v[cheekY * win.w + x] = 0.7;
+    u[chinY * win.w + x] = 0.7; v[chinY * win.w + x] = 0.95;
+    const plain = farSide(face(mesh), { win, faceWidth })!, withUv = farSide(face(mesh), { win, faceWidth, field: { u, v, win } })!;
+    expect(plain[cheekY * win.w + x]).toBe(0);
+    expect(withUv[cheekY * win.w + x]).toBe(1);
+    expect(withUv[chinY * win.w + x]).toBe(0);
+    // The near side's cheek stays.
+    u[cheekY * win.w + x] = 0.3;
+    expect(farSide(face(mesh), { win, faceWidth, field: { u, v, win } })![cheekY * win.w + x]).toBe(0);
+  });
 });

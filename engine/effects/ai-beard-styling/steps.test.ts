@@ -94,6 +94,36 @@ describe('drawPreset', () => {
     expect(beyond(-35)).toBeGreaterThan(1000);
     expect(beyond(35)).toBe(0);
   }, 120_000);
+
+  it('keeps a beard off what the parsing calls hat over the face\'s side (a headscarf), not off cloth', async () => {
+    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+    const face = (await facts.faces())[0];
+    const parsing = await facts.parsing(face, PARSE);
+    const m = face.mesh!, fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
+    // The image's left of the face, from a fifth of its width left of the chin, called hat or cloth.
+    const { x0, w, h } = parsing.win, cut = Math.round(m[152][0] - 0.2 * fw - x0);
+    const side = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < cut; x++) side[y * w + x] = 255;
+    const beside = (classes: Record<string, Uint8Array>) => {
+      const result = { ...image, data: Buffer.from(image.data) };
+      drawPreset(image, result, face, { ...parsing, classes: { ...parsing.classes, ...classes } }, 'FullBeardClassic', 0);
+      let n = 0;
+      for (let y = 0; y < image.height; y++) {
+        for (let x = 0; x < x0 + cut - 2; x++) {
+          const o = (y * image.width + x) * 3;
+          if (Math.max(...[0, 1, 2].map((c) => Math.abs(result.data[o + c] - image.data[o + c]))) > 12) n++;
+        }
+      }
+      return n;
+    };
+    const bare = beside({});
+    expect(bare).toBeGreaterThan(1000);
+    expect(beside({ hat: side })).toBe(0);
+    // Cloth beside a jaw is the shirt or jacket a beard lies over.
+    expect(beside({ cloth: side })).toBe(bare);
+  }, 120_000);
 });
 
 describe('keepUnderStyle', () => {

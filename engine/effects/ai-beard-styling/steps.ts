@@ -22,7 +22,7 @@ import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceTone, lightPlane } from './colour.ts';
-import { presetByName } from './presets.ts';
+import { presetByName, type BeardPart } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed } from './strands.ts';
@@ -126,13 +126,20 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // pixels, so it thins out toward the silhouette and its strands' tips still cross it, as a real beard's
   // do (its pixels cut, its edge was a soft blur). Round the chin and on the near side a beard stands out
   // past the jaw as real beards do (cut there too, it lost its chin cover).
-  const far = farSide(face, shape);
+  // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
+  // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
+  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, the full beards of a
+  // child's near-profile, helen_3067126321, lost their mass in front of the chin).
+  const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
+  const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
   const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
+  const cloak = occluder(parsing, shape, px, ch);
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
     const under = back && whole ? out.slice() : null;
-    const cover = far && !whole ? shape.coverage[k].map((c, i) => c * (1 - backdrop(i) * far[i])) : shape.coverage[k];
+    const cut = overChin(part) ? far : farCheek;
+    const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (cut && !whole ? 1 - backdrop(i) * cut[i] : 1));
     drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
     if (under) {
       for (let i = 0; i < n; i++) {
@@ -143,9 +150,10 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   });
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
+  // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
   const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
-    const keep = Math.min(1, LIP_GAIN * lips[k]);
+    const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
     if (keep > 0) for (let c = 0; c < 3; c++) out[k * 3 + c] += (px[k * ch + c] - out[k * 3 + c]) * keep;
     px[k * ch] = clamp8(out[k * 3]); px[k * ch + 1] = clamp8(out[k * 3 + 1]); px[k * ch + 2] = clamp8(out[k * 3 + 2]);
   }
@@ -153,6 +161,36 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
+
+/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)). */
+function overChin(part: BeardPart): boolean {
+  const [px, py] = [0.5, 0.92], o = part.outline;
+  let inside = false;
+  for (let i = 0, j = o.length - 1; i < o.length; j = i++) {
+    const [xi, yi] = o[i], [xj, yj] = o[j];
+    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * How much a hat covers each window pixel, 0..1: the parser calls a headscarf or a hood wrapping the cheeks
+ * and jaw hat, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth. Not
+ * the parser's cloth: beside a lowered or tilted head's jaw that is the shirt or jacket a beard lies over
+ * (helen_3139620200, three_men_hats; the scarf is hat too wherever it meets the beard). Its edge snapped to
+ * the photo's as silhouette() does.
+ */
+function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: number): Float32Array {
+  const { w, h } = shape.win;
+  const hat = parsingPlane(parsing, ['hat'], shape.win);
+  if (!hat.some((p) => p > OCCLUDE_FROM)) return new Float32Array(w * h);
+  const q = silhouette(hat, px, w, h, ch, shape.faceWidth);
+  for (let i = 0; i < q.length; i++) q[i] = Math.min(1, Math.max(0, (q[i] - OCCLUDE_FROM) / (OCCLUDE_TO - OCCLUDE_FROM)));
+  return q;
+}
+/** Hat probability from which the beard gives way, and from which it is gone. */
+const OCCLUDE_FROM = 0.3;
+const OCCLUDE_TO = 0.6;
 /** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
 const LIP_GAIN = 2;
 /**
@@ -183,26 +221,40 @@ const SNAP_EPS = 0.002;
  * How much each window pixel lies on a turned face's far side (0..1), or null on a face turned less than
  * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
  * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
+ * Given the shape's uv field, also the far cheek above the chin by canonical u (FAR_U, FAR_V).
  */
-export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'>): Float32Array | null {
+export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> & { field?: FaceShape['field'] }): Float32Array | null {
   const mesh = face.mesh!, yaw = face.pose?.yaw ?? poseFromMesh(mesh).yaw;
   const turn = turned(yaw);
   if (turn <= 0) return null;
-  const { win, faceWidth } = shape;
+  const { win, faceWidth, field } = shape;
   const dx = mesh[152][0] - mesh[168][0], dy = mesh[152][1] - mesh[168][1], len = Math.hypot(dx, dy) || 1;
   // Across the face toward the subject's left (mesh 454's side), the far side when yaw > 0.
   const ax = (dy / len) * Math.sign(yaw), ay = (-dx / len) * Math.sign(yaw);
   const out = new Float32Array(win.w * win.h);
   for (let y = 0; y < win.h; y++) {
     for (let x = 0; x < win.w; x++) {
+      const i = y * win.w + x;
       const d = ((win.x0 + x + 0.5 - mesh[152][0]) * ax + (win.y0 + y + 0.5 - mesh[152][1]) * ay) / faceWidth;
-      out[y * win.w + x] = turn * Math.min(1, Math.max(0, (d - FAR_SIDE[0]) / (FAR_SIDE[1] - FAR_SIDE[0])));
+      let side = Math.min(1, Math.max(0, (d - FAR_SIDE[0]) / (FAR_SIDE[1] - FAR_SIDE[0])));
+      // Above the chin the far cheek by the mesh's own u as well: a laughing near-profile's far mouth corner
+      // lies on the nose-chin line, and a far part's edge there (a mutton chop's) was left as a wisp in the
+      // backdrop beside the lip.
+      const u = field?.u[i], v = field?.v[i];
+      if (u !== undefined && v !== undefined && u === u && v === v) {
+        const cheek = Math.min(1, Math.max(0, ((u - 0.5) * Math.sign(yaw) - FAR_U[0]) / (FAR_U[1] - FAR_U[0])));
+        side = Math.max(side, cheek * (1 - Math.min(1, Math.max(0, (v - FAR_V[0]) / (FAR_V[1] - FAR_V[0])))));
+      }
+      out[i] = turn * side;
     }
   }
   return out;
 }
 /** The far side's ramp past the nose-chin line, face widths. */
 const FAR_SIDE = [0.04, 0.14] as const;
+/** ... and past the face's middle in canonical u (the mouth corner sits 0.118 out), above the chin (v). */
+const FAR_U = [0.08, 0.14] as const;
+const FAR_V = [0.8, 0.9] as const;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 
