@@ -79,6 +79,17 @@ describe('skull span', () => {
     expect(m4(0.95, bowed)).toBeCloseTo(m4(0.95), 6);
   });
 
+  it('man: hair beside a turned head\'s near temple stays while the top it hangs from has hair, and goes once that is bald', () => {
+    // helen_3248183827's frame: the forehead's middle at u -0.24, bowed 27 degrees; her mop beside the
+    // near temple went at man_1 with the temple's recession and showed the backdrop through a hole.
+    const s = skullSpan(-0.24, 0.46);
+    const m = (stage: number, u: number, v: number) => lossAt({ series: 'man', stage }, u, v, -0.24, 0, 0, 2.2, s);
+    for (const stage of [1, 2, 3, 4]) for (const [u, v] of [[-1.3, 0.8], [-1.3, 1.0], [-1.2, 1.2]]) expect(m(stage, u, v)).toBeLessThan(0.1);
+    expect(m(6, -1.2, 1.2)).toBeGreaterThan(0.9);
+    // A frontal head's temples still recede from man_1.
+    expect(lossAt({ series: 'man', stage: 1 }, 0.6, 1.0)).toBeGreaterThan(0.9);
+  });
+
   it('reads the pitch from the mesh: a head bowed forward looks down', () => {
     const level = Array.from({ length: 478 }, () => [300, 300, 0] as [number, number, number]);
     level[234] = [200, 300, 0]; level[454] = [400, 300, 0]; level[10] = [300, 160, 0]; level[152] = [300, 480, 0];
