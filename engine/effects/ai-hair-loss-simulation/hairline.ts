@@ -174,9 +174,10 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
     // Below mid-forehead only the middle recedes: at the temples the hair there hangs from the sides.
     let front = smooth((line - v) / EDGE + 0.5) * Math.max(smooth((v - 0.45) / 0.2), 1 - smooth((x - 0.3) / 0.3));
     // On a turned head's foreshortened near side the front ends where its side hair begins, nearer the
-    // midline in the frame (nearSide: the frontal skull's half width over that side's; the horseshoe and
-    // the crown keep the frontal measure, which the late stages' look was tuned on).
-    if (nearSide > 1) front *= 1 - smooth((x * nearSide - s.sides) / 0.2);
+    // midline in the frame (nearSide: the frontal skull's half width over that side's), while the side hair
+    // stands whole (sideTop); the horseshoe, the crown and the late stages keep the frontal measure (with
+    // it, group3_voc_2008_001322's small turned face kept more hair at man_7 and its identity fell to 0.84).
+    if (nearSide > 1 && s.sideTop > 2) front *= 1 - smooth((x * nearSide - s.sides) / 0.2);
     // The horseshoe: side hair beyond `sides` is kept up to sideTop, its top rising toward the back of the
     // head (further out in the frame) and both its edges thinning out over a band, as a fringe of
     // remaining hair does, not cut on a line.
@@ -207,7 +208,7 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
  * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
  * (see hairlineLift).
  */
-export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL): number {
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL, hangs = false): number {
   // A bowed head's scalp above the hairline is seen stretched up to its taller top: the stages (the crown
   // at the top) are drawn on it as on the usual skull.
   const bow = skull.bow ?? 0;
@@ -228,11 +229,12 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
   const r = skullRadius(u, v, skull.top, skull);
   const k = r > ROOT_R ? ROOT_R / r : 1;
   const pu = skull.u0 + (u - skull.u0) * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
-  // Hair beside the head may as well hang from higher up (long hair falls from the top of the head over
-  // the temples and sides): it goes only when the strands at the outline on the way to the crown go too.
-  // Taken along the radius alone, a bowed head's mop beside the temple went at man_1 with the temple's
-  // recession and showed the backdrop through a hole (helen_3248183827).
-  const hang = hangRoot(u, v, skull);
+  // Where long hair `hangs` beside the head it may as well fall from higher up, over the temples and
+  // sides: it goes only when the strands at the outline on the way to the crown go too. Taken along the
+  // radius alone, a bowed head's mop beside the temple went at man_1 with the temple's recession and
+  // showed the backdrop through a hole (helen_3248183827); short hair standing out grows from under it
+  // (taken from the crown, short spiky hair stayed as shards floating beside bare temples).
+  const hang = hangs ? hangRoot(u, v, skull) : null;
   let root = 0, hung = 0;
   for (let s = 1; s <= level.stage; s++) {
     root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, scalpV(pv) + jitter - lift, mid, near(pu + 0.6 * jitter)));
