@@ -4,7 +4,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
 import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
-import { BANGS_COVER, editHair, fringeCover, hairCover, MIN_HAIR_COVER, softCap, type HairMaps } from './steps.ts';
+import { BANGS_COVER, editHair, fringeCover, hairCover, hangsBeside, MIN_HAIR_COVER, softCap, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
 const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ series, stage: i + 1 }));
@@ -77,6 +77,17 @@ describe('skull span', () => {
     expect(m4(bowed.top - 0.1, bowed)).toBeGreaterThan(0.3);
     expect(m4(bowed.top - 0.1)).toBeLessThan(0.05);
     expect(m4(0.95, bowed)).toBeCloseTo(m4(0.95), 6);
+  });
+
+  it('man: hair beside a turned head\'s near temple stays while the top it hangs from has hair, and goes once that is bald', () => {
+    // helen_3248183827's frame: the forehead's middle at u -0.24, bowed 27 degrees; her mop beside the
+    // near temple went at man_1 with the temple's recession and showed the backdrop through a hole.
+    const s = skullSpan(-0.24, 0.46);
+    const m = (stage: number, u: number, v: number, hangs = true) => lossAt({ series: 'man', stage }, u, v, -0.24, 0, 0, 2.2, s, hangs);
+    for (const stage of [1, 2, 3, 4]) for (const [u, v] of [[-1.3, 0.8], [-1.3, 1.0], [-1.2, 1.2]]) expect(m(stage, u, v)).toBeLessThan(0.1);
+    expect(m(6, -1.2, 1.2)).toBeGreaterThan(0.9);
+    // A frontal head's temples still recede from man_1.
+    expect(lossAt({ series: 'man', stage: 1 }, 0.6, 1.0)).toBeGreaterThan(0.9);
   });
 
   it('reads the pitch from the mesh: a head bowed forward looks down', () => {
@@ -254,6 +265,22 @@ describe('dome and backdrop kernels', () => {
     // Thin hair on top (one point in eight) still counts.
     for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) if ((x >> 3) % 8 === 0) hair[y * 300 + x] = 1;
     expect(hairCover(f, hair, win)).toBeGreaterThan(MIN_HAIR_COVER);
+  });
+});
+
+describe('hair beside the head', () => {
+  it('hangs where the parsing sees hair beside the ears, on that side only', () => {
+    const f: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
+    const win = { x0: 0, y0: 0, w: 300, h: 360 }, n = 300 * 360;
+    const maps = (hairAt: (u: number, v: number) => boolean): HairMaps => {
+      const hair = new Float32Array(n);
+      for (let y = 0; y < 360; y++) for (let x = 0; x < 300; x++) { const [u, v] = toHead(f, x + 0.5, y + 0.5); if (hairAt(u, v)) hair[y * 300 + x] = 1; }
+      return { hair, skin: new Float32Array(n), background: new Float32Array(n) };
+    };
+    // Short hair: the head's top and its sides down to the temples; the ears and the backdrop below.
+    expect(hangsBeside(f, FRONTAL, maps((u, v) => v > 0.1 && Math.hypot(u / 1.3, (v - 0.45) / 1.5) < 1), win)).toEqual([false, false]);
+    // Long hair falling past the jaw on the subject's right (u < 0) only.
+    expect(hangsBeside(f, FRONTAL, maps((u, v) => (v > 0.1 && Math.hypot(u / 1.3, (v - 0.45) / 1.5) < 1) || (u < -1 && u > -1.5 && v > -1.2)), win)).toEqual([true, false]);
   });
 });
 

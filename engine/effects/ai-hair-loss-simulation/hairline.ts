@@ -163,7 +163,7 @@ const EDGE = 0.3;
 export const FLOOR = 0.08, FLOOR_FADE = 0.12;
 
 /** Loss of one stage's own shape at (u, v), before the running maximum over earlier stages. */
-function stageLoss(series: Series, stage: number, u: number, v: number, mid: number): number {
+function stageLoss(series: Series, stage: number, u: number, v: number, mid: number, nearSide = 1): number {
   const x = Math.abs(u - mid);
   const overall = OVERALL * (stage - 1);
   if (series === 'man') {
@@ -173,6 +173,11 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
     const line = s.mid + temple;
     // Below mid-forehead only the middle recedes: at the temples the hair there hangs from the sides.
     let front = smooth((line - v) / EDGE + 0.5) * Math.max(smooth((v - 0.45) / 0.2), 1 - smooth((x - 0.3) / 0.3));
+    // On a turned head's foreshortened near side the front ends where its side hair begins, nearer the
+    // midline in the frame (nearSide: the frontal skull's half width over that side's), while the side hair
+    // stands whole (sideTop); the horseshoe, the crown and the late stages keep the frontal measure (with
+    // it, group3_voc_2008_001322's small turned face kept more hair at man_7 and its identity fell to 0.84).
+    if (nearSide > 1 && s.sideTop > 2) front *= 1 - smooth((x * nearSide - s.sides) / 0.2);
     // The horseshoe: side hair beyond `sides` is kept up to sideTop, its top rising toward the back of the
     // head (further out in the frame) and both its edges thinning out over a band, as a fringe of
     // remaining hair does, not cut on a line.
@@ -203,13 +208,17 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
  * hairlines and parting edges wander as real ones do; `lift` moves them all, to the person's own hairline
  * (see hairlineLift).
  */
-export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL): number {
+export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, lift = 0, band = OUTSIDE_BAND, skull: SkullSpan = FRONTAL, hangs = false): number {
   // A bowed head's scalp above the hairline is seen stretched up to its taller top: the stages (the crown
   // at the top) are drawn on it as on the usual skull.
   const bow = skull.bow ?? 0;
   const scalpV = (t: number) => (bow > 0 && t > 1 ? 1 + ((t - 1) * (skull.top - bow - 1)) / (skull.top - 1) : t);
+  // The stages are drawn on the frontal skull: on a turned head the side of the midline nearer the
+  // skull's outline is foreshortened to it, else its side hair at the skull's edge counted as temple hair
+  // and went at man_1. (Stretching the far side as well bared its side hair from man_3 on.)
+  const near = (t: number) => { const edge = t < mid ? mid - (skull.u0 - skull.a) : skull.u0 + skull.a - mid; return Math.max(1, Math.min(1.6, SKULL.a / Math.max(1e-3, edge))); };
   let loss = 0;
-  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, scalpV(v) + jitter - lift, mid));
+  for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, scalpV(v) + jitter - lift, mid, near(u + 0.6 * jitter)));
   const inside = skullInside(u, v, skull.top, 0.08, skull);
   if (inside >= 1 || level.series === 'woman') return inside * loss * smooth((v - FLOOR) / FLOOR_FADE);
   // Outside the skull the hair stands in the air: a man's goes when the strands where it grows from (the
@@ -218,12 +227,39 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
   // parsing takes a dark backdrop above dark hair for more hair; the caller widens it where the person
   // matte says the hair is the person's).
   const r = skullRadius(u, v, skull.top, skull);
-  const k = r > 0.97 ? 0.97 / r : 1;
+  const k = r > ROOT_R ? ROOT_R / r : 1;
   const pu = skull.u0 + (u - skull.u0) * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
-  let root = 0;
-  for (let s = 1; s <= level.stage; s++) root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, scalpV(pv) + jitter - lift, mid));
+  // Where long hair `hangs` beside the head it may as well fall from higher up, over the temples and
+  // sides: it goes only when the strands at the outline on the way to the crown go too. Taken along the
+  // radius alone, a bowed head's mop beside the temple went at man_1 with the temple's recession and
+  // showed the backdrop through a hole (helen_3248183827); short hair standing out grows from under it
+  // (taken from the crown, short spiky hair stayed as shards floating beside bare temples).
+  const hang = hangs ? hangRoot(u, v, skull) : null;
+  let root = 0, hung = 0;
+  for (let s = 1; s <= level.stage; s++) {
+    root = Math.max(root, stageLoss(level.series, s, pu + 0.6 * jitter, scalpV(pv) + jitter - lift, mid, near(pu + 0.6 * jitter)));
+    if (hang) hung = Math.max(hung, stageLoss(level.series, s, hang[0] + 0.6 * jitter, scalpV(hang[1]) + jitter - lift, mid, near(hang[0] + 0.6 * jitter)));
+  }
+  if (hang) root = Math.min(root, hung);
   const out = smooth((Math.max(loss, root) - 0.6) / 0.4) * smooth((band - r) / 0.06);
   return (inside * loss + (1 - inside) * out) * smooth((v - FLOOR) / FLOOR_FADE);
+}
+
+/**
+ * Where hair hanging from the top of the head would cross into the skull (ROOT_R), on its way from (u, v)
+ * to a point HANG_AIM skull radii over the skull's centre; null when that way misses the skull.
+ */
+const HANG_AIM = 1.0, ROOT_R = 0.97;
+function hangRoot(u: number, v: number, skull: SkullSpan): [number, number] | null {
+  const b = skull.top - SKULL.v0;
+  const px = (u - skull.u0) / skull.a, py = v > SKULL.v0 ? (v - SKULL.v0) / b : 0;
+  const dx = -px, dy = HANG_AIM - py;
+  const pd = px * dx + py * dy, dd = dx * dx + dy * dy, pp = px * px + py * py;
+  const disc = pd * pd - dd * (pp - ROOT_R * ROOT_R);
+  if (pp <= ROOT_R * ROOT_R || dd < 1e-9 || disc < 0) return null;
+  const t = (-pd - Math.sqrt(disc)) / dd;
+  if (t < 0 || t > 1) return null;
+  return [skull.u0 + skull.a * (px + t * dx), SKULL.v0 + b * (py + t * dy)];
 }
 
 /** The skull ellipse's radius at (u, v): 1 on its outline. */

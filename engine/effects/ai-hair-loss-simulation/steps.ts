@@ -241,9 +241,11 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   const lift = bangs ? 0 : hairlineLift(h0), hairline = 1 + lift;
   const fw = 2 * f.halfWidth, skull = skullSpan(f.mid, f.down);
   const firm = new Float32Array(n), lost = new Float32Array(n);
+  const beside = hangsBeside(f, skull, maps, win);
   let anyLoss = false;
   for (let i = 0; i < n; i++) {
     if (maps.hair[i] <= 0.25) continue;
+    const hangs = beside[U[i] < skull.u0 ? 0 : 1];
     const jitter = JITTER * (valueNoise(along[i] / wander, across[i] / wander, seed + 7) - 0.5);
     // A fringe hanging over the forehead grows from the hairline above it: it goes as that does.
     // Bangs reach over the temples too, and go as their roots behind the hairline do: they thin and
@@ -253,10 +255,10 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     const vHung = V[i] < hung ? V[i] + (hung - V[i]) * over : V[i];
     const band = maps.person && maps.person[i] >= 0.5 ? PERSON_BAND : OUTSIDE_BAND;
     const floor = smooth((V[i] - FLOOR) / FLOOR_FADE);
-    let loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull) * floor;
+    let loss = lossAt(level, U[i], vHung, f.mid, jitter, lift, band, skull, hangs) * floor;
     // Low over the temples, bangs may as well hang from the sides (the horseshoe keeps those): they go
     // when both would.
-    if (bangs && vHung > V[i]) loss = Math.min(loss, lossAt(level, U[i], V[i], f.mid, jitter, lift, band, skull) * floor);
+    if (bangs && vHung > V[i]) loss = Math.min(loss, lossAt(level, U[i], V[i], f.mid, jitter, lift, band, skull, hangs) * floor);
     firm[i] = hairWeight(maps.hair[i]);
     if (loss <= 0) continue;
     lost[i] = loss;
@@ -329,6 +331,29 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     }
   }
   return any;
+}
+
+/**
+ * Whether long hair hangs beside the head, on the side below the skull's centre (u) and the one above: the
+ * parsing sees hair over at least half of a patch just outside the skull, level with the ears (v -0.8..-0.2),
+ * among its points inside the photo. Long hair falling from the top covers it; short hair leaves the ears
+ * and the backdrop there.
+ */
+export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): [boolean, boolean] {
+  const side = (sign: number) => {
+    let seen = 0, on = 0;
+    for (const du of [0.05, 0.15, 0.25]) {
+      for (let v = -0.8; v <= -0.199; v += 0.15) {
+        const [x, y] = fromHead(f, skull.u0 + sign * (skull.a + du), v);
+        const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
+        if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
+        seen++;
+        if (maps.hair[yi * win.w + xi] >= 0.5) on++;
+      }
+    }
+    return seen > 0 && on >= 0.5 * seen;
+  };
+  return [side(-1), side(1)];
 }
 
 /**
