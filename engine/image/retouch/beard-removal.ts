@@ -115,6 +115,11 @@ export const removalTuning = {
    * `lipSpan` L* and a* further) ...
    */
   lipRef: 0.65,
+  /**
+   * ... and the restored lip takes the `lipTone` quantile's lightness: below the hair test's reference, which
+   * reads the lip's lit part (as light a restored upper lip drew a pale ring round a smile's opening).
+   */
+  lipTone: 0.35,
   /** The restored lip's outline is feathered into the skin fill over this many face widths (a Gaussian's sigma, 1 px at least). */
   lipEdge: 0.01,
   lipDark: 6,
@@ -323,9 +328,9 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
  * A dense moustache over the lip line leaves the upper lip's vermilion hair-dark (the mask stops at the
  * lips' outline, so the lips keep their own pixels): those of its pixels darker and less red than the lip
  * that shows take that lip's colour, shaded by the photo's broad lightness there (the lip's own modelling,
- * dimmed: the hair's darkness is not the lip's). The lip that shows is read a little above its median
- * lightness (an upper lip is a little darker than the lower one, which catches the light: not its lightest
- * pixels) and at its median colour, and the restored
+ * dimmed: the hair's darkness is not the lip's). The hair is told from the lip by a little above the
+ * visible lip's median lightness; the restored lip takes a little below it (an upper lip faces away from the
+ * light, the lower one that shows catches it) and its median colour, and the restored
  * lip meets the skin fill around it through a feather of `lipEdge` face widths (a vermilion border is soft,
  * not a cut), the hair on the outline replaced in full. Nothing happens where no lip shows redder than the
  * skin. In place on `out` and `alpha`.
@@ -340,7 +345,7 @@ export function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: 
   const redder = lip.filter((i) => a[i] >= skinA + T.lipRed + 1);
   if (redder.length < 8) return;
   const quantile = (p: Float32Array, q: number) => redder.map((i) => p[i]).sort((x, y) => x - y)[Math.min(redder.length - 1, Math.floor(q * redder.length))];
-  const refL = quantile(L, T.lipRef), refA = quantile(a, 0.5), refB = quantile(b, 0.5);
+  const refL = quantile(L, T.lipRef), toneL = quantile(L, T.lipTone), refA = quantile(a, 0.5), refB = quantile(b, 0.5);
   if (refA < skinA + 2) return;
   // Hair over the lip (the outline's own soft pixels included): darker and less red than the lip that shows.
   const fe = Math.max(1, T.lipEdge * faceWidth);
@@ -364,7 +369,7 @@ export function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: 
   let lsum = 0;
   const broad = new Float32Array(n);
   for (let i = 0; i < n; i++) if (cover[i] > 0) { broad[i] = num[i] / Math.max(1e-6, den[i]); lsum += cover[i] * broad[i]; }
-  const mean = lsum / wsum, base = Math.log(refL + 16);
+  const mean = lsum / wsum, base = Math.log(toneL + 16);
   // The feather: the lip's share of each pixel (its outline blurred), the share of the lip near it that is
   // restored (where the lip shows, its own outline stays), and the skin fill carried over the outline's
   // pixels the fill did not reach.
