@@ -4,7 +4,7 @@
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
  *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
- *     [--fold-model N] [name-filter ...]
+ *     [--fold-model N] [--augment flip,shift,flipshift] [--augment-weight w] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
  *    per class; kept in FEATURE_CACHE so later runs only train.
@@ -25,6 +25,11 @@
  *    regions could do, and each step; with --check also on the check half, and its confusions (each --check
  *    run is one look at the check half: README counts them).
  * --dry trains and prints without writing the model.
+ * --augment adds training rows from other views of each fit photo (same photo, so in its fold): `flip` the photo
+ *    and every cached model output mirrored (keypoints' left and right swapped), `shift` the photo cut by half a
+ *    superpixel at the top left so that SLIC's grid falls elsewhere on the same garments, `flipshift` both; the
+ *    rules and features recomputed on the view (cached in FEATURE_CACHE), its rows weighted --augment-weight
+ *    (default 1). Figures stay on the photos themselves.
  * 5. To look at failures held out: --lower-failures lists the fit photos whose skirt and trousers pixels the
  *    folds' models swapped most, with their fold; --fold-model N writes the model trained without fold N, so
  *    that quality:apparel --half fit --render shows those photos as a model that never saw them parses them
@@ -49,6 +54,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { APPAREL_CACHE, loadCached, needsHeads, saveCached } from './apparel-cache.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type ApparelPhoto, type Half } from './apparel-split.ts';
 import { trainBoostedTrees } from './boosted-trees-train.ts';
+import { viewOf, VIEWS, type View } from './apparel-views.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : d; };
@@ -72,6 +78,8 @@ interface PhotoRows {
   /** Ground-truth pixels per slot over the whole photo. */
   totals: number[];
   neighbours: number[][];
+  /** A training-only view of the photo (--augment), or none: the photo itself. */
+  view?: string;
 }
 
 const filters = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
@@ -90,8 +98,35 @@ for (const photo of photos) {
   data.push(await rowsOf(photo));
 }
 console.log(`features of ${data.length} photos (${data.filter((d) => d.half === 'fit').length} fit, ${data.filter((d) => d.half === 'check').length} check) in ${((Date.now() - t0) / 1000).toFixed(0)} s; ${data.filter((d) => !d.person).length} without a person (rules' garment-alone path, not learned)`);
+// --augment: training-only views of the fit photos with a person (figures stay on the photos themselves).
+const augment = (args.includes('--augment') ? args[args.indexOf('--augment') + 1] : '').split(',').filter(Boolean);
+for (const a of augment) if (!VIEWS[a]) throw new Error(`--augment: no view ${a} (${Object.keys(VIEWS).join(', ')})`);
+const augmentWeight = opt('--augment-weight', 1);
+const viewsOf = new Map<PhotoRows, PhotoRows[]>();
+if (augment.length) {
+  t0 = Date.now();
+  for (const d of data) {
+    if (d.half !== 'fit' || !d.person) continue;
+    const photo = photos.find((p) => p.rel === d.rel)!;
+    const vs: PhotoRows[] = [];
+    for (const a of augment) { const v = await rowsOf(photo, VIEWS[a]); if (v.person) vs.push(v); }
+    viewsOf.set(d, vs);
+  }
+  console.log(`augmented: ${augment.join(', ')} x${augmentWeight}, ${[...viewsOf.values()].reduce((t, v) => t + v.length, 0)} views in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  // A view is the same photo: the rules and the regions' bound should score on it about as on the photos.
+  const oracle = (d: PhotoRows) => Uint8Array.from({ length: d.count }, (_, i) => {
+    let best = 0;
+    for (let k = 1; k < IGN; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
+    return best;
+  });
+  const line = (ds: PhotoRows[], classify: (d: PhotoRows) => Uint8Array) => { const f = figures(ds, classify); return `${f.per.map((v) => v.toFixed(2)).join(' ')} | ${f.mean.toFixed(3)} | ${f.all.toFixed(3)}`; };
+  for (const a of ['', ...augment]) {
+    const ds = a ? [...viewsOf.values()].flat().filter((v) => v.view === a) : [...viewsOf.keys()];
+    console.log(`  ${(a || 'photos').padEnd(10)} rules ${line(ds, (d) => d.rule)}   region oracle ${line(ds, oracle)}`);
+  }
+}
 
-// --features-only: fill the feature cache and stop.
+// --features-only: fill the feature cache (and the views') and stop.
 if (args.includes('--features-only')) process.exit(0);
 const people = data.filter((d) => d.person);
 const fitPeople = people.filter((d) => d.half === 'fit');
@@ -207,7 +242,7 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
  * context stage then trains only that.
  */
 function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>) {
-  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel)])).digest('hex').slice(0, 12);
+  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel), ...(augment.length ? [augment, augmentWeight] : [])])).digest('hex').slice(0, 12);
   const file = path.join(STAGE_CACHE, `${id}.json`);
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8'));
@@ -227,21 +262,24 @@ function trainSeeds(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) 
 }
 
 /** Boosted trees on the usable candidate regions of `ds`: label = majority class, weight = labelled pixels × class weight. */
-function train(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees {
+function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees {
   const W = features.length;
+  // With --augment, each photo's views (first-stage features only: a view has no context rows).
+  const ds = photos.flatMap((d) => [d, ...(viewsOf.get(d) ?? [])]);
+  if (viewsOf.size && rowsOf(photos[0]) !== photos[0].rows) throw new Error('--augment: first stage only');
   let rows = 0;
   for (const d of ds) for (let i = 0; i < d.count; i++) if (usable(d, i)) rows++;
   const X = new Float32Array(rows * W), y = new Uint8Array(rows), w = new Float32Array(rows);
   let at = 0;
   for (const d of ds) {
-    const src = rowsOf(d);
+    const src = rowsOf(d), dw = d.view ? augmentWeight : 1;
     for (let i = 0; i < d.count; i++) {
       if (!usable(d, i)) continue;
       X.set(src.subarray(i * W, i * W + W), at * W);
       let best = 0;
       for (let k = 1; k < K; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
       y[at] = best;
-      w[at] = labelled(d, i) / 70;
+      w[at] = (labelled(d, i) / 70) * dw;
       at++;
     }
   }
@@ -346,21 +384,25 @@ function calibrate(probabilities: Map<PhotoRows, Float32Array>, use: (d: PhotoRo
   return bias;
 }
 
-async function rowsOf(photo: ApparelPhoto): Promise<PhotoRows> {
-  const file = path.join(FEATURE_CACHE, version, key(photo.rel));
+async function rowsOf(photo: ApparelPhoto, view?: View): Promise<PhotoRows> {
+  const file = path.join(FEATURE_CACHE, version, key(photo.rel) + (view ? `~${view.name}` : ''));
   if (existsSync(`${file}.json`)) {
     const j = JSON.parse(readFileSync(`${file}.json`, 'utf8'));
     const buf = readFileSync(`${file}.bin`);
     const b = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
     const n = j.count;
-    return { ...j, half: photo.half, rows: new Float32Array(b, 0, n * F), rule: new Uint8Array(b, n * F * 4 + 2 * n * SLOTS * 4, n), onMatte: new Uint32Array(b, n * F * 4, n * SLOTS), inAll: new Uint32Array(b, n * F * 4 + n * SLOTS * 4, n * SLOTS) };
+    return { ...j, half: photo.half, view: view?.name, rows: new Float32Array(b, 0, n * F), rule: new Uint8Array(b, n * F * 4 + 2 * n * SLOTS * 4, n), onMatte: new Uint32Array(b, n * F * 4, n * SLOTS), inAll: new Uint32Array(b, n * F * 4 + n * SLOTS * 4, n * SLOTS) };
   }
   const { data: px, info } = await sharp(path.join(testdata, photo.rel)).rotate().raw().toBuffer({ resolveWithObject: true });
-  const image = { data: px, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
-  const c = stepContext<P, State>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
+  let image = { data: px, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
   const cached = loadCached(APPAREL_CACHE, photo.rel);
+  // A view needs the photo's own model outputs (a view is only of a fit photo, after the photo's own rows).
+  if (view && !cached) throw new Error(`--augment: ${photo.rel} has no cached model outputs`);
+  const at = view && viewOf(view, image.width, image.height);
+  if (at) image = { ...image, data: Buffer.from(at.raster(image.data, image.channels).buffer), width: at.width, height: at.height };
+  const c = stepContext<P, State>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
   if (cached) {
-    Object.assign(c.state, cached);
+    Object.assign(c.state, at ? at.state(cached) : cached);
     if (needsHeads(APPAREL_CACHE, photo.rel, c.state)) { await parseFacesAround(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
   } else { for (const step of effect.steps.slice(0, 3)) await step(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
   const input = await parseInput(c);
@@ -368,7 +410,13 @@ async function rowsOf(photo: ApparelPhoto): Promise<PhotoRows> {
   const regions = candidateRegions(rules);
   const rows = candidateFeatures(rules, input, regions);
   const gt = await truth(photo);
-  const small = await sharp(gt.cls, { raw: { width: gt.width, height: gt.height, channels: 1 } }).resize(input.width, input.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
+  let gtRaw = { data: gt.cls, width: gt.width, height: gt.height };
+  if (at) {
+    // The labels at the photo's size, then through the view.
+    const full = await sharp(gt.cls, { raw: { width: gt.width, height: gt.height, channels: 1 } }).resize(info.width, info.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
+    gtRaw = { data: at.raster(full, 1), width: at.width, height: at.height };
+  }
+  const small = await sharp(gtRaw.data, { raw: { width: gtRaw.width, height: gtRaw.height, channels: 1 } }).resize(input.width, input.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
   const slot = (v: number) => (v === IGNORE ? IGN : v);
   const index = new Int32Array(rules.s.regions.length).fill(-1);
   regions.forEach((r, i) => { index[r] = i; });
@@ -387,5 +435,5 @@ async function rowsOf(photo: ApparelPhoto): Promise<PhotoRows> {
   const meta = { rel: photo.rel, person: rules.person, scored: gt.scored, count: n, totals, neighbours: candidateNeighbours(rules, regions) };
   writeFileSync(`${file}.json`, JSON.stringify(meta));
   writeFileSync(`${file}.bin`, Buffer.concat([Buffer.from(rows.buffer), Buffer.from(onMatte.buffer), Buffer.from(inAll.buffer), Buffer.from(rule.buffer)]));
-  return { ...meta, half: photo.half, rows, rule, onMatte, inAll };
+  return { ...meta, half: photo.half, view: view?.name, rows, rule, onMatte, inAll };
 }
