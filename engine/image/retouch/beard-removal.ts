@@ -56,9 +56,12 @@ export const removalTuning = {
   workFace: 160,
   /** Patch side of the fill, working pixels. */
   patch: 7,
-  /** The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle). */
+  /**
+   * The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle; a
+   * narrower growth leaves the beard's own edge standing as a thin light line between the fill and the skin).
+   */
   holeAt: 0.15,
-  holeGrow: 0.008,
+  holeGrow: 0.016,
   /** The work is cut to the beard's box grown by this many face widths. */
   context: 0.3,
   /** Source pixels lie within this many robust spreads of the skin's median lightness. */
