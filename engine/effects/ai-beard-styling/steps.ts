@@ -20,7 +20,9 @@ import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
+import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
+import { atlasPoint } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane } from './colour.ts';
 import { presetByName, type BeardPart } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
@@ -162,15 +164,10 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
 
-/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)). */
+/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)): its atlas pixel half covered or more. */
 function overChin(part: BeardPart): boolean {
-  const [px, py] = [0.5, 0.92], o = part.outline;
-  let inside = false;
-  for (let i = 0, j = o.length - 1; i < o.length; j = i++) {
-    const [xi, yi] = o[i], [xj, yj] = o[j];
-    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
+  const [x, y] = atlasPoint(0.5, 0.92);
+  return fillPolygon(part.outline.map(([u, v]) => atlasPoint(u, v) as Pt), { x0: Math.floor(x), y0: Math.floor(y), w: 1, h: 1 })[0] >= 0.5;
 }
 
 /**
