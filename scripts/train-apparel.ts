@@ -114,15 +114,10 @@ if (augment.length) {
   }
   console.log(`augmented: ${augment.join(', ')} x${augmentWeight}, ${[...viewsOf.values()].reduce((t, v) => t + v.length, 0)} views in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   // A view is the same photo: the rules and the regions' bound should score on it about as on the photos.
-  const oracle = (d: PhotoRows) => Uint8Array.from({ length: d.count }, (_, i) => {
-    let best = 0;
-    for (let k = 1; k < IGN; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
-    return best;
-  });
   const line = (ds: PhotoRows[], classify: (d: PhotoRows) => Uint8Array) => { const f = figures(ds, classify); return `${f.per.map((v) => v.toFixed(2)).join(' ')} | ${f.mean.toFixed(3)} | ${f.all.toFixed(3)}`; };
   for (const a of ['', ...augment]) {
     const ds = a ? [...viewsOf.values()].flat().filter((v) => v.view === a) : [...viewsOf.keys()];
-    console.log(`  ${(a || 'photos').padEnd(10)} rules ${line(ds, (d) => d.rule)}   region oracle ${line(ds, oracle)}`);
+    console.log(`  ${(a || 'photos').padEnd(10)} rules ${line(ds, (d) => d.rule)}   region oracle ${line(ds, regionOracle)}`);
   }
 }
 
@@ -164,12 +159,7 @@ const seeds = opt('--seeds', 1);
 if (boost.size) console.log(`class boost: ${[...boost].map(([c, v]) => `${c} x${v}`).join(', ')}`);
 
 report('rules', (d) => d.rule);
-// The best any classing of these regions could do (each its majority class): the matte and superpixels' bound.
-report('region oracle', (d) => Uint8Array.from({ length: d.count }, (_, i) => {
-  let best = 0;
-  for (let k = 1; k < IGN; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
-  return best;
-}));
+report('region oracle', regionOracle);
 
 t0 = Date.now();
 const first = crossFitCached('regions', [...FEATURES], (d) => d.rows, stage1);
@@ -259,6 +249,15 @@ function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows)
 /** `seeds` sets of trees trained alike on `ds`, seeded settings.seed, +1, ... (learned.ts averages their probabilities). */
 function trainSeeds(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees[] {
   return Array.from({ length: seeds }, (_, i) => train(ds, features, rowsOf, { ...settings, seed: settings.seed + i }));
+}
+
+/** The best any classing of a photo's regions could do (each its majority class): the matte and superpixels' bound. */
+function regionOracle(d: PhotoRows): Uint8Array {
+  return Uint8Array.from({ length: d.count }, (_, i) => {
+    let best = 0;
+    for (let k = 1; k < IGN; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
+    return best;
+  });
 }
 
 /** Boosted trees on the usable candidate regions of `ds`: label = majority class, weight = labelled pixels × class weight. */
