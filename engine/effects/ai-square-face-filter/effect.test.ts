@@ -35,6 +35,19 @@ describe('ai-square-face-filter', () => {
     expect(faces[0].box.width).toBeGreaterThan(info.width * 0.25);
   });
 
+  it('enlarges a small face to the full avatar, still found as a face', async () => {
+    const small = await sharp(fixture('obama_official_portrait.jpg')).resize({ width: 240 }).jpeg().toBuffer();
+    const submitted = await post(e, SQUARE_FACE, form({ image: small }));
+    const done = await pollTask(e, submitted.body.task_id, 120_000);
+    expect(done.body.error_detail.code).toBe('');
+    const img = await get(e, new URL(done.body.data.result_urls[0]).pathname, {});
+    const { data, info } = await sharp(img.body as Buffer).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([768, 768]);
+    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+    const faces = await detectFaces(human, { data, width: info.width, height: info.height, channels: 3 });
+    expect(faces.length).toBe(1);
+  });
+
   it('answers ERROR_NO_FACE_IN_FILE for a photo without a face', async () => {
     const submitted = await post(e, SQUARE_FACE, form({ image: await solidPng(256, 256) }));
     const done = await pollTask(e, submitted.body.task_id, 120_000);

@@ -1,12 +1,12 @@
 /**
  * Steps of the square-face avatar: the 5 largest faces → each oval warped toward a rounded square
- * (square-warp.ts) → a square around the largest face, at most 768 px → cartoon stylisation (flat colour,
+ * (square-warp.ts) → a square around the largest face, brought to 768 px → cartoon stylisation (flat colour,
  * banded light, clean lines: engine/image/cartoon.ts) → framed as a rounded square (transparent corners, PNG).
  */
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { cartoon } from '../../image/cartoon.ts';
+import { cartoon, cartoonDefaults, type CartoonOptions } from '../../image/cartoon.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
@@ -21,6 +21,7 @@ export interface State extends PortraitState {
   main: FaceFrame;
 }
 
+/** The avatar's side: a small face's crop is enlarged to it (a group photo's face gave a 104 px avatar). */
 const AVATAR = 768;
 /** The avatar's side in oval half-heights (about 2.2 face heights: hair, ears and a little neck). */
 const SIDE = 4.4;
@@ -37,6 +38,16 @@ export const warp: Step<P, State> = perFace<P, State>((face, i, c) => {
   warpFace(c.image, c.state.warped, f);
 });
 
+/**
+ * Cartoon settings for a crop enlarged `up` times: an enlarged crop holds no detail finer than its
+ * enlargement, so the smoothing and the lines reach further, as its square root (the full factor drew a
+ * small face's JPEG blocks as thick blotches; none left the lines too faint to read as a cartoon).
+ */
+export function enlargedCartoon(up: number): CartoonOptions {
+  const s = Math.sqrt(Math.max(1, up));
+  return { ...cartoonDefaults, lineSigma: cartoonDefaults.lineSigma * s, radius: Math.round(cartoonDefaults.radius * s) };
+}
+
 /** A square of SIDE half-heights around the face, a little above its centre, inside the photo. */
 export function avatarWindow(f: FaceFrame, width: number, height: number) {
   const side = Math.max(1, Math.round(Math.min(SIDE * f.b, width, height)));
@@ -51,10 +62,10 @@ export const stylise: Step<P, State> = async (c) => {
   // A face without a mesh (beyond the 5 largest) cannot be the main one; selectFaces puts the largest first.
   if (!s.main) throw new Error('the largest face has no mesh');
   const win = avatarWindow(s.main, image.width, image.height);
-  const size = Math.min(AVATAR, win.width);
+  const size = AVATAR;
   const { data } = await sharp(s.warped!, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .extract(win).flatten({ background: '#ffffff' }).resize(size, size).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  cartoon({ data, width: size, height: size, channels: 3 });
+  cartoon({ data, width: size, height: size, channels: 3 }, enlargedCartoon(size / win.width));
   const rgba = Buffer.alloc(size * size * 4);
   const r = CORNER * size;
   for (let y = 0; y < size; y++) {
