@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
 import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
-import { equalise, hash2, strandGone, strandKeep, strandNoise } from './strands.ts';
+import { equalise, fibreScale, hash2, smoothLoss, strandGone, strandKeep, strandNoise, strandScale } from './strands.ts';
 import { BANGS_COVER, editHair, fringeCover, hairCover, hangsBeside, MIN_HAIR_COVER, softCap, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 
@@ -188,6 +188,51 @@ describe('strand kernels', () => {
     expect(light / nl).toBeLessThan(0.4);
     for (let i = 0; i < w * h; i++) { expect(keep[i]).toBeGreaterThanOrEqual(0); expect(keep[i]).toBeLessThanOrEqual(1); }
     expect(keep[10 * w + 50]).toBe(0.5);
+  });
+});
+
+describe('hairline kernels', () => {
+  it('smoothLoss rounds a corner of the loss, keeps the stages ordered and leaves unweighted pixels alone', () => {
+    const w = 80, h = 80, n = w * h, a = new Float32Array(n), b = new Float32Array(n), wt = new Float32Array(n);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      // Hair on the left 70 columns; a square corner of loss 1 at (40, 40), a larger one for the later stage.
+      if (x < 70) wt[i] = 1;
+      if (x < 40 && y < 40) a[i] = 1;
+      if (x < 46 && y < 46) b[i] = 1;
+      if (x >= 70) { a[i] = 0.3; b[i] = 0.3; }
+    }
+    const sa = smoothLoss(a, wt, w, h, 4), sb = smoothLoss(b, wt, w, h, 4);
+    for (let i = 0; i < n; i++) expect(sb[i]).toBeGreaterThanOrEqual(sa[i] - 1e-6);
+    // Deep inside and far outside as before; the corner cut (below a half at the square's corner) and the
+    // loss carried a little past its edges.
+    expect(sa[10 * w + 10]).toBeGreaterThan(0.98);
+    expect(sa[70 * w + 60]).toBeLessThan(0.02);
+    expect(sa[39 * w + 39]).toBeLessThan(0.45);
+    expect(sa[20 * w + 41]).toBeGreaterThan(0.2);
+    expect(sa[20 * w + 75]).toBeCloseTo(0.3, 6);
+  });
+
+  it('fibreScale draws single hairs: finer across and longer along than strandScale', () => {
+    const m = 200, n = m * m, across = new Float32Array(n), along = new Float32Array(n);
+    for (let i = 0; i < n; i++) { across[i] = i % m; along[i] = Math.floor(i / m); }
+    const diffs = (noise: Float32Array) => {
+      let al = 0, ac = 0;
+      for (let y = 1; y < m - 1; y++) for (let x = 1; x < m - 1; x++) { const i = y * m + x; al += Math.abs(noise[i] - noise[i + m]); ac += Math.abs(noise[i] - noise[i + 1]); }
+      return { al, ac };
+    };
+    const fibre = diffs(strandNoise(across, along, fibreScale(800), 3)), strand = diffs(strandNoise(across, along, strandScale(800), 3));
+    expect(fibre.ac).toBeGreaterThan(1.5 * strand.ac);
+    expect(fibre.al / fibre.ac).toBeLessThan(strand.al / strand.ac);
+    // No finer than strandScale on a small face (a pixel-wide lattice is only noise there).
+    expect(fibreScale(100).strand).toBe(strandScale(100).strand);
+  });
+
+  it("strandKeep's texture share: none of it ranks by the noise alone", () => {
+    const w = 32, h = 16, n = w * h, L = new Float32Array(n), wt = new Float32Array(n).fill(1), noise = new Float32Array(n);
+    for (let i = 0; i < n; i++) { L[i] = (i % 2) * 30; noise[i] = i / n; }
+    const keep = strandKeep(L, wt, noise, w, h, 1, 0);
+    for (let i = 1; i < n; i++) expect(keep[i]).toBeGreaterThan(keep[i - 1]);
   });
 });
 

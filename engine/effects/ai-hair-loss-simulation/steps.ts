@@ -24,7 +24,7 @@ import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_B
 import { fitPlane } from '../../image/plane-fit.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
-import { hash2, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
+import { fibreScale, hash2, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -42,6 +42,17 @@ const PARSE_INPUT = 384;
 const THINNER = 0.25;
 /** A strand's width, as a share of the face width (the hair texture strandKeep ranks). */
 const STRAND_WIDTH = 0.003;
+/**
+ * The hair's own texture's share in which strands go where a man's hairline recedes (the rest: fibreScale's
+ * noise). At strandKeep's usual 0.75 the hair thinned out in blobs; below about 0.2 dark hair's own
+ * strands no longer show in what stays.
+ */
+const FIBRE_TEXTURE = 0.35;
+/**
+ * A man's loss field smoothed over this share of the face width (smoothLoss): no corners in the hairline.
+ * Fully from SMOOTH_FROM + 0.3 (v) up, not below SMOOTH_FROM.
+ */
+const LOSS_SMOOTH = 0.03, SMOOTH_FROM = 0.6;
 /** Softness of strandKeep's ranks: scalp shows through a strand's edges before its dark core goes. */
 const KEEP_SOFT = 0.2;
 /** Lab distance within which a background pixel passes for the hair (and is no source of the fill). */
@@ -232,7 +243,10 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     across[i] = Math.atan2(du, dv) * reach;
     along[i] = Math.hypot(du, dv);
   }
-  const noise = strandNoise(across, along, strandScale(2 * f.halfWidth), seed);
+  // A man's hairline recedes: what stays in front of it is single hairs (fibreScale). A woman's top thins
+  // diffusely, where the hair's own texture decides which strands go.
+  const man = level.series === 'man';
+  const noise = strandNoise(across, along, (man ? fibreScale : strandScale)(2 * f.halfWidth), seed);
   // A slow wander of the hairline, in frame v: about a fifth of a half face width per bump.
   const wander = 0.2 * f.halfWidth;
   // Bangs (hair over the middle of the forehead well below a hairline) hide the person's hairline: the
@@ -265,9 +279,17 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     anyLoss = true;
   }
   if (!anyLoss) return 0;
+  if (man) {
+    const onHair = new Float32Array(n);
+    for (let i = 0; i < n; i++) if (maps.hair[i] > 0.25) onHair[i] = 1;
+    const smoothed = smoothLoss(lost, onHair, win.w, win.h, LOSS_SMOOTH * fw);
+    // Not over the forehead: bangs hanging there keep their own edge (smoothed, they thinned toward the brows
+    // at man_7 and helen_3248183827's identity fell from 0.86 to 0.82).
+    for (let i = 0; i < n; i++) lost[i] += (smoothed[i] - lost[i]) * smooth((V[i] - SMOOTH_FROM) / 0.3);
+  }
   const lab = toLab(img, win);
   // Which strands go first: the hair's own light gaps, kept dark strands (strandKeep).
-  const keep = strandKeep(lab.L, firm, noise, win.w, win.h, Math.max(0.7, STRAND_WIDTH * fw));
+  const keep = strandKeep(lab.L, firm, noise, win.w, win.h, Math.max(0.7, STRAND_WIDTH * fw), man ? FIBRE_TEXTURE : undefined);
   // The fringe: wisps the parsing half-sees (under 0.55 hair, not skin) go as the firm hair beside them does.
   const firmLoss = new Float32Array(n);
   for (let i = 0; i < n; i++) if (firm[i] >= 1) firmLoss[i] = lost[i];

@@ -7,7 +7,7 @@
  * lattice much longer along a strand than across it, two scales (fine strands and the clumps they lie in),
  * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
  */
-import { blurPlane } from '../../image/retouch/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 
 /** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
 export function hash2(ix: number, iy: number, seed: number): number {
@@ -35,6 +35,16 @@ export interface StrandScale {
 /** Strand scale for a face `faceWidth` pixels wide: fine strands of a face 400 px wide are about 2.4 px apart. */
 export const strandScale = (faceWidth: number): StrandScale => ({
   strand: Math.max(1.6, 0.006 * faceWidth), clump: Math.max(5, 0.03 * faceWidth), stretch: 5,
+});
+
+/**
+ * The scale of single hairs (half strandScale's spacing on a large face, and longer): where a receding
+ * hairline thins out, what stays in front of the dense hair is single thin hairs running back into it.
+ * Ranked by the hair's own texture or by strandScale's noise, the hair left there came back as blobs with
+ * sawtooth edges (a cut-out with bites, not hair thinning out).
+ */
+export const fibreScale = (faceWidth: number): StrandScale => ({
+  strand: Math.max(1.6, 0.003 * faceWidth), clump: Math.max(5, 0.03 * faceWidth), stretch: 8,
 });
 
 /**
@@ -87,7 +97,7 @@ export const strandGone = (loss: number, noise: number, soft = SOFT): number => 
  * first and show the scalp), so thinned hair keeps its own strands instead of lines drawn across it.
  * `sigma` is about a strand's width in pixels.
  */
-export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32Array, w: number, h: number, sigma: number): Float32Array {
+export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32Array, w: number, h: number, sigma: number, texture = KEEP_TEXTURE): Float32Array {
   const n = w * h;
   const low = blurPlane(L, w, h, 2 * sigma);
   const hp = new Float32Array(n), sq = new Float32Array(n);
@@ -101,7 +111,7 @@ export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32
     z[k] = -hp[i] / (Math.sqrt(Math.max(0, local[i])) + 0.8);
   }
   equalise(z);
-  for (let k = 0; k < idx.length; k++) z[k] = KEEP_TEXTURE * z[k] + (1 - KEEP_TEXTURE) * noise[idx[k]];
+  for (let k = 0; k < idx.length; k++) z[k] = texture * z[k] + (1 - texture) * noise[idx[k]];
   equalise(z);
   const out = new Float32Array(n).fill(0.5);
   for (let k = 0; k < idx.length; k++) out[idx[k]] = z[k];
@@ -110,3 +120,14 @@ export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 const KEEP_TEXTURE = 0.75;
 
+/**
+ * The loss smoothed over the hair (a Gaussian of `sigma` pixels, normalised over the pixels whose `weight`
+ * is set; the others keep theirs): the stage's field, its wander and the fringe's reach meet in corners,
+ * which came back as angular bites out of the hair. A weighted mean of a larger field is larger, so the
+ * stages stay ordered.
+ */
+export function smoothLoss(loss: Float32Array, weight: Float32Array, w: number, h: number, sigma: number): Float32Array {
+  const out = maskedBlur(loss, weight, w, h, sigma);
+  for (let i = 0; i < out.length; i++) if (!(weight[i] > 0)) out[i] = loss[i];
+  return out;
+}
