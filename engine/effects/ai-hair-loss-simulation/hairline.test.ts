@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { changedPixels, dilate } from '../../image/change.ts';
-import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, toHead, type HeadFrame, type Series } from './hairline.ts';
+import { FLOOR, FRONTAL, fromHead, headFrame, lossAt, parseLevel, skullRadius, skullSpan, SKULL, STAGES, templeSide, toHead, type HeadFrame, type Level, type Series } from './hairline.ts';
 import { equalise, fibreScale, hash2, smoothLoss, strandGone, strandKeep, strandNoise, strandScale } from './strands.ts';
 import { BANGS_COVER, editHair, fringeCover, hairCover, hangsBeside, MIN_HAIR_COVER, softCap, type HairMaps } from './steps.ts';
 import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
@@ -393,10 +393,10 @@ describe('the edit on a synthetic head', () => {
     });
   }
 
-  it('man: spiky hair standing far out over a light backdrop goes whole or stays at every stage, never a lattice', () => {
-    // Dark hair in strands (columns 30 and 60) up to 1.5 skull radii, the person matte over all of it, a
-    // light wall around; short hair on the skull itself.
-    const outer = (u: number, v: number) => Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.15 : 0);
+  // Dark hair in strands (columns 30 and 60) up to 1.5 skull radii, the person matte over all of it, a
+  // light wall around; short hair on the skull itself.
+  const outer = (u: number, v: number) => Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.15 : 0);
+  const spiky = () => {
     const img0 = (): RasterImage => {
       const data = Buffer.alloc(n * 3);
       for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
@@ -416,7 +416,11 @@ describe('the edit on a synthetic head', () => {
       // Well out of any head the edit draws (its outline reaches 1.2 skull radii at most), above the skull.
       if (r > 1.3 && r < 1.45 && v > 1.2) far.push(i);
     }
-    const m: HairMaps = { hair, skin, background, person }, original = img0();
+    return { img0, m: { hair, skin, background, person } as HairMaps, far };
+  };
+
+  it('man: spiky hair standing far out over a light backdrop goes whole or stays at every stage, never a lattice', () => {
+    const { img0, m, far } = spiky(), original = img0();
     let goneBefore = 0;
     for (const level of levels('man')) {
       const img = img0();
@@ -431,6 +435,30 @@ describe('the edit on a synthetic head', () => {
     }
     // By man_7 the hair over the bald top is gone.
     expect(goneBefore / far.length).toBeGreaterThan(0.9);
+  });
+
+  it('man: hair standing over the backdrop beside the temples stays while the top has hair, and goes with it', () => {
+    // helen_3219692565: the silhouette beside the forehead went with the temples' recession at man_2 and
+    // man_3 and the backdrop showed in wedges; over the top, hair still goes with the crown.
+    const { img0, m } = spiky(), win = { x0: 0, y0: 0, w: W, h: H };
+    const side: number[] = [], over: number[] = [];
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const [u, v] = toHead(f, x + 0.5, y + 0.5), r = outer(u, v);
+      if (r <= 1.3 || r >= 1.45) continue;
+      if (templeSide(u, v) >= 1 && v > 1.0) side.push(y * W + x);
+      if (templeSide(u, v) <= 0) over.push(y * W + x);
+    }
+    expect(side.length).toBeGreaterThan(100);
+    const goneShare = (level: Level, at: number[]) => {
+      const img = img0();
+      editHair(img, win, f, level, m, 7);
+      return at.filter((i) => img.data[i * 3] >= 180).length / at.length;
+    };
+    for (const stage of [1, 2, 3, 4]) expect(goneShare({ series: 'man', stage }, side), `man_${stage}`).toBeLessThan(0.05);
+    expect(goneShare({ series: 'man', stage: 5 }, side)).toBeGreaterThan(0.8);
+    expect(goneShare({ series: 'man', stage: 5 }, over)).toBeGreaterThan(0.8);
+    // Not the woman's levels: her hair over the backdrop stays.
+    expect(goneShare({ series: 'woman', stage: 7 }, side)).toBe(0);
   });
 
   it('bangs: measured as such, they thin and recede stage by stage instead of going at once with the temples', () => {

@@ -246,6 +246,18 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
 }
 
 /**
+ * How far (0..1) a point lies beside the temples and the sides of the head rather than over its top, by its
+ * direction from the skull's centre (in the skull's radii): fully up to TEMPLE_SIDE.FULL degrees over the
+ * horizontal, none from TEMPLE_SIDE.NONE on.
+ */
+const TEMPLE_SIDE = { FULL: 60, NONE: 80 };
+export function templeSide(u: number, v: number, skull: SkullSpan = FRONTAL): number {
+  const x = Math.abs(u - skull.u0) / skull.a, y = Math.max(0, (v - SKULL.v0) / (skull.top - SKULL.v0));
+  const deg = (Math.atan2(y, x) * 180) / Math.PI;
+  return 1 - smooth((deg - TEMPLE_SIDE.FULL) / (TEMPLE_SIDE.NONE - TEMPLE_SIDE.FULL));
+}
+
+/**
  * Where hair hanging from the top of the head would cross into the skull (ROOT_R), on its way from (u, v)
  * to a point HANG_AIM skull radii over the skull's centre; null when that way misses the skull.
  */

@@ -20,7 +20,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
-import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
+import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, templeSide, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
@@ -74,6 +74,8 @@ const PERSON_BAND = 2.2;
  * where the crown's 0.8 gave the hair over it a loss of 0.5).
  */
 const BACKDROP_GOES = 0.35, BACKDROP_SOFT = 0.1;
+/** Where hair stands over the top of the head (frame v over the skull's top), whose loss templeSide's band takes. */
+const TOP_ABOVE = 0.15;
 /** Bangs: hair over this share of the forehead (fringeCover), hiding the hairline. */
 export const BANGS_COVER = 0.25;
 /**
@@ -287,6 +289,21 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     // at man_7 and helen_3248183827's identity fell from 0.86 to 0.82).
     for (let i = 0; i < n; i++) lost[i] += (smoothed[i] - lost[i]) * smooth((V[i] - SMOOTH_FROM) / 0.3);
   }
+  const top = skullTop(f, skull, maps, win);
+  const shape = headShape(f, top, skull, maps, win);
+  const head = headOutline(shape, U, V);
+  if (man) {
+    // Hair over the backdrop beside the temples (outside the bald head's outline) is the silhouette of the
+    // hair on the sides and top standing over the receding temples: it goes when hair standing over the top
+    // of the head goes (with the crown, from man_5), not with the temples' recession (at man_2 to man_4
+    // helen_3219692565's silhouette went with the hairline and the backdrop showed in wedges beside the
+    // forehead). Over the top itself it still goes with the crown, else a cap of hair floats over the dome.
+    const topGone = lossAt(level, skull.u0, skull.top + TOP_ABOVE, f.mid, 0, lift, PERSON_BAND, skull);
+    for (let i = 0; i < n; i++) {
+      if (head[i] >= 1 || lost[i] <= topGone) continue;
+      lost[i] += (topGone - lost[i]) * templeSide(U[i], V[i], skull) * (1 - head[i]);
+    }
+  }
   const lab = toLab(img, win);
   // Which strands go first: the hair's own light gaps, kept dark strands (strandKeep).
   const keep = strandKeep(lab.L, firm, noise, win.w, win.h, Math.max(0.7, STRAND_WIDTH * fw), man ? FIBRE_TEXTURE : undefined);
@@ -297,9 +314,6 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   // The parsing's hair stops short of the hair's soft outline against the backdrop; where the person matte
   // still sees the person there, the wisps reach twice as far.
   const fringeWide = maps.person ? dilatePlane(firmLoss, win.w, win.h, Math.max(3, Math.round(2 * FRINGE_REACH * fw))) : fringe;
-  const top = skullTop(f, skull, maps, win);
-  const shape = headShape(f, top, skull, maps, win);
-  const head = headOutline(shape, U, V);
   const gone = new Float32Array(n);
   let any = 0;
   for (let i = 0; i < n; i++) {
