@@ -1,6 +1,6 @@
 /**
  * The beard's colour and light from the photo: the hair colour read from the person's brows and scalp hair
- * (face parsing), and the photo's light over the face as the broad lightness of the skin, relative to the
+ * (face parsing) and from the face's own beard where it has one, and the photo's light over the face as the broad lightness of the skin, relative to the
  * face's typical skin, so a beard on the shadowed side of a face is darker.
  */
 import { expand, shrink } from '../../image/guided-filter.ts';
@@ -85,10 +85,11 @@ export interface FaceTone {
 /**
  * The person's hair colour: the darker part of the brows (a brow mask holds skin between its hairs) and the
  * middle of the scalp hair's lightness (neither its shine nor its shadows), brows weighing more, as beards
- * usually match brows more than scalp hair. Kept visibly darker than the skin.
+ * usually match brows more than scalp hair (faint brows, barely darker than the skin, less). `own`: the
+ * face's own beard, whose darker part (dense and dark) weighs most. Kept visibly darker than the skin.
  */
 export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBeard | null): FaceTone {
-  const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), BROW_BAND[0], BROW_BAND[1]);
+  const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
   const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
   const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
@@ -119,11 +120,6 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   return { hair: rgb, skin, skinLuma, grey };
 }
 
-/**
- * The brows' luma band read: their darker part, as a brow mask holds skin between its hairs (on a soft
- * photo most of it: at 0.05-0.45 a black-browed face's beard came out light brown).
- */
-const BROW_BAND = [0.03, 0.3] as const;
 /**
  * Brows this light relative to the skin are not read at all, and weigh fully from 0.25 darker (brows read
  * 0.33-0.45 of the skin's lightness on the shared portraits; a boy's faint brows on a soft photo 0.68).
