@@ -85,7 +85,7 @@ export interface FaceTone {
 /**
  * The person's hair colour: the darker part of the brows (a brow mask holds skin between its hairs) and the
  * middle of the scalp hair's lightness (neither its shine nor its shadows), brows weighing more, as beards
- * usually match brows more than scalp hair (faint brows, barely darker than the skin, less). `own`: the
+ * usually match brows more than scalp hair. `own`: the
  * face's own beard, whose darker part (dense and dark) weighs most. Kept visibly darker than the skin.
  */
 export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBeard | null): FaceTone {
@@ -93,9 +93,7 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
   const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
-  // Faint brows (their mask mostly skin, barely darker than it) say little of the hair's colour.
-  const browShare = brows ? 0.6 * Math.min(1, Math.max(0, (FAINT_BROW - luma(brows) / luma(skin)) / 0.25)) : 0;
-  if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(browShare * toLinear(brows[c]) + (1 - browShare) * toLinear(hair[c]))) as RGB;
+  if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;
   // The person's own beard or moustache, where there is one, is the colour a drawn one must match.
   const facial = own ? band(histogram(own.photo, own.win, (x, y) => own.beard[y * own.win.w + x] >= OWN_SURE), OWN_BAND[0], OWN_BAND[1], Math.max(30, OWN_LEAST * own.faceWidth ** 2)) : null;
@@ -119,12 +117,6 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   if (l > most) rgb = rgb.map((v) => v * (most / l)) as RGB;
   return { hair: rgb, skin, skinLuma, grey };
 }
-
-/**
- * Brows this light relative to the skin are not read at all, and weigh fully from 0.25 darker (brows read
- * 0.33-0.45 of the skin's lightness on the shared portraits; a boy's faint brows on a soft photo 0.68).
- */
-const FAINT_BROW = 0.75;
 
 /** The face's own facial hair (beard.ts's mask) on the photo as sent. */
 export interface OwnBeard { photo: RasterImage; win: Win; faceWidth: number; beard: Float32Array; hidden: number }
