@@ -1,6 +1,6 @@
 /**
  * The beard's colour and light from the photo: the hair colour read from the person's brows and scalp hair
- * (face parsing), and the photo's light over the face as the broad lightness of the skin, relative to the
+ * (face parsing) and from the face's own beard where it has one, and the photo's light over the face as the broad lightness of the skin, relative to the
  * face's typical skin, so a beard on the shadowed side of a face is darker.
  */
 import { expand, shrink } from '../../image/guided-filter.ts';
@@ -29,16 +29,20 @@ const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (
  * take the mean colour between two lightness quantiles in one pass (a hair mask covers much of the photo).
  */
 function classHistogram(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]) {
-  const { x0, y0, w, h } = parsing.win, ch = image.channels;
   const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
+  const w = parsing.win.w;
+  return histogram(image, parsing.win, planes.length ? (x, y) => { let p = 0; for (const pl of planes) p += pl[y * w + x]; return p >= SURE; } : null);
+}
+
+/** histogram() over a window's pixels where `sure` holds (none with null). */
+function histogram(image: RasterImage, win: Win, sure: ((x: number, y: number) => boolean) | null) {
+  const { x0, y0, w, h } = win, ch = image.channels;
   const count = new Float64Array(256), sum = new Float64Array(256 * 3);
   let total = 0;
-  if (!planes.length) return { count, sum, total };
+  if (!sure) return { count, sum, total };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      let p = 0;
-      for (const pl of planes) p += pl[y * w + x];
-      if (p < SURE) continue;
+      if (!sure(x, y)) continue;
       const o = ((y0 + y) * image.width + x0 + x) * ch;
       const r = image.data[o], g = image.data[o + 1], b = image.data[o + 2];
       const l = Math.min(255, Math.round(luma([r, g, b])));
@@ -81,15 +85,21 @@ export interface FaceTone {
 /**
  * The person's hair colour: the darker part of the brows (a brow mask holds skin between its hairs) and the
  * middle of the scalp hair's lightness (neither its shine nor its shadows), brows weighing more, as beards
- * usually match brows more than scalp hair. Kept visibly darker than the skin.
+ * usually match brows more than scalp hair. `own`: the
+ * face's own beard, whose darker part (dense and dark) weighs most. Kept visibly darker than the skin.
  */
-export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
+export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBeard | null): FaceTone {
   const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
   const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
   const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
   if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;
+  // The person's own beard or moustache, where there is one, is the colour a drawn one must match.
+  const facial = own ? band(histogram(own.photo, own.win, (x, y) => own.beard[y * own.win.w + x] >= OWN_SURE), OWN_BAND[0], OWN_BAND[1], Math.max(30, OWN_LEAST * own.faceWidth ** 2)) : null;
+  // Only hair clearly darker than the skin: a faint stubble's mask reads as the skin's colour.
+  const share = facial ? OWN_SHARE * Math.min(1, own!.hidden / OWN_HIDDEN) * Math.min(1, Math.max(0, (OWN_DARK - luma(facial) / luma(skin)) / 0.2)) : 0;
+  if (facial && share > 0) rgb = [0, 1, 2].map((c) => toSrgb(share * toLinear(facial[c]) + (1 - share) * toLinear(rgb[c]))) as RGB;
   const skinLuma = luma(skin);
   const grey = greyness(rgb, skinLuma);
   let l = luma(rgb);
@@ -107,6 +117,21 @@ export function faceTone(image: RasterImage, parsing: FaceParsing): FaceTone {
   if (l > most) rgb = rgb.map((v) => v * (most / l)) as RGB;
   return { hair: rgb, skin, skinLuma, grey };
 }
+
+/** The face's own facial hair (beard.ts's mask) on the photo as sent. */
+export interface OwnBeard { photo: RasterImage; win: Win; faceWidth: number; beard: Float32Array; hidden: number }
+/**
+ * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask
+ * holds skin between the hairs), at least OWN_LEAST face widths² of it.
+ */
+const OWN_SURE = 0.5;
+const OWN_BAND = [0.03, 0.35] as const;
+const OWN_LEAST = 0.004;
+/** The own beard's share of the colour, reached from OWN_HIDDEN of its hair hiding the skin (a sparse stubble's skin weighs less). */
+const OWN_SHARE = 0.8;
+const OWN_HIDDEN = 0.5;
+/** The own beard counts fully at 0.2 below this lightness relative to the skin's, not at all from it. */
+const OWN_DARK = 0.7;
 
 /** The lightness, relative to the skin's, a fully grey or white beard is drawn at. */
 const GREY_LUMA = 1.12;

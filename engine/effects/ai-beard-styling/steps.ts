@@ -19,15 +19,16 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
-import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard, type BeardMask } from '../../vision/regions/beard.ts';
 import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';
-import { faceTone, lightPlane } from './colour.ts';
+import { faceTone, lightPlane, type OwnBeard } from './colour.ts';
 import { presetByName, type BeardPart } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
-import { drawPart, hashSeed } from './strands.ts';
+import { drawPart, hashSeed, isStubble } from './strands.ts';
+import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
 
 export type P = Params<typeof endpoint>;
@@ -84,7 +85,7 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
       const preset = presetByName(beard) ?? fail(beard);
       keepUnderStyle(image, result, faceShape(preset, face.mesh!, image), preset.parts.map((p) => p.body >= DENSE_BODY));
     }
-    drawPreset(source, result, face, parsing, beard, index);
+    drawPreset(source, result, face, parsing, beard, index, shaved && ownBeard(image, shaved.mask));
   } else transferBeard(source, result, face, parsing, beard);
 }
 
@@ -107,12 +108,18 @@ export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: P
   }
 }
 
-/** One face's beard drawn from a preset into `result` (reading light and colour from `image`). */
-export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number): void {
+/** The face's own facial hair for its colour (faceTone), read on the photo as sent. */
+const ownBeard = (photo: RasterImage, mask: BeardMask): OwnBeard => ({ photo, win: mask.win, faceWidth: mask.faceWidth, beard: mask.beard, hidden: mask.hidden });
+
+/**
+ * One face's beard drawn from a preset into `result` (reading light and colour from `image`; its colour
+ * from the face's own beard too where `own` gives one).
+ */
+export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number, own?: OwnBeard | null | false): void {
   const preset = presetByName(name);
   if (!preset) throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`);
   const shape = faceShape(preset, face.mesh!, image);
-  const tone = faceTone(image, parsing);
+  const tone = faceTone(image, parsing, own || null);
   const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);
   const light = lightPlane(image, shape.win, tone.skinLuma, 0.03 * shape.faceWidth, skin);
   const ch = result.channels;
@@ -137,12 +144,24 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
   const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
   const cloak = occluder(parsing, shape, px, ch);
+  const { w, h } = shape.win;
+  const bare = out.slice(), hair = new Float32Array(n);
+  const look = photoLook(image, face.mesh!, parsing, shape.faceWidth);
+  // The lips and the open mouth stay the person's own (below); a moustache's strands end at them, so its
+  // hair is drawn where it shows (on a smiling face the lip takes much of its outline, and strands rooted
+  // above it and cut by it left only a faint band).
+  // They end where the lip is kept half or more (ended only where it is kept whole, strands went on into
+  // its soft edge, to be blended out there, and the moustache stayed faint).
+  const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
+  const lipStop = lips.map((v) => (LIP_GAIN * v >= 0.5 ? 1 : 0));
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
     const under = back && whole ? out.slice() : null;
     const cut = overChin(part) ? far : farCheek;
     const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (cut && !whole ? 1 - backdrop(i) * cut[i] : 1));
-    drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey }, rand);
+    drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey, blur: look.blur }, rand, whole ? lipStop : undefined);
+    // Where hair (not stubble's shadow, which keeps the skin's grain) replaced the photo.
+    if (!isStubble(part)) for (let i = 0; i < n; i++) if (cover[i] > hair[i]) hair[i] = cover[i];
     if (under) {
       for (let i = 0; i < n; i++) {
         const t = backdrop(i);
@@ -150,10 +169,13 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
       }
     }
   });
+  // The drawn hair as soft and as grainy as the photo at this face: pixel-sharp strands on a soft photo or a
+  // small face read as pasted on.
+  soften(out, bare, w, h, look.blur);
+  addGrain(out, hair, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
   // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
-  const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
     const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
     if (keep > 0) for (let c = 0; c < 3; c++) out[k * 3 + c] += (px[k * ch + c] - out[k * 3 + c]) * keep;
@@ -163,6 +185,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
+
 
 /** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)): its atlas pixel half covered or more. */
 function overChin(part: BeardPart): boolean {

@@ -93,6 +93,57 @@ describe('drawPart', () => {
   });
 });
 
+describe('drawPart with a stop and a blur', () => {
+  it('ends strands at the stop and keeps the part as dense where it shows (a lip over a moustache)', () => {
+    const preset = presetByName('ChevronMoustache')!;
+    const shape = faceShape(preset, mesh, SIZE);
+    const { w, h } = shape.win;
+    // The part's lower half stopped (as a smiling face's upper lip is).
+    let top = h, bottom = 0;
+    for (let i = 0; i < w * h; i++) if (shape.coverage[0][i] > 0.5) { const y = Math.floor(i / w); top = Math.min(top, y); bottom = Math.max(bottom, y); }
+    const cut = Math.round((top + bottom) / 2);
+    const stop = Float32Array.from({ length: w * h }, (_, i) => (Math.floor(i / w) >= cut ? 1 : 0));
+    const run = (withStop: boolean) => {
+      const out = new Float32Array(w * h * 3).fill(200);
+      drawPart(out, shape, { ...preset.parts[0], body: 0 }, shape.coverage[0], { rgb: [60, 40, 30], shade: new Float32Array(w * h).fill(1) }, seededRandom(9), withStop ? stop : undefined);
+      return out;
+    };
+    const free = run(false), stopped = run(true);
+    /** Mean darkening over the covered pixels above the cut, and the pixels changed below it (past a strand's width). */
+    const read = (out: Float32Array) => {
+      let dark = 0, n = 0, below = 0;
+      for (let i = 0; i < w * h; i++) {
+        // A strand's last splat reaches a pixel past where it ended.
+        if (Math.floor(i / w) >= cut) { if (Math.floor(i / w) >= cut + 2 && out[i * 3] !== 200) below++; continue; }
+        if (shape.coverage[0][i] > 0.5) { dark += 200 - out[i * 3]; n++; }
+      }
+      return { dark: dark / n, below };
+    };
+    const a = read(free), b = read(stopped);
+    expect(a.below).toBeGreaterThan(100);
+    expect(b.below).toBe(0);
+    expect(b.dark).toBeGreaterThan(a.dark);
+  });
+
+  it('draws locks wider on a blurred photo (the blur leaves their texture), fewer of them', () => {
+    const sharp = draw('Goatee', 6).out;
+    const preset = presetByName('Goatee')!;
+    const shape = faceShape(preset, mesh, SIZE);
+    const out = new Float32Array(shape.win.w * shape.win.h * 3).fill(200);
+    const shade = new Float32Array(shape.win.w * shape.win.h).fill(1);
+    const rand = seededRandom(6);
+    preset.parts.forEach((p, k) => drawPart(out, shape, p, shape.coverage[k], { rgb: [60, 40, 30], shade, blur: 4 }, rand));
+    /** Horizontal luma steps over the covered pixels: fine strands make many sharp ones. */
+    const roughness = (o: Float32Array) => {
+      let s = 0, n = 0;
+      for (let i = 1; i < shape.union.length; i++) if (shape.union[i] > 0.95 && shape.union[i - 1] > 0.95) { s += Math.abs(o[i * 3] - o[i * 3 - 3]); n++; }
+      return s / n;
+    };
+    expect(out).not.toEqual(sharp);
+    expect(roughness(out)).toBeLessThan(roughness(sharp));
+  });
+});
+
 describe('drawPart on white hair', () => {
   it('gives it bright highlights and darker strands between, not a flat grey', () => {
     const rgb = [200, 196, 192] as const;

@@ -46,11 +46,18 @@ export interface HairLook {
   shade: Float32Array;
   /** How grey or white the hair is, 0..1 (colour.ts greyness): its body is then less dark. */
   grey?: number;
+  /**
+   * The photo's blur at the face, px (grain.ts edgeBlur): the hair is softened to it afterwards, and its
+   * strands drawn as locks at least LOCK_WIDTH of it wide, so texture at a scale the blur leaves remains
+   * (single-pixel strands blurred away left a flat tone).
+   */
+  blur?: number;
 }
 
 /** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
 const STRAND_WIDTH = 0.0024;
 const MIN_WIDTH = 0.6;
+const LOCK_WIDTH = 0.8;
 /**
  * The body's share of its part's opacity and its darkness against the strands: the shadowed depth between
  * hairs, dark enough that strands stand out from it (at 0.7 light brown beards read as a flat tinted patch).
@@ -82,6 +89,8 @@ const GREY_DARK = 0.55;
 const EDGE_BAND = 0.05;
 /** The share of the density a beard keeps at its very edge (lower, a chin strap's jaw line lost its chin cover). */
 const EDGE_FLOOR = 0.4;
+/** The least a strand ended by a stop counts for (the strands a part draws are then at most 1 / it times). */
+const MIN_SHARE = 0.25;
 /** Step along a strand, pixels. */
 const STEP = 0.75;
 
@@ -115,7 +124,7 @@ export function stubbleShadow(out: Float32Array, cover: Float32Array, strength: 
  * Draws one part's body and strands into `out` (window RGB, floats 0..255). `cover` is the part's coverage;
  * strands root inside it and reach at most about 1.3 strand lengths past it.
  */
-export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover: Float32Array, look: HairLook, rand: () => number): void {
+export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover: Float32Array, look: HairLook, rand: () => number, stop?: Float32Array): void {
   const { w, h } = f.win;
   const fw = f.faceWidth;
   const [hr, hg, hb] = look.rgb;
@@ -137,7 +146,12 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
   if (inner) for (let i = 0; i < inner.length; i++) if (inner[i] > peak) peak = inner[i];
   /** Coverage thinned toward the outline's edge. */
   const dense = inner ? (i: number) => cover[i] * (EDGE_FLOOR + (1 - EDGE_FLOOR) * Math.min(1, inner[i] / peak)) : (i: number) => cover[i];
-  const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw);
+  /**
+   * The body's: gone at the outline's edge, where only sparse strands reach (with the strands' floor its
+   * edge stood as a line across the cheek once the hair was softened to a soft photo's blur).
+   */
+  const thick = inner ? (i: number) => cover[i] * Math.min(1, inner[i] / peak) : dense;
+  const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw, LOCK_WIDTH * (look.blur ?? 0));
   const reach = Math.ceil(1.3 * length + width + 2);
   const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
   const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
@@ -153,7 +167,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     const noise = valueNoise(rw, rh, Math.max(2, 0.02 * fw), rand);
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
-        const i = y * w + x, c = dense(i);
+        const i = y * w + x, c = thick(i);
         if (c <= 0.01) continue;
         const a = BODY_OPACITY * part.body * c * c * (0.5 + 0.5 * noise[at(x, y)]);
         const s = look.shade[i] * bodyDark;
@@ -184,7 +198,10 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     if (c <= 0 || rand() >= Math.min(1, c * (0.55 + 0.9 * ragged[rr]))) continue;
     let dx = dir.dx[rr], dy = dir.dy[rr];
     if (dx !== dx) continue;
-    n++;
+    if (stop && stop[ri] >= 0.5) continue;
+    // Behind `stop` a strand ends and counts for the share of it drawn, so a part the stop cuts into (a
+    // smiling face's lip over a moustache's outline) keeps its density where it shows.
+    let drawn = 0;
     const len = length * (0.55 + 0.7 * rand()) * (0.45 + 0.55 * c);
     const wid = width * (0.7 + 0.6 * rand());
     // Stumps are the hair's dark cut ends; longer strands vary in locks.
@@ -209,6 +226,11 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     let px = rx, py = ry, nt = 0;
     const steps = Math.max(2, Math.ceil(len / STEP));
     for (let s = 0; s <= steps; s++) {
+      if (stop) {
+        const sx = Math.floor(px), sy = Math.floor(py);
+        if (sx >= 0 && sy >= 0 && sx < w && sy < h && stop[sy * w + sx] >= 0.5) break;
+      }
+      drawn = s;
       const t = s / steps;
       const wt = wid * (1 - 0.55 * t), aa = alpha * (1 - 0.6 * t * t);
       // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
@@ -242,6 +264,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       px += (ux / un) * STEP; py += (uy / un) * STEP;
       if (px < rect.x0 || py < rect.y0 || px >= rect.x1 || py >= rect.y1) break;
     }
+    n += stop ? Math.max(MIN_SHARE, drawn / steps) : 1;
     for (let k = 0; k < nt; k++) {
       const o = touched[k], a = scratch[o];
       scratch[o] = 0;

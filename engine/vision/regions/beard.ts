@@ -480,9 +480,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
  * no beard, or no bare skin to fill from (then `target` is untouched). `regions` may pass BEARD_REGIONS
  * already drawn for the face (the pipeline's facts.regions).
  */
-export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): (RemovalStats & { coverage: number }) | null {
+export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): (RemovalStats & { coverage: number; mask: BeardMask }) | null {
   const mask = beardMask(source, face, parsing, regions);
   if (!mask || mask.coverage === 0) return null;
   const done = removeBeard(target, mask);
-  return done && { ...done, coverage: mask.coverage };
+  return done && { ...done, coverage: mask.coverage, mask };
 }
