@@ -1,13 +1,15 @@
 /**
  * The beard's colour and light from the photo: the hair colour read from the person's brows and scalp hair
- * (face parsing) and from the face's own beard where it has one, and the photo's light over the face as the broad lightness of the skin, relative to the
- * face's typical skin, so a beard on the shadowed side of a face is darker.
+ * (face parsing) and from the face's own beard where it has one, and the photo's light over the face as
+ * the broad lightness of the skin, relative to the face's typical skin, so a beard on the shadowed side of
+ * a face is darker.
  */
 import { expand, shrink } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
+import type { BeardMask } from '../../vision/regions/beard.ts';
 import { feather } from '../../vision/regions/feather.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 
@@ -85,8 +87,8 @@ export interface FaceTone {
 /**
  * The person's hair colour: the darker part of the brows (a brow mask holds skin between its hairs) and the
  * middle of the scalp hair's lightness (neither its shine nor its shadows), brows weighing more, as beards
- * usually match brows more than scalp hair. `own`: the
- * face's own beard, whose darker part (dense and dark) weighs most. Kept visibly darker than the skin.
+ * usually match brows more than scalp hair. `own`: the face's own beard, whose darker part (dense and dark)
+ * weighs most. Kept visibly darker than the skin.
  */
 export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBeard | null): FaceTone {
   const brows = band(classHistogram(image, parsing, ['rightBrow', 'leftBrow']), 0.05, 0.45);
@@ -119,7 +121,7 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
 }
 
 /** The face's own facial hair (beard.ts's mask) on the photo as sent. */
-export interface OwnBeard { photo: RasterImage; win: Win; faceWidth: number; beard: Float32Array; hidden: number }
+export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
 /**
  * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask
  * holds skin between the hairs), at least OWN_LEAST face widths² of it.

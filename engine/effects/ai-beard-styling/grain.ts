@@ -93,9 +93,7 @@ export function soften(out: Float32Array, under: Float32Array, w: number, h: num
  */
 export function addGrain(out: Float32Array, alpha: Float32Array, w: number, h: number, grain: number, rand: () => number): void {
   const n = w * h;
-  const luma = new Float32Array(n);
-  for (let i = 0; i < n; i++) luma[i] = (0.299 * out[i * 3] + 0.587 * out[i * 3 + 1] + 0.114 * out[i * 3 + 2]) / 255;
-  const own = fineGrain(luma, w, h, alpha);
+  const own = fineGrain(lumaPlane(out, w, h, 3), w, h, alpha);
   const need = Math.sqrt(Math.max(0, grain * grain - own * own));
   if (need < 0.002) return;
   // Gaussian noise (Box-Muller), scaled so that its own fine band (as fineGrain measures it) is `need`.

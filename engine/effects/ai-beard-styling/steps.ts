@@ -19,7 +19,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
-import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard, type BeardMask } from '../../vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';
@@ -85,7 +85,7 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
       const preset = presetByName(beard) ?? fail(beard);
       keepUnderStyle(image, result, faceShape(preset, face.mesh!, image), preset.parts.map((p) => p.body >= DENSE_BODY));
     }
-    drawPreset(source, result, face, parsing, beard, index, shaved && ownBeard(image, shaved.mask));
+    drawPreset(source, result, face, parsing, beard, index, shaved ? { ...shaved.mask, photo: image } : null);
   } else transferBeard(source, result, face, parsing, beard);
 }
 
@@ -108,18 +108,15 @@ export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: P
   }
 }
 
-/** The face's own facial hair for its colour (faceTone), read on the photo as sent. */
-const ownBeard = (photo: RasterImage, mask: BeardMask): OwnBeard => ({ photo, win: mask.win, faceWidth: mask.faceWidth, beard: mask.beard, hidden: mask.hidden });
-
 /**
  * One face's beard drawn from a preset into `result` (reading light and colour from `image`; its colour
  * from the face's own beard too where `own` gives one).
  */
-export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number, own?: OwnBeard | null | false): void {
+export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number, own?: OwnBeard | null): void {
   const preset = presetByName(name);
   if (!preset) throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`);
   const shape = faceShape(preset, face.mesh!, image);
-  const tone = faceTone(image, parsing, own || null);
+  const tone = faceTone(image, parsing, own);
   const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);
   const light = lightPlane(image, shape.win, tone.skinLuma, 0.03 * shape.faceWidth, skin);
   const ch = result.channels;
@@ -185,7 +182,6 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
-
 
 /** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)): its atlas pixel half covered or more. */
 function overChin(part: BeardPart): boolean {
