@@ -4,7 +4,7 @@
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
  *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
- *     [--fold-model N] [--augment flip,shift,flipshift] [--augment-weight w] [name-filter ...]
+ *     [--fold-model N] [--augment flip,shift,flipshift] [--augment-weight w] [--soft [--soft-min s]] [--confusion] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
  *    per class; kept in FEATURE_CACHE so later runs only train.
@@ -30,8 +30,12 @@
  *    superpixel at the top left so that SLIC's grid falls elsewhere on the same garments, `flipshift` both; the
  *    rules and features recomputed on the view (cached in FEATURE_CACHE), its rows weighted --augment-weight
  *    (default 1). Figures stay on the photos themselves.
- * 5. To look at failures held out: --lower-failures lists the fit photos whose skirt and trousers pixels the
- *    folds' models swapped most, with their fold; --fold-model N writes the model trained without fold N, so
+ * --soft trains on the regions' pixels rather than their majority class: one row per class a region holds (above
+ *    --soft-min of its labelled pixels), weighed by that class's pixels (not in the committed model: fit folds +.005
+ *    over four seeds, check half -.007).
+ * 5. To look at failures held out: --confusion prints the fit half's held-out confusions (pixels by true and
+ *    model class); --lower-failures lists the fit photos whose skirt and trousers pixels the folds' models
+ *    swapped most, with their fold; --fold-model N writes the model trained without fold N, so
  *    that quality:apparel --half fit --render shows those photos as a model that never saw them parses them
  *    (git checkout the committed model afterwards).
  */
@@ -156,6 +160,8 @@ const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--cla
 }));
 // --seeds N: the first stage trained N times with seeds seed, seed + 1, ..., its probabilities averaged.
 const seeds = opt('--seeds', 1);
+const soft = args.includes('--soft');
+const softMin = opt('--soft-min', 0);
 if (boost.size) console.log(`class boost: ${[...boost].map(([c, v]) => `${c} x${v}`).join(', ')}`);
 
 report('rules', (d) => d.rule);
@@ -171,6 +177,7 @@ if (args.includes('--smooth-grid')) {
 }
 // --lower-failures: the fit photos whose held-out skirt and trousers pixels went most to the other (to render).
 if (args.includes('--lower-failures')) lowerFailures(first.probabilities);
+if (args.includes('--confusion')) confusion(`fit ${folds}-fold`, first.probabilities);
 let final: ApparelModel = { regions: first.models[0], seeds: first.models.length > 1 ? first.models.slice(1) : null, context: null, bias: null };
 // --fold-model N: write the first stage trained without fold N, so quality:apparel renders that fold's photos held out.
 const foldModel = opt('--fold-model', -1);
@@ -201,7 +208,7 @@ const json = JSON.stringify(final);
 // The committed path (learned.ts) on the model as written: the fit half in-sample, the check half held out.
 const written = readApparelModel(JSON.parse(json));
 report('written model', (d) => classesOf(predictRegions(written, d.rows, d.count, d.neighbours), d.rows, d.count, d.neighbours, SMOOTHING, written.bias, vote), { fitLabel: 'fit in-sample' });
-if (showCheck) confusion(written);
+if (showCheck) confusion('check half', written);
 console.log(`trained in ${((Date.now() - t0) / 1000).toFixed(0)} s (regions ${JSON.stringify(stage1)}${final.context ? `, context ${JSON.stringify(stage2)}` : ''})`);
 if (!args.includes('--dry')) {
   writeFileSync(MODEL_FILE, json);
@@ -232,7 +239,7 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
  * context stage then trains only that.
  */
 function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>) {
-  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel), ...(augment.length ? [augment, augmentWeight] : [])])).digest('hex').slice(0, 12);
+  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel), ...(augment.length ? [augment, augmentWeight] : []), ...(soft ? ['soft', softMin] : [])])).digest('hex').slice(0, 12);
   const file = path.join(STAGE_CACHE, `${id}.json`);
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8'));
@@ -266,20 +273,28 @@ function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) =
   // With --augment, each photo's views (first-stage features only: a view has no context rows).
   const ds = photos.flatMap((d) => [d, ...(viewsOf.get(d) ?? [])]);
   if (viewsOf.size && rowsOf(photos[0]) !== photos[0].rows) throw new Error('--augment: first stage only');
+  // --soft: a region of mixed classes gives one row per class it holds, weighed by that class's pixels
+  // (the pixels' own cross-entropy), not one row of its majority class weighed by all its pixels.
+  const classesIn = (d: PhotoRows, i: number): number[] => {
+    if (!soft) { let best = 0; for (let k = 1; k < K; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k; return [best]; }
+    const n = labelled(d, i);
+    return [...Array(K).keys()].filter((k) => d.inAll[i * SLOTS + k] > softMin * n);
+  };
   let rows = 0;
-  for (const d of ds) for (let i = 0; i < d.count; i++) if (usable(d, i)) rows++;
+  for (const d of ds) for (let i = 0; i < d.count; i++) if (usable(d, i)) rows += classesIn(d, i).length;
   const X = new Float32Array(rows * W), y = new Uint8Array(rows), w = new Float32Array(rows);
   let at = 0;
   for (const d of ds) {
     const src = rowsOf(d), dw = d.view ? augmentWeight : 1;
     for (let i = 0; i < d.count; i++) {
       if (!usable(d, i)) continue;
-      X.set(src.subarray(i * W, i * W + W), at * W);
-      let best = 0;
-      for (let k = 1; k < K; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
-      y[at] = best;
-      w[at] = (labelled(d, i) / 70) * dw;
-      at++;
+      const ks = classesIn(d, i);
+      for (const k of ks) {
+        X.set(src.subarray(i * W, i * W + W), at * W);
+        y[at] = k;
+        w[at] = ((soft ? d.inAll[i * SLOTS + k] : labelled(d, i)) / 70) * dw;
+        at++;
+      }
     }
   }
   // Rare classes (hats) weigh more: (most common class's rows / this class's rows) ^ power.
@@ -295,14 +310,18 @@ function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) =
   return trainBoostedTrees({ data: X, rows, features, classes: [...MODEL_CLASSES], labels: y, weights: w, ...settings, bins: 64 });
 }
 
-/** Check-half pixels on the matte by true class (rows) and the model's class (columns), in thousands. */
-function confusion(m: ApparelModel) {
+/**
+ * Pixels on the matte by true class (rows) and the model's class (columns), in thousands: the check half by
+ * the written model, or (--confusion) the fit half by the folds' held-out probabilities.
+ */
+function confusion(name: string, m: ApparelModel | Map<PhotoRows, Float32Array>) {
   const c = new Float64Array(K * K);
-  for (const d of data.filter((e) => e.half === 'check' && e.person)) {
-    const cls = classesOf(predictRegions(m, d.rows, d.count, d.neighbours), d.rows, d.count, d.neighbours, SMOOTHING, m.bias, vote);
+  for (const d of data.filter((e) => e.half === (m instanceof Map ? 'fit' : 'check') && e.person)) {
+    const p = m instanceof Map ? m.get(d)! : predictRegions(m, d.rows, d.count, d.neighbours);
+    const cls = classesOf(p, d.rows, d.count, d.neighbours, SMOOTHING, m instanceof Map ? null : m.bias, vote);
     for (let i = 0; i < d.count; i++) for (let t = 0; t < K; t++) c[t * K + cls[i]] += d.onMatte[i * SLOTS + t];
   }
-  console.log(`check half, true \\ model (k pixels): ${MODEL_CLASSES.map((n) => n.padStart(6)).join('')}`);
+  console.log(`${name}, true \\ model (k pixels): ${MODEL_CLASSES.map((n) => n.padStart(6)).join('')}`);
   MODEL_CLASSES.forEach((n, t) => console.log(`${n.padStart(34)} ${MODEL_CLASSES.map((_, k) => (c[t * K + k] / 1000).toFixed(0).padStart(6)).join('')}`));
 }
 
