@@ -4,7 +4,9 @@
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
  *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
- *     [--fold-model N] [--augment flip,shift,flipshift] [--augment-weight w] [--soft [--soft-min s]] [--confusion] [name-filter ...]
+ *     [--fold-model N] [--augment flip,shift,flipshift] [--augment-weight w] [--no-mlp] [--mlp-hidden 64] [--mlp-epochs N]
+ *     [--mlp-rate r] [--mlp-decay d] [--mlp-dropout p] [--mlp-activation relu|tanh] [--mlp-hard] [--mlp-seeds N] [--mix m]
+ *     [--mixes m,...] [--confusion] [name-filter ...]
  * 1. Per photo: the model outputs (from the quality cache, APPAREL_CACHE, or run now and cached), the
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
  *    per class; kept in FEATURE_CACHE so later runs only train.
@@ -16,6 +18,9 @@
  *    that never saw it, and so figures to choose settings by without the check half. --stages 2 adds the
  *    context stage (context.ts) over the first stage's held-out probabilities (not in the committed model:
  *    .448 -> .422 on the fit half's folds, .443 with 40 rounds, feature share 0.3 and 200 hessian). The first stage's folds are kept in STAGE_CACHE.
+ * 2b. A small perceptron (mlp-train.ts) on the same rows, labels (soft: each region's labelled pixels' shares) and
+ *    weights, held out by the same folds (its probabilities and model kept in MLP_CACHE); its class probabilities
+ *    are mixed with the trees' as a geometric mean, --mix its share (learned.ts mixProba), before the smoothing.
  * 3. With --calibrate, per-class offsets to the log probabilities, fitted to the mean and all-clothing IoU
  *    of the fit half's held-out probabilities (and themselves checked fold by fold). Not in the committed
  *    model: +.001 on the fit half's folds, -.002 on the check half.
@@ -30,9 +35,6 @@
  *    superpixel at the top left so that SLIC's grid falls elsewhere on the same garments, `flipshift` both; the
  *    rules and features recomputed on the view (cached in FEATURE_CACHE), its rows weighted --augment-weight
  *    (default 1). Figures stay on the photos themselves.
- * --soft trains on the regions' pixels rather than their majority class: one row per class a region holds (above
- *    --soft-min of its labelled pixels), weighed by that class's pixels (not in the committed model: fit folds +.005
- *    over four seeds, check half -.007).
  * 5. To look at failures held out: --confusion prints the fit half's held-out confusions (pixels by true and
  *    model class); --lower-failures lists the fit photos whose skirt and trousers pixels the folds' models
  *    swapped most, with their fold; --fold-model N writes the model trained without fold N, so
@@ -51,13 +53,15 @@ import { stepContext } from '../engine/pipeline/effect.ts';
 import { FEATURES } from '../engine/vision/garments/apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
 import { contextRows, withContext } from '../engine/vision/garments/context.ts';
-import { averageProba, candidateFeatures, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
+import { averageProba, candidateFeatures, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
 import { parseByRules } from '../engine/vision/garments/parse.ts';
 import { L } from '../engine/vision/garments/scene.ts';
+import { predictMlp, readMlp, type Mlp } from '../engine/vision/garments/mlp.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { APPAREL_CACHE, loadCached, needsHeads, saveCached } from './apparel-cache.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type ApparelPhoto, type Half } from './apparel-split.ts';
 import { trainBoostedTrees } from './boosted-trees-train.ts';
+import { trainMlp } from './mlp-train.ts';
 import { viewOf, VIEWS, type View } from './apparel-views.ts';
 
 const args = process.argv.slice(2);
@@ -67,6 +71,8 @@ const MODEL_FILE = path.join(repoRoot, 'engine/vision/garments/apparel-model.jso
 const FEATURE_CACHE = '/tmp/apparel-features';
 /** First-stage models and their held-out probabilities (crossFitCached). */
 const STAGE_CACHE = '/tmp/apparel-stage1';
+/** The perceptron's held-out probabilities and model (crossFitNet). */
+const MLP_CACHE = '/tmp/mlp/apparel-mlp';
 /** Count slots per region: MODEL_CLASSES, then ignored pixels. */
 const SLOTS = MODEL_CLASSES.length + 1, IGN = MODEL_CLASSES.length;
 const F = FEATURES.length;
@@ -152,6 +158,19 @@ const settingsFor = (suffix: string, d: Record<string, number>) => ({
 const stage1 = settingsFor('', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 1 });
 const stage2 = settingsFor('2', { rounds: 60, depth: 3, rate: 0.1, minHessian: 50, featureShare: 0.5, classPower: 0.5 });
 const K = MODEL_CLASSES.length;
+// The perceptron (mlp-train.ts; off with --no-mlp) on the same rows, labels and weights as the trees, held out by
+// the same folds; figures alone and mixed with the trees (--mix: its share in the model, --mixes: shares to
+// print). Defaults chosen on the fit folds with seeds 13 and 14 (README): 64 ReLU units, dropout 0.5, weight
+// decay 1, 10 epochs, soft targets (--mlp-hard: majority labels), a geometric mix of 0.2.
+const mlpOn = !args.includes('--no-mlp');
+const strOpt = (name: string, d: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
+const mlpSettings = {
+  hidden: strOpt('--mlp-hidden', '64').split(',').map(Number), activation: strOpt('--mlp-activation', 'relu') as Mlp['activation'],
+  epochs: opt('--mlp-epochs', 10), batch: opt('--mlp-batch', 256), rate: opt('--mlp-rate', 0.003), decay: opt('--mlp-decay', 1),
+  dropout: opt('--mlp-dropout', 0.5), seed: opt('--seed', 13), soft: !args.includes('--mlp-hard'), nets: opt('--mlp-seeds', 1),
+};
+const mix = opt('--mix', 0.2);
+const mixes = strOpt('--mixes', String(mix)).split(',').map(Number);
 // --class-boost skirt=1.5,coat=1.2: those classes' weights times that on top of the class power.
 const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--class-boost') + 1] : '').split(',').filter(Boolean).map((e) => {
   const [c, v] = e.split('=');
@@ -160,8 +179,6 @@ const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--cla
 }));
 // --seeds N: the first stage trained N times with seeds seed, seed + 1, ..., its probabilities averaged.
 const seeds = opt('--seeds', 1);
-const soft = args.includes('--soft');
-const softMin = opt('--soft-min', 0);
 if (boost.size) console.log(`class boost: ${[...boost].map(([c, v]) => `${c} x${v}`).join(', ')}`);
 
 report('rules', (d) => d.rule);
@@ -178,12 +195,24 @@ if (args.includes('--smooth-grid')) {
 // --lower-failures: the fit photos whose held-out skirt and trousers pixels went most to the other (to render).
 if (args.includes('--lower-failures')) lowerFailures(first.probabilities);
 if (args.includes('--confusion')) confusion(`fit ${folds}-fold`, first.probabilities);
+const net = mlpOn ? crossFitNet() : null;
+if (net) {
+  report('mlp', (d) => classesOf(net.probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: `fit ${folds}-fold` });
+  // `+` the arithmetic mean (for comparison), `*` the geometric one the engine takes (learned.ts mixProba).
+  for (const m of mixes) report(`trees + mlp ${m}`, (d) => classesOf(mixed(first.probabilities.get(d)!, net.probabilities.get(d)!, m), d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: `fit ${folds}-fold` });
+  for (const m of mixes) report(`trees * mlp ${m}`, (d) => classesOf(mixProba(first.probabilities.get(d)!, net.probabilities.get(d)!, m), d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: `fit ${folds}-fold` });
+}
 let final: ApparelModel = { regions: first.models[0], seeds: first.models.length > 1 ? first.models.slice(1) : null, context: null, bias: null };
+// The model holds the perceptron trained on the whole fit half, mixed in at --mix (geometric).
+if (net?.model) {
+  if (net.model.length !== 1) throw new Error('--mlp-seeds: the engine reads one perceptron');
+  final = { ...final, mlp: { net: net.model[0], mix } };
+}
 // --fold-model N: write the first stage trained without fold N, so quality:apparel renders that fold's photos held out.
 const foldModel = opt('--fold-model', -1);
 if (foldModel >= 0) {
   const held = trainSeeds(fitPeople.filter((d) => foldOf.get(d) !== foldModel), [...FEATURES], (d) => d.rows, stage1);
-  final = { ...final, regions: held[0], seeds: held.length > 1 ? held.slice(1) : null };
+  final = { ...final, regions: held[0], seeds: held.length > 1 ? held.slice(1) : null, mlp: mlpOn ? { net: trainNets(fitPeople.filter((d) => foldOf.get(d) !== foldModel))[0], mix } : null };
 }
 let last = first.probabilities;
 if (opt('--stages', 1) >= 2) {
@@ -239,7 +268,7 @@ function crossFit(name: string, features: string[], rowsOf: (d: PhotoRows) => Fl
  * context stage then trains only that.
  */
 function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>) {
-  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel), ...(augment.length ? [augment, augmentWeight] : []), ...(soft ? ['soft', softMin] : [])])).digest('hex').slice(0, 12);
+  const id = createHash('sha1').update(JSON.stringify([version, features, folds, settings, dropped, [...boost], seeds, data.map((d) => d.rel), ...(augment.length ? [augment, augmentWeight] : [])])).digest('hex').slice(0, 12);
   const file = path.join(STAGE_CACHE, `${id}.json`);
   if (existsSync(file)) {
     const j = JSON.parse(readFileSync(file, 'utf8'));
@@ -267,39 +296,36 @@ function regionOracle(d: PhotoRows): Uint8Array {
   });
 }
 
-/** Boosted trees on the usable candidate regions of `ds`: label = majority class, weight = labelled pixels × class weight. */
-function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees {
+/**
+ * The usable candidate regions of `photos` (and their --augment views) as training rows: label = majority class,
+ * weight = labelled pixels × class weight, soft targets = the labelled pixels' shares per class; dropped features 0.
+ */
+function trainingSet(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, classPower: number) {
   const W = features.length;
   // With --augment, each photo's views (first-stage features only: a view has no context rows).
   const ds = photos.flatMap((d) => [d, ...(viewsOf.get(d) ?? [])]);
   if (viewsOf.size && rowsOf(photos[0]) !== photos[0].rows) throw new Error('--augment: first stage only');
-  // --soft: a region of mixed classes gives one row per class it holds, weighed by that class's pixels
-  // (the pixels' own cross-entropy), not one row of its majority class weighed by all its pixels.
-  const classesIn = (d: PhotoRows, i: number): number[] => {
-    if (!soft) { let best = 0; for (let k = 1; k < K; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k; return [best]; }
-    const n = labelled(d, i);
-    return [...Array(K).keys()].filter((k) => d.inAll[i * SLOTS + k] > softMin * n);
-  };
   let rows = 0;
-  for (const d of ds) for (let i = 0; i < d.count; i++) if (usable(d, i)) rows += classesIn(d, i).length;
-  const X = new Float32Array(rows * W), y = new Uint8Array(rows), w = new Float32Array(rows);
+  for (const d of ds) for (let i = 0; i < d.count; i++) if (usable(d, i)) rows++;
+  const X = new Float32Array(rows * W), y = new Uint8Array(rows), w = new Float32Array(rows), soft = new Float32Array(rows * K);
   let at = 0;
   for (const d of ds) {
     const src = rowsOf(d), dw = d.view ? augmentWeight : 1;
     for (let i = 0; i < d.count; i++) {
       if (!usable(d, i)) continue;
-      const ks = classesIn(d, i);
-      for (const k of ks) {
-        X.set(src.subarray(i * W, i * W + W), at * W);
-        y[at] = k;
-        w[at] = ((soft ? d.inAll[i * SLOTS + k] : labelled(d, i)) / 70) * dw;
-        at++;
-      }
+      X.set(src.subarray(i * W, i * W + W), at * W);
+      let best = 0;
+      for (let k = 1; k < K; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
+      y[at] = best;
+      const n = labelled(d, i);
+      w[at] = (n / 70) * dw;
+      for (let k = 0; k < K; k++) soft[at * K + k] = d.inAll[i * SLOTS + k] / n;
+      at++;
     }
   }
   // Rare classes (hats) weigh more: (most common class's rows / this class's rows) ^ power.
   const counts = MODEL_CLASSES.map((_, k) => y.filter((v) => v === k).length);
-  const classWeight = counts.map((c, k) => (Math.max(...counts) / Math.max(1, c)) ** settings.classPower * (boost.get(MODEL_CLASSES[k]) ?? 1));
+  const classWeight = counts.map((c, k) => (Math.max(...counts) / Math.max(1, c)) ** classPower * (boost.get(MODEL_CLASSES[k]) ?? 1));
   for (let r = 0; r < rows; r++) w[r] *= classWeight[y[r]];
   // Dropped features are held constant (the trees cannot use them): by default the absolute colour and place
   // in the frame, which the trees learnt photos by heart with.
@@ -307,7 +333,62 @@ function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) =
     const j = features.indexOf(f);
     for (let r = 0; r < rows; r++) X[r * W + j] = 0;
   }
+  return { X, y, w, soft, rows };
+}
+
+/** Boosted trees on the usable candidate regions of `ds` (trainingSet). */
+function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees {
+  const { X, y, w, rows } = trainingSet(photos, features, rowsOf, settings.classPower);
   return trainBoostedTrees({ data: X, rows, features, classes: [...MODEL_CLASSES], labels: y, weights: w, ...settings, bins: 64 });
+}
+
+/** The perceptron on the same rows, labels and weights as the trees (soft targets with --mlp-soft); --mlp-seeds N: N of them, seeds seed, seed + 1, ... */
+function trainNets(photos: PhotoRows[]): Mlp[] {
+  const { X, y, w, soft, rows } = trainingSet(photos, [...FEATURES], (d) => d.rows, stage1.classPower);
+  return Array.from({ length: mlpSettings.nets }, (_, i) => trainMlp({ data: X, rows, features: [...FEATURES], classes: [...MODEL_CLASSES], labels: y, weights: w, ...(mlpSettings.soft ? { targets: soft } : {}), ...mlpSettings, seed: mlpSettings.seed + i }));
+}
+
+/** The mean of the networks' class probabilities. */
+function netsProba(nets: Mlp[], rows: Float32Array, count: number) {
+  const p = predictMlp(nets[0], rows, count);
+  for (let n = 1; n < nets.length; n++) { const q = predictMlp(nets[n], rows, count); for (let i = 0; i < p.length; i++) p[i] += q[i]; }
+  return p.map((v) => v / nets.length);
+}
+
+/**
+ * The perceptron trained `folds` times on the other folds (held-out probabilities of each fit photo) and, when
+ * the check half or the model is wanted, once on the whole fit half; kept in MLP_CACHE by its settings.
+ */
+function crossFitNet() {
+  const id = createHash('sha1').update(JSON.stringify([version, folds, mlpSettings.nets === 1 ? { ...mlpSettings, nets: undefined } : mlpSettings, stage1.classPower, dropped, [...boost], data.map((d) => d.rel), augment, augmentWeight])).digest('hex').slice(0, 12);
+  const file = path.join(MLP_CACHE, `${id}.json`);
+  const whole = showCheck || !args.includes('--dry');
+  const started = Date.now();
+  let model: Mlp[] | null = null;
+  const probabilities = new Map<PhotoRows, Float32Array>();
+  if (existsSync(file)) {
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    for (const d of people) if (j.probabilities[d.rel]) probabilities.set(d, Float32Array.from(j.probabilities[d.rel]));
+    model = j.model;
+  }
+  if (!probabilities.size) {
+    for (let f = 0; f < folds; f++) {
+      const ms = trainNets(fitPeople.filter((d) => foldOf.get(d) !== f)).map(readMlp);
+      for (const d of fitPeople) if (foldOf.get(d) === f) probabilities.set(d, netsProba(ms, d.rows, d.count));
+      console.log(`  (mlp fold ${f} in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  }
+  if (whole && !model) model = trainNets(fitPeople);
+  if (model) { const ms = model.map(readMlp); for (const d of people) if (d.half === 'check') probabilities.set(d, netsProba(ms, d.rows, d.count)); }
+  mkdirSync(MLP_CACHE, { recursive: true });
+  writeFileSync(file, JSON.stringify({ model, probabilities: Object.fromEntries([...probabilities].filter(([d]) => d.half === 'fit').map(([d, p]) => [d.rel, Array.from(p)])) }));
+  console.log(`  (mlp ${JSON.stringify(mlpSettings)}: ${folds}${model ? ' + 1' : ''} networks in ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  return { model, probabilities };
+}
+
+/** Trees' and perceptron's probabilities averaged, `mix` the perceptron's share. */
+function mixed(trees: Float32Array, net: Float32Array, mix: number) {
+  return trees.map((v, i) => (1 - mix) * v + mix * net[i]);
 }
 
 /**

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { FEATURES } from './apparel-features.ts';
 import { predictProba } from './boosted-trees.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
-import { apparelModel, averageProba, CONTEXT_STAGE_FEATURES, MODEL_CLASSES, voteLower } from './learned.ts';
+import { apparelModel, averageProba, CONTEXT_STAGE_FEATURES, MODEL_CLASSES, predictRegions, readApparelModel, voteLower } from './learned.ts';
+import { predictMlp, type Mlp } from './mlp.ts';
 import { parseGarments, type ParseInput } from './parse.ts';
 import { L } from './scene.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
@@ -54,8 +55,8 @@ function drawnPerson(withCrown = true) {
 
 describe('learned garment parse', () => {
   it('loads the committed model, each stage made for its features and these classes', () => {
-    const { regions, seeds, context } = apparelModel();
-    for (const m of [regions, ...(seeds ?? [])]) expect(m.features).toEqual([...FEATURES]);
+    const { regions, seeds, context, mlp } = apparelModel();
+    for (const m of [regions, ...(seeds ?? []), ...(mlp ? [mlp.net] : [])]) expect(m.features).toEqual([...FEATURES]);
     if (context) expect(context.features).toEqual([...CONTEXT_STAGE_FEATURES]);
     for (const m of [regions, ...(seeds ?? []), ...(context ? [context] : [])]) {
       expect(m.classes).toEqual([...MODEL_CLASSES]);
@@ -113,6 +114,23 @@ describe('learned garment parse', () => {
     const both = averageProba([leaning(1), leaning(2)], rows, 1);
     for (let k = 0; k < K; k++) expect(both[k]).toBeCloseTo((one[k] + two[k]) / 2, 6);
     expect(averageProba([leaning(1)], rows, 1)).toEqual(one);
+  });
+
+  it('mixes a perceptron\'s probabilities with the trees\' as a weighted geometric mean, and refuses one of other features or mix', () => {
+    const model = apparelModel(), K = MODEL_CLASSES.length, F = FEATURES.length;
+    // A perceptron whose inputs all read 0 (scale 0) and whose bias leans on class 2.
+    const net: Mlp = {
+      features: [...FEATURES], classes: [...MODEL_CLASSES], activation: 'relu', lo: Array(F).fill(0), hi: Array(F).fill(0), mean: Array(F).fill(0), scale: Array(F).fill(0), missing: [],
+      layers: [{ inputs: F, outputs: K, weights: Array(F * K).fill(0), bias: MODEL_CLASSES.map((_, k) => (k === 2 ? 3 : 0)) }],
+    };
+    const rows = new Float32Array(F), trees = predictRegions({ ...model, mlp: null }, rows, 1, [[]]), q = predictMlp(net, rows, 1);
+    const at = (mix: number) => predictRegions(readApparelModel({ ...model, mlp: { net, mix } }), rows, 1, [[]]);
+    for (let k = 0; k < K; k++) { expect(at(0)[k]).toBeCloseTo(trees[k], 6); expect(at(1)[k]).toBeCloseTo(q[k], 6); }
+    const half = at(0.5), geo = Array.from(trees, (v, k) => Math.sqrt(v * q[k])), total = geo.reduce((t, v) => t + v, 0);
+    for (let k = 0; k < K; k++) expect(half[k]).toBeCloseTo(geo[k] / total, 6);
+    expect(half[2]).toBeGreaterThan(trees[2]);
+    expect(() => readApparelModel({ ...model, mlp: { net, mix: 1.5 } })).toThrow(/mix/);
+    expect(() => readApparelModel({ ...model, mlp: { net: { ...net, classes: [...MODEL_CLASSES].reverse() }, mix: 0.2 } })).toThrow(/other features or classes/);
   });
 
   it('votes a connected lower garment skirt or trousers as a whole, by area-weighted probabilities; a separate piece keeps its own', () => {

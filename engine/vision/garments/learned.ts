@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { garmentClasses } from '../../../contract/endpoints/apparel-background-removal.ts';
 import { FEATURES, regionFeatures } from './apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from './boosted-trees.ts';
+import { predictMlp, readMlp, type Mlp } from './mlp.ts';
 import { contextFeatureNames, contextRows, withContext } from './context.ts';
 import type { ParseInput, RuleParse } from './parse.ts';
 import { groups } from './regions.ts';
@@ -27,19 +28,32 @@ const GARMENT_LABELS = new Set(garmentClasses.map((c) => L[c]));
  * `seeds`: more first stages trained alike with other seeds, whose probabilities are averaged with the
  * first's (the trees' sampling of rows and features swings held-out figures; the average swings less).
  */
-export interface ApparelModel { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context: BoostedTrees | null; bias: number[] | null }
+export interface ApparelModel { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context: BoostedTrees | null; bias: number[] | null; mlp?: NetMix | null }
+
+/**
+ * A perceptron over the same features (mlp.ts) whose class probabilities are mixed with the trees' before
+ * the smoothing: `mix` its share, as a weighted geometric mean (a different learner's errors differ from the trees').
+ */
+export interface NetMix { net: Mlp; mix: number }
 
 /** Features the context stage reads: the region features, then the context groups of the first stage's classes. */
 export const CONTEXT_STAGE_FEATURES: readonly string[] = [...FEATURES, ...contextFeatureNames(MODEL_CLASSES)];
 
 /** Checks a model as stored (JSON) against these features and classes. */
-export function readApparelModel(json: { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context?: BoostedTrees | null; bias?: number[] | null }): ApparelModel {
+export function readApparelModel(json: { regions: BoostedTrees; seeds?: BoostedTrees[] | null; context?: BoostedTrees | null; bias?: number[] | null; mlp?: NetMix | null }): ApparelModel {
   const regions = readModel(json.regions), context = json.context ? readModel(json.context) : null;
   const seeds = json.seeds?.length ? json.seeds.map(readModel) : null;
-  const same = (m: BoostedTrees, features: readonly string[]) => m.features.join() === features.join() && m.classes.join() === MODEL_CLASSES.join();
+  const same = (m: { features: string[]; classes: string[] }, features: readonly string[]) => m.features.join() === features.join() && m.classes.join() === MODEL_CLASSES.join();
   if (!same(regions, FEATURES) || seeds?.some((m) => !same(m, FEATURES)) || (context && !same(context, CONTEXT_STAGE_FEATURES))) throw new Error('apparel-model.json was trained on other features or classes: run npm run train:apparel');
   if (json.bias && json.bias.length !== MODEL_CLASSES.length) throw new Error('apparel-model.json: one offset per class expected');
-  return { regions, seeds, context, bias: json.bias ?? null };
+  let mlp: NetMix | null = null;
+  if (json.mlp) {
+    const net = readMlp(json.mlp.net);
+    if (!same(net, FEATURES)) throw new Error('apparel-model.json: the perceptron was trained on other features or classes: run npm run train:apparel');
+    if (!(json.mlp.mix >= 0 && json.mlp.mix <= 1)) throw new Error('apparel-model.json: the perceptron\'s mix must lie in [0, 1]');
+    mlp = { net, mix: json.mlp.mix };
+  }
+  return { regions, seeds, context, bias: json.bias ?? null, mlp };
 }
 
 let loaded: ApparelModel | undefined;
@@ -98,9 +112,21 @@ export function smooth(p: Float32Array, K: number, rows: Float32Array, F: number
 
 /** Class probabilities (count × MODEL_CLASSES) of the candidate regions: the first stage, then the context stage. */
 export function predictRegions(model: ApparelModel, rows: Float32Array, count: number, neighbours: number[][]): Float32Array {
-  const p = averageProba([model.regions, ...(model.seeds ?? [])], rows, count);
+  let p = averageProba([model.regions, ...(model.seeds ?? [])], rows, count);
+  if (model.mlp) p = mixProba(p, predictMlp(model.mlp.net, rows, count), model.mlp.mix);
   if (!model.context) return p;
   return predictProba(model.context, withContext(rows, contextRows(rows, count, neighbours, p, MODEL_CLASSES.length), count), count);
+}
+
+/** Weighted geometric mean of two sets of class probabilities (rows × MODEL_CLASSES), `mix` the second's weight, each row normalised. */
+export function mixProba(p: Float32Array, q: Float32Array, mix: number): Float32Array {
+  const K = MODEL_CLASSES.length, out = new Float32Array(p.length);
+  for (let r = 0; r < p.length; r += K) {
+    let t = 0;
+    for (let k = 0; k < K; k++) { out[r + k] = Math.exp((1 - mix) * Math.log(Math.max(p[r + k], 1e-9)) + mix * Math.log(Math.max(q[r + k], 1e-9))); t += out[r + k]; }
+    for (let k = 0; k < K; k++) out[r + k] /= t;
+  }
+  return out;
 }
 
 /** The mean of the class probabilities of trees trained alike (ApparelModel.seeds). */
