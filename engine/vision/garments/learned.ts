@@ -4,8 +4,10 @@
  * person none or one of the seven garment classes, from apparel-features.ts: colour, texture, matte,
  * place on the body and against the face, colour against the person's skin, torso and legs, the face
  * parser's hat, hair and cloth around the largest faces (head-parsing.ts), the lower garment's shape
- * against the legs (legs.ts), its surroundings at the garment's scale (surroundings.ts), and the rules' own label for it. A model may hold a second stage (context.ts: what the first thinks of the
- * region's surroundings); the committed one does not (it did worse on held-out photos, README).
+ * against the legs (legs.ts), its surroundings at the garment's scale (surroundings.ts), and the rules' own
+ * label for it. A small perceptron over the same features (mlp.ts) is mixed in: a different learner's errors
+ * differ from the trees'. A model may hold a second stage (context.ts: what the first thinks of the region's
+ * surroundings); the committed one does not (it did worse on held-out photos, README).
  * The rules' skin, hair and face stay where the model sees no garment.
  */
 import { readFileSync } from 'node:fs';
