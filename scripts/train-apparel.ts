@@ -57,7 +57,7 @@ import { stepContext } from '../engine/pipeline/effect.ts';
 import { FEATURES } from '../engine/vision/garments/apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
 import { contextRows, withContext } from '../engine/vision/garments/context.ts';
-import { averageProba, candidateFeatures, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
+import { averageProba, candidateFeatures, meanProba, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
 import { parseByRules } from '../engine/vision/garments/parse.ts';
 import { L } from '../engine/vision/garments/scene.ts';
 import { predictMlp, readMlp, type Mlp } from '../engine/vision/garments/mlp.ts';
@@ -70,6 +70,7 @@ import { viewOf, VIEWS, type View } from './apparel-views.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : d; };
+const strOpt = (name: string, d: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODEL_FILE = path.join(repoRoot, 'engine/vision/garments/apparel-model.json');
 const FEATURE_CACHE = '/tmp/apparel-features';
@@ -113,7 +114,7 @@ for (const photo of photos) {
 }
 console.log(`features of ${data.length} photos (${data.filter((d) => d.half === 'fit').length} fit, ${data.filter((d) => d.half === 'check').length} check) in ${((Date.now() - t0) / 1000).toFixed(0)} s; ${data.filter((d) => !d.person).length} without a person (rules' garment-alone path, not learned)`);
 // --augment: training-only views of the fit photos with a person (figures stay on the photos themselves).
-const augment = (args.includes('--augment') ? args[args.indexOf('--augment') + 1] : '').split(',').filter(Boolean);
+const augment = strOpt('--augment', '').split(',').filter(Boolean);
 for (const a of augment) if (!VIEWS[a]) throw new Error(`--augment: no view ${a} (${Object.keys(VIEWS).join(', ')})`);
 const augmentWeight = opt('--augment-weight', 1);
 const viewsOf = new Map<PhotoRows, PhotoRows[]>();
@@ -149,7 +150,7 @@ const showCheck = args.includes('--check');
 // whatever LOWER_VOTE says (figures only: the engine follows LOWER_VOTE). Whole pieces named by small trees
 // over their shape against the legs did worse on the fit folds (skirt .26 -> .17).
 const vote = args.includes('--vote') ? true : args.includes('--no-vote') ? false : LOWER_VOTE;
-const dropped = (args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'L,a,b,chroma,imageX,imageY').split(',').filter((f) => f && f !== 'none');
+const dropped = strOpt('--drop', 'L,a,b,chroma,imageX,imageY').split(',').filter((f) => f && f !== 'none');
 for (const f of dropped) if (!FEATURES.includes(f)) throw new Error(`--drop: no feature ${f}`);
 if (dropped.length) console.log(`dropped: ${dropped.join(', ')}`);
 // Defaults: the settings chosen on the fit half's folds (README, apparel parsing); deeper trees, more rounds and
@@ -167,7 +168,6 @@ const K = MODEL_CLASSES.length;
 // print). Defaults chosen on the fit folds with seeds 13 and 14 (README): 64 ReLU units, dropout 0.5, weight
 // decay 1, 10 epochs, soft targets (--mlp-hard: majority labels), a geometric mix of 0.2.
 const mlpOn = !args.includes('--no-mlp');
-const strOpt = (name: string, d: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
 const mlpSettings = {
   hidden: strOpt('--mlp-hidden', '64').split(',').map(Number), activation: strOpt('--mlp-activation', 'relu') as Mlp['activation'],
   epochs: opt('--mlp-epochs', 10), batch: opt('--mlp-batch', 256), rate: opt('--mlp-rate', 0.003), decay: opt('--mlp-decay', 1),
@@ -176,7 +176,7 @@ const mlpSettings = {
 const mix = opt('--mix', 0.2);
 const mixes = strOpt('--mixes', String(mix)).split(',').map(Number);
 // --class-boost skirt=1.5,coat=1.2: those classes' weights times that on top of the class power.
-const boost = new Map((args.includes('--class-boost') ? args[args.indexOf('--class-boost') + 1] : '').split(',').filter(Boolean).map((e) => {
+const boost = new Map(strOpt('--class-boost', '').split(',').filter(Boolean).map((e) => {
   const [c, v] = e.split('=');
   if (!(MODEL_CLASSES as readonly string[]).includes(c) || !(Number(v) > 0)) throw new Error(`--class-boost: ${e}`);
   return [c, Number(v)] as const;
@@ -354,7 +354,7 @@ function train(photos: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) =
   return trainBoostedTrees({ data: X, rows, features, classes: [...MODEL_CLASSES], labels: y, weights: w, ...settings, bins: 64 });
 }
 
-/** The perceptron on the same rows, labels and weights as the trees (soft targets with --mlp-soft); --mlp-seeds N: N of them, seeds seed, seed + 1, ... */
+/** The perceptron on the same rows, labels and weights as the trees (soft targets unless --mlp-hard); --mlp-seeds N: N of them, seeds seed, seed + 1, ... */
 function trainNets(photos: PhotoRows[]): Mlp[] {
   const { X, y, w, soft, rows } = trainingSet(photos, [...FEATURES], (d) => d.rows, stage1.classPower);
   return Array.from({ length: mlpSettings.nets }, (_, i) => trainMlp({ data: X, rows, features: [...FEATURES], classes: [...MODEL_CLASSES], labels: y, weights: w, ...(mlpSettings.soft ? { targets: soft } : {}), ...mlpSettings, seed: mlpSettings.seed + i }));
@@ -362,9 +362,7 @@ function trainNets(photos: PhotoRows[]): Mlp[] {
 
 /** The mean of the networks' class probabilities. */
 function netsProba(nets: Mlp[], rows: Float32Array, count: number) {
-  const p = predictMlp(nets[0], rows, count);
-  for (let n = 1; n < nets.length; n++) { const q = predictMlp(nets[n], rows, count); for (let i = 0; i < p.length; i++) p[i] += q[i]; }
-  return p.map((v) => v / nets.length);
+  return meanProba(nets.map((m) => predictMlp(m, rows, count)));
 }
 
 /**

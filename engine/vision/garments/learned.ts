@@ -133,12 +133,14 @@ export function mixProba(p: Float32Array, q: Float32Array, mix: number): Float32
 
 /** The mean of the class probabilities of trees trained alike (ApparelModel.seeds). */
 export function averageProba(models: BoostedTrees[], rows: Float32Array, count: number): Float32Array {
-  const p = predictProba(models[0], rows, count);
-  for (let m = 1; m < models.length; m++) {
-    const q = predictProba(models[m], rows, count);
-    for (let i = 0; i < p.length; i++) p[i] += q[i];
-  }
-  if (models.length > 1) for (let i = 0; i < p.length; i++) p[i] /= models.length;
+  return meanProba(models.map((m) => predictProba(m, rows, count)));
+}
+
+/** The element-wise mean of class probabilities from several models (the first array is reused). */
+export function meanProba(ps: Float32Array[]): Float32Array {
+  const p = ps[0];
+  for (let m = 1; m < ps.length; m++) for (let i = 0; i < p.length; i++) p[i] += ps[m][i];
+  if (ps.length > 1) for (let i = 0; i < p.length; i++) p[i] /= ps.length;
   return p;
 }
 
