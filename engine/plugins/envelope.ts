@@ -25,6 +25,15 @@ declare module 'fastify' {
 
 export const newLogId = () => randomUUID().replace(/-/g, '');
 
+/**
+ * Replies whose answer has begun (fail or envelope called). fastify's own `reply.sent` turns true only once
+ * the answer is written, and ours waits in onSend for an unread body to arrive: meanwhile fastify would run
+ * the next hooks and the route itself (and a route that takes a waiting place and then sees its client
+ * gone would never give it back). A hook that answers stops the request here, whatever happens next.
+ */
+const answering = new WeakSet<FastifyReply>();
+export const isAnswering = (reply: FastifyReply) => answering.has(reply) || reply.sent;
+
 type WithRequestId = FastifyRequest & { requestId: string };
 /** The request's request_id, made on first use (answers given before the onRequest hooks have none yet). */
 const requestIdOf = (req: FastifyRequest) => ((req as WithRequestId).requestId ||= randomUUID());
@@ -118,6 +127,12 @@ function fromFastify(err: FastifyError): ApiError | undefined {
 
 export default fp(async (app) => {
   app.decorateRequest('requestId', '');
+  // Registered first, so it runs before every other preParsing hook and the route: a request answered by
+  // an onRequest hook (no key, no Host, shutting down) goes no further. Not calling done ends the chain,
+  // as fastify does itself for a reply already sent.
+  app.addHook('preParsing', (_req, reply, payload, done) => {
+    if (!isAnswering(reply)) done(null, payload);
+  });
   app.addHook('onRequest', async (req, reply) => {
     requestIdOf(req);
     if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
@@ -136,11 +151,15 @@ export default fp(async (app) => {
   });
 
   app.decorateReply('envelope', function (this: FastifyReply, body: Record<string, unknown> = {}) {
+    if (isAnswering(this)) return this;
+    answering.add(this);
     const req = this.request;
     return this.type('application/json').send({ request_id: requestIdOf(req), log_id: req.id, error_detail: emptyErrorDetail(), ...body });
   });
 
   app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, retryAfterS?: number) {
+    if (isAnswering(this)) return this;
+    answering.add(this);
     const req = this.request;
     const { status } = errorCodes[code];
     if (retryAfterS !== undefined) this.header('Retry-After', String(retryAfterS));

@@ -39,7 +39,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
     // connection's close (a client that leaves mid-upload may leave the body reader waiting).
     // A close before the answer is written means the client has gone: its job is dropped or stopped.
     const gone = new AbortController();
-    reply.raw.once('close', () => {
+    onClose(reply, () => {
       admission.release();
       if (!reply.raw.writableFinished) gone.abort();
     });
@@ -56,4 +56,10 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
       admission.release();
     }
   }
+}
+
+/** Calls `fn` when the answer's connection closes, or at once when it has closed already (its 'close' is past). */
+function onClose(reply: FastifyReply, fn: () => void) {
+  if (reply.raw.closed) fn();
+  else reply.raw.once('close', fn);
 }
