@@ -76,6 +76,11 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ...httpLayerOptions,
+    // A request (headers and body) that has not fully arrived in time is cut off with 408; node checks
+    // every second instead of its default 30. Headers get their own bound (node's headersTimeout, 60 s
+    // by default) within it.
+    requestTimeout: config.requestTimeoutMs,
+    http: { ...httpLayerOptions.http, connectionsCheckingInterval: 1000, headersTimeout: Math.min(config.requestTimeoutMs, 30_000) },
   });
   app.decorate('services', services);
 

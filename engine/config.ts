@@ -17,10 +17,16 @@ export interface EngineConfig {
   trustProxy: string[];
   workers: number;
   modelThreads: number;
-  /** Queued + running async tasks allowed before submit answers 429. */
+  /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
   /** Sync requests allowed to wait for a worker before answering 429. */
   maxWaitingJobs: number;
+  /** Requests reading an upload at once (sync and async): the excess get 429, so buffered bodies stay bounded. */
+  maxUploads: number;
+  /** An upload that sends no byte for this long is cut off with 408. */
+  uploadIdleTimeoutMs: number;
+  /** The whole request (headers and body) must have arrived within this (node's requestTimeout): 408 past it. */
+  requestTimeoutMs: number;
   syncTimeoutMs: number;
   asyncTimeoutMs: number;
   /** How long a SIGTERM/SIGINT drain waits for work under way before cutting it off. */
@@ -67,6 +73,10 @@ export function configFromEnv(env = process.env): EngineConfig {
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
+    // 16 photos of at most 10 MB being read at once; a 10 MB photo at 1 Mbit/s takes 80 s of the 120.
+    maxUploads: int(env.ATELIER_MAX_UPLOADS, 16),
+    uploadIdleTimeoutMs: int(env.ATELIER_UPLOAD_IDLE_TIMEOUT_MS, 15_000),
+    requestTimeoutMs: int(env.ATELIER_REQUEST_TIMEOUT_MS, 120_000),
     syncTimeoutMs: int(env.ATELIER_SYNC_TIMEOUT_MS, 120_000),
     asyncTimeoutMs: int(env.ATELIER_ASYNC_TIMEOUT_MS, 600_000),
     // Below Kubernetes' default 30 s between SIGTERM and SIGKILL (docker stop waits 10 s unless given --time).

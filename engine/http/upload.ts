@@ -10,6 +10,7 @@ import { describeLimits, formatLabel, type ImageFormat } from '../../contract/li
 import { validateFields } from '../../contract/validate.ts';
 import { readHeader, sniffFormat } from '../image/sniff.ts';
 import { ApiError } from './api-error.ts';
+import { markCutOff } from '../plugins/envelope.ts';
 import type { JobImage } from '../workers/protocol.ts';
 
 export interface Upload {
@@ -20,7 +21,55 @@ export interface Upload {
 const MB = 1024 * 1024;
 const fmtMb = (n: number) => `${+(n / MB).toFixed(2)} MB`;
 
-export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promise<Upload> {
+/**
+ * Cuts an upload off with 408 when its socket receives no byte for `idleMs` (checked a few times a second
+ * on the socket's own count, so no listener joins the body's stream). `wait` and `each` race the body's
+ * promises against the stall; a promise left behind by a cut-off is caught, never left unhandled.
+ */
+function watchStall(req: FastifyRequest, idleMs: number) {
+  const socket = req.raw.socket;
+  let seen = socket.bytesRead;
+  let quietSince = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setInterval(() => {
+      if (socket.bytesRead !== seen) {
+        seen = socket.bytesRead;
+        quietSince = Date.now();
+      } else if (Date.now() - quietSince >= idleMs) {
+        clearInterval(timer);
+        markCutOff(req);
+        reject(new ApiError('ERROR_INVALID_PARAMETER', `the upload stalled: no data arrived for ${idleMs / 1000} s; send the whole body without pausing`, undefined, 408));
+      }
+    }, Math.min(250, idleMs / 4));
+  });
+  stalled.catch(() => {});
+  const wait = <T>(p: Promise<T>): Promise<T> => { p.catch(() => {}); return Promise.race([p, stalled]); };
+  return {
+    wait,
+    async *each<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+      const it = items[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await wait(it.next());
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** `idleMs`: an upload that sends nothing for this long is cut off with 408. */
+export async function readUpload(req: FastifyRequest, endpoint: Endpoint, idleMs: number): Promise<Upload> {
+  const watch = watchStall(req, idleMs);
+  try {
+    return await readParts(req, endpoint, watch);
+  } finally {
+    watch.stop();
+  }
+}
+
+async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnType<typeof watchStall>): Promise<Upload> {
   const imageFields = Object.entries(endpoint.fields).filter((e): e is [string, ImageField] => e[1].kind === 'image');
   const canonical = new Map<string, string>();
   for (const [name, f] of Object.entries(endpoint.fields)) {
@@ -44,12 +93,12 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
     limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: 64 * 1024, parts: 60 },
   };
   const parts = req.parts(options);
-  for await (const part of parts) {
+  for await (const part of watch.each(parts)) {
     const name = canonical.get(part.fieldname);
     if (part.type === 'file') {
       const field = name ? endpoint.fields[name] : undefined;
       if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
-      const bytes = await part.toBuffer();
+      const bytes = await watch.wait(part.toBuffer());
       if (part.file.truncated) {
         throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
       }

@@ -19,7 +19,7 @@ import { drainBody } from '../http/drain.ts';
 declare module 'fastify' {
   interface FastifyReply {
     envelope(body?: Record<string, unknown>): FastifyReply;
-    fail(code: ErrorCode, message: string, retryAfterS?: number): FastifyReply;
+    fail(code: ErrorCode, message: string, retryAfterS?: number, status?: number): FastifyReply;
   }
 }
 
@@ -32,6 +32,9 @@ export const newLogId = () => randomUUID().replace(/-/g, '');
  * gone would never give it back). A hook that answers stops the request here, whatever happens next.
  */
 const answering = new WeakSet<FastifyReply>();
+/** Requests whose upload was cut off (see markCutOff): their answer does not wait for the rest of the body. */
+const cutOff = new WeakSet<FastifyRequest>();
+export const markCutOff = (req: FastifyRequest) => { cutOff.add(req); };
 export const isAnswering = (reply: FastifyReply) => answering.has(reply) || reply.sent;
 
 type WithRequestId = FastifyRequest & { requestId: string };
@@ -143,8 +146,12 @@ export default fp(async (app) => {
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Content-Type-Options', securityHeaders['X-Content-Type-Options']);
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', securityHeaders['Content-Security-Policy']);
-    // An answer before the upload was read waits for the rest of it, so it reaches the client whole.
-    if (!req.raw.complete && !(await drainBody(req.raw))) {
+    // An answer before the upload was read waits for the rest of it, so it reaches the client whole;
+    // unless the upload itself was cut off (stalled): that answer closes the connection without waiting.
+    if (!req.raw.complete && cutOff.has(req)) {
+      reply.header('Connection', 'close');
+      reply.raw.once('finish', () => req.raw.socket?.destroy());
+    } else if (!req.raw.complete && !(await drainBody(req.raw))) {
       req.log.info('stopped discarding an unread request body at its bound; closing the connection');
       reply.header('Connection', 'close');
     }
@@ -157,11 +164,11 @@ export default fp(async (app) => {
     return this.type('application/json').send({ request_id: requestIdOf(req), log_id: req.id, error_detail: emptyErrorDetail(), ...body });
   });
 
-  app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, retryAfterS?: number) {
+  app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, retryAfterS?: number, httpStatus?: number) {
     if (isAnswering(this)) return this;
     answering.add(this);
     const req = this.request;
-    const { status } = errorCodes[code];
+    const status = httpStatus ?? errorCodes[code].status;
     if (retryAfterS !== undefined) this.header('Retry-After', String(retryAfterS));
     if (status >= 500) req.log.warn({ code, message }, 'request failed');
     else req.log.info({ code, message }, 'request refused');
@@ -169,7 +176,7 @@ export default fp(async (app) => {
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof ApiError) return reply.fail(err.code, err.message, err.retryAfterS);
+    if (err instanceof ApiError) return reply.fail(err.code, err.message, err.retryAfterS, err.status);
     if (err instanceof ContractError || err instanceof EffectError) {
       const retry = err.code === 'EXCEEDING_LIMITS' || err.code === 'ERROR_INSUFFICIENT_RESOURCES' ? 5 : undefined;
       return reply.fail(err.code, err.message, retry);

@@ -12,48 +12,82 @@ import { fillShape } from '../../contract/result.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Services } from '../services.ts';
 
+/** A count of places with a limit; each place is given back once, whichever path gives it first. */
+class Places {
+  private taken = 0;
+  constructor(private readonly limit: () => number) {}
+  get count(): number { return this.taken; }
+  take(): { release(): void } | undefined {
+    if (this.taken >= this.limit()) return undefined;
+    this.taken++;
+    let held = true;
+    return { release: () => { if (held) { held = false; this.taken--; } } };
+  }
+}
+
 export default async function effectRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const { config } = services;
+  // Bodies being read, sync and async: each may buffer a photo of up to 10 MB.
+  const uploads = new Places(() => config.maxUploads);
+  // Async submits still uploading will each be a task: they count against the queue's limit from admission.
+  const submits = new Places(() => config.maxQueuedTasks - services.tasks.pendingCount());
+
   for (const endpoint of endpointList) {
     if (endpoint.mode !== 'query') app.post(endpoint.path, (req, reply) => handle(endpoint, req, reply));
   }
 
   async function handle(endpoint: Endpoint, req: FastifyRequest, reply: FastifyReply) {
-    const { pool, queue, tasks, results, config, effects } = services;
+    const { pool, queue, tasks, results, effects } = services;
     if (!effects[endpoint.slug]) {
       return reply.fail('ERROR_AI_NOT_AVAILABLE', `${endpoint.title} (${endpoint.slug}) is not provided by this engine yet`);
     }
-    if (endpoint.mode === 'async') {
-      if (tasks.pendingCount() >= config.maxQueuedTasks) {
-        throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting); retry later`, 30);
-      }
-      const upload = await readUpload(req, endpoint);
-      const task = tasks.create(endpoint.slug, upload.params, upload.images);
-      req.log.info({ task_id: task.id, slug: endpoint.slug }, 'task queued');
-      queue.pump();
-      return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
-    }
-    // The place is held while the body uploads, so slow uploads count against the limit too.
-    const admission = pool.admit();
-    if (!admission) throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
-    // Released on every path: the handler's end (success, invalid input, upload error, timeout) and the
-    // connection's close (a client that leaves mid-upload may leave the body reader waiting).
-    // A close before the answer is written means the client has gone: its job is dropped or stopped.
-    const gone = new AbortController();
-    onClose(reply, () => {
-      admission.release();
-      if (!reply.raw.writableFinished) gone.abort();
-    });
+    // Places are taken before the body is read, so slow uploads count against the limits too, and given
+    // back on every path: the handler's end and the connection's close (a client that leaves mid-upload
+    // may leave the body reader waiting).
+    const held: { release(): void }[] = [];
+    const releaseAll = () => { for (const p of held) p.release(); };
+    onClose(reply, releaseAll);
     try {
-      const upload = await readUpload(req, endpoint);
-      const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, { admission, signal: gone.signal });
-      return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
-    } catch (err) {
-      if (!gone.signal.aborted) throw err;
-      // Nobody is left to answer; log it as the client's leaving, not as a failure (499, as nginx does).
-      req.log.info({ slug: endpoint.slug }, 'the client closed the connection; its job was cancelled');
-      return reply.code(499).send();
+      if (endpoint.mode === 'async') {
+        const submit = submits.take();
+        if (!submit) throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting or uploading); retry later`, 30);
+        held.push(submit);
+        const upload = await readBody(req, endpoint, held);
+        const task = tasks.create(endpoint.slug, upload.params, upload.images);
+        req.log.info({ task_id: task.id, slug: endpoint.slug }, 'task queued');
+        queue.pump();
+        return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
+      }
+      const admission = pool.admit();
+      if (!admission) throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
+      held.push(admission);
+      // A close before the answer is written means the client has gone: its job is dropped or stopped.
+      const gone = new AbortController();
+      onClose(reply, () => { if (!reply.raw.writableFinished) gone.abort(); });
+      try {
+        const upload = await readBody(req, endpoint, held);
+        const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, { admission, signal: gone.signal });
+        return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
+      } catch (err) {
+        if (!gone.signal.aborted) throw err;
+        // Nobody is left to answer; log it as the client's leaving, not as a failure (499, as nginx does).
+        req.log.info({ slug: endpoint.slug }, 'the client closed the connection; its job was cancelled');
+        return reply.code(499).send();
+      }
     } finally {
-      admission.release();
+      releaseAll();
+    }
+  }
+
+  /** Reads the body within the upload limit; its upload place is given back as soon as the body is in. */
+  async function readBody(req: FastifyRequest, endpoint: Endpoint, held: { release(): void }[]) {
+    const place = uploads.take();
+    if (!place) throw new ApiError('EXCEEDING_LIMITS', `${uploads.count} uploads are already under way; retry shortly`, 5);
+    held.push(place);
+    try {
+      return await readUpload(req, endpoint, config.uploadIdleTimeoutMs);
+    } finally {
+      place.release();
     }
   }
 }
