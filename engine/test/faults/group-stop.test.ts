@@ -18,13 +18,21 @@ const tsxCli = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 const KEY = 'group-stop-key-0123456789';
 
 const groups: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of groups.splice(0)) if (c.exitCode === null && c.signalCode === null) try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ }
+const dataDirs: string[] = [];
+afterEach(async () => {
+  for (const c of groups.splice(0)) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    const gone = new Promise((r) => c.once('exit', r));
+    try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ }
+    await gone;
+  }
+  for (const d of dataDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
 /** `tsx <entry>` in a process group of its own, its output collected; resolves once `ready` shows in it. */
 async function startGroup(entry: string, env: Record<string, string>, ready: RegExp) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+  dataDirs.push(dataDir);
   const child = spawn(process.execPath, [tsxCli, entry], {
     cwd: root,
     detached: true,
