@@ -19,8 +19,8 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'studio',
-          // proxy.config.test.ts runs in Node (its own @vitest-environment line); the rest in jsdom.
-          include: ['src/**/*.test.{ts,tsx}', 'proxy.config.test.ts'],
+          // proxy.config.test.ts and proxy-security.test.ts run in Node (their own @vitest-environment line); the rest in jsdom.
+          include: ['src/**/*.test.{ts,tsx}', 'proxy.config.test.ts', 'proxy-security.test.ts'],
           environment: 'jsdom',
           setupFiles: ['src/testing/setup.ts'],
         },
