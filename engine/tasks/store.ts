@@ -61,18 +61,27 @@ export class TaskStore {
     const id = randomUUID().replace(/-/g, '');
     const dir = path.join(this.inputDir, id);
     fs.mkdirSync(dir, { mode: PRIVATE_DIR });
-    const stored: Record<string, StoredImage> = {};
-    for (const [field, img] of Object.entries(images)) {
-      const file = path.join(dir, field.replace(/[^a-z_]/gi, '_'));
-      const fd = fs.openSync(file, 'w', PRIVATE_FILE);
-      fs.writeSync(fd, img.bytes);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      stored[field] = { file, format: img.format, maxPixels: img.maxPixels };
+    // Whatever fails (a full disk: ENOSPC on an input, SQLITE_FULL on the row), nothing of the task stays.
+    try {
+      const stored: Record<string, StoredImage> = {};
+      for (const [field, img] of Object.entries(images)) {
+        const file = path.join(dir, field.replace(/[^a-z_]/gi, '_'));
+        const fd = fs.openSync(file, 'w', PRIVATE_FILE);
+        try {
+          fs.writeFileSync(fd, img.bytes); // all of it: one write(2) may write less near a full disk
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+        stored[field] = { file, format: img.format, maxPixels: img.maxPixels };
+      }
+      const now = Date.now();
+      this.db.prepare('INSERT INTO tasks (id, slug, status, params, images, created_at, updated_at) VALUES (?, ?, 0, ?, ?, ?, ?)')
+        .run(id, slug, JSON.stringify(params), JSON.stringify(stored), now, now);
+    } catch (err) {
+      this.removeInputs(id);
+      throw err;
     }
-    const now = Date.now();
-    this.db.prepare('INSERT INTO tasks (id, slug, status, params, images, created_at, updated_at) VALUES (?, ?, 0, ?, ?, ?, ?)')
-      .run(id, slug, JSON.stringify(params), JSON.stringify(stored), now, now);
     return this.get(id)!;
   }
 
@@ -103,6 +112,19 @@ export class TaskStore {
   fail(id: string, error: { status: number; code: string; message: string }) {
     this.db.prepare('UPDATE tasks SET status = 2, error = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(error), Date.now(), id);
     this.removeInputs(id);
+  }
+
+  /**
+   * A task left `processing` goes back to the queue; `refund` takes back the attempt it was counted
+   * (when the disk, not the task, stopped it).
+   */
+  requeue(id: string, refund: boolean) {
+    this.db.prepare(`UPDATE tasks SET status = 0, attempts = ${refund ? 'max(attempts - 1, 0)' : 'attempts'}, updated_at = ? WHERE id = ? AND status = 1`)
+      .run(Date.now(), id);
+  }
+
+  processingIds(): string[] {
+    return (this.db.prepare('SELECT id FROM tasks WHERE status = 1').all() as { id: string }[]).map((r) => r.id);
   }
 
   /** Tasks cut off by a stop go back to the queue; returns how many. */
