@@ -98,7 +98,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   // but not while the request's body is still arriving: closing under a client that is still sending
   // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
-  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader });
+  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
   const methods = trackMethods(app);
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });

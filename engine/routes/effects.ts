@@ -33,7 +33,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
       storage.refuseUnlessRoom(Object.values(upload.images).reduce((n, img) => n + img.bytes.length, 0));
       let task;
       try {
-        task = tasks.create(endpoint.slug, upload.params, upload.images);
+        task = tasks.create(endpoint.slug, upload.params, upload.images, req.apiKeyOwner);
       } catch (err) {
         if (isNoSpace(err)) throw storage.refusal(err); // create left nothing behind
         throw err;
