@@ -4,8 +4,10 @@
  * times (for example because it brought the process down) is failed instead of retried forever.
  *
  * A task whose step or outcome cannot be written (the disk is full: SQLITE_FULL, ENOSPC) is neither lost
- * nor failed: the queue pauses, and a timer (every `retryMs`, never a tight loop) tries again once the
- * disk has its reserve free. A task that had started is then queued again, its attempt not counted (the
+ * nor failed: the queue pauses, and a timer (never a tight loop) tries again once the disk has its
+ * reserve free: after `retryMs`, twice as long after each try that fails again (up to 30 s: a full disk
+ * that statfs does not show, such as a quota or no inodes left, must not re-run a task every 2 s), and
+ * every `retryMs` while statfs shows the reserve short, which costs nothing to check. A task that had started is then queued again, its attempt not counted (the
  * disk, not the task, stopped it), and its results already saved are removed; it runs again from its
  * stored inputs, which stay until its outcome is recorded.
  */
@@ -20,6 +22,7 @@ import type { TaskRow, TaskStore } from './store.ts';
 import fs from 'node:fs/promises';
 
 const MAX_ATTEMPTS = 3;
+const MAX_RETRY_MS = 30_000;
 
 export class TaskQueue {
   private readonly running = new Set<string>();
@@ -35,6 +38,8 @@ export class TaskQueue {
   private retryTimer: NodeJS.Timeout | undefined;
   private pumpSoon = false;
   private readonly retryMs: number;
+  /** Writes that failed for want of room since an outcome was last recorded: the wait doubles with each. */
+  private failedWrites = 0;
 
   constructor(
     private readonly store: TaskStore,
@@ -112,6 +117,7 @@ export class TaskQueue {
       if (!endpoint) throw new EffectError('PROCESSING_FAILURE', `${task.slug} is not an endpoint of this engine`);
       for (const img of taskImages(endpoint, output)) saved.push(await this.results.save(img));
       this.store.complete(task.id, saved);
+      this.failedWrites = 0;
     } catch (err) {
       // A stop in the middle leaves the task `processing`, so the next start runs it again.
       if (this.interrupted) return;
@@ -121,6 +127,7 @@ export class TaskQueue {
       if (!(err instanceof EffectError)) console.error(`[tasks] ${task.id} failed:`, err);
       try {
         this.store.fail(task.id, { status: errorCodes[code].status, code, message });
+        this.failedWrites = 0;
       } catch (err2) {
         // Its failure is found again when it runs again.
         this.unrecordable(task, started, saved, err2);
@@ -146,13 +153,16 @@ export class TaskQueue {
   /** Pauses the queue until the timer finds room and the left-over writes succeed. */
   private cannotWrite(err: unknown, what: string) {
     if (isNoSpace(err)) this.storage.noteFull(err);
-    if (!this.retryTimer) console.error(`[tasks] ${what}; the queue waits, trying again every ${this.retryMs / 1000} s:`, err instanceof Error ? err.message : err);
-    this.schedule();
+    this.failedWrites++;
+    if (!this.retryTimer) console.error(`[tasks] ${what}; the queue waits, trying again in ${this.backoffMs() / 1000} s:`, err instanceof Error ? err.message : err);
+    this.schedule(this.backoffMs());
   }
 
-  private schedule() {
+  private backoffMs() { return Math.min(MAX_RETRY_MS, this.retryMs * 2 ** Math.max(0, Math.min(this.failedWrites - 1, 10))); }
+
+  private schedule(ms = this.retryMs) {
     if (this.stopping || this.retryTimer) return;
-    this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.resume(); }, this.retryMs);
+    this.retryTimer = setTimeout(() => { this.retryTimer = undefined; this.resume(); }, ms);
   }
 
   private clearRetry() {
@@ -171,7 +181,8 @@ export class TaskQueue {
       }
     } catch (err) {
       if (isNoSpace(err)) this.storage.noteFull(err);
-      return this.schedule();
+      this.failedWrites++;
+      return this.schedule(this.backoffMs());
     }
     this.pump();
   }

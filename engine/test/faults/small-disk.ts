@@ -50,6 +50,7 @@ export async function startSmallDiskEngine(sizeMb: number, env: Record<string, s
       ...process.env, ATELIER_DATA_DIR: path.join(mountPoint, 'data'), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0',
       ATELIER_WORKERS: '1', ...env,
     },
+    cwd: new URL('../../../', import.meta.url).pathname, // where `--import tsx` finds tsx
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
