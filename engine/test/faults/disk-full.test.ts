@@ -90,7 +90,7 @@ describe.skipIf(smallDiskUnavailable)(`a full disk${smallDiskUnavailable ? ` (sk
     const img = await solidPng(10, 20); // 1 s per task on the one worker
     const ids = await submit(d, img, 6);
     const fill = fillDisk(d.root);
-    await sleep(2000); // the running task ends on the full disk and the queue goes on to the next
+    await sleep(2000); // the running task ends on the full disk (unfixed, the queue then retried the next task on one stack until V8 aborted)
     await expectWaitingQuietly(d);
 
     await expectFullHealth(d);
