@@ -23,6 +23,7 @@ import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
 import { TaskQueue } from './tasks/queue.ts';
+import { StorageMonitor } from './storage.ts';
 import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
 import { lockDataDir, type DataDirLock } from './data-dir.ts';
 import type { EngineConfig } from './config.ts';
@@ -64,9 +65,10 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   const results = new ResultStore(config.dataDir);
   await results.init();
   const tasks = new TaskStore(config.dataDir);
+  const storage = new StorageMonitor([config.dataDir, tasks.inputDir, results.dir], config.minFreeBytes);
   const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads) }, config.workers, config.maxWaitingJobs);
-  const queue = new TaskQueue(tasks, pool, results, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
-  const services: Services = { config, effects, pool, tasks, queue, results, closing: false, baseUrl };
+  const queue = new TaskQueue(tasks, pool, results, storage, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
+  const services: Services = { config, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
 
   const app = Fastify({
     logger,
@@ -101,7 +103,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   // but not while the request's body is still arriving: closing under a client that is still sending
   // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
-  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader });
+  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
   const methods = trackMethods(app);
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
@@ -121,7 +123,8 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   sweeper.unref();
 
   app.addHook('onReady', async () => {
-    await sweep();
+    // A sweep that fails (its deletes need room in the database's log, on a full disk) does not stop the start.
+    await sweep().catch((err) => app.log.error({ err }, 'sweep failed'));
     const requeued = queue.start();
     if (requeued) app.log.info({ requeued }, 'requeued tasks interrupted by the last stop');
   });

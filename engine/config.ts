@@ -19,6 +19,11 @@ export interface EngineConfig {
   modelThreads: number;
   /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
+  /**
+   * ATELIER_MIN_FREE_MB: what an async submit must leave free on the data folder's disk (for queued tasks'
+   * results and the task database), else it answers 503; 0 leaves only the writes' own failures to tell.
+   */
+  minFreeBytes: number;
   /** Sync requests allowed to wait for a worker before answering 429. */
   maxWaitingJobs: number;
   /** Requests reading an upload at once (sync and async): the excess get 429, so buffered bodies stay bounded. */
@@ -72,6 +77,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     // requests at once lose 9% to the oversubscription (8 requests: 15.5 s against 14.1 s).
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
+    minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
     // 16 photos of at most 10 MB being read at once; a 10 MB photo at 1 Mbit/s takes 80 s of the 120.
     maxUploads: int(env.ATELIER_MAX_UPLOADS, 16),

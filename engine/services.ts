@@ -2,6 +2,7 @@
 import type { EngineConfig } from './config.ts';
 import type { BaseUrlOf } from './http/base-url.ts';
 import type { ResultStore } from './results/store.ts';
+import type { StorageMonitor } from './storage.ts';
 import type { TaskQueue } from './tasks/queue.ts';
 import type { TaskStore } from './tasks/store.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -13,6 +14,7 @@ export interface Services {
   tasks: TaskStore;
   queue: TaskQueue;
   results: ResultStore;
+  storage: StorageMonitor;
   closing: boolean;
   baseUrl: BaseUrlOf;
 }

@@ -7,6 +7,8 @@
  * Keys come from ATELIER_API_KEYS; with none set, one key is created on first start and kept in the data
  * folder. Keys are compared in constant time (over their SHA-256, so lengths leak nothing either).
  * `ailabapi-api-key`, the header the commercial service's SDKs send, is read as an alias unless switched off.
+ * The request's `apiKeyOwner` names the key that matched (`ownerOf` of it, the same whichever header
+ * carried it), for the routes that keep things per key: a task belongs to the key that submitted it.
  */
 import fp from 'fastify-plugin';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -38,10 +40,24 @@ export function resolveApiKeys(configured: string[], dataDir: string): { keys: s
 /** The paths whose routes need the key: every path the contract declares. */
 const guardedPaths = new Set(endpointList.map((e) => e.path));
 
-export interface AuthOptions { keys: string[]; acceptSdkHeader: boolean }
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The owner id of the key the request carried (set once the key is checked; '' on unguarded routes). */
+    apiKeyOwner: string;
+  }
+}
 
-export default fp<AuthOptions>(async (app, { keys, acceptSdkHeader }) => {
+export interface AuthOptions {
+  keys: string[];
+  acceptSdkHeader: boolean;
+  /** The id stored for what a key owns (never the key itself); by default the key's SHA-256. */
+  ownerOf?: (key: string) => string;
+}
+
+export default fp<AuthOptions>(async (app, { keys, acceptSdkHeader, ownerOf }) => {
   const accepted = keys.map(digest);
+  const owners = keys.map((k) => (ownerOf ? ownerOf(k) : digest(k).toString('base64url')));
+  app.decorateRequest('apiKeyOwner', '');
   const headerNames = acceptSdkHeader ? `${KEY_HEADER} (or ${SDK_KEY_HEADER})` : KEY_HEADER;
 
   const requireKey: onRequestHookHandler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -49,9 +65,10 @@ export default fp<AuthOptions>(async (app, { keys, acceptSdkHeader }) => {
     if ((given === undefined || given === '') && acceptSdkHeader) given = req.headers[SDK_KEY_HEADER];
     if (given === undefined || given === '') return reply.fail('ERROR_INVALID_API_KEY', `the ${headerNames} header is missing`);
     const d = digest(Array.isArray(given) ? given[0] : given);
-    let ok = false;
-    for (const k of accepted) ok = timingSafeEqual(k, d) || ok;
-    if (!ok) return reply.fail('ERROR_INVALID_API_KEY', `the ${headerNames} header does not hold a valid key`);
+    let matched = -1;
+    for (let i = 0; i < accepted.length; i++) if (timingSafeEqual(accepted[i], d)) matched = i;
+    if (matched < 0) return reply.fail('ERROR_INVALID_API_KEY', `the ${headerNames} header does not hold a valid key`);
+    req.apiKeyOwner = owners[matched];
   };
 
   app.addHook('onRoute', (route) => {

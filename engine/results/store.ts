@@ -20,9 +20,20 @@ export class ResultStore {
   async save(img: EncodedImage): Promise<string> {
     const name = `${randomBytes(16).toString('hex')}.${img.format === 'jpeg' ? 'jpg' : 'png'}`;
     const tmp = path.join(this.dir, `.${name}.tmp`);
-    await fs.writeFile(tmp, img.data, { mode: PRIVATE_FILE });
-    await fs.rename(tmp, path.join(this.dir, name));
+    try {
+      await fs.writeFile(tmp, img.data, { mode: PRIVATE_FILE });
+      await fs.rename(tmp, path.join(this.dir, name));
+    } catch (err) {
+      await fs.rm(tmp, { force: true }).catch(() => {}); // a partial file, as a full disk leaves it
+      throw err;
+    }
     return name;
+  }
+
+  /** Deletes a result (one saved for a task whose outcome could not be recorded). */
+  async remove(name: string) {
+    const file = this.pathOf(name);
+    if (file) await fs.rm(file, { force: true }).catch(() => {});
   }
 
   /** The absolute file path for a name, or undefined when the name is not one of ours. */

@@ -1,6 +1,7 @@
 /**
  * One route per contract endpoint. Sync endpoints await the effect on the worker pool; async ones store
- * the task (inputs first) and answer its id. Endpoints with no effect module answer 501 plainly. (A wrong
+ * the task (inputs first) and answer its id, or 503 with Retry-After when the disk has no room for it
+ * (storage.ts). Endpoints with no effect module answer 501 plainly. (A wrong
  * method answers 405 from plugins/methods.ts, for every path.)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,6 +11,7 @@ import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
 import { fillShape } from '../../contract/result.ts';
 import { ApiError } from '../http/api-error.ts';
+import { isNoSpace } from '../storage.ts';
 import type { Services } from '../services.ts';
 
 /** A count of places with a limit; each place is given back once, whichever path gives it first. */
@@ -37,7 +39,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
   }
 
   async function handle(endpoint: Endpoint, req: FastifyRequest, reply: FastifyReply) {
-    const { pool, queue, tasks, results, effects } = services;
+    const { pool, queue, tasks, results, effects, storage } = services;
     if (!effects[endpoint.slug]) {
       return reply.fail('ERROR_AI_NOT_AVAILABLE', `${endpoint.title} (${endpoint.slug}) is not provided by this engine yet`);
     }
@@ -52,8 +54,17 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
         const submit = submits.take();
         if (!submit) throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting or uploading); retry later`, 30);
         held.push(submit);
+        storage.refuseUnlessRoom();
         const upload = await readBody(req, endpoint, held);
-        const task = tasks.create(endpoint.slug, upload.params, upload.images);
+        storage.refuseUnlessRoom(Object.values(upload.images).reduce((n, img) => n + img.bytes.length, 0));
+        let task;
+        try {
+          task = tasks.create(endpoint.slug, upload.params, upload.images, req.apiKeyOwner);
+        } catch (err) {
+          if (isNoSpace(err)) throw storage.refusal(err); // create left nothing behind
+          throw err;
+        }
+        storage.noteWritten();
         req.log.info({ task_id: task.id, slug: endpoint.slug }, 'task queued');
         queue.pump();
         return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
@@ -69,7 +80,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
         const output = await pool.run(endpoint.slug, upload.images, upload.params, config.syncTimeoutMs, { admission, signal: gone.signal });
         return reply.envelope(await resultBody(endpoint, output, results, services.baseUrl(req)));
       } catch (err) {
-        if (!gone.signal.aborted) throw err;
+        if (!gone.signal.aborted) throw isNoSpace(err) ? storage.refusal(err) : err; // a result that found no room
         // Nobody is left to answer; log it as the client's leaving, not as a failure (499, as nginx does).
         req.log.info({ slug: endpoint.slug }, 'the client closed the connection; its job was cancelled');
         return reply.code(499).send();

@@ -3,7 +3,8 @@
  * load in a worker when an effect that needs them first runs there, so `ready` (every worker takes jobs)
  * comes within a second or two of start and says nothing about models; `models` does, per catalog id:
  * loaded (in `workers` of the worker threads), loading, loadable (its files are there, nothing has needed
- * it yet) or failed (with the reason: the last load error, or the files that are missing).
+ * it yet) or failed (with the reason: the last load error, or the files that are missing). `storage` says
+ * whether the data folder's disk has room (storage.ts); while it is full, `status` is `storage_full`.
  */
 import type { FastifyInstance } from 'fastify';
 import { endpointList } from '../../contract/index.ts';
@@ -31,12 +32,13 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
   const problems = new Map(await Promise.all(Object.values(catalog).map(async (e) => [e.id, await e.check()] as const)));
 
   app.get('/healthz', async () => {
-    const { pool, tasks, queue, effects } = services;
+    const { pool, tasks, queue, effects, storage: disk } = services;
+    const storage = disk.health();
     const workers = pool.workerModels;
     // The catalog, and anything a worker tried that is not in it (an effect naming a model that does not exist).
     const ids = new Set([...Object.keys(catalog), ...workers.flatMap((w) => [...w.keys()])]);
     return {
-      status: services.closing ? 'shutting_down' : 'ok',
+      status: services.closing ? 'shutting_down' : storage.state === 'full' ? 'storage_full' : 'ok',
       ready: pool.ready,
       models: Object.fromEntries([...ids].map((id) =>
         [id, modelHealth(workers.flatMap((w) => w.get(id) ?? []), problems.get(id))])),
@@ -44,6 +46,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },
       tasks: { pending: tasks.pendingCount(), running: queue.inFlight },
+      storage,
     };
   });
 }

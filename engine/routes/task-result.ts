@@ -1,4 +1,8 @@
-/** GET query-async-task-result: status, then the result URLs or the failure once task_status is 2. */
+/**
+ * GET query-async-task-result: status, then the result URLs or the failure once task_status is 2. Only for
+ * the key that submitted the task: another gets the answer of an id that does not exist, so whether it
+ * exists does not leak either. (Tasks from before owners were kept have none and answer any valid key.)
+ */
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
@@ -12,7 +16,8 @@ export default async function taskResultRoute(app: FastifyInstance, { services }
   const endpoint = endpoints.queryAsyncTaskResult;
   app.get(endpoint.path, async (req, reply) => {
     const { task_id } = validateFields(endpoint, queryFields(endpoint, req.query), new Set()) as { task_id: string };
-    const task = /^[a-f0-9]{32}$/.test(task_id) ? services.tasks.get(task_id) : undefined;
+    const found = /^[a-f0-9]{32}$/.test(task_id) ? services.tasks.get(task_id) : undefined;
+    const task = found && (found.owner === undefined || found.owner === req.apiKeyOwner) ? found : undefined;
     if (!task) return reply.fail('ERROR_TASK_NOT_EXISTS', `no task ${task_id}; tasks are kept 24 hours after submission`);
     if (task.status < 2) return reply.envelope({ task_status: task.status });
     if (task.error) {
