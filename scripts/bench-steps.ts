@@ -10,6 +10,13 @@
  * --save DIR writes each effect's images of the last run (to compare outputs between versions).
  * Photos and params are the studio's and the targets' (issue 32): face beauty on the 1 MP portrait, skin
  * analysis on it enlarged to 2 MP with every map, smart crop to 910x512, apparel with six classes.
+ *
+ * Measured 2026-12-06 at load 4.5-6.6 (2 shared cores), arena off (onnx.ts as committed), medians of 3,
+ * wall/cpu/models ms: face beauty 734/715/190 (retouch 579/564/89); skin analysis 1854/1812/418 (measure
+ * 1227/1243/274, maps 425/379/0); smart crop 5052/5020/4950 (ISNet 4886); apparel 8110/7147/5941 (ISNet
+ * 4976, garment parse 1184/1047/0). With enableCpuMemArena on (uncommitted experiment, load 6.8): apparel
+ * 8878/5227/6080 (1.46x its models' wall), smart crop 3917/2587/3807 (1.03x). First runs (models loading):
+ * smart crop 8.5 s, apparel 10.8 s (ISNet's load ~1-3 s, MoveNet + CenterNet + RVM ~2 s).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
