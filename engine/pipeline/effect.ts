@@ -7,6 +7,7 @@ import type { ErrorCode } from '../../contract/errors.ts';
 import type { EncodedImage, RasterImage } from '../image/raster.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { jobFacts, type JobFacts } from './facts.ts';
+import type { StepTime } from './timing.ts';
 
 /**
  * What an effect hands back. Image names the response builder understands:
@@ -29,7 +30,12 @@ export interface Ctx<P = Record<string, unknown>, S extends object = Record<stri
   output: EffectOutput;
 }
 
-export interface Kit { models: ModelRegistry; signal: AbortSignal }
+export interface Kit {
+  models: ModelRegistry;
+  signal: AbortSignal;
+  /** Told each step's time as it ends (bench scripts); runEffect times nothing without it or ATELIER_STEP_TIMES. */
+  onStep?: (t: StepTime) => void;
+}
 
 export type Step<P = Record<string, unknown>, S extends object = Record<string, unknown>> = (c: Ctx<P, S>, kit: Kit) => Promise<void> | void;
 
@@ -39,6 +45,9 @@ export interface Effect<P = Record<string, unknown>, S extends object = Record<s
   models: readonly string[];
   steps: readonly Step<P, S>[];
 }
+
+/** A step made by a factory, named for per-step timing (a returned arrow function has no name). */
+export const named = <P, S extends object>(name: string, step: Step<P, S>): Step<P, S> => Object.defineProperty(step, 'name', { value: name });
 
 export const defineEffect = <P = Record<string, unknown>, S extends object = Record<string, unknown>>(e: Effect<P, S>): Effect<P, S> => e;
 

@@ -4,6 +4,7 @@
  * the job only, so no step recomputes one and nothing outlives the job (no module-level caches).
  */
 import type { RasterImage } from '../image/raster.ts';
+import { timeModel } from '../vision/models/clock.ts';
 import { detectFaces, type DetectOptions, type Face } from '../vision/faces/detect.ts';
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
@@ -42,7 +43,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   };
 
   const facts: JobFacts = {
-    faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => detectFaces(await models.get('human'), image, opts)),
+    faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => { const h = await models.get('human'); return timeModel(() => detectFaces(h, image, opts)); }),
     regions: (face, names = REGION_NAMES) => {
       let r = regions.get(face);
       if (!r) { r = {}; regions.set(face, r); }

@@ -7,7 +7,7 @@
  * Steps 1 and 3 are here; gates and compositing are the effect's own.
  */
 import type { Box, DetectOptions, Face } from '../vision/faces/detect.ts';
-import { EffectError, type Ctx, type Kit, type Step } from './effect.ts';
+import { EffectError, named, type Ctx, type Kit, type Step } from './effect.ts';
 
 export interface FaceChoice {
   /** How many of the largest faces (default 1). */
@@ -34,14 +34,14 @@ export function chooseFaces(faces: readonly Face[], choice: FaceChoice): Face[] 
 }
 
 /** Step 1: the faces to work on into state.faces, or 422 ERROR_NO_FACE_IN_FILE. */
-export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) => FaceChoice): Step<P, S> => async (c) => {
+export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) => FaceChoice): Step<P, S> => named('selectFaces', async (c) => {
   const choice = choose(c);
   const all = await c.facts.faces(choice.detect);
   if (all.length === 0) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
   const faces = chooseFaces(all, choice);
   if (faces.length === 0) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found inside the given face_rect');
   c.state.faces = faces;
-};
+});
 
 /** Step 3: runs `each` over the selected faces in order, checking the abort signal between faces. */
 export const perFace = <P, S extends PortraitState>(each: (face: Face, index: number, c: Ctx<P, S>, kit: Kit) => Promise<void> | void): Step<P, S> =>

@@ -3,6 +3,7 @@ import type { RasterImage } from '../image/raster.ts';
 import type { Ctx, Effect, EffectOutput, Kit } from './effect.ts';
 import { EffectError } from './effect.ts';
 import { jobFacts } from './facts.ts';
+import { formatStepTimes, stepName, stepTimesLogged, timeStep, type StepTime } from './timing.ts';
 
 export async function runEffect<P, S extends object>(
   effect: Effect<P, S>,
@@ -10,9 +11,15 @@ export async function runEffect<P, S extends object>(
   kit: Kit,
 ): Promise<EffectOutput> {
   const ctx: Ctx<P, S> = { image: input.image, images: input.images ?? {}, params: input.params, state: {}, facts: jobFacts(input.image, kit.models), output: { images: {} } };
-  for (const step of effect.steps) {
+  const log = stepTimesLogged();
+  const times: StepTime[] | undefined = kit.onStep || log ? [] : undefined;
+  for (const [i, step] of effect.steps.entries()) {
     if (kit.signal.aborted) throw new EffectError('AI_SERVICE_TIMEOUT', `${effect.slug} was stopped: it ran past its time budget`);
-    await step(ctx, kit);
+    if (!times) { await step(ctx, kit); continue; }
+    const t = await timeStep(stepName(step, i), () => step(ctx, kit));
+    times.push(t);
+    kit.onStep?.(t);
   }
+  if (log && times) console.error(`[steps] ${effect.slug} ${input.image.width}x${input.image.height} (ms wall/cpu/models): ${formatStepTimes(times)}`);
   return ctx.output;
 }

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import type { Ctx, Step } from '../../pipeline/effect.ts';
+import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
 import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
@@ -42,13 +42,13 @@ export const WORK_SIDE = 512;
 const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
 
-export const predictMatte = (modelId: string): Step<P, State> => async (c, kit) => {
+export const predictMatte = (modelId: string): Step<P, State> => named('predictMatte', async (c, kit) => {
   const v = c.state;
   v.matte = (await predict(await kit.models.get<IsnetModel>(modelId), c.image)).matte;
   const { width, height, channels, data } = c.image;
   v.alpha = await grey(raw(v.matte.data, v.matte.width, v.matte.height, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   if (channels === 4) multiplyByInputAlpha(v.alpha, data);
-};
+});
 
 export const findPerson: Step<P, State> = async (c, kit) => {
   const v = c.state;

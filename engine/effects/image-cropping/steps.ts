@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import type { Ctx, Step } from '../../pipeline/effect.ts';
+import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
 import type { IsnetModel, Matte } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
@@ -39,14 +39,14 @@ const FLOOR = 32;
  * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
  * several), always.
  */
-export const findSalientObject = (modelId: string): Step<P, State> => async (c, kit) => {
+export const findSalientObject = (modelId: string): Step<P, State> => named('findSalientObject', async (c, kit) => {
   const v = c.state;
   if (v.faces?.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return;
   const { matte } = await salientMatte(await kit.models.get<IsnetModel>(modelId), c.image);
   if (coverage(matte) <= 0) return;
   v.mass = projections(matte, c.image);
   v.faces = v.faces?.map((f) => ({ ...f, crown: crownOf(matte, c.image, f) }));
-};
+});
 
 /** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
 export function projections(m: Matte, image: { width: number; height: number }) {

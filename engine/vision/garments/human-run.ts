@@ -6,6 +6,7 @@
  * here saves the sections it touches and puts them back afterwards.
  */
 import type { RasterImage } from '../../image/raster.ts';
+import { timeModel } from '../models/clock.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectorView } from '../faces/view.ts';
 
@@ -24,7 +25,7 @@ async function runOnce(h: HumanLike, image: RasterImage, config: Record<string, 
   const view = await detectorView(image, 1024);
   const input = h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32');
   try {
-    const result = await h.detect(input, config) as unknown as { body: RawBody[]; object: RawObject[]; error: string | null };
+    const result = await timeModel(() => h.detect(input, config)) as unknown as { body: RawBody[]; object: RawObject[]; error: string | null };
     if (result.error) throw new Error(`human detection failed: ${result.error}`);
     return { result, k: 1 / view.scale };
   } finally {

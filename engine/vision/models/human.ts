@@ -145,7 +145,10 @@ let tables: { uv: [number, number][]; triangles: number[] } | undefined;
 export function faceMeshTables(): { uv: [number, number][]; triangles: number[] } {
   if (!tables) {
     const { Human } = require(humanDist) as { Human: new (config: unknown) => { faceUVMap: [number, number][]; faceTriangulation: number[] } };
-    const h = new Human({ backend: 'wasm', warmup: 'none' });
+    // With the engine's own config: Human keeps module-level state from the last instance made (the model
+    // base path among it), and a bare instance's default 'file://models/' made the engine's instance fail to
+    // load MoveNet and CenterNet afterwards (apparel after skin analysis in one worker: no keypoints, no bags).
+    const h = new Human(structuredClone(humanConfig));
     tables = { uv: h.faceUVMap.map(([u, v]) => [u, v] as [number, number]), triangles: [...h.faceTriangulation] };
   }
   return tables;

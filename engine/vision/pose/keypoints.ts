@@ -4,6 +4,7 @@
  * (MoveNet's own crop strategy), which sharpens the points of a person who fills little of the frame.
  */
 import type { RasterImage } from '../../image/raster.ts';
+import { timeModel } from '../models/clock.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { tilePixels, wholeImage, type Tile } from '../faces/view.ts';
@@ -24,8 +25,7 @@ async function run(h: HumanLike, image: RasterImage, tile: Tile): Promise<Keypoi
   const t: Record<string, TensorLike> = {};
   try {
     t.in = h.tf.tensor4d(Int32Array.from(px), [1, INPUT, INPUT, 3], 'int32');
-    t.out = model.execute(t.in) as TensorLike;
-    const d = await t.out.data();
+    const d = await timeModel(() => { t.out = model.execute(t.in) as TensorLike; return t.out.data(); });
     // [1, 1, 17, 3]: y, x (0..1 of the tile), score.
     return KEYPOINT_NAMES.map((name, k) => ({ name, x: tile.left + d[3 * k + 1] * tile.side, y: tile.top + d[3 * k] * tile.side, score: d[3 * k + 2] }));
   } finally {
