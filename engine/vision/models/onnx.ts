@@ -4,6 +4,8 @@
  * onnxruntime session for all of them: each session holds its weights and its working memory (see openLocalOnnx), so one
  * per worker thread multiplied the engine's memory for no speed (inference already uses every core).
  */
+import type { InferenceSession } from 'onnxruntime-node';
+
 export interface OnnxTensor { data: Float32Array; dims: number[] }
 
 export interface OnnxNet {
@@ -16,10 +18,9 @@ export interface OnnxHost {
   open(id: string): Promise<OnnxNet>;
 }
 
-/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
-export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
-  const ort = await import('onnxruntime-node');
-  const session = await ort.InferenceSession.create(bytes, {
+/** The options every session is opened with (scripts/bench-onnx-options.ts measures them against others). */
+export function sessionOptions(threads: number): InferenceSession.SessionOptions {
+  return {
     intraOpNumThreads: threads,
     // One graph, one run at a time: parallel execution only adds thread contention.
     interOpNumThreads: 1,
@@ -31,7 +32,13 @@ export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise
     // Threads that spin between ops burn a core the engine's other threads (a worker's JS after the run) and
     // other processes need: on 2 cores sleeping costs less CPU and less wall time per run.
     extra: { session: { intra_op: { allow_spinning: '0' } } },
-  });
+  };
+}
+
+/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
+export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
+  const ort = await import('onnxruntime-node');
+  const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
   return {
     async run(feeds, outputs) {
       const inputs = Object.fromEntries(Object.entries(feeds).map(([k, t]) => [k, new ort.Tensor('float32', t.data, t.dims)]));
