@@ -26,9 +26,13 @@ export function sessionOptions(threads: number): InferenceSession.SessionOptions
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    // The arena keeps every block a run allocated: ISNet's RSS went from 0.7 GB to 2.4 GB after two runs
-    // with it, and stayed at 0.7 GB without it, for runs about 10 % slower (1.4 s against 1.3 s).
-    enableCpuMemArena: false,
+    // The arena keeps the blocks a run allocated for the next run; without it every run asks the OS for fresh
+    // pages (page faults, zeroing) and ISNet at 1024 took 2.3x the CPU (6.1 s against 2.6 s, the 2 threads
+    // together) for the same peak. The memory pattern is off: with it the arena holds the first run's blocks
+    // and then the planned block beside them (ISNet held 2.2 GB, against 1.4-1.5 GB without it, the peak of a
+    // run without the arena being 1.4 GB), for no measured speed. Figures: npm run bench:onnx-options.
+    enableCpuMemArena: true,
+    enableMemPattern: false,
     // Threads that spin between ops burn a core the engine's other threads (a worker's JS after the run) and
     // other processes need: on 2 cores sleeping costs less CPU and less wall time per run.
     extra: { session: { intra_op: { allow_spinning: '0' } } },
