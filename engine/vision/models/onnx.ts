@@ -4,6 +4,7 @@
  * onnxruntime session for all of them: each session holds its weights and its working memory (see openLocalOnnx), so one
  * per worker thread multiplied the engine's memory for no speed (inference already uses every core).
  */
+import type { InferenceSession } from 'onnxruntime-node';
 import { timeModel } from './clock.ts';
 
 export interface OnnxTensor { data: Float32Array; dims: number[] }
@@ -18,22 +19,31 @@ export interface OnnxHost {
   open(id: string): Promise<OnnxNet>;
 }
 
-/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
-export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
-  const ort = await import('onnxruntime-node');
-  const session = await ort.InferenceSession.create(bytes, {
+/** The options every session is opened with (scripts/bench-onnx-options.ts measures them against others). */
+export function sessionOptions(threads: number): InferenceSession.SessionOptions {
+  return {
     intraOpNumThreads: threads,
     // One graph, one run at a time: parallel execution only adds thread contention.
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    // The arena keeps every block a run allocated: ISNet's RSS went from 0.7 GB to 2.4 GB after two runs
-    // with it, and stayed at 0.7 GB without it, for runs about 10 % slower (1.4 s against 1.3 s).
-    enableCpuMemArena: false,
+    // The arena keeps the blocks a run allocated for the next run; without it every run asks the OS for fresh
+    // pages (page faults, zeroing) and ISNet at 1024 took 2.3x the CPU (6.1 s against 2.6 s, the 2 threads
+    // together) for the same peak. The memory pattern is off: with it the arena holds the first run's blocks
+    // and then the planned block beside them (ISNet held 2.2 GB, against 1.4-1.5 GB without it, the peak of a
+    // run without the arena being 1.4 GB), for no measured speed. Figures: npm run bench:onnx-options.
+    enableCpuMemArena: true,
+    enableMemPattern: false,
     // Threads that spin between ops burn a core the engine's other threads (a worker's JS after the run) and
     // other processes need: on 2 cores sleeping costs less CPU and less wall time per run.
     extra: { session: { intra_op: { allow_spinning: '0' } } },
-  });
+  };
+}
+
+/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
+export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
+  const ort = await import('onnxruntime-node');
+  const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
   return {
     async run(feeds, outputs) {
       const inputs = Object.fromEntries(Object.entries(feeds).map(([k, t]) => [k, new ort.Tensor('float32', t.data, t.dims)]));
