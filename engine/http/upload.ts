@@ -35,6 +35,8 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
 
   const raw: Record<string, string> = {};
   const files: Record<string, Buffer> = {};
+  // Over-limit images of a field that another may make ignored (ignoredWith), judged once the form is read.
+  const oversized = new Map<string, ApiError>();
   // busboy stops keeping a file's bytes at fileSize and flags it truncated. We judge that flag ourselves
   // (throwFileSizeLimit off): an image field over it is 413 by name, a part the endpoint does not know is
   // drained unread, like an unknown text field, whatever its size.
@@ -50,13 +52,15 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
       const field = name ? endpoint.fields[name] : undefined;
       if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
       const bytes = await part.toBuffer();
+      let tooLarge: ApiError | undefined;
       if (part.file.truncated) {
-        throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+      } else if (bytes.length > field.limits.maxBytes) {
+        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
       }
-      if (bytes.length > field.limits.maxBytes) {
-        throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
-      }
-      if (bytes.length > 0) files[name] = bytes;
+      if (tooLarge && !field.ignoredWith) throw tooLarge;
+      if (tooLarge) oversized.set(name, tooLarge);
+      else if (bytes.length > 0) files[name] = bytes;
     } else if (name) {
       if (endpoint.fields[name].kind === 'image') {
         throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
@@ -64,6 +68,16 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
       raw[name] = String(part.value);
     }
   }
+
+  // A field that another's presence makes ignored (beard styling's template under a preset) is dropped
+  // unchecked; otherwise an over-limit one is refused now.
+  for (const [name, field] of imageFields) {
+    if (field.ignoredWith && raw[field.ignoredWith] !== undefined && raw[field.ignoredWith] !== '') {
+      delete files[name];
+      oversized.delete(name);
+    }
+  }
+  for (const err of oversized.values()) throw err;
 
   const params = validateFields(endpoint, raw, new Set(Object.keys(files)));
   const images: Record<string, JobImage> = {};
