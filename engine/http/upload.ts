@@ -19,6 +19,8 @@ export interface Upload {
 
 const MB = 1024 * 1024;
 const fmtMb = (n: number) => `${+(n / MB).toFixed(2)} MB`;
+/** The most a text field may carry; a longer value is refused, not cut. */
+const FIELD_MAX_BYTES = 64 * 1024;
 
 export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promise<Upload> {
   const imageFields = Object.entries(endpoint.fields).filter((e): e is [string, ImageField] => e[1].kind === 'image');
@@ -43,7 +45,7 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
   // (A per-call option in @fastify/multipart's README, missing from its types for parts().)
   const options: Parameters<typeof req.parts>[0] & { throwFileSizeLimit: boolean } = {
     throwFileSizeLimit: false,
-    limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: 64 * 1024, parts: 60 },
+    limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: FIELD_MAX_BYTES, parts: 60 },
   };
   const parts = req.parts(options);
   for await (const part of parts) {
@@ -64,6 +66,10 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
     } else if (name) {
       if (endpoint.fields[name].kind === 'image') {
         throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
+      }
+      // busboy keeps the first FIELD_MAX_BYTES and drops the rest: never judge a value by its start.
+      if (part.valueTruncated) {
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: the value is longer than ${FIELD_MAX_BYTES / 1024} KB, the most a form field may carry`);
       }
       raw[name] = String(part.value);
     }
