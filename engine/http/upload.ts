@@ -37,6 +37,8 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
 
   const raw: Record<string, string> = {};
   const files: Record<string, Buffer> = {};
+  // A field's part name as sent, by field: a field sent twice (aliases count as the same field) is refused.
+  const sent = new Map<string, string>();
   // Over-limit images of a field that another may make ignored (ignoredWith), judged once the form is read.
   const oversized = new Map<string, ApiError>();
   // busboy stops keeping a file's bytes at fileSize and flags it truncated. We judge that flag ourselves
@@ -50,6 +52,15 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
   const parts = req.parts(options);
   for await (const part of parts) {
     const name = canonical.get(part.fieldname);
+    if (name) {
+      const first = sent.get(name);
+      if (first !== undefined) {
+        if (part.type === 'file') part.file.resume();
+        const as = first === part.fieldname ? '' : ` (as ${first} and ${part.fieldname})`;
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name} was sent more than once${as}; send each field once`);
+      }
+      sent.set(name, part.fieldname);
+    }
     if (part.type === 'file') {
       const field = name ? endpoint.fields[name] : undefined;
       if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
