@@ -1,4 +1,4 @@
-/** validateFields on values a fuzzer sends: lip colours' face_rect members of the wrong JSON type. */
+/** validateFields on values a fuzzer sends: lip colours' face_rect members of the wrong JSON type, and text lengths in characters. */
 import { describe, expect, it } from 'vitest';
 import { endpoints } from './index.ts';
 import { ContractError, validateFields } from './validate.ts';
@@ -27,5 +27,18 @@ describe('lip_color_infos face_rect', () => {
     expect(fail(() => lips({ ...rect, height: -4 })).message).toContain('face_rect.height');
     expect(fail(() => lips([1, 2, 3, 4])).message).toContain('face_rect');
     expect(lips({ x: -5, y: 0, width: 10.5, height: 20 }).lip_color_infos).toEqual([{ rgba: { r: 200, g: 20, b: 60, a: 70 }, face_rect: { x: -5, y: 0, width: 10.5, height: 20 } }]);
+  });
+});
+
+describe('text lengths', () => {
+  const contacts = (desc: string) => validateFields(endpoints.aiColoredContacts, { desc }, new Set(['image']));
+  const max = (endpoints.aiColoredContacts.fields.desc as { maxLength: number }).maxLength;
+
+  it('counts characters (code points), not UTF-16 units', () => {
+    expect(contacts('👁'.repeat(max)).desc).toBe('👁'.repeat(max)); // 2 UTF-16 units each
+    expect(contacts('𝒜'.repeat(600)).desc).toHaveLength(1200);
+    expect(fail(() => contacts('👁'.repeat(max + 1))).message).toMatch(/desc/);
+    expect(fail(() => contacts('a'.repeat(max + 1))).message).toMatch(/desc/);
+    expect(contacts('a'.repeat(max)).desc).toHaveLength(max);
   });
 });

@@ -49,11 +49,21 @@ function parseValue(name: string, f: Field, raw: string): unknown {
     }
     case 'lip-colors': return parseLipColors(name, f.maxItems, raw);
     case 'text':
-      if (s.length > f.maxLength) throw invalid(name, raw, describeField(f));
+      if (characters(s) > f.maxLength) throw invalid(name, raw, describeField(f));
       return s;
     case 'image':
       throw invalid(name, raw, 'a file upload');
   }
+}
+
+/**
+ * A text's length in characters: Unicode code points, as JSON Schema's maxLength counts them (the OpenAPI
+ * document states the limit as one), not UTF-16 units (an emoji is one character, not two).
+ */
+function characters(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 function parseLipColors(name: string, maxItems: number, raw: string): LipColorInfo[] {
