@@ -120,6 +120,9 @@ function checkImage(name: string, bytes: Buffer, field: ImageField): JobImage {
   } catch {
     throw new ApiError('FILE_DECODING_FAILURE', `${name}: the bytes start like ${formatLabel[format]} but the header cannot be read`);
   }
+  if (header.unsupported) {
+    throw new ApiError('UNSUPPORTED_FILE_TYPES', `${name}: ${header.unsupported} is not supported; allowed formats are ${allowed}`);
+  }
   const { width, height } = header;
   if (width < limits.minSide || height < limits.minSide || width > limits.maxSide || height > limits.maxSide) {
     throw new ApiError('FILE_RESOLUTION_EXCEEDS_LIMITS',
