@@ -1,6 +1,7 @@
 /**
  * Full decode into raw 8-bit pixels with EXIF orientation applied (runs in a worker). sharp reads
- * JPEG, PNG and WEBP; BMP goes through bmp-ts because libvips has no BMP loader.
+ * JPEG, PNG and WEBP; BMP goes through bmp-ts because libvips has no BMP loader (OS/2 1.x BMPs, which
+ * bmp-ts does not read, through os2BmpToSharp below).
  */
 import sharp from 'sharp';
 import { decode as decodeBmp } from 'bmp-ts';
@@ -22,7 +23,9 @@ export async function decodeImage(bytes: Uint8Array, format: ImageFormat, maxPix
 }
 
 function bmpToSharp(bytes: Uint8Array) {
-  const bmp = decodeBmp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { toRGBA: true });
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.readUInt32LE(14) === 12) return os2BmpToSharp(buffer);
+  const bmp = decodeBmp(buffer, { toRGBA: true });
   const { width, height } = bmp;
   const rgba = Buffer.from(bmp.data.buffer, bmp.data.byteOffset, width * height * 4);
   // 24-bit BMPs carry no alpha; bmp-ts leaves that byte 0, which would make the photo invisible.
@@ -33,4 +36,40 @@ function bmpToSharp(bytes: Uint8Array) {
 function hasMeaningfulAlpha(rgba: Buffer): boolean {
   for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 0) return true;
   return false;
+}
+
+/**
+ * An OS/2 1.x BMP (BITMAPCOREHEADER: 12 bytes, 16-bit sides; 1, 4, 8 or 24 bits per pixel, never
+ * compressed; palette entries of 3 bytes, blue first; rows bottom-up, each padded to 4 bytes) as RGB.
+ */
+function os2BmpToSharp(src: Buffer) {
+  const width = src.readUInt16LE(18);
+  const height = src.readUInt16LE(20);
+  const bpp = src.readUInt16LE(24);
+  if (![1, 4, 8, 24].includes(bpp)) throw new Error(`OS/2 BMP with ${bpp} bits per pixel`);
+  const pixelsAt = src.readUInt32LE(10);
+  const entries = bpp === 24 ? 0 : Math.min(1 << bpp, Math.floor((pixelsAt - 26) / 3));
+  const stride = Math.ceil((width * bpp) / 32) * 4;
+  if (pixelsAt < 26 + entries * 3 || pixelsAt + stride * height > src.length) throw new Error('OS/2 BMP truncated');
+  const rgb = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const row = pixelsAt + (height - 1 - y) * stride;
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 3;
+      let at: number;
+      if (bpp === 24) {
+        at = row + x * 3;
+      } else {
+        const index = bpp === 8 ? src[row + x]
+          : bpp === 4 ? (src[row + (x >> 1)] >> (x & 1 ? 0 : 4)) & 15
+          : (src[row + (x >> 3)] >> (7 - (x & 7))) & 1;
+        if (index >= entries) continue; // outside the palette: black
+        at = 26 + index * 3;
+      }
+      rgb[o] = src[at + 2];
+      rgb[o + 1] = src[at + 1];
+      rgb[o + 2] = src[at];
+    }
+  }
+  return sharp(rgb, { raw: { width, height, channels: 3 } });
 }

@@ -46,6 +46,7 @@ export function readHeader(b: Uint8Array, format: ImageFormat): ImageHeader {
     return { format, width: dv.getUint32(16), height: dv.getUint32(20), bitsPerPixel: depth * channels };
   }
   if (format === 'jpeg') return readJpegHeader(b);
+  if (format === 'bmp') return readBmpHeader(b);
   const size = imageSize(b);
   if (!size.width || !size.height) throw new Error('image header unreadable');
   return { format, width: size.width, height: Math.abs(size.height) };
@@ -89,4 +90,40 @@ function readJpegHeader(b: Uint8Array): ImageHeader {
     i += 2 + length;
   }
   throw new Error('JPEG header unreadable: no frame header before the scan');
+}
+
+/** BMP info headers by size that the decoder reads (bmp-ts: Windows 3.x and later; decode.ts: OS/2 1.x). */
+const BMP_HEADERS = new Set([12, 40, 52, 56, 108, 124]);
+/** BMP compressions the decoder reads: none, RLE8, RLE4, bit fields, alpha bit fields (not embedded JPEG or PNG). */
+const BMP_COMPRESSIONS = new Set([0, 1, 2, 3, 6]);
+
+/**
+ * Width and height by the info header's kind, told by its size: OS/2 1.x's 12-byte BITMAPCOREHEADER has
+ * 16-bit sides, the Windows headers (40 bytes and up) 32-bit ones, the height negative for top-down rows.
+ * (image-size read every BMP as Windows, so an OS/2 one got a bogus size.)
+ */
+function readBmpHeader(b: Uint8Array): ImageHeader {
+  if (b.length < 26) throw new Error('BMP header unreadable');
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const headerSize = dv.getUint32(14, true);
+  if (headerSize === 12) {
+    const width = dv.getUint16(18, true);
+    const height = dv.getUint16(20, true);
+    if (!width || !height) throw new Error('BMP header unreadable');
+    return { format: 'bmp', width, height };
+  }
+  if (headerSize < 16 || b.length < 14 + Math.min(headerSize, 40)) throw new Error('BMP header unreadable');
+  const width = dv.getInt32(18, true);
+  const height = Math.abs(dv.getInt32(22, true));
+  if (width <= 0 || height <= 0) throw new Error('BMP header unreadable');
+  if (!BMP_HEADERS.has(headerSize)) {
+    const what = headerSize === 64 || headerSize === 16 ? 'OS/2 2.x BMP' : `BMP with a ${headerSize}-byte header`;
+    return { format: 'bmp', width, height, unsupported: what };
+  }
+  const compression = dv.getUint32(30, true);
+  if (!BMP_COMPRESSIONS.has(compression)) {
+    const what = compression === 4 ? 'BMP holding a JPEG' : compression === 5 ? 'BMP holding a PNG' : `BMP with compression ${compression}`;
+    return { format: 'bmp', width, height, unsupported: what };
+  }
+  return { format: 'bmp', width, height };
 }
