@@ -1,7 +1,7 @@
 /**
  * Full decode into raw 8-bit pixels with EXIF orientation applied (runs in a worker). sharp reads
- * JPEG, PNG and WEBP; BMP goes through bmp-ts because libvips has no BMP loader (OS/2 1.x BMPs, which
- * bmp-ts does not read, through os2BmpToSharp below).
+ * JPEG, PNG and WEBP; BMP goes through bmp-ts because libvips has no BMP loader, except palette BMPs
+ * and OS/2 1.x ones (indexedBmpToSharp below), which bmp-ts decodes wrongly or not at all.
  */
 import sharp from 'sharp';
 import { decode as decodeBmp } from 'bmp-ts';
@@ -24,7 +24,8 @@ export async function decodeImage(bytes: Uint8Array, format: ImageFormat, maxPix
 
 function bmpToSharp(bytes: Uint8Array) {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.readUInt32LE(14) === 12) return os2BmpToSharp(buffer);
+  const headerSize = buffer.readUInt32LE(14);
+  if (headerSize === 12 || buffer.readUInt16LE(28) <= 8) return indexedBmpToSharp(buffer, headerSize);
   const bmp = decodeBmp(buffer, { toRGBA: true });
   const { width, height } = bmp;
   const rgba = Buffer.from(bmp.data.buffer, bmp.data.byteOffset, width * height * 4);
@@ -39,21 +40,29 @@ function hasMeaningfulAlpha(rgba: Buffer): boolean {
 }
 
 /**
- * An OS/2 1.x BMP (BITMAPCOREHEADER: 12 bytes, 16-bit sides; 1, 4, 8 or 24 bits per pixel, never
- * compressed; palette entries of 3 bytes, blue first; rows bottom-up, each padded to 4 bytes) as RGB.
+ * A BMP of 1, 4 or 8 bits per pixel (palette indices), or any OS/2 1.x BMP (BITMAPCOREHEADER: 12 bytes,
+ * 16-bit sides, 3-byte palette entries, 1, 4, 8 or 24 bits), uncompressed (sniff.ts refuses RLE), as RGB.
+ * bmp-ts reads no OS/2 header, and writes palette pixels in ABGR order even when asked for RGBA (its
+ * 4-bit reader also stops after the first row of an odd width, its 1-bit one drops pixels).
+ * Rows are padded to 4 bytes, bottom-up unless a Windows height is negative.
  */
-function os2BmpToSharp(src: Buffer) {
-  const width = src.readUInt16LE(18);
-  const height = src.readUInt16LE(20);
-  const bpp = src.readUInt16LE(24);
-  if (![1, 4, 8, 24].includes(bpp)) throw new Error(`OS/2 BMP with ${bpp} bits per pixel`);
+function indexedBmpToSharp(src: Buffer, headerSize: number) {
+  const os2 = headerSize === 12;
+  const width = os2 ? src.readUInt16LE(18) : src.readInt32LE(18);
+  const signedHeight = os2 ? src.readUInt16LE(20) : src.readInt32LE(22);
+  const height = Math.abs(signedHeight);
+  const bpp = src.readUInt16LE(os2 ? 24 : 28);
+  if (![1, 4, 8, 24].includes(bpp) || (!os2 && bpp === 24)) throw new Error(`BMP with ${bpp} bits per pixel`);
   const pixelsAt = src.readUInt32LE(10);
-  const entries = bpp === 24 ? 0 : Math.min(1 << bpp, Math.floor((pixelsAt - 26) / 3));
+  const paletteAt = 14 + headerSize;
+  const entrySize = os2 ? 3 : 4;
+  const declared = os2 ? 0 : src.readUInt32LE(46);
+  const entries = bpp === 24 ? 0 : Math.min(declared || 1 << bpp, 1 << bpp, Math.floor((pixelsAt - paletteAt) / entrySize));
   const stride = Math.ceil((width * bpp) / 32) * 4;
-  if (pixelsAt < 26 + entries * 3 || pixelsAt + stride * height > src.length) throw new Error('OS/2 BMP truncated');
+  if (width <= 0 || pixelsAt < paletteAt + entries * entrySize || pixelsAt + stride * height > src.length) throw new Error('BMP truncated');
   const rgb = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
-    const row = pixelsAt + (height - 1 - y) * stride;
+    const row = pixelsAt + (signedHeight < 0 ? y : height - 1 - y) * stride;
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 3;
       let at: number;
@@ -64,7 +73,7 @@ function os2BmpToSharp(src: Buffer) {
           : bpp === 4 ? (src[row + (x >> 1)] >> (x & 1 ? 0 : 4)) & 15
           : (src[row + (x >> 3)] >> (7 - (x & 7))) & 1;
         if (index >= entries) continue; // outside the palette: black
-        at = 26 + index * 3;
+        at = paletteAt + index * entrySize;
       }
       rgb[o] = src[at + 2];
       rgb[o + 1] = src[at + 1];

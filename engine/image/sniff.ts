@@ -94,8 +94,11 @@ function readJpegHeader(b: Uint8Array): ImageHeader {
 
 /** BMP info headers by size that the decoder reads (bmp-ts: Windows 3.x and later; decode.ts: OS/2 1.x). */
 const BMP_HEADERS = new Set([12, 40, 52, 56, 108, 124]);
-/** BMP compressions the decoder reads: none, RLE8, RLE4, bit fields, alpha bit fields (not embedded JPEG or PNG). */
-const BMP_COMPRESSIONS = new Set([0, 1, 2, 3, 6]);
+/**
+ * BMP compressions the decoder reads: none, bit fields, alpha bit fields. Not RLE8 and RLE4 (bmp-ts's RLE
+ * reader writes every pixel's colour into one byte), nor embedded JPEG or PNG.
+ */
+const BMP_COMPRESSIONS = new Set([0, 3, 6]);
 
 /**
  * Width and height by the info header's kind, told by its size: OS/2 1.x's 12-byte BITMAPCOREHEADER has
@@ -122,7 +125,8 @@ function readBmpHeader(b: Uint8Array): ImageHeader {
   }
   const compression = dv.getUint32(30, true);
   if (!BMP_COMPRESSIONS.has(compression)) {
-    const what = compression === 4 ? 'BMP holding a JPEG' : compression === 5 ? 'BMP holding a PNG' : `BMP with compression ${compression}`;
+    const what = compression === 1 || compression === 2 ? `RLE${compression === 1 ? 8 : 4}-compressed BMP`
+      : compression === 4 ? 'BMP holding a JPEG' : compression === 5 ? 'BMP holding a PNG' : `BMP with compression ${compression}`;
     return { format: 'bmp', width, height, unsupported: what };
   }
   return { format: 'bmp', width, height };
