@@ -63,7 +63,11 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
     }
     if (part.type === 'file') {
       const field = name ? endpoint.fields[name] : undefined;
-      if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
+      if (!name || !field) { part.file.resume(); continue; }
+      if (field.kind !== 'image') {
+        part.file.resume();
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a text value, got a file part (send it as a plain form field)`);
+      }
       const bytes = await part.toBuffer();
       let tooLarge: ApiError | undefined;
       if (part.file.truncated) {
@@ -82,7 +86,8 @@ export async function readUpload(req: FastifyRequest, endpoint: Endpoint): Promi
       if (part.valueTruncated) {
         throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: the value is longer than ${FIELD_MAX_BYTES / 1024} KB, the most a form field may carry`);
       }
-      raw[name] = String(part.value);
+      // A part declared application/json arrives parsed by @fastify/multipart: its JSON text again.
+      raw[name] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
     }
   }
 

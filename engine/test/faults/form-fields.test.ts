@@ -66,3 +66,31 @@ it('still takes each field once, by name or by alias', async () => {
   expect((await post(e, BEARD, parts(['image', png], ['1.image_template', png]))).status).toBe(200);
   expect((await post(e, CONTACTS, parts(['image', png], ['desc', 'blue '.repeat(200)], ['unknown', 'a'], ['unknown', 'b']))).status).toBe(200);
 });
+
+/** A multipart body by hand: [headers, content] per part. */
+function rawForm(...parts: [string, string | Buffer][]) {
+  const b = 'atelier-faults-boundary';
+  const body = Buffer.concat([
+    ...parts.flatMap(([headers, content]) => [Buffer.from(`--${b}\r\n${headers}\r\n\r\n`), Buffer.from(content), Buffer.from('\r\n')]),
+    Buffer.from(`--${b}--\r\n`),
+  ]);
+  return { body, type: `multipart/form-data; boundary=${b}` };
+}
+
+it('reads a text field declared application/json as its JSON text', async () => {
+  const { body, type } = rawForm(
+    ['content-disposition: form-data; name="image"; filename="a.png"\r\ncontent-type: image/png', png],
+    ['content-disposition: form-data; name="lip_color_infos"\r\ncontent-type: application/json', '[{"rgba":{"r":200,"g":0,"b":0,"a":50}}]'],
+  );
+  const r = await post(e, LIPS, body as unknown as string, { 'content-type': type });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+});
+
+it('refuses a text field sent as a file part by name, instead of dropping it', async () => {
+  const r = await post(e, CROPPING, parts(['image', png], ['width', Buffer.from('100')], ['height', '100']));
+  refused(r, 'width');
+  expect(r.body.error_detail.message).toMatch(/text/);
+  const f = parts(['image', png]);
+  f.append('lip_color_infos', new Blob(['[{"rgba":{"r":200,"g":0,"b":0,"a":50}}]'], { type: 'application/json' }), 'colours.json');
+  refused(await post(e, LIPS, f), 'lip_color_infos');
+});
