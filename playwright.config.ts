@@ -4,13 +4,16 @@ import path from 'node:path';
 import fs from 'node:fs';
 
 // One studio + embedded engine for the browser tests, on ports of their own and a fresh data folder.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-e2e-'));
+// Made once per run: every worker process reads this file again and inherits the runner's environment.
+// e2e/global-teardown.ts removes it.
+const dataDir = process.env.ATELIER_E2E_TEMP_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-e2e-'));
 // Ports of their own; overridable so that two checkouts can run their browser tests side by side.
 const studioPort = Number(process.env.ATELIER_E2E_STUDIO_PORT ?? 4199);
 const enginePort = process.env.ATELIER_E2E_ENGINE_PORT ?? '8799';
 
 export default defineConfig({
   testDir: 'e2e',
+  globalTeardown: './e2e/global-teardown.ts',
   timeout: 120_000,
   expect: { timeout: 60_000 },
   workers: 1,

@@ -16,7 +16,12 @@ interface FieldBase {
   aliases?: readonly string[];
 }
 
-export interface ImageField extends FieldBase { kind: 'image'; limits: ImageLimits }
+export interface ImageField extends FieldBase {
+  kind: 'image';
+  limits: ImageLimits;
+  /** A field whose presence makes this one ignored: neither checked nor kept nor decoded (beard styling's template under a preset). */
+  ignoredWith?: string;
+}
 /** Plain words for a field's values in the studio (the technical value is still what is sent and shown to developers). */
 interface Labelled {
   valueLabels?: Readonly<Record<string, string>>;
@@ -38,8 +43,8 @@ export type FieldKind = Field['kind'];
 
 type Opts = { required?: boolean; oneOf?: string; aliases?: readonly string[] };
 
-export const imageField = (limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: Opts = {}): ImageField =>
-  ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases });
+export const imageField = (limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: Opts & { ignoredWith?: string } = {}): ImageField =>
+  ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases, ...(o.ignoredWith ? { ignoredWith: o.ignoredWith } : {}) });
 
 export const enumField = (values: readonly string[], label: string, description: string, o: Opts & Labelled & { default?: string } = {}): EnumField =>
   ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf, ...labelled(o) });

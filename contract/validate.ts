@@ -49,11 +49,21 @@ function parseValue(name: string, f: Field, raw: string): unknown {
     }
     case 'lip-colors': return parseLipColors(name, f.maxItems, raw);
     case 'text':
-      if (s.length > f.maxLength) throw invalid(name, raw, describeField(f));
+      if (characters(s) > f.maxLength) throw invalid(name, raw, describeField(f));
       return s;
     case 'image':
       throw invalid(name, raw, 'a file upload');
   }
+}
+
+/**
+ * A text's length in characters: Unicode code points, as JSON Schema's maxLength counts them (the OpenAPI
+ * document states the limit as one), not UTF-16 units (an emoji is one character, not two).
+ */
+function characters(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 function parseLipColors(name: string, maxItems: number, raw: string): LipColorInfo[] {
@@ -68,13 +78,23 @@ function parseLipColors(name: string, maxItems: number, raw: string): LipColorIn
       throw new ContractError('ERROR_INVALID_PARAMETER', `${name}[${i}].rgba: expected {"r":0-255,"g":0-255,"b":0-255,"a":0-100}, got ${JSON.stringify(rgba ?? null)}`);
     }
     const out: LipColorInfo = { rgba: { r: rgba.r, g: rgba.g, b: rgba.b, a: rgba.a } };
-    const fr = (item as LipColorInfo).face_rect;
+    const fr: unknown = (item as { face_rect?: unknown }).face_rect;
     if (fr !== undefined) {
-      const num = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
-      if (!num(fr?.x) || !num(fr?.y) || !(fr.width > 0) || !(fr.height > 0)) {
-        throw new ContractError('ERROR_INVALID_PARAMETER', `${name}[${i}].face_rect: expected {"x","y","width">0,"height">0} numbers, got ${JSON.stringify(fr)}`);
+      const where = `${name}[${i}].face_rect`;
+      if (fr === null || typeof fr !== 'object' || Array.isArray(fr)) {
+        throw new ContractError('ERROR_INVALID_PARAMETER', `${where}: expected an object {"x","y","width","height"} of numbers, got ${JSON.stringify(fr)}`);
       }
-      out.face_rect = { x: fr.x, y: fr.y, width: fr.width, height: fr.height };
+      // JSON numbers only: "120", true and [130] are not sizes, though JavaScript's comparisons would take them.
+      const rect = fr as Record<string, unknown>;
+      const member = (key: 'x' | 'y' | 'width' | 'height'): number => {
+        const v = rect[key];
+        const size = key === 'width' || key === 'height';
+        if (typeof v !== 'number' || !Number.isFinite(v) || (size && v <= 0)) {
+          throw new ContractError('ERROR_INVALID_PARAMETER', `${where}.${key}: expected a number${size ? ' above 0' : ''}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+        }
+        return v;
+      };
+      out.face_rect = { x: member('x'), y: member('y'), width: member('width'), height: member('height') };
     }
     return out;
   });

@@ -21,8 +21,8 @@ export default defineEndpoint({
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait to modify.', { aliases: ['0.image'] }),
     beard: enumField(beardPresets, 'Beard preset', 'Built-in beard style.', { oneOf: 'beard-source' }),
-    image_template: imageField(limits.portraitAsync, 'Reference image', 'Photo whose beard is transferred.',
-      { required: false, oneOf: 'beard-source', aliases: ['1.image_template'] }),
+    image_template: imageField(limits.portraitAsync, 'Reference image', 'Photo whose beard is transferred; ignored when beard is given.',
+      { required: false, oneOf: 'beard-source', aliases: ['1.image_template'], ignoredWith: 'beard' }),
   },
   result: taskResult(),
 });

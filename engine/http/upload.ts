@@ -20,6 +20,8 @@ export interface Upload {
 
 const MB = 1024 * 1024;
 const fmtMb = (n: number) => `${+(n / MB).toFixed(2)} MB`;
+/** The most a text field may carry; a longer value is refused, not cut. */
+const FIELD_MAX_BYTES = 64 * 1024;
 
 /**
  * Cuts an upload off with 408 when its socket receives no byte for `idleMs` (checked a few times a second
@@ -84,35 +86,69 @@ async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnT
 
   const raw: Record<string, string> = {};
   const files: Record<string, Buffer> = {};
+  // A field's part name as sent, by field: a field sent twice (aliases count as the same field) is refused.
+  const sent = new Map<string, string>();
+  // Over-limit images of a field that another may make ignored (ignoredWith), judged once the form is read.
+  const oversized = new Map<string, ApiError>();
   // busboy stops keeping a file's bytes at fileSize and flags it truncated. We judge that flag ourselves
   // (throwFileSizeLimit off): an image field over it is 413 by name, a part the endpoint does not know is
   // drained unread, like an unknown text field, whatever its size.
   // (A per-call option in @fastify/multipart's README, missing from its types for parts().)
   const options: Parameters<typeof req.parts>[0] & { throwFileSizeLimit: boolean } = {
     throwFileSizeLimit: false,
-    limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: 64 * 1024, parts: 60 },
+    limits: { fileSize: maxBytes, files: imageFields.length + 4, fields: 40, fieldSize: FIELD_MAX_BYTES, parts: 60 },
   };
   const parts = req.parts(options);
   for await (const part of watch.each(parts)) {
     const name = canonical.get(part.fieldname);
+    if (name) {
+      const first = sent.get(name);
+      if (first !== undefined) {
+        if (part.type === 'file') part.file.resume();
+        const as = first === part.fieldname ? '' : ` (as ${first} and ${part.fieldname})`;
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name} was sent more than once${as}; send each field once`);
+      }
+      sent.set(name, part.fieldname);
+    }
     if (part.type === 'file') {
       const field = name ? endpoint.fields[name] : undefined;
-      if (!name || field?.kind !== 'image') { part.file.resume(); continue; }
+      if (!name || !field) { part.file.resume(); continue; }
+      if (field.kind !== 'image') {
+        part.file.resume();
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a text value, got a file part (send it as a plain form field)`);
+      }
       const bytes = await watch.wait(part.toBuffer());
+      let tooLarge: ApiError | undefined;
       if (part.file.truncated) {
-        throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+      } else if (bytes.length > field.limits.maxBytes) {
+        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
       }
-      if (bytes.length > field.limits.maxBytes) {
-        throw new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
-      }
-      if (bytes.length > 0) files[name] = bytes;
+      if (tooLarge && !field.ignoredWith) throw tooLarge;
+      if (tooLarge) oversized.set(name, tooLarge);
+      else if (bytes.length > 0) files[name] = bytes;
     } else if (name) {
       if (endpoint.fields[name].kind === 'image') {
         throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
       }
-      raw[name] = String(part.value);
+      // busboy keeps the first FIELD_MAX_BYTES and drops the rest: never judge a value by its start.
+      if (part.valueTruncated) {
+        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: the value is longer than ${FIELD_MAX_BYTES / 1024} KB, the most a form field may carry`);
+      }
+      // A part declared application/json arrives parsed by @fastify/multipart: its JSON text again.
+      raw[name] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
     }
   }
+
+  // A field that another's presence makes ignored (beard styling's template under a preset) is dropped
+  // unchecked; otherwise an over-limit one is refused now.
+  for (const [name, field] of imageFields) {
+    if (field.ignoredWith && raw[field.ignoredWith] !== undefined && raw[field.ignoredWith] !== '') {
+      delete files[name];
+      oversized.delete(name);
+    }
+  }
+  for (const err of oversized.values()) throw err;
 
   const params = validateFields(endpoint, raw, new Set(Object.keys(files)));
   const images: Record<string, JobImage> = {};
@@ -137,6 +173,9 @@ function checkImage(name: string, bytes: Buffer, field: ImageField): JobImage {
     header = readHeader(bytes, format);
   } catch {
     throw new ApiError('FILE_DECODING_FAILURE', `${name}: the bytes start like ${formatLabel[format]} but the header cannot be read`);
+  }
+  if (header.unsupported) {
+    throw new ApiError('UNSUPPORTED_FILE_TYPES', `${name}: ${header.unsupported} is not supported; allowed formats are ${allowed}`);
   }
   const { width, height } = header;
   if (width < limits.minSide || height < limits.minSide || width > limits.maxSide || height > limits.maxSide) {

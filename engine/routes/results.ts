@@ -1,4 +1,4 @@
-/** Result files, by unguessable name, without a key (URLs are handed only to the requester). */
+/** Result files, by unguessable name, without a key (URLs are handed only to the requester), cacheable for the time they have left. */
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
@@ -12,7 +12,16 @@ export default async function resultRoutes(app: FastifyInstance, { services }: {
     return reply
       .type(name.endsWith('.png') ? 'image/png' : 'image/jpeg')
       .header('Content-Length', stat.size)
-      .header('Cache-Control', 'private, max-age=86400, immutable')
+      .header('Cache-Control', cacheControl(stat.mtimeMs, services.config.retentionMs))
       .send(fs.createReadStream(file));
   });
+}
+
+/**
+ * Cacheable until the sweeper may delete the file (its mtime plus the retention), never longer: a cache
+ * must not keep serving a result after its URL has stopped working. One past its time, not swept yet, gets 0.
+ */
+export function cacheControl(mtimeMs: number, retentionMs: number, now = Date.now()): string {
+  const left = Math.floor((mtimeMs + retentionMs - now) / 1000);
+  return left > 0 ? `private, max-age=${left}, immutable` : 'private, max-age=0';
 }

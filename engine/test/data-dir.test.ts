@@ -1,14 +1,13 @@
 /** The data folder: one engine at a time, and nobody else's to read. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { configFromEnv } from '../config.ts';
 import { startEngine } from '../server.ts';
-import { form, get, post, solidPng, startTestEngine, testInvertEffect, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { testDataDir, form, get, post, solidPng, startTestEngine, testInvertEffect, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
 const QUERY = '/api/common/query-async-task-result';
@@ -69,7 +68,7 @@ describe('data folder lock', () => {
   });
 
   it('takes over the folder of an engine that died holding it', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+    const dataDir = testDataDir();
     // Another process takes the lock and is then killed, leaving engine.pid with its (dead) pid behind.
     const holder = locker(dataDir);
     expect(await holder.said).toBe('locked');
@@ -89,7 +88,7 @@ describe('data folder lock', () => {
 
 describe('data folder lock, odd cases', () => {
   it('says plainly when engine.lock is not its own, and leaves it alone', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+    const dataDir = testDataDir();
     fs.writeFileSync(path.join(dataDir, 'engine.lock'), '12345\n');
     await expect(startTestEngine({ dataDir })).rejects.toThrow(/engine\.lock is not an Atelier lock .*delete it/);
     expect(fs.readFileSync(path.join(dataDir, 'engine.lock'), 'utf8')).toBe('12345\n');
@@ -104,7 +103,7 @@ describe('file modes', () => {
 
   it.each(['a new folder', 'a folder an older engine left world-readable'])('keeps what it writes to its own user (%s)', async (which) => {
     umask = process.umask(0o022); // the usual umask, under which files would be created 0644 and folders 0755
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+    const dataDir = testDataDir();
     if (which !== 'a new folder') {
       fs.chmodSync(dataDir, 0o755);
       fs.mkdirSync(path.join(dataDir, 'results'), { mode: 0o755 });

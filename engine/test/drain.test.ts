@@ -1,11 +1,10 @@
 /** SIGTERM on a real engine process: the drain keeps answering while in-flight work finishes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { form, get, pollTask, post, solidPng, startTestEngine, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
+import { testDataDir, form, get, pollTask, post, solidPng, startTestEngine, testSlowEffect, until, waitReady, TEST_KEY, type TestEngine } from './helpers.ts';
 
 const FACE_BEAUTY = '/api/portrait/effects/face-beauty';
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
@@ -18,7 +17,7 @@ afterEach(async () => {
 
 /** Starts engine-process.ts with test-slow on face-beauty (sync) and ai-beard-removal (async). */
 async function engineProcess(env: Record<string, string> = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+  const dataDir = testDataDir();
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./engine-process.ts', import.meta.url).pathname], {
     env: {
       ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',

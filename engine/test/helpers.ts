@@ -21,8 +21,29 @@ export const testSlowEffect = new URL('./effects/test-slow.ts', import.meta.url)
 
 export interface TestEngine { app: FastifyInstance; url: string; dataDir: string; close: () => Promise<void> }
 
+/** Data folders made by testDataDir, removed after the test file (or when a script using these helpers exits). */
+const madeDirs = new Set<string>();
+const removeMadeDirs = () => {
+  for (const d of madeDirs) fs.rmSync(d, { recursive: true, force: true });
+  madeDirs.clear();
+};
+// In vitest, after the file's own hooks (registered later, so run earlier: hooks run as a stack), which
+// close its engines; a fork does not always see 'exit'. A script (bench-*.ts) has no runner: at its exit.
+if (process.env.VITEST) (await import('vitest')).afterAll(removeMadeDirs);
+else process.once('exit', removeMadeDirs);
+
+/**
+ * A fresh data folder in the system's temp folder, removed after the test file, not on an engine's close:
+ * tests restart an engine on the folder of one they closed.
+ */
+export function testDataDir(prefix = 'atelier-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
+}
+
 export async function startTestEngine(overrides: Partial<EngineConfig> = {}): Promise<TestEngine> {
-  const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
+  const dataDir = overrides.dataDir ?? testDataDir();
   const config: EngineConfig = { ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], ...overrides };
   const app = await buildApp(config, config.apiKeys);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

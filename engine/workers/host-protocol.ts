@@ -13,7 +13,12 @@ export type HostReply =
   | { type: 'ok'; req: number; outputs?: Record<string, OnnxTensor> }
   | { type: 'failed'; req: number; message: string };
 
-/** What the pool sends the host: a new worker's end of its channel. */
+/** What the pool sends the host: a new worker's end of its channel, or, at close, a request to stop. */
 export interface HostConnect { type: 'connect'; port: MessagePort }
+/** Start no more runs; answer `stopped` once the one under way has finished (see pool.ts close()). */
+export interface HostStop { type: 'stop' }
+export type HostControl = HostConnect | HostStop;
+/** What the host sends the pool. */
+export interface HostStopped { type: 'stopped' }
 
 export interface HostInit { threads: number }

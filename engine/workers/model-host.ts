@@ -7,7 +7,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { catalog } from '../vision/models/catalog.ts';
 import { openLocalOnnx, type OnnxNet, type OnnxTensor } from '../vision/models/onnx.ts';
-import type { HostConnect, HostInit, HostReply, HostRequest } from './host-protocol.ts';
+import type { HostControl, HostInit, HostReply, HostRequest, HostStopped } from './host-protocol.ts';
 
 const init = workerData as HostInit;
 const nets = new Map<string, Promise<OnnxNet>>();
@@ -30,8 +30,11 @@ function open(id: string): Promise<OnnxNet> {
 
 /** Runs queue behind each other: concurrent runs would each grow the arena and share the same cores. */
 let queue: Promise<unknown> = Promise.resolve();
+/** Set at the pool's close: runs not started yet fail instead of starting. */
+let stopping = false;
 function serial<T>(fn: () => Promise<T>): Promise<T> {
-  const next = queue.then(fn, fn);
+  const guarded = () => (stopping ? Promise.reject(new Error('the model host is stopping')) : fn());
+  const next = queue.then(guarded, guarded);
   queue = next.catch(() => {});
   return next;
 }
@@ -56,4 +59,11 @@ function serve(port: MessagePort) {
 
 const transferables = (tensors: Record<string, OnnxTensor>) => Object.values(tensors).map((t) => t.data.buffer as ArrayBuffer);
 
-parentPort!.on('message', (m: HostConnect) => serve(m.port));
+// The thread must not be terminated while onnxruntime runs a network: the run's completion then calls into
+// a torn-down thread, and the whole process aborts ("terminate called after throwing an instance of
+// 'Napi::Error'"). So the pool asks it to stop, and terminates it once the run under way has finished.
+parentPort!.on('message', (m: HostControl) => {
+  if (m.type === 'connect') return serve(m.port);
+  stopping = true;
+  void queue.then(() => parentPort!.postMessage({ type: 'stopped' } satisfies HostStopped));
+});

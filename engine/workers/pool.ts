@@ -5,7 +5,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { EffectError, type EffectOutput } from '../pipeline/effect.ts';
 import type { ErrorCode } from '../../contract/errors.ts';
-import type { HostConnect, HostInit } from './host-protocol.ts';
+import type { HostConnect, HostInit, HostStop, HostStopped } from './host-protocol.ts';
 import type { CancelRequest, HostPortMessage, JobImage, JobRequest, WorkerData, WorkerInit, WorkerMessage } from './protocol.ts';
 
 interface Pending {
@@ -17,13 +17,26 @@ interface Pending {
 /** One model in one worker, as its registry last reported it. */
 export interface WorkerModel { state: 'loading' | 'loaded' | 'failed'; message?: string }
 
-interface Slot { worker: Worker; busy?: Pending & { timer: NodeJS.Timeout }; ready: boolean; models: Map<string, WorkerModel> }
+interface Slot {
+  worker: Worker;
+  /** The job it runs, with its hard timeout and, once cancelled, the grace before the worker is replaced. */
+  busy?: Pending & { timer: NodeJS.Timeout; cancelTimer?: NodeJS.Timeout };
+  ready: boolean;
+  models: Map<string, WorkerModel>;
+}
 
 /** A sync request's place among the waiting jobs, held from admission (before its body is read) until run() or release(). */
 export interface Admission { release(): void }
 
 /** Grace on top of the job's own budget before the worker is presumed stuck and replaced. */
 const HARD_TIMEOUT_GRACE_MS = 5_000;
+/**
+ * How long a worker may take to answer a cancel before it is presumed stuck in a step that does not
+ * yield (a long loop) and replaced. A worker whose job awaits (a model run, a decode) answers at once.
+ */
+const CANCEL_GRACE_MS = 1_000;
+/** How long close() waits for the model host's run under way (one network run: seconds) before terminating it anyway. */
+const HOST_STOP_GRACE_MS = 30_000;
 
 const workerUrl = new URL('./worker-entry.mjs', import.meta.url);
 const hostUrl = new URL('./model-host-entry.mjs', import.meta.url);
@@ -69,7 +82,8 @@ export class WorkerPool {
 
   /**
    * Runs a job. When `signal` aborts (its sync request has gone) the job is dropped from the queue, or,
-   * if running, its worker is told to stop it; the worker stays busy until it answers. Async tasks pass
+   * if running, its worker is told to stop it; the worker stays busy until it answers, which it does at
+   * once unless its thread is blocked, and then it is replaced after CANCEL_GRACE_MS. Async tasks pass
    * no signal: accepted work is never dropped.
    */
   run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number,
@@ -93,7 +107,26 @@ export class WorkerPool {
     this.closed = true;
     for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    await this.host.terminate();
+    await this.stopHost();
+  }
+
+  /**
+   * Terminates the model host once its network run under way (if any) has finished, or after
+   * HOST_STOP_GRACE_MS: terminating it during a run aborts the whole process (model-host.ts). A run is
+   * left over when its job has gone: a cancelled job or a worker replaced mid-run.
+   */
+  private async stopHost(): Promise<void> {
+    const host = this.host;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, HOST_STOP_GRACE_MS);
+      host.on('message', (m: HostStopped) => { if (m.type === 'stopped') resolve(); });
+      host.once('exit', () => resolve());
+      const stop: HostStop = { type: 'stop' };
+      host.postMessage(stop);
+    });
+    clearTimeout(timer);
+    await host.terminate();
   }
 
   private cancel(p: Pending) {
@@ -101,9 +134,15 @@ export class WorkerPool {
     if (i >= 0) this.waiting.splice(i, 1);
     else {
       const slot = this.slots.find((s) => s.busy?.job === p.job);
-      if (!slot) return; // already answered
+      if (!slot?.busy) return; // already answered
       const cancel: CancelRequest = { type: 'cancel', id: p.job.id };
       slot.worker.postMessage(cancel);
+      // Its thread is blocked if it does not answer soon: replace it (onExit starts the successor).
+      slot.busy.cancelTimer ??= setTimeout(() => {
+        if (slot.busy?.job !== p.job) return;
+        console.error(`[pool] a worker did not stop ${p.job.slug} within ${CANCEL_GRACE_MS} ms of its cancel; replacing it`);
+        void slot.worker.terminate();
+      }, CANCEL_GRACE_MS);
     }
     p.reject(cancelled(p.job.slug));
   }
@@ -157,6 +196,7 @@ export class WorkerPool {
     const busy = slot.busy;
     if (!busy || busy.job.id !== m.id) return;
     clearTimeout(busy.timer);
+    clearTimeout(busy.cancelTimer);
     slot.busy = undefined;
     if (m.type === 'done') busy.resolve(reviveOutput(m.output));
     else busy.reject(new EffectError(m.code as ErrorCode, m.message));
@@ -167,6 +207,7 @@ export class WorkerPool {
     const i = this.slots.indexOf(slot);
     if (slot.busy) {
       clearTimeout(slot.busy.timer);
+      clearTimeout(slot.busy.cancelTimer);
       slot.busy.reject(new EffectError('PROCESSING_FAILURE', `the worker stopped while processing ${slot.busy.job.slug}`));
       slot.busy = undefined;
     }

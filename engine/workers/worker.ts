@@ -11,7 +11,7 @@ import { decodeImage } from '../image/decode.ts';
 import { runEffect } from '../pipeline/run.ts';
 import { ModelLoadError, ModelRegistry } from '../vision/models/registry.ts';
 import type { RasterImage } from '../image/raster.ts';
-import { EffectError, type Effect } from '../pipeline/effect.ts';
+import { EffectError, type Effect, type EffectOutput } from '../pipeline/effect.ts';
 import { HostLink } from './host-link.ts';
 import type { JobRequest, PoolMessage, WorkerData, WorkerMessage } from './protocol.ts';
 
@@ -53,23 +53,37 @@ async function loadModels(effect: Effect) {
 /** The running job's controller, so a cancel from the pool can stop it. */
 const running = new Map<number, AbortController>();
 
+/** Decodes the job's images and runs its effect. Steps look at the signal between them. */
+async function work(job: JobRequest, signal: AbortSignal): Promise<EffectOutput> {
+  const effect = await loadEffect(job.slug);
+  await loadModels(effect);
+  const decoded: Record<string, RasterImage> = {};
+  for (const [name, img] of Object.entries(job.images)) {
+    try {
+      decoded[name] = await decodeImage(img.bytes, img.format, img.maxPixels);
+    } catch {
+      throw new EffectError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
+    }
+  }
+  const { image, ...others } = decoded;
+  return runEffect(effect, { image, images: others, params: job.params }, { models, signal });
+}
+
 async function runJob(job: JobRequest) {
   const controller = new AbortController();
   running.set(job.id, controller);
-  const timer = setTimeout(() => controller.abort(), job.timeoutMs);
+  const timer = setTimeout(() => controller.abort(new EffectError('AI_SERVICE_TIMEOUT', `${job.slug} was stopped: it ran past its time budget`)), job.timeoutMs);
+  // A stopped job (its client gone, or its budget spent) is answered at once, not when its step ends: a
+  // step awaiting a model run on the host, or a model load, may take many seconds more. What it still
+  // does is dropped: it ends at its next step boundary, and the worker takes the next job meanwhile.
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  const job$ = work(job, controller.signal);
+  job$.catch(() => {}); // a dropped job's later failure is no one's concern
+  stopped.catch(() => {});
   try {
-    const effect = await loadEffect(job.slug);
-    await loadModels(effect);
-    const decoded: Record<string, RasterImage> = {};
-    for (const [name, img] of Object.entries(job.images)) {
-      try {
-        decoded[name] = await decodeImage(img.bytes, img.format, img.maxPixels);
-      } catch {
-        throw new EffectError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
-      }
-    }
-    const { image, ...others } = decoded;
-    const output = await runEffect(effect, { image, images: others, params: job.params }, { models, signal: controller.signal });
+    const output = await Promise.race([job$, stopped]);
     // Copied, not transferred: effect buffers may be views into pooled memory.
     send({ type: 'done', id: job.id, output });
   } catch (err) {
@@ -86,7 +100,7 @@ async function runJob(job: JobRequest) {
 
 // Jobs run one at a time per worker; the pool never sends a second before the first is answered.
 port.on('message', (m: PoolMessage) => {
-  if (m.type === 'cancel') running.get(m.id)?.abort();
+  if (m.type === 'cancel') running.get(m.id)?.abort(new EffectError('PROCESSING_FAILURE', 'the job was cancelled: its client has gone'));
   else if (m.type === 'host') host.connect(m.port);
   else void runJob(m);
 });

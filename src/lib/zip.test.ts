@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { crc32, uniqueNames, zipStore } from './zip.ts';
 
 describe('zipStore', () => {
@@ -22,7 +22,9 @@ describe('zipStore', () => {
       { name: 'café-crop.jpg', data: new TextEncoder().encode('jpeg bytes') },
       { name: 'car-cutout.png', data: new Uint8Array([1, 2, 3]) },
     ]);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zip-')), 'out.zip');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'out.zip');
     fs.writeFileSync(file, zip);
     const script = `import zipfile,sys,json,hashlib
 z=zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
