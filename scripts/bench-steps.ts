@@ -17,6 +17,11 @@
  * 4976, garment parse 1184/1047/0). With enableCpuMemArena on (uncommitted experiment, load 6.8): apparel
  * 8878/5227/6080 (1.46x its models' wall), smart crop 3917/2587/3807 (1.03x). First runs (models loading):
  * smart crop 8.5 s, apparel 10.8 s (ISNet's load ~1-3 s, MoveNet + CenterNet + RVM ~2 s).
+ * After the boxMean / skin gauss kernel changes (outputs byte-identical), 2026-12-06, load 6.9-7.7,
+ * alternating with the checkout before them, medians of 5, wall/cpu/models ms: face beauty before
+ * 1511/958/352 and 1460/694/359 (retouch CPU 686, 535), after 826/745/288 and 1046/732/305 (retouch CPU
+ * 498, 507); skin analysis before 2858/2032/701 and 2916/1661/912 (measure CPU 1332, 1047), after
+ * 2194/1564/621 and 2209/1636/540 (measure CPU 973, 1091). The machine's noise is as large as the change.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

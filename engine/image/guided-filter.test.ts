@@ -24,6 +24,36 @@ describe('boxMean', () => {
     }
   });
 
+  // A plain sliding window (one row at a time, gain then lose a pixel, column sums in double): boxMean's
+  // two-row interleave and row views change no addition, so it matches to the bit on random data.
+  const slidingMean = (src: Float32Array, w: number, h: number, r: number) => {
+    const tmp = new Float32Array(w * h), out = new Float32Array(w * h);
+    const inv = (n: number, i: number) => Math.fround(1 / (Math.min(i + r, n - 1) - Math.max(i - r, 0) + 1));
+    for (let y = 0; y < h; y++) {
+      let s = 0;
+      for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[y * w + x];
+      for (let x = 0; x < w; x++) { tmp[y * w + x] = s * inv(w, x); if (x + r + 1 < w) s += src[y * w + x + r + 1]; if (x - r >= 0) s -= src[y * w + x - r]; }
+    }
+    const col = new Float64Array(w);
+    for (let y = 0; y <= Math.min(r, h - 1); y++) for (let x = 0; x < w; x++) col[x] += tmp[y * w + x];
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      const c = col[x];
+      out[y * w + x] = c * inv(h, y);
+      col[x] = c + (y + r + 1 < h ? tmp[(y + r + 1) * w + x] : 0) - (y - r >= 0 ? tmp[(y - r) * w + x] : 0);
+    }
+    return out;
+  };
+  it.each([[57, 41, 1], [64, 33, 3], [31, 64, 7], [10, 9, 6], [3, 50, 2], [1, 7, 2], [8, 1, 3]])('equals a plain sliding window to the bit on random data (%i x %i, r %i)', (w, h, r) => {
+    let seed = w * 1000 + h * 10 + r;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const src = plane(w, h, () => rand());
+    const want = slidingMean(src, w, h, r);
+    expect(boxMean(src, w, h, r)).toEqual(want);
+    // In place (the caller's out is its src), as blurPlane and feather use it.
+    const copy = Float32Array.from(src);
+    expect(boxMean(copy, w, h, r, copy)).toEqual(want);
+  });
+
   it('handles a radius larger than the image and a 1x1 image', () => {
     expect([...boxMean(new Float32Array([1, 3]), 2, 1, 10)]).toEqual([2, 2]);
     expect([...boxMean(new Float32Array([0.5]), 1, 1, 4)]).toEqual([0.5]);

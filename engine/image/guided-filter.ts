@@ -6,10 +6,20 @@
  * Planes are Float32Array, row-major, values in [0, 1].
  */
 
-/** 1 / (pixels of a (2r+1) window centred at i that fall inside [0, n)), for every i. */
+/**
+ * 1 / (pixels of a (2r+1) window centred at i that fall inside [0, n)), for every i. Kept by (n, r): a
+ * retouch asks for the same few (its window's sides at a handful of radii) a hundred times and more, and
+ * the tables were 1 % of its CPU in allocation and division. Read only; the cache is emptied past 64 tables.
+ */
+const invCache = new Map<number, Float32Array>();
 function inverseCounts(n: number, r: number): Float32Array {
-  const inv = new Float32Array(n);
+  const key = n * 2 ** 21 + Math.min(r, 2 ** 21 - 1);
+  let inv = invCache.get(key);
+  if (inv) return inv;
+  inv = new Float32Array(n);
   for (let i = 0; i < n; i++) inv[i] = 1 / (Math.min(i + r, n - 1) - Math.max(i - r, 0) + 1);
+  if (invCache.size >= 64) invCache.clear();
+  invCache.set(key, inv);
   return inv;
 }
 
@@ -29,32 +39,54 @@ function scratch(n: number): Float32Array {
  * The running sums are split into their head, middle and tail so the inner loops have no branches, and the
  * vertical pass writes a row and moves its column sums in one sweep; the additions happen in the same order
  * as a plain sliding window's, so the result is the same to the bit (0.74 of the time of the branchy loops on a 600 x 600 plane, r 3).
+ * The horizontal middle runs two rows at once: a row's sum is one chain of dependent additions (two a
+ * pixel), and two independent chains keep the FPU busy; the vertical pass reads whole-row views. Both
+ * change no addition, and together they cut the CPU of a 470 x 475 plane from 5.7 to 4.6 ns a pixel
+ * (2.2 against 3.1 for the horizontal pass, 2.5 against 2.7 for the vertical; minima of 8, load 7-8).
  */
 export function boxMean(src: Float32Array, w: number, h: number, r: number, out: Float32Array = new Float32Array(w * h)): Float32Array {
   const tmp = scratch(w * h);
   const invX = inverseCounts(w, r);
   // x < ra: the sum only gains a pixel; ra <= x < rb: gains and loses one; from rb: only loses.
   const ra = Math.min(r, Math.max(0, w - r - 1)), rb = Math.max(ra, w - r - 1);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
+  const head = (row: number): number => {
     let s = 0;
     for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[row + x];
-    let x = 0;
-    for (; x < ra; x++) { tmp[row + x] = s * invX[x]; s += src[row + x + r + 1]; }
-    for (; x < rb; x++) { tmp[row + x] = s * invX[x]; s += src[row + x + r + 1]; s -= src[row + x - r]; }
-    for (; x < w; x++) { tmp[row + x] = s * invX[x]; if (x + r + 1 < w) s += src[row + x + r + 1]; if (x - r >= 0) s -= src[row + x - r]; }
+    for (let x = 0; x < ra; x++) { tmp[row + x] = s * invX[x]; s += src[row + x + r + 1]; }
+    return s;
+  };
+  const tail = (row: number, s: number): void => {
+    for (let x = rb; x < w; x++) { tmp[row + x] = s * invX[x]; if (x + r + 1 < w) s += src[row + x + r + 1]; if (x - r >= 0) s -= src[row + x - r]; }
+  };
+  let y = 0;
+  for (; y + 2 <= h; y += 2) {
+    const r0 = y * w, r1 = r0 + w;
+    let s0 = head(r0), s1 = head(r1);
+    for (let x = ra; x < rb; x++) {
+      const iv = invX[x], p = x + r + 1, m = x - r;
+      tmp[r0 + x] = s0 * iv; s0 += src[r0 + p]; s0 -= src[r0 + m];
+      tmp[r1 + x] = s1 * iv; s1 += src[r1 + p]; s1 -= src[r1 + m];
+    }
+    tail(r0, s0); tail(r1, s1);
+  }
+  if (y < h) {
+    const row = y * w;
+    let s = head(row);
+    for (let x = ra; x < rb; x++) { tmp[row + x] = s * invX[x]; s += src[row + x + r + 1]; s -= src[row + x - r]; }
+    tail(row, s);
   }
   // Vertical pass over whole rows at a time, so memory is read in order.
   const invY = inverseCounts(h, r);
   const col = new Float64Array(w);
   for (let y = 0; y <= Math.min(r, h - 1); y++) for (let x = 0, o = y * w; x < w; x++) col[x] += tmp[o + x];
   for (let y = 0; y < h; y++) {
-    const inv = invY[y], o = y * w, add = y + r + 1 < h, sub = y - r >= 0;
-    const a = (y + r + 1) * w, b = (y - r) * w;
-    if (add && sub) for (let x = 0; x < w; x++) { const c = col[x]; out[o + x] = c * inv; col[x] = c + tmp[a + x] - tmp[b + x]; }
-    else if (add) for (let x = 0; x < w; x++) { const c = col[x]; out[o + x] = c * inv; col[x] = c + tmp[a + x]; }
-    else if (sub) for (let x = 0; x < w; x++) { const c = col[x]; out[o + x] = c * inv; col[x] = c - tmp[b + x]; }
-    else for (let x = 0; x < w; x++) out[o + x] = col[x] * inv;
+    const inv = invY[y], add = y + r + 1 < h, sub = y - r >= 0;
+    const O = out.subarray(y * w, y * w + w);
+    const A = add ? tmp.subarray((y + r + 1) * w, (y + r + 2) * w) : O, B = sub ? tmp.subarray((y - r) * w, (y - r + 1) * w) : O;
+    if (add && sub) for (let x = 0; x < w; x++) { const c = col[x]; O[x] = c * inv; col[x] = c + A[x] - B[x]; }
+    else if (add) for (let x = 0; x < w; x++) { const c = col[x]; O[x] = c * inv; col[x] = c + A[x]; }
+    else if (sub) for (let x = 0; x < w; x++) { const c = col[x]; O[x] = c * inv; col[x] = c - B[x]; }
+    else for (let x = 0; x < w; x++) O[x] = col[x] * inv;
   }
   return out;
 }

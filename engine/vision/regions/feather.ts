@@ -51,7 +51,8 @@ export const featherReach = (sigma: number): number => { const r = featherRadius
 /** Grows a mask softly: full coverage out to about px / 2 beyond its edge, fading to nothing by px. */
 export function grow(plane: Float32Array, win: Win, px: number): Float32Array {
   // Blur with sigma px/3: one and a half sigmas out the blurred edge is at 0.067 of full, three sigmas out ~0.
-  const b = Float32Array.from(feather(plane, win, Math.max(1, px / 3)));
+  // feather hands back a new plane, or the input itself when the blur is under a pixel: only then copied.
+  const f = feather(plane, win, Math.max(1, px / 3)), b = f === plane ? Float32Array.from(f) : f;
   for (let i = 0; i < b.length; i++) if (b[i] !== 0) b[i] = Math.min(1, b[i] / 0.067);
   return b;
 }

@@ -18,18 +18,31 @@ export function gauss(plane: Float32Array, w: number, h: number, sigma: number, 
   let sum = 0;
   for (let i = -r; i <= r; i++) { k[i + r] = Math.exp(-(i * i) / (2 * sigma * sigma)); sum += k[i + r]; }
   for (let i = 0; i < k.length; i++) k[i] /= sum;
-  const tmp = new Float32Array(w * h), out = new Float32Array(w * h);
+  const tmp = new Float32Array(w * h), out = new Float32Array(w * h), nk = k.length;
   // The rows of tmp an output row reads are its ±r (clamped): tmp is needed over those rows' spans.
   const t = spans ? spreadRows(spans, h, r) : undefined;
   // Rows: the clamped borders apart from the interior, whose taps need no bounds checks.
   for (let y = 0; y < h; y++) {
     const o = y * w, xa = t ? Math.max(0, t.lo[y]) : 0, xb = t ? Math.min(w - 1, t.hi[y]) : w - 1;
-    for (let x = xa; x <= xb; x++) {
-      let s = 0;
-      if (x >= r && x < w - r) for (let i = -r, j = o + x - r; i <= r; i++, j++) s += k[i + r] * plane[j];
-      else for (let i = -r; i <= r; i++) { const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i; s += k[i + r] * plane[o + xx]; }
-      tmp[o + x] = s;
+    // The interior four pixels at a time: each pixel's taps are one chain of dependent additions, and four
+    // independent chains keep the FPU busy; every pixel's additions are in the same order as alone.
+    const ia = Math.max(xa, r), ib = Math.min(xb, w - r - 1);
+    let x = xa;
+    for (; x <= xb && x < ia; x++) tmp[o + x] = edgeTap(plane, k, o, x, r, w);
+    for (; x + 3 <= ib; x += 4) {
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let i = 0, j = o + x - r; i < nk; i++, j++) {
+        const kv = k[i];
+        s0 += kv * plane[j]; s1 += kv * plane[j + 1]; s2 += kv * plane[j + 2]; s3 += kv * plane[j + 3];
+      }
+      tmp[o + x] = s0; tmp[o + x + 1] = s1; tmp[o + x + 2] = s2; tmp[o + x + 3] = s3;
     }
+    for (; x <= ib; x++) {
+      let s0 = 0;
+      for (let i = 0, j = o + x - r; i < nk; i++, j++) s0 += k[i] * plane[j];
+      tmp[o + x] = s0;
+    }
+    for (; x <= xb; x++) tmp[o + x] = edgeTap(plane, k, o, x, r, w);
   }
   // Columns, a row at a time (each tap a whole row: sequential memory), summed in double as the rows are.
   const acc = new Float64Array(w);
@@ -37,13 +50,24 @@ export function gauss(plane: Float32Array, w: number, h: number, sigma: number, 
     const xa = spans ? Math.max(0, spans.lo[y]) : 0, xb = spans ? Math.min(w - 1, spans.hi[y]) : w - 1;
     if (xb < xa) continue;
     acc.fill(0, xa, xb + 1);
-    for (let i = -r; i <= r; i++) {
-      const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i, src = yy * w, kv = k[i + r];
-      for (let x = xa; x <= xb; x++) acc[x] += kv * tmp[src + x];
+    // Two taps a sweep ((acc + k1 t1) + k2 t2: the same additions in the same order), over row views.
+    const row = (i: number) => { const yy = y + i < 0 ? 0 : y + i >= h ? h - 1 : y + i; return tmp.subarray(yy * w, yy * w + w); };
+    let i = -r;
+    for (; i + 1 <= r; i += 2) {
+      const A = row(i), B = row(i + 1), ka = k[i + r], kb = k[i + r + 1];
+      for (let x = xa; x <= xb; x++) acc[x] = acc[x] + ka * A[x] + kb * B[x];
     }
+    if (i <= r) { const A = row(i), ka = k[i + r]; for (let x = xa; x <= xb; x++) acc[x] += ka * A[x]; }
     out.set(acc.subarray(xa, xb + 1), y * w + xa);
   }
   return out;
+}
+
+/** One pixel of the horizontal pass where the kernel reaches past the row's ends (clamped to the edge pixel). */
+function edgeTap(plane: Float32Array, k: Float32Array, o: number, x: number, r: number, w: number): number {
+  let s = 0;
+  for (let i = -r; i <= r; i++) { const xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i; s += k[i + r] * plane[o + xx]; }
+  return s;
 }
 
 /** The union of each row's spans over the rows within ±r of it (clamped to the plane). */
