@@ -4,14 +4,15 @@
  * most ATELIER_DRAIN_TIMEOUT_MS), then exit 0; queued tasks stay queued.
  *
  * One stop often arrives as several signals: Ctrl-C in a terminal, `kill -- -PGID` and systemd's default
- * KillMode signal the whole process group, and npm and the tsx command each relay the signal they get to
- * the process they run, so this process receives the group's signal plus one or more relayed copies within
- * milliseconds (tsx sends its copy again when it did not see this process take the first one within 30 ms).
- * The rule (exitOnStopSignals): the first SIGTERM or SIGINT starts the drain; further ones within
+ * KillMode signal the whole process group, and npm relays the signal it gets to the process it runs, so
+ * this process may receive the group's signal plus a relayed copy within milliseconds. The rule
+ * (exitOnStopSignals): the first SIGTERM or SIGINT starts the drain; further ones within
  * STOP_SIGNAL_REPEAT_MS (1 s) of it are that same stop and are ignored; one that comes later (a person
- * pressing Ctrl-C again) stops at once, exit status 128 + the signal's number. The handlers stay installed
- * until the exit: with none left, the tsx command's own handler in this process exits at once.
+ * pressing Ctrl-C again) stops at once, exit status 128 + the signal's number.
  *
+ * The npm scripts run TypeScript with `node --import tsx`, one process: the tsx command instead runs a
+ * second node process under a relaying parent that kills it (SIGKILL) when it does not acknowledge a
+ * relayed signal within 30 ms, which a busy engine on a loaded machine does not always do.
  * Not covered: tsx compiles TypeScript through an esbuild service process, which is in the same group and
  * dies with the group's signal; a module that this process first loads after that (an effect's first run
  * in a worker, if the signal comes while its module is loading, with tsx's compile cache cold) fails.

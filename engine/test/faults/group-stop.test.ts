@@ -1,7 +1,7 @@
 /**
  * A stop signal sent to the whole process group (Ctrl-C in a terminal, `kill -- -PGID`, systemd's default
  * KillMode) while a request is under way: the engine, started the way `npm run engine` and `npm start` start
- * it (through the tsx command, which relays the signal to the node process it runs), must drain as it does
+ * it (node --import tsx: one process, no relaying parent), must drain as it does
  * for a lone SIGTERM. Each process runs in a group of its own (detached), and the test signals that group.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +14,6 @@ import { form, solidPng, until } from '../helpers.ts';
 
 const FACE_BEAUTY = '/api/portrait/effects/face-beauty';
 const root = path.resolve(import.meta.dirname, '../../..');
-const tsxCli = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 const KEY = 'group-stop-key-0123456789';
 
 const groups: ChildProcess[] = [];
@@ -29,11 +28,11 @@ afterEach(async () => {
   for (const d of dataDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** `tsx <entry>` in a process group of its own, its output collected; resolves once `ready` shows in it. */
+/** `node --import tsx <entry>` (as the npm scripts run it) in a process group of its own, its output collected; resolves once `ready` shows in it. */
 async function startGroup(entry: string, env: Record<string, string>, ready: RegExp) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-test-'));
   dataDirs.push(dataDir);
-  const child = spawn(process.execPath, [tsxCli, entry], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     detached: true,
     env: {
