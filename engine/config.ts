@@ -17,6 +17,8 @@ export interface EngineConfig {
   trustProxy: string[];
   workers: number;
   modelThreads: number;
+  /** ATELIER_MODEL_IDLE_MS: an ONNX network nothing has run for this long is closed, its memory given back (0: never). */
+  modelIdleMs: number;
   /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
   /**
@@ -76,6 +78,8 @@ export function configFromEnv(env = process.env): EngineConfig {
     // Measured on 2 cores, product photo: 1.84 s per request with 2 threads against 3.4 s with 1; two
     // requests at once lose 9% to the oversubscription (8 requests: 15.5 s against 14.1 s).
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
+    // ISNet's open session holds about 1.4 GB (its arena) against 0.6 GB closed; reopening it takes about 1 s.
+    modelIdleMs: int(env.ATELIER_MODEL_IDLE_MS, 10 * 60_000),
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),

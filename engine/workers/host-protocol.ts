@@ -21,4 +21,4 @@ export type HostControl = HostConnect | HostStop;
 /** What the host sends the pool. */
 export interface HostStopped { type: 'stopped' }
 
-export interface HostInit { threads: number }
+export interface HostInit { threads: number; idleMs: number }

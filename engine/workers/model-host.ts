@@ -2,30 +2,30 @@
  * The model host: one thread that holds the ONNX sessions every worker shares. Workers ask it to open a
  * network by catalog id and to run it; runs go one at a time, each with every core, so the session's
  * arena is sized for one run and the engine holds one copy of each network however many workers it has.
- * Loads nothing until asked.
+ * Loads nothing until asked, and closes what has not run for a while (ATELIER_MODEL_IDLE_MS).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { catalog } from '../vision/models/catalog.ts';
-import { openLocalOnnx, type OnnxNet, type OnnxTensor } from '../vision/models/onnx.ts';
+import { openLocalOnnx, type OnnxTensor } from '../vision/models/onnx.ts';
+import { IdleNets } from './idle-nets.ts';
 import type { HostControl, HostInit, HostReply, HostRequest, HostStopped } from './host-protocol.ts';
 
 const init = workerData as HostInit;
-const nets = new Map<string, Promise<OnnxNet>>();
 
-function open(id: string): Promise<OnnxNet> {
-  let p = nets.get(id);
-  if (!p) {
-    // `id@variant` names one of a family a catalog entry converts on demand (BiSeNet at each input side).
-    const [base, variant] = id.split('@');
-    const entry = catalog[base];
-    const source = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
-    if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
-    p = source().then((bytes) => openLocalOnnx(bytes, init.threads));
-    // A failed open is forgotten, so a later request tries again (as the workers' registries do).
-    p.catch(() => nets.delete(id));
-    nets.set(id, p);
-  }
-  return p;
+function openNet(id: string) {
+  // `id@variant` names one of a family a catalog entry converts on demand (BiSeNet at each input side).
+  const [base, variant] = id.split('@');
+  const entry = catalog[base];
+  const source = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
+  if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
+  return source().then((bytes) => openLocalOnnx(bytes, init.threads));
+}
+// A failed open is forgotten, so a later request tries again (as the workers' registries do); a network
+// idle for init.idleMs is closed, its arena given back, and opened again when next asked for.
+const nets = new IdleNets(openNet, init.idleMs);
+if (init.idleMs > 0) {
+  // Between runs (in their queue), so a network is never closed under one.
+  setInterval(() => void serial(() => nets.closeIdle()).catch(() => {}), Math.min(60_000, Math.max(1000, init.idleMs / 4))).unref();
 }
 
 /** Runs queue behind each other: concurrent runs would each grow the arena and share the same cores. */
@@ -42,8 +42,8 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 function serve(port: MessagePort) {
   port.on('message', (m: HostRequest) => {
     const work = m.type === 'open'
-      ? open(m.id).then(() => undefined)
-      : serial(async () => (await open(m.id)).run(m.feeds, m.outputs));
+      ? nets.open(m.id).then(() => undefined)
+      : serial(() => nets.use(m.id, (net) => net.run(m.feeds, m.outputs)));
     work.then(
       (outputs) => {
         const reply: HostReply = { type: 'ok', req: m.req, outputs };

@@ -156,7 +156,7 @@ export class WorkerPool {
   }
 
   private spawnHost(): Worker {
-    const init: HostInit = { threads: this.init.threads };
+    const init: HostInit = { threads: this.init.threads, idleMs: this.init.modelIdleMs ?? 0 };
     const host = new Worker(hostUrl, { workerData: init });
     host.on('error', (err) => console.error('[pool] model host error:', err));
     host.on('exit', (code) => {

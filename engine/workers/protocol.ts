@@ -32,7 +32,12 @@ export type WorkerMessage =
   | { type: 'done'; id: number; output: EffectOutput }
   | { type: 'failed'; id: number; code: string; message: string };
 
-export interface WorkerInit { effects: Record<string, string>; threads: number }
+export interface WorkerInit {
+  effects: Record<string, string>;
+  threads: number;
+  /** The model host closes an ONNX network nothing has run for this long (0: never); see idle-nets.ts. */
+  modelIdleMs?: number;
+}
 
 /** What a worker starts with: the pool's init and its port to the model host. */
 export interface WorkerData extends WorkerInit { hostPort: MessagePort }

@@ -41,7 +41,7 @@ export function sessionOptions(threads: number): InferenceSession.SessionOptions
 }
 
 /** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
-export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet> {
+export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet & { release(): Promise<void> }> {
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
   return {
@@ -51,6 +51,8 @@ export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise
       const out = await session.run(inputs, outputs);
       return Object.fromEntries(outputs.map((k) => [k, { data: out[k].data as Float32Array, dims: [...out[k].dims] }]));
     },
+    /** Gives the session's weights and arena back to the system. */
+    release: () => session.release(),
   };
 }
 
