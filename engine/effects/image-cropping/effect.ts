@@ -6,14 +6,23 @@
 import { defineEffect } from '../../pipeline/effect.ts';
 import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P, type State } from './steps.ts';
 
-// The same ISNet as product background removal, so a worker serving both holds one copy.
+// The same ISNet weights as product background removal.
 const SALIENCY = 'isnet-medium';
+/**
+ * ISNet's input side for the crop. The crop needs the subject's column and row sums and the crowns above
+ * faces, not a cutout's edges: PENDING.
+ */
+export const SALIENCY_SIDE = 1024;
 
-/** The steps that find the subject; the rest depend on the target size (scripts/compare-cropping.ts reuses them). */
-export const findSubject = [findFaces, findSalientObject(SALIENCY)];
+/** The steps that find the subject, with ISNet at `side` (scripts/compare-cropping.ts reuses them). */
+export const findSubjectAt = (side: number) => [findFaces, findSalientObject(SALIENCY, side)];
+export const findSubject = findSubjectAt(SALIENCY_SIDE);
 
-export default defineEffect<P, State>({
+/** The effect with ISNet at `side` (scripts/bench-steps.ts compares sides). */
+export const smartCrop = (side: number) => defineEffect<P, State>({
   slug: 'image-cropping',
   models: ['human', SALIENCY],
-  steps: [...findSubject, chooseWindow, cropAndScale],
+  steps: [...findSubjectAt(side), chooseWindow, cropAndScale],
 });
+
+export default smartCrop(SALIENCY_SIDE);
