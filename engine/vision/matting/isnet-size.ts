@@ -7,7 +7,9 @@
  * the same network at that side. The side must be a multiple of 64: the encoder halves the image six times
  * (1024 → 16), and each level must stay the exact half of the one above for the constants to match.
  *
- * Only the protobuf fields involved are decoded; everything else (the weights) is copied as it is.
+ * Only the protobuf fields involved are decoded; everything else (the weights) is copied as it is. Written
+ * for the medium variant (the one the effects use); the small one's graph feeds its Resize sizes otherwise
+ * and is refused (an error, not a wrong network).
  */
 
 const EXPORT_SIDE = 1024;
