@@ -19,6 +19,9 @@
  * 4976, garment parse 1184/1047/0). With enableCpuMemArena on (uncommitted experiment, load 6.8): apparel
  * 8878/5227/6080 (1.46x its models' wall), smart crop 3917/2587/3807 (1.03x). First runs (models loading):
  * smart crop 8.5 s, apparel 10.8 s (ISNet's load ~1-3 s, MoveNet + CenterNet + RVM ~2 s).
+ * Smart crop with ISNet at 640 (now the effect's side), --crop-sides 1024,640 interleaved, load 4.4-5.7,
+ * arena off, medians of 5: 1024 total 5197/6064/5100 (ISNet step 5076/5879/5036), 640 total 1359/2435/1278
+ * (ISNet step 1189/2228/1171), the same window; 640's first run 4.4 s (its session opened then).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
