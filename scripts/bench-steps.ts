@@ -5,8 +5,10 @@
  * ms, process CPU ms (every thread) and the wall ms spent in model runs (ONNX and Human's tfjs; the model
  * clock, engine/pipeline/timing.ts). The load average is printed beside them: the machine is shared.
  *
- *   npx tsx scripts/bench-steps.ts [slug ...] [--runs N] [--save DIR]
+ *   npx tsx scripts/bench-steps.ts [slug ...] [--runs N] [--save DIR] [--crop-sides 1024,512]
  *
+ * --crop-sides: smart crop with ISNet at each of these input sides (the effect's is SALIENCY_SIDE), run in
+ * turn within each round (interleaved, so the machine's load falls on all alike), reported side by side.
  * --save DIR writes each effect's images of the last run (to compare outputs between versions).
  * Photos and params are the studio's and the targets' (issue 32): face beauty on the 1 MP portrait, skin
  * analysis on it enlarged to 2 MP with every map, smart crop to 910x512, apparel with six classes.
@@ -22,6 +24,9 @@
  * 1511/958/352 and 1460/694/359 (retouch CPU 686, 535), after 826/745/288 and 1046/732/305 (retouch CPU
  * 498, 507); skin analysis before 2858/2032/701 and 2916/1661/912 (measure CPU 1332, 1047), after
  * 2194/1564/621 and 2209/1636/540 (measure CPU 973, 1091). The machine's noise is as large as the change.
+ * Smart crop with ISNet at 640 (now the effect's side), --crop-sides 1024,640 interleaved, load 4.4-5.7,
+ * arena off, medians of 5: 1024 total 5197/6064/5100 (ISNet step 5076/5879/5036), 640 total 1359/2435/1278
+ * (ISNet step 1189/2228/1171), the same window; 640's first run 4.4 s (its session opened then).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -42,6 +47,7 @@ const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const runs = Number(opt('--runs') ?? 5);
 const save = opt('--save');
+const cropSides = opt('--crop-sides')?.split(',').map(Number);
 const slugs = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 
 const portrait = readFileSync(path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg'));
@@ -62,10 +68,14 @@ const models = new ModelRegistry({ threads: 2 });
 for (const slug of slugs.length ? slugs : Object.keys(cases)) {
   const k = cases[slug];
   const endpoint = (await import(`../contract/endpoints/${slug}.ts`)).default as Endpoint;
-  const effect = (await import(`../engine/effects/${slug}/effect.ts`)).default as Effect;
+  const module = await import(`../engine/effects/${slug}/effect.ts`);
+  // Variants of one effect, run interleaved: smart crop at several ISNet sides, else the effect as it is.
+  const variants: { label: string; effect: Effect }[] = slug === 'image-cropping' && cropSides
+    ? cropSides.map((side) => ({ label: `ISNet at ${side}`, effect: module.smartCrop(side) as Effect }))
+    : [{ label: '', effect: module.default as Effect }];
   const params = validateFields(endpoint, k.fields, new Set(['image']));
   const jpeg = await k.photo();
-  const once = async () => {
+  const once = async (effect: Effect) => {
     const steps: StepTime[] = [];
     const t = performance.now(), u = process.cpuUsage();
     const image = await decodeImage(jpeg, 'jpeg', 50e6);
@@ -77,18 +87,30 @@ for (const slug of slugs.length ? slugs : Object.keys(cases)) {
   };
   const fmt = (s: StepTime[]) => s.map((x) => `${x.step} ${x.ms.toFixed(0)}/${x.cpuMs.toFixed(0)}/${x.modelMs.toFixed(0)}`).join(', ');
   console.log(`\n${slug} (${k.note}); ms wall/cpu/models; load ${load()}`);
-  const rssBefore = process.memoryUsage().rss;
-  const first = await once();
-  console.log(`  first run (models load): ${fmt(first.steps)}; rss ${(rssBefore / 2 ** 20).toFixed(0)} -> ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
-  const all: StepTime[][] = [];
-  let last = first.out;
-  for (let i = 0; i < runs; i++) { const r = await once(); all.push(r.steps); last = r.out; }
-  const med = all[0].map((s, j) => ({ step: s.step, ms: mid(all.map((r) => r[j].ms)), cpuMs: mid(all.map((r) => r[j].cpuMs)), modelMs: mid(all.map((r) => r[j].modelMs)) }));
-  console.log(`  median of ${runs}:          ${fmt(med)}; load ${load()}`);
+  const tag = (v: { label: string }) => (v.label ? `${v.label}: ` : '');
+  const all = variants.map(() => [] as StepTime[][]);
+  const last = [];
+  for (const v of variants) {
+    const rssBefore = process.memoryUsage().rss;
+    const first = await once(v.effect);
+    console.log(`  ${tag(v)}first run (models load): ${fmt(first.steps)}; rss ${(rssBefore / 2 ** 20).toFixed(0)} -> ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
+    last.push(first.out);
+  }
+  for (let i = 0; i < runs; i++) {
+    for (const [j, v] of variants.entries()) { const r = await once(v.effect); all[j].push(r.steps); last[j] = r.out; }
+  }
+  for (const [j, v] of variants.entries()) {
+    const med = all[j][0].map((s, n) => ({ step: s.step, ms: mid(all[j].map((r) => r[n].ms)), cpuMs: mid(all[j].map((r) => r[n].cpuMs)), modelMs: mid(all[j].map((r) => r[n].modelMs)) }));
+    console.log(`  ${tag(v)}median of ${runs}:          ${fmt(med)}; load ${load()}`);
+    if (v.label) console.log(`    ${v.label}: window ${JSON.stringify(last[j].data?.retain_location)}`);
+  }
   if (save) {
     mkdirSync(save, { recursive: true });
-    for (const [name, img] of Object.entries(last.images)) writeFileSync(path.join(save, `${slug}.${name.replace(':', '-')}.${img.format}`), img.data);
-    if (last.data) writeFileSync(path.join(save, `${slug}.json`), JSON.stringify(last.data, null, 1));
+    for (const [j, v] of variants.entries()) {
+      const suffix = v.label ? `.${v.label.replace(/\W+/g, '-')}` : '';
+      for (const [name, img] of Object.entries(last[j].images)) writeFileSync(path.join(save, `${slug}${suffix}.${name.replace(':', '-')}.${img.format}`), img.data);
+      if (last[j].data) writeFileSync(path.join(save, `${slug}${suffix}.json`), JSON.stringify(last[j].data, null, 1));
+    }
   }
 }
 process.exit(0);

@@ -2,7 +2,7 @@
  * Smart crop against libvips' attention crop (sharp strategy.attention) and smartcrop.js, on the same
  * photos and targets: the share of face boxes kept whole, and the share of subject mask kept.
  *
- *   npx tsx scripts/compare-cropping.ts [--render DIR] [--verbose]
+ *   npx tsx scripts/compare-cropping.ts [--render DIR] [--verbose] [--sides 1024,512] [--split] [--cache DIR]
  *
  * Face boxes: dlib's hand-labelled boxes (labels.json face_boxes_xywh) and the bounds of the hand-placed
  * 68-point landmarks (labels.json landmarks_xy); for the other portraits, the faces our detector finds on the
@@ -10,13 +10,20 @@
  * masks (the unlabelled 128 band left out) and apparel label maps (person or garments = label > 0).
  * On the apparel photos of people, also the head (their hair, hat, glasses and face labels): a crop can
  * keep more of a full-length figure's mask by cutting off its head, so this says which ones did.
+ * --sides: ours with ISNet at each of these input sides (default the effect's SALIENCY_SIDE), as ours@side;
+ * the first is the one --render draws. --split: the figures for two halves of the photos, by a hash of the
+ * file name (fit: choose on it; check: confirm on it). --cache DIR keeps each photo's subject (faces, crowns,
+ * mass) per side, so a rerun skips the models; --cached-only then leaves out the photos it lacks (a partial
+ * run's figures). Photos go portraits first, then the rest in the order of their names' hashes, so a run
+ * cut short has a fair sample of the apparel photos.
  * Reads ../shared/testdata beside the repository (ATELIER_TESTDATA overrides).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import smartcrop from 'smartcrop';
-import { findSubject } from '../engine/effects/image-cropping/effect.ts';
+import { findSubjectAt, SALIENCY_SIDE } from '../engine/effects/image-cropping/effect.ts';
 import { chooseWindow, type State } from '../engine/effects/image-cropping/steps.ts';
 import { windowSize, type Box, type Size } from '../engine/effects/image-cropping/crop-window.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
@@ -32,10 +39,17 @@ if (!fs.existsSync(path.join(root, 'labels.json'))) {
 }
 const renderDir = process.argv.includes('--render') ? process.argv[process.argv.indexOf('--render') + 1] : undefined;
 const verbose = process.argv.includes('--verbose');
+const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const sides = (arg('--sides') ?? String(SALIENCY_SIDE)).split(',').map(Number);
+const split = process.argv.includes('--split');
+const cacheDir = arg('--cache');
+const cachedOnly = process.argv.includes('--cached-only');
 
 const TARGETS: Record<string, Size> = { '1:1': { width: 512, height: 512 }, '4:5': { width: 512, height: 640 }, '16:9': { width: 640, height: 360 }, '9:16': { width: 360, height: 640 } };
 const METHODS = ['ours', 'attention', 'smartcrop'] as const;
 type Method = (typeof METHODS)[number];
+/** The rows of the tables: ours at each side, then the others. */
+const COLUMNS = [...sides.map((s) => `ours@${s}`), 'attention', 'smartcrop'];
 
 interface Case { file: string; image: RasterImage; faces?: Box[]; faceSource?: string; mask?: Float32Array; head?: Float32Array }
 const HEAD_CLASSES = new Set(['hair', 'hat', 'sunglasses', 'glasses', 'face']);
@@ -66,7 +80,11 @@ function pointsBox(points: number[][]): Box {
 async function cases(): Promise<Case[]> {
   const out: Case[] = [];
   const human = await models.get('human');
-  for (const [file, l] of Object.entries(labels)) {
+  const hash = (f: string) => createHash('sha1').update(path.basename(f)).digest('hex');
+  const order = Object.entries(labels).map(([file, l]) => ({ file, l, key: `${l.kind === 'apparel_parsing_image' ? 1 : 0}${hash(file)}` }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+  for (const { file, l } of order) {
+    if (cachedOnly && !sides.every((s) => fs.existsSync(cacheFile(file, s)))) continue;
     if (l.kind === 'portrait' || l.kind === 'face_landmarks_image') {
       const image = await load(file);
       const points: number[][][] | undefined = l.landmarks_xy_per_face ?? (l.landmarks_xy && [l.landmarks_xy]);
@@ -154,31 +172,69 @@ async function render(c: Case, name: string, windows: Record<Method, Box>) {
 
 // A head counts as kept when the window holds this share of its pixels (a few hairs may stray out).
 const HEAD_KEPT = 0.95;
-const rows: { method: Method; target: string; facesKept: number; faces: number; mask: number[]; heads: number; headsKept: number }[] = [];
-for (const m of METHODS) for (const t of Object.keys(TARGETS)) rows.push({ method: m, target: t, facesKept: 0, faces: 0, mask: [], heads: 0, headsKept: 0 });
-const row = (m: Method, t: string) => rows.find((r) => r.method === m && r.target === t)!;
+const HALVES = split ? ['fit', 'check'] : ['all'];
+/** Which half a photo is in: the first byte of the SHA-1 of its file name, even or odd. */
+const half = (file: string) => (!split ? 'all' : createHash('sha1').update(path.basename(file)).digest()[0] % 2 === 0 ? 'fit' : 'check');
+interface Row { half: string; method: string; target: string; facesKept: number; faces: number; mask: number[]; heads: number; headsKept: number; photos: Set<string> }
+const rows: Row[] = [];
+for (const h of HALVES) for (const m of COLUMNS) for (const t of Object.keys(TARGETS)) rows.push({ half: h, method: m, target: t, facesKept: 0, faces: 0, mask: [], heads: 0, headsKept: 0, photos: new Set() });
+const row = (h: string, m: string, t: string) => rows.find((r) => r.half === h && r.method === m && r.target === t)!;
+
+const cacheFile = (file: string, side: number) => path.join(cacheDir ?? '.', `${file.replace(/[\\/]/g, '_')}@${side}.json`);
+
+/** The subject of one photo with ISNet at `side`: from the cache when there, else found (and cached). */
+async function subject(c: Case, side: number, faces: State['faces'] | undefined, facesFound: boolean): Promise<State> {
+  const file = cacheDir && cacheFile(c.file, side);
+  if (file && fs.existsSync(file)) {
+    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return { faces: j.faces, mass: j.mass && { columns: j.mass.columns, rows: j.mass.rows } };
+  }
+  const ctx = stepContext<any, State>(c.image, {}, kit.models);
+  const [findFaces, findSalient] = findSubjectAt(side);
+  if (facesFound) ctx.state.faces = faces; else await findFaces(ctx, kit);
+  await findSalient(ctx, kit);
+  if (file) {
+    fs.mkdirSync(cacheDir!, { recursive: true });
+    const mass = ctx.state.mass && { columns: Array.from(ctx.state.mass.columns), rows: Array.from(ctx.state.mass.rows) };
+    fs.writeFileSync(file, JSON.stringify({ faces: ctx.state.faces, mass }));
+  }
+  return ctx.state;
+}
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`.padStart(7);
 const all = await cases();
 if (renderDir) fs.mkdirSync(renderDir, { recursive: true });
 for (const c of all) {
-  const ctx = stepContext<any, State>(c.image, {}, kit.models);
-  // The subject is found once per photo; only the window depends on the target.
-  for (const step of findSubject) await step(ctx, kit);
+  // The subject is found once per photo and side (the faces once); only the window depends on the target.
+  const states: State[] = [];
+  let faces: State['faces'], found = false;
+  for (const side of sides) {
+    const st = await subject(c, side, faces, found);
+    if (!found) [faces, found] = [st.faces?.map(({ crown: _, ...f }) => f), true];
+    states.push(st);
+  }
+  const h = half(c.file);
   for (const [t, target] of Object.entries(TARGETS)) {
-    ctx.params = target;
-    await chooseWindow(ctx, kit);
-    const windows: Record<Method, Box> = { ours: ctx.output.data!.retain_location as Box, attention: await attentionWindow(c.image, target), smartcrop: await smartcropWindow(c.image, target) };
+    const ours: Box[] = [];
+    for (const st of states) {
+      const ctx = stepContext<any, State>(c.image, target, kit.models);
+      ctx.state = { ...st };
+      await chooseWindow(ctx, kit);
+      ours.push(ctx.output.data!.retain_location as Box);
+    }
+    const windows: Record<string, Box> = { attention: await attentionWindow(c.image, target), smartcrop: await smartcropWindow(c.image, target) };
+    sides.forEach((s, i) => { windows[`ours@${s}`] = ours[i]; });
     const line: string[] = [];
-    for (const m of METHODS) {
-      const r = row(m, t);
+    for (const m of COLUMNS) {
+      const r = row(h, m, t);
+      r.photos.add(c.file);
       const kept = c.faces?.filter((f) => inside(f, windows[m])).length ?? 0, mask = c.mask && maskKept(c.mask, c.image.width, windows[m]);
       if (c.faces) { r.faces += c.faces.length; r.facesKept += kept; line.push(`${m} ${kept}/${c.faces.length}`); }
       if (mask !== undefined) { r.mask.push(mask); line.push(`${m} ${pct(mask)}`); }
-      if (c.head) { const h = maskKept(c.head, c.image.width, windows[m]); r.heads++; if (h >= HEAD_KEPT) r.headsKept++; line.push(`head ${pct(h)}`); }
+      if (c.head) { const hk = maskKept(c.head, c.image.width, windows[m]); r.heads++; if (hk >= HEAD_KEPT) r.headsKept++; line.push(`head ${pct(hk)}`); }
     }
-    if (verbose) console.log(`${path.basename(c.file).padEnd(44)} ${t.padEnd(5)} ${line.join('  ')}`);
-    if (renderDir) await render(c, `${path.basename(c.file).replace(/\.\w+$/, '')}_${t.replace(':', 'x')}`, windows);
+    if (verbose) console.log(`${h.padEnd(6)} ${path.basename(c.file).padEnd(44)} ${t.padEnd(5)} ${line.join('  ')}`);
+    if (renderDir) await render(c, `${path.basename(c.file).replace(/\.\w+$/, '')}_${t.replace(':', 'x')}`, { ours: ours[0], attention: windows.attention, smartcrop: windows.smartcrop });
   }
 }
 
@@ -186,13 +242,16 @@ const faceCases = all.filter((c) => c.faces);
 const sources = [...new Set(faceCases.map((c) => c.faceSource))].map((s) => `${faceCases.filter((c) => c.faceSource === s).length} ${s}`).join(', ');
 console.log(`${faceCases.length} photos with faces (${sources}), ${all.filter((c) => c.mask).length} with subject masks; targets ${Object.keys(TARGETS).join(', ')}\n`);
 const heads = all.filter((c) => c.head).length;
-console.log(`method     target  faces kept whole   mask kept (mean)   heads kept (${heads} people)`);
 const ratio = (a: number, b: number) => `${`${a}/${b}`.padStart(8)} ${pct(a / b)}`;
 const mean = (v: number[]) => pct(v.reduce((a, b) => a + b, 0) / v.length);
-for (const r of rows) console.log(`${r.method.padEnd(10)} ${r.target.padEnd(6)} ${ratio(r.facesKept, r.faces)}   ${mean(r.mask)}        ${ratio(r.headsKept, r.heads)}`);
-console.log('\ntotals');
-for (const m of METHODS) {
-  const rs = rows.filter((r) => r.method === m);
-  const sum = (k: 'facesKept' | 'faces' | 'headsKept' | 'heads') => rs.reduce((a, r) => a + r[k], 0);
-  console.log(`${m.padEnd(10)} faces ${ratio(sum('facesKept'), sum('faces'))}   mask ${mean(rs.flatMap((r) => r.mask))}   heads ${ratio(sum('headsKept'), sum('heads'))}`);
+for (const h of HALVES) {
+  const photos = rows.find((r) => r.half === h)!.photos.size;
+  console.log(`${split ? `\n== ${h} half (${photos} photos) ==\n` : ''}method       target  faces kept whole   mask kept (mean)   heads kept (${heads} people in all)`);
+  for (const r of rows.filter((r) => r.half === h)) console.log(`${r.method.padEnd(12)} ${r.target.padEnd(6)} ${ratio(r.facesKept, r.faces)}   ${mean(r.mask)}        ${ratio(r.headsKept, r.heads)}`);
+  console.log('\ntotals');
+  for (const m of COLUMNS) {
+    const rs = rows.filter((r) => r.half === h && r.method === m);
+    const sum = (k: 'facesKept' | 'faces' | 'headsKept' | 'heads') => rs.reduce((a, r) => a + r[k], 0);
+    console.log(`${m.padEnd(12)} faces ${ratio(sum('facesKept'), sum('faces'))}   mask ${mean(rs.flatMap((r) => r.mask))}   heads ${ratio(sum('headsKept'), sum('heads'))}`);
+  }
 }

@@ -4,7 +4,7 @@ import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import type { IsnetModel, Matte } from '../../vision/matting/isnet.ts';
+import { isnetAt, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
@@ -37,12 +37,12 @@ const FLOOR = 32;
  * The salient object's mass per image column and row: the subject when no face was found, and the figure
  * the faces belong to otherwise. With faces, only when it can move the window (massMatters): ISNet costs
  * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
- * several), always.
+ * several), always. `side`: ISNet's input side (a multiple of 64; isnet-size.ts).
  */
-export const findSalientObject = (modelId: string): Step<P, State> => named('findSalientObject', async (c, kit) => {
+export const findSalientObject = (modelId: string, side: number): Step<P, State> => named('findSalientObject', async (c, kit) => {
   const v = c.state;
   if (v.faces?.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return;
-  const { matte } = await salientMatte(await kit.models.get<IsnetModel>(modelId), c.image);
+  const { matte } = await salientMatte(await isnetAt(await kit.models.get<IsnetModel>(modelId), side), c.image);
   if (coverage(matte) <= 0) return;
   v.mass = projections(matte, c.image);
   v.faces = v.faces?.map((f) => ({ ...f, crown: crownOf(matte, c.image, f) }));

@@ -9,10 +9,15 @@ import type { ModelOptions } from '../models/options.ts';
 import { openOnnx, type OnnxNet } from '../models/onnx.ts';
 import { extractBox } from '../../image/alpha.ts';
 import { readIsnetOnnx, type IsnetVariant } from './isnet-weights.ts';
+import { isnetAtSide } from './isnet-size.ts';
 
 export type { IsnetVariant };
 
-export interface IsnetModel { variant: IsnetVariant; net: OnnxNet; size: number }
+/**
+ * The network at its input side `size`; `at(side)` gives it at another side (a multiple of 64, see
+ * isnet-size.ts), a second session opened on first use (`isnet-<variant>@<side>`), then kept.
+ */
+export interface IsnetModel { variant: IsnetVariant; net: OnnxNet; size: number; at?: (side: number) => Promise<IsnetModel> }
 
 /** A single-channel 8-bit matte, 255 = foreground. */
 export interface Matte { data: Uint8Array; width: number; height: number }
@@ -25,7 +30,29 @@ export type Pad = 'copy' | 'mirror';
 /** Opens the network (in the model host when this worker has one; see models/onnx.ts). */
 export async function loadIsnet(variant: IsnetVariant, options: ModelOptions): Promise<IsnetModel> {
   const net = await openOnnx(`isnet-${variant}`, () => readIsnetOnnx(variant), options);
-  return { variant, net, size: SIZE };
+  const sides = new Map<number, Promise<IsnetModel>>();
+  const model: IsnetModel = {
+    variant, net, size: SIZE,
+    at: (side) => {
+      if (side === SIZE) return Promise.resolve(model);
+      let p = sides.get(side);
+      if (!p) {
+        p = openOnnx(`isnet-${variant}@${side}`, async () => isnetAtSide(await readIsnetOnnx(variant), side), options).then((n) => ({ variant, net: n, size: side }));
+        // A failed open is forgotten, so the next request tries again.
+        p.catch(() => sides.delete(side));
+        sides.set(side, p);
+      }
+      return p;
+    },
+  };
+  return model;
+}
+
+/** The model at input side `side`: itself at its own side, else from model.at. */
+export async function isnetAt(model: IsnetModel, side: number): Promise<IsnetModel> {
+  if (side === model.size) return model;
+  if (!model.at) throw new Error(`isnet-${model.variant}: no network at side ${side}`);
+  return model.at(side);
 }
 
 /**

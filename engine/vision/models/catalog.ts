@@ -24,6 +24,11 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   check: async () => (await import('../matting/isnet-weights.ts')).isnetWeightsProblem(variant),
   load: async (o) => (await import('../matting/isnet.ts')).loadIsnet(variant, o),
   onnx: async () => (await import('../matting/isnet-weights.ts')).readIsnetOnnx(variant),
+  // The variant is the input side: the graph rewritten for it, in memory (see isnet-size.ts).
+  onnxVariant: async (side) => {
+    const [{ isnetAtSide }, { readIsnetOnnx }] = await Promise.all([import('../matting/isnet-size.ts'), import('../matting/isnet-weights.ts')]);
+    return isnetAtSide(await readIsnetOnnx(variant), Number(side));
+  },
 });
 
 /**
