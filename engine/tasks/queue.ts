@@ -7,9 +7,10 @@
  * nor failed: the queue pauses, and a timer (never a tight loop) tries again once the disk has its
  * reserve free: after `retryMs`, twice as long after each try that fails again (up to 30 s: a full disk
  * that statfs does not show, such as a quota or no inodes left, must not re-run a task every 2 s), and
- * every `retryMs` while statfs shows the reserve short, which costs nothing to check. A task that had started is then queued again, its attempt not counted (the
- * disk, not the task, stopped it), and its results already saved are removed; it runs again from its
- * stored inputs, which stay until its outcome is recorded.
+ * every `retryMs` while statfs shows the reserve short, which costs nothing to check. A task that had
+ * started is then queued again, its attempt not counted (the disk, not the task, stopped it), and its
+ * results already saved are removed; it runs again from its stored inputs, which stay until its outcome
+ * is recorded.
  */
 import { errorCodes, isErrorCode } from '../../contract/errors.ts';
 import { endpointBySlug } from '../../contract/index.ts';
