@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { endpointList, endpoints } from './index.ts';
 import { groups } from './groups.ts';
-import { errorCodes } from './errors.ts';
-import { ContractError, validateFields } from './validate.ts';
+import { errorCodes, type CodedError } from './errors.ts';
+import { validateFields } from './validate.ts';
 
 describe('contract', () => {
   it('describes the 15 endpoints of interface.md, each under its group prefix', () => {
@@ -42,7 +42,7 @@ describe('contract', () => {
 });
 
 describe('validateFields', () => {
-  const fail = (fn: () => unknown) => { try { fn(); } catch (e) { return e as ContractError; } throw new Error('did not throw'); };
+  const fail = (fn: () => unknown) => { try { fn(); } catch (e) { return e as CodedError; } throw new Error('did not throw'); };
 
   it('applies defaults and parses values', () => {
     expect(validateFields(endpoints.faceBeauty, { smooth: '0.8' }, new Set(['image']))).toEqual({ sharp: 0.3, smooth: 0.8, white: 0.3 });

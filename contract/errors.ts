@@ -23,3 +23,14 @@ export const errorCodes = {
 export type ErrorCode = keyof typeof errorCodes;
 
 export const isErrorCode = (s: unknown): s is ErrorCode => typeof s === 'string' && s in errorCodes;
+
+/**
+ * A failure the client is told of: a code from the table above and a message shown as it is, so nothing
+ * internal goes in it. One class for validation, the HTTP layer and effects alike; the engine's envelope
+ * answers it. `retryAfterS` becomes Retry-After; `httpStatus` overrides the code's own status where HTTP has
+ * a closer one (408 for an upload cut off).
+ */
+export class CodedError extends Error {
+  constructor(readonly code: ErrorCode, message: string, readonly retryAfterS?: number, private readonly httpStatus?: number) { super(message); }
+  get status(): number { return this.httpStatus ?? errorCodes[this.code].status; }
+}

@@ -1,11 +1,12 @@
 /** validateFields on values a fuzzer sends: lip colours' face_rect members of the wrong JSON type, and text lengths in characters. */
 import { describe, expect, it } from 'vitest';
 import { endpoints } from './index.ts';
-import { ContractError, validateFields } from './validate.ts';
+import { CodedError } from './errors.ts';
+import { validateFields } from './validate.ts';
 
-const fail = (fn: () => unknown): ContractError => {
-  try { fn(); } catch (err) { if (err instanceof ContractError) return err; throw err; }
-  throw new Error('expected a ContractError');
+const fail = (fn: () => unknown): CodedError => {
+  try { fn(); } catch (err) { if (err instanceof CodedError) return err; throw err; }
+  throw new Error('expected a CodedError');
 };
 
 describe('lip_color_infos face_rect', () => {

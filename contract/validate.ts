@@ -4,14 +4,10 @@
  */
 import type { Endpoint, LipColorInfo } from './endpoint.ts';
 import type { Field } from './fields.ts';
-import type { ErrorCode } from './errors.ts';
-
-export class ContractError extends Error {
-  constructor(readonly code: ErrorCode, message: string) { super(message); }
-}
+import { CodedError } from './errors.ts';
 
 const invalid = (name: string, got: string, allowed: string) =>
-  new ContractError('ERROR_INVALID_PARAMETER', `${name}: expected ${allowed}, got ${JSON.stringify(got.length > 80 ? got.slice(0, 80) + '…' : got)}`);
+  new CodedError('ERROR_INVALID_PARAMETER', `${name}: expected ${allowed}, got ${JSON.stringify(got.length > 80 ? got.slice(0, 80) + '…' : got)}`);
 
 export function describeField(f: Field): string {
   switch (f.kind) {
@@ -75,14 +71,14 @@ function parseLipColors(name: string, maxItems: number, raw: string): LipColorIn
   return v.map((item, i) => {
     const rgba = (item as LipColorInfo)?.rgba;
     if (!rgba || !inRange(rgba.r, 0, 255) || !inRange(rgba.g, 0, 255) || !inRange(rgba.b, 0, 255) || !inRange(rgba.a, 0, 100)) {
-      throw new ContractError('ERROR_INVALID_PARAMETER', `${name}[${i}].rgba: expected {"r":0-255,"g":0-255,"b":0-255,"a":0-100}, got ${JSON.stringify(rgba ?? null)}`);
+      throw new CodedError('ERROR_INVALID_PARAMETER', `${name}[${i}].rgba: expected {"r":0-255,"g":0-255,"b":0-255,"a":0-100}, got ${JSON.stringify(rgba ?? null)}`);
     }
     const out: LipColorInfo = { rgba: { r: rgba.r, g: rgba.g, b: rgba.b, a: rgba.a } };
     const fr: unknown = (item as { face_rect?: unknown }).face_rect;
     if (fr !== undefined) {
       const where = `${name}[${i}].face_rect`;
       if (fr === null || typeof fr !== 'object' || Array.isArray(fr)) {
-        throw new ContractError('ERROR_INVALID_PARAMETER', `${where}: expected an object {"x","y","width","height"} of numbers, got ${JSON.stringify(fr)}`);
+        throw new CodedError('ERROR_INVALID_PARAMETER', `${where}: expected an object {"x","y","width","height"} of numbers, got ${JSON.stringify(fr)}`);
       }
       // JSON numbers only: "120", true and [130] are not sizes, though JavaScript's comparisons would take them.
       const rect = fr as Record<string, unknown>;
@@ -90,7 +86,7 @@ function parseLipColors(name: string, maxItems: number, raw: string): LipColorIn
         const v = rect[key];
         const size = key === 'width' || key === 'height';
         if (typeof v !== 'number' || !Number.isFinite(v) || (size && v <= 0)) {
-          throw new ContractError('ERROR_INVALID_PARAMETER', `${where}.${key}: expected a number${size ? ' above 0' : ''}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
+          throw new CodedError('ERROR_INVALID_PARAMETER', `${where}.${key}: expected a number${size ? ' above 0' : ''}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
         }
         return v;
       };
@@ -111,12 +107,12 @@ export function validateFields(endpoint: Endpoint, raw: Record<string, string | 
   for (const [name, f] of Object.entries(endpoint.fields)) {
     if (f.oneOf) oneOfGroups.set(f.oneOf, [...(oneOfGroups.get(f.oneOf) ?? []), name]);
     if (f.required && !present(name, f)) {
-      throw new ContractError('MISSING_PARAMETERS', `${name} is required (${describeField(f)})`);
+      throw new CodedError('MISSING_PARAMETERS', `${name} is required (${describeField(f)})`);
     }
   }
   for (const names of oneOfGroups.values()) {
     if (!names.some((n) => present(n, endpoint.fields[n]))) {
-      throw new ContractError('MISSING_PARAMETERS', `one of ${names.join(' or ')} is required`);
+      throw new CodedError('MISSING_PARAMETERS', `one of ${names.join(' or ')} is required`);
     }
   }
   for (const [name, f] of Object.entries(endpoint.fields)) {

@@ -93,7 +93,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   const whenNoRequests: (() => void)[] = [];
   const requestsDone = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => whenNoRequests.push(r)));
   app.addHook('onRequest', async (req, reply) => {
-    if (services.closing && req.url !== '/healthz') return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down; retry shortly', 10);
+    if (services.closing && req.url !== '/healthz') return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down; retry shortly', { retryAfterS: 10 });
     active++;
     reply.raw.once('close', () => {
       if (--active === 0) for (const w of whenNoRequests.splice(0)) w();

@@ -8,7 +8,7 @@
  * while there is no room, and the task queue waits (tasks/queue.ts).
  */
 import fs from 'node:fs';
-import { ApiError } from './http/api-error.ts';
+import { CodedError } from '../contract/errors.ts';
 
 /** Seconds a client is told to wait before submitting again to a full disk. */
 export const STORAGE_RETRY_AFTER_S = 60;
@@ -91,8 +91,8 @@ export class StorageMonitor {
   }
 
   /** The 503 for a request that found no room (after `err`, a failed write, when given). */
-  refusal(err?: unknown): ApiError {
+  refusal(err?: unknown): CodedError {
     if (err !== undefined) this.noteFull(err);
-    return new ApiError('ERROR_INSUFFICIENT_RESOURCES', "the engine's disk is full; retry later", STORAGE_RETRY_AFTER_S);
+    return new CodedError('ERROR_INSUFFICIENT_RESOURCES', "the engine's disk is full; retry later", STORAGE_RETRY_AFTER_S);
   }
 }

@@ -4,7 +4,7 @@
  * Parameters that are not the endpoint's fields are ignored, as unknown form fields are.
  */
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { ApiError } from './api-error.ts';
+import { CodedError } from '../../contract/errors.ts';
 
 export function queryFields(endpoint: Endpoint, query: unknown): Record<string, string | undefined> {
   const q = (query ?? {}) as Record<string, unknown>;
@@ -12,7 +12,7 @@ export function queryFields(endpoint: Endpoint, query: unknown): Record<string, 
   for (const name of Object.keys(endpoint.fields)) {
     const v = Object.hasOwn(q, name) ? q[name] : undefined;
     if (Array.isArray(v)) {
-      throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: give it once; the query has it ${v.length} times`);
+      throw new CodedError('ERROR_INVALID_PARAMETER', `${name}: give it once; the query has it ${v.length} times`);
     }
     out[name] = typeof v === 'string' ? v : undefined;
   }

@@ -9,7 +9,7 @@ import type { ImageField } from '../../contract/fields.ts';
 import { describeLimits, formatLabel, type ImageFormat } from '../../contract/limits.ts';
 import { validateFields } from '../../contract/validate.ts';
 import { readHeader, sniffFormat } from '../image/sniff.ts';
-import { ApiError } from './api-error.ts';
+import { CodedError } from '../../contract/errors.ts';
 import { markCutOff } from '../plugins/envelope.ts';
 import type { JobImage } from '../workers/protocol.ts';
 
@@ -41,7 +41,7 @@ function watchStall(req: FastifyRequest, idleMs: number) {
       } else if (Date.now() - quietSince >= idleMs) {
         clearInterval(timer);
         markCutOff(req);
-        reject(new ApiError('ERROR_INVALID_PARAMETER', `the upload stalled: no data arrived for ${idleMs / 1000} s; send the whole body without pausing`, undefined, 408));
+        reject(new CodedError('ERROR_INVALID_PARAMETER', `the upload stalled: no data arrived for ${idleMs / 1000} s; send the whole body without pausing`, undefined, 408));
       }
     }, Math.min(250, idleMs / 4));
   });
@@ -81,7 +81,7 @@ async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnT
   const maxBytes = Math.max(...imageFields.map(([, f]) => f.limits.maxBytes));
 
   if (!req.isMultipart()) {
-    throw new ApiError('ERROR_INVALID_PARAMETER', `send multipart/form-data with the image in a file part named "image" (got ${req.headers['content-type'] ?? 'no content type'})`);
+    throw new CodedError('ERROR_INVALID_PARAMETER', `send multipart/form-data with the image in a file part named "image" (got ${req.headers['content-type'] ?? 'no content type'})`);
   }
 
   const raw: Record<string, string> = {};
@@ -89,7 +89,7 @@ async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnT
   // A field's part name as sent, by field: a field sent twice (aliases count as the same field) is refused.
   const sent = new Map<string, string>();
   // Over-limit images of a field that another may make ignored (ignoredWith), judged once the form is read.
-  const oversized = new Map<string, ApiError>();
+  const oversized = new Map<string, CodedError>();
   // busboy stops keeping a file's bytes at fileSize and flags it truncated. We judge that flag ourselves
   // (throwFileSizeLimit off): an image field over it is 413 by name, a part the endpoint does not know is
   // drained unread, like an unknown text field, whatever its size.
@@ -106,7 +106,7 @@ async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnT
       if (first !== undefined) {
         if (part.type === 'file') part.file.resume();
         const as = first === part.fieldname ? '' : ` (as ${first} and ${part.fieldname})`;
-        throw new ApiError('ERROR_INVALID_PARAMETER', `${name} was sent more than once${as}; send each field once`);
+        throw new CodedError('ERROR_INVALID_PARAMETER', `${name} was sent more than once${as}; send each field once`);
       }
       sent.set(name, part.fieldname);
     }
@@ -115,25 +115,25 @@ async function readParts(req: FastifyRequest, endpoint: Endpoint, watch: ReturnT
       if (!name || !field) { part.file.resume(); continue; }
       if (field.kind !== 'image') {
         part.file.resume();
-        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a text value, got a file part (send it as a plain form field)`);
+        throw new CodedError('ERROR_INVALID_PARAMETER', `${name}: expected a text value, got a file part (send it as a plain form field)`);
       }
       const bytes = await watch.wait(part.toBuffer());
-      let tooLarge: ApiError | undefined;
+      let tooLarge: CodedError | undefined;
       if (part.file.truncated) {
-        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
+        tooLarge = new CodedError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is larger than ${fmtMb(field.limits.maxBytes)}, the limit of ${endpoint.slug}`);
       } else if (bytes.length > field.limits.maxBytes) {
-        tooLarge = new ApiError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
+        tooLarge = new CodedError('FILE_SIZE_EXCEEDS_LIMIT', `${name} is ${fmtMb(bytes.length)}; ${endpoint.slug} accepts at most ${fmtMb(field.limits.maxBytes)}`);
       }
       if (tooLarge && !field.ignoredWith) throw tooLarge;
       if (tooLarge) oversized.set(name, tooLarge);
       else if (bytes.length > 0) files[name] = bytes;
     } else if (name) {
       if (endpoint.fields[name].kind === 'image') {
-        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
+        throw new CodedError('ERROR_INVALID_PARAMETER', `${name}: expected a file upload (a multipart file part), got a text value`);
       }
       // busboy keeps the first FIELD_MAX_BYTES and drops the rest: never judge a value by its start.
       if (part.valueTruncated) {
-        throw new ApiError('ERROR_INVALID_PARAMETER', `${name}: the value is longer than ${FIELD_MAX_BYTES / 1024} KB, the most a form field may carry`);
+        throw new CodedError('ERROR_INVALID_PARAMETER', `${name}: the value is longer than ${FIELD_MAX_BYTES / 1024} KB, the most a form field may carry`);
       }
       // A part declared application/json arrives parsed by @fastify/multipart: its JSON text again.
       raw[name] = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
@@ -165,25 +165,25 @@ function checkImage(name: string, bytes: Buffer, field: ImageField): JobImage {
   const sniffed = sniffFormat(bytes);
   if (!sniffed || !limits.formats.includes(sniffed as ImageFormat)) {
     const what = sniffed ? sniffed.toUpperCase() : 'not an image format we recognise';
-    throw new ApiError('UNSUPPORTED_FILE_TYPES', `${name}: the file is ${what}; allowed formats are ${allowed}`);
+    throw new CodedError('UNSUPPORTED_FILE_TYPES', `${name}: the file is ${what}; allowed formats are ${allowed}`);
   }
   const format = sniffed as ImageFormat;
   let header;
   try {
     header = readHeader(bytes, format);
   } catch {
-    throw new ApiError('FILE_DECODING_FAILURE', `${name}: the bytes start like ${formatLabel[format]} but the header cannot be read`);
+    throw new CodedError('FILE_DECODING_FAILURE', `${name}: the bytes start like ${formatLabel[format]} but the header cannot be read`);
   }
   if (header.unsupported) {
-    throw new ApiError('UNSUPPORTED_FILE_TYPES', `${name}: ${header.unsupported} is not supported; allowed formats are ${allowed}`);
+    throw new CodedError('UNSUPPORTED_FILE_TYPES', `${name}: ${header.unsupported} is not supported; allowed formats are ${allowed}`);
   }
   const { width, height } = header;
   if (width < limits.minSide || height < limits.minSide || width > limits.maxSide || height > limits.maxSide) {
-    throw new ApiError('FILE_RESOLUTION_EXCEEDS_LIMITS',
+    throw new CodedError('FILE_RESOLUTION_EXCEEDS_LIMITS',
       `${name} is ${width}x${height} px; each side must be from ${limits.minSide} to ${limits.maxSide} px (${describeLimits(limits)})`);
   }
   if (format === 'png' && header.bitsPerPixel && limits.pngRejectBitsPerPixel?.includes(header.bitsPerPixel)) {
-    throw new ApiError('UNSUPPORTED_FILE_TYPES',
+    throw new CodedError('UNSUPPORTED_FILE_TYPES',
       `${name}: ${header.bitsPerPixel}-bit PNG is not supported here; use 24-bit RGB or 32-bit RGBA PNG, or JPEG or BMP`);
   }
   return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), format, maxPixels: limits.maxSide * limits.maxSide };

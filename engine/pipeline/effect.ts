@@ -3,7 +3,6 @@
  * envelopes, URLs or task rows; they take decoded pixels and validated params and return encoded images
  * and plain data. The same effect serves sync and async routes.
  */
-import type { ErrorCode } from '../../contract/errors.ts';
 import type { EncodedImage, RasterImage } from '../image/raster.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { jobFacts, type JobFacts } from './facts.ts';
@@ -54,9 +53,4 @@ export const defineEffect = <P = Record<string, unknown>, S extends object = Rec
 /** A context for running steps outside the pipeline (scripts that measure one step). */
 export function stepContext<P, S extends object = Record<string, unknown>>(image: RasterImage, params: P, models: ModelRegistry): Ctx<P, S> {
   return { image, images: {}, params, state: {}, facts: jobFacts(image, models), output: { images: {} } };
-}
-
-/** A failure with a contract error code; the message is shown to the client, so nothing internal goes in it. */
-export class EffectError extends Error {
-  constructor(readonly code: ErrorCode, message: string) { super(message); }
 }

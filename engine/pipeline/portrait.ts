@@ -7,7 +7,8 @@
  * Steps 1 and 3 are here; gates and compositing are the effect's own.
  */
 import type { Box, DetectOptions, Face } from '../vision/faces/detect.ts';
-import { EffectError, named, type Ctx, type Kit, type Step } from './effect.ts';
+import { CodedError } from '../../contract/errors.ts';
+import { named, type Ctx, type Kit, type Step } from './effect.ts';
 
 export interface FaceChoice {
   /** How many of the largest faces (default 1). */
@@ -37,9 +38,9 @@ export function chooseFaces(faces: readonly Face[], choice: FaceChoice): Face[] 
 export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) => FaceChoice): Step<P, S> => named('selectFaces', async (c) => {
   const choice = choose(c);
   const all = await c.facts.faces(choice.detect);
-  if (all.length === 0) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
+  if (all.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
   const faces = chooseFaces(all, choice);
-  if (faces.length === 0) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found inside the given face_rect');
+  if (faces.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found inside the given face_rect');
   c.state.faces = faces;
 });
 

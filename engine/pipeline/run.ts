@@ -1,7 +1,7 @@
 /** Runs an effect's steps in order, checking the abort signal between steps (imgproxy style). */
 import type { RasterImage } from '../image/raster.ts';
 import type { Ctx, Effect, EffectOutput, Kit } from './effect.ts';
-import { EffectError } from './effect.ts';
+import { CodedError } from '../../contract/errors.ts';
 import { jobFacts } from './facts.ts';
 import { formatStepTimes, stepName, stepTimesLogged, timeStep, type StepTime } from './timing.ts';
 
@@ -14,7 +14,7 @@ export async function runEffect<P, S extends object>(
   const log = stepTimesLogged();
   const times: StepTime[] | undefined = kit.onStep || log ? [] : undefined;
   for (const [i, step] of effect.steps.entries()) {
-    if (kit.signal.aborted) throw new EffectError('AI_SERVICE_TIMEOUT', `${effect.slug} was stopped: it ran past its time budget`);
+    if (kit.signal.aborted) throw new CodedError('AI_SERVICE_TIMEOUT', `${effect.slug} was stopped: it ran past its time budget`);
     if (!times) { await step(ctx, kit); continue; }
     const t = await timeStep(stepName(step, i), () => step(ctx, kit));
     times.push(t);

@@ -9,18 +9,24 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError } from '../../contract/validate.ts';
-import { errorCodes, type ErrorCode } from '../../contract/errors.ts';
+import { CodedError, errorCodes, type ErrorCode } from '../../contract/errors.ts';
 import { emptyErrorDetail } from '../../contract/envelope.ts';
-import { EffectError } from '../pipeline/effect.ts';
-import { ApiError } from '../http/api-error.ts';
 import { drainBody } from '../http/drain.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
     envelope(body?: Record<string, unknown>): FastifyReply;
-    fail(code: ErrorCode, message: string, retryAfterS?: number, status?: number): FastifyReply;
+    fail(code: ErrorCode, message: string, opts?: FailOptions): FastifyReply;
   }
+}
+
+export interface FailOptions {
+  /** Sent as Retry-After. */
+  retryAfterS?: number;
+  /** Where HTTP has a closer status than the code's own (408 for an upload cut off). */
+  status?: number;
+  /** Members of the answer between log_id and error_detail (a failed task's task_id and task_status). */
+  members?: Record<string, unknown>;
 }
 
 export const newLogId = () => randomUUID().replace(/-/g, '');
@@ -50,8 +56,8 @@ export const securityHeaders = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
 } as const;
 
-function failure(code: ErrorCode, message: string, logId: string, requestId: string) {
-  return { request_id: requestId, log_id: logId, error_detail: { code, code_message: errorCodes[code].summary, message } };
+function failure(code: ErrorCode, message: string, logId: string, requestId: string, members: Record<string, unknown> = {}) {
+  return { request_id: requestId, log_id: logId, ...members, error_detail: { code, code_message: errorCodes[code].summary, message } };
 }
 
 /**
@@ -112,19 +118,19 @@ export const httpLayerOptions: Pick<FastifyHttpOptions<Server>, 'clientErrorHand
 };
 
 /** fastify's own error codes that are the client's fault, mapped to ours. */
-function fromFastify(err: FastifyError): ApiError | undefined {
+function fromFastify(err: FastifyError): CodedError | undefined {
   switch (err.code) {
-    case 'FST_REQ_FILE_TOO_LARGE': return new ApiError('FILE_SIZE_EXCEEDS_LIMIT', err.message);
+    case 'FST_REQ_FILE_TOO_LARGE': return new CodedError('FILE_SIZE_EXCEEDS_LIMIT', err.message);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ApiError('ERROR_INVALID_PARAMETER', 'the body must be multipart/form-data with the image in a file part');
+      return new CodedError('ERROR_INVALID_PARAMETER', 'the body must be multipart/form-data with the image in a file part');
     case 'FST_FILES_LIMIT': case 'FST_PARTS_LIMIT': case 'FST_FIELDS_LIMIT':
-      return new ApiError('ERROR_INVALID_PARAMETER', `too many form parts: ${err.message}`);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError('FILE_SIZE_EXCEEDS_LIMIT', 'the request body is too large');
+      return new CodedError('ERROR_INVALID_PARAMETER', `too many form parts: ${err.message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new CodedError('FILE_SIZE_EXCEEDS_LIMIT', 'the request body is too large');
   }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new ApiError('ERROR_INVALID_PARAMETER', err.message);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return new CodedError('ERROR_INVALID_PARAMETER', err.message);
   // busboy's own complaints about a malformed multipart body.
-  if (/multipart|boundary|Unexpected end of form/i.test(err.message)) return new ApiError('ERROR_INVALID_PARAMETER', `malformed multipart body: ${err.message}`);
+  if (/multipart|boundary|Unexpected end of form/i.test(err.message)) return new CodedError('ERROR_INVALID_PARAMETER', `malformed multipart body: ${err.message}`);
   return undefined;
 }
 
@@ -164,22 +170,22 @@ export default fp(async (app) => {
     return this.type('application/json').send({ request_id: requestIdOf(req), log_id: req.id, error_detail: emptyErrorDetail(), ...body });
   });
 
-  app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, retryAfterS?: number, httpStatus?: number) {
+  app.decorateReply('fail', function (this: FastifyReply, code: ErrorCode, message: string, opts: FailOptions = {}) {
     if (isAnswering(this)) return this;
     answering.add(this);
     const req = this.request;
-    const status = httpStatus ?? errorCodes[code].status;
-    if (retryAfterS !== undefined) this.header('Retry-After', String(retryAfterS));
+    const status = opts.status ?? errorCodes[code].status;
+    if (opts.retryAfterS !== undefined) this.header('Retry-After', String(opts.retryAfterS));
     if (status >= 500) req.log.warn({ code, message }, 'request failed');
     else req.log.info({ code, message }, 'request refused');
-    return this.code(status).type('application/json').send(failure(code, message, req.id, requestIdOf(req)));
+    return this.code(status).type('application/json').send(failure(code, message, req.id, requestIdOf(req), opts.members));
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof ApiError) return reply.fail(err.code, err.message, err.retryAfterS, err.status);
-    if (err instanceof ContractError || err instanceof EffectError) {
-      const retry = err.code === 'EXCEEDING_LIMITS' || err.code === 'ERROR_INSUFFICIENT_RESOURCES' ? 5 : undefined;
-      return reply.fail(err.code, err.message, retry);
+    if (err instanceof CodedError) {
+      // Too busy and shutting down are worth retrying soon, wherever they were found (a worker, the pool).
+      const busy = err.code === 'EXCEEDING_LIMITS' || err.code === 'ERROR_INSUFFICIENT_RESOURCES';
+      return reply.fail(err.code, err.message, { retryAfterS: err.retryAfterS ?? (busy ? 5 : undefined), status: err.status });
     }
     const mapped = fromFastify(err);
     if (mapped) return reply.fail(mapped.code, mapped.message);

@@ -10,7 +10,7 @@ import type { Endpoint } from '../../contract/endpoint.ts';
 import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
 import { fillShape } from '../../contract/result.ts';
-import { ApiError } from '../http/api-error.ts';
+import { CodedError } from '../../contract/errors.ts';
 import { isNoSpace } from '../storage.ts';
 import type { Services } from '../services.ts';
 
@@ -52,7 +52,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
     try {
       if (endpoint.mode === 'async') {
         const submit = submits.take();
-        if (!submit) throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting or uploading); retry later`, 30);
+        if (!submit) throw new CodedError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting or uploading); retry later`, 30);
         held.push(submit);
         storage.refuseUnlessRoom();
         const upload = await readBody(req, endpoint, held);
@@ -70,7 +70,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
         return reply.envelope(await fillShape(endpoint.result.shape, (leaf) => (leaf.from === 'task_id' ? task.id : undefined)) as Record<string, unknown>);
       }
       const admission = pool.admit();
-      if (!admission) throw new ApiError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
+      if (!admission) throw new CodedError('EXCEEDING_LIMITS', `${pool.queued} requests are already waiting for a worker; retry shortly`, 5);
       held.push(admission);
       // A close before the answer is written means the client has gone: its job is dropped or stopped.
       const gone = new AbortController();
@@ -93,7 +93,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
   /** Reads the body within the upload limit; its upload place is given back as soon as the body is in. */
   async function readBody(req: FastifyRequest, endpoint: Endpoint, held: { release(): void }[]) {
     const place = uploads.take();
-    if (!place) throw new ApiError('EXCEEDING_LIMITS', `${uploads.count} uploads are already under way; retry shortly`, 5);
+    if (!place) throw new CodedError('EXCEEDING_LIMITS', `${uploads.count} uploads are already under way; retry shortly`, 5);
     held.push(place);
     try {
       return await readUpload(req, endpoint, config.uploadIdleTimeoutMs);

@@ -3,8 +3,8 @@
  * task queue both submit jobs here. A job that overruns its budget gets its worker replaced.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { EffectError, type EffectOutput } from '../pipeline/effect.ts';
-import type { ErrorCode } from '../../contract/errors.ts';
+import { CodedError, type ErrorCode } from '../../contract/errors.ts';
+import type { EffectOutput } from '../pipeline/effect.ts';
 import type { HostConnect, HostInit, HostStop, HostStopped } from './host-protocol.ts';
 import type { CancelRequest, HostPortMessage, JobImage, JobRequest, WorkerData, WorkerInit, WorkerMessage } from './protocol.ts';
 
@@ -89,7 +89,7 @@ export class WorkerPool {
   run(slug: string, images: Record<string, JobImage>, params: Record<string, unknown>, timeoutMs: number,
     opts: { admission?: Admission; signal?: AbortSignal } = {}): Promise<EffectOutput> {
     const { admission, signal } = opts;
-    if (this.closed) return Promise.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    if (this.closed) return Promise.reject(new CodedError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     if (signal?.aborted) return Promise.reject(cancelled(slug));
     return new Promise((resolve, reject) => {
       const job: JobRequest = { type: 'job', id: this.nextId++, slug, images, params, timeoutMs };
@@ -105,7 +105,7 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.waiting.splice(0)) p.reject(new EffectError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
+    for (const p of this.waiting.splice(0)) p.reject(new CodedError('ERROR_INSUFFICIENT_RESOURCES', 'the engine is shutting down'));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     await this.stopHost();
   }
@@ -199,7 +199,7 @@ export class WorkerPool {
     clearTimeout(busy.cancelTimer);
     slot.busy = undefined;
     if (m.type === 'done') busy.resolve(reviveOutput(m.output));
-    else busy.reject(new EffectError(m.code as ErrorCode, m.message));
+    else busy.reject(new CodedError(m.code as ErrorCode, m.message));
     this.dispatch();
   }
 
@@ -208,7 +208,7 @@ export class WorkerPool {
     if (slot.busy) {
       clearTimeout(slot.busy.timer);
       clearTimeout(slot.busy.cancelTimer);
-      slot.busy.reject(new EffectError('PROCESSING_FAILURE', `the worker stopped while processing ${slot.busy.job.slug}`));
+      slot.busy.reject(new CodedError('PROCESSING_FAILURE', `the worker stopped while processing ${slot.busy.job.slug}`));
       slot.busy = undefined;
     }
     if (this.closed || i < 0) return;
@@ -224,7 +224,7 @@ export class WorkerPool {
       const next = this.waiting.shift();
       if (!next) return;
       const timer = setTimeout(() => {
-        next.reject(new EffectError('AI_SERVICE_TIMEOUT', `${next.job.slug} took longer than ${next.job.timeoutMs} ms`));
+        next.reject(new CodedError('AI_SERVICE_TIMEOUT', `${next.job.slug} took longer than ${next.job.timeoutMs} ms`));
         slot.busy = undefined;
         slot.ready = false;
         // A stuck worker cannot be interrupted; replace it (onExit spawns the successor).
@@ -236,7 +236,7 @@ export class WorkerPool {
   }
 }
 
-const cancelled = (slug: string) => new EffectError('PROCESSING_FAILURE', `${slug} was cancelled: the client closed the connection`);
+const cancelled = (slug: string) => new CodedError('PROCESSING_FAILURE', `${slug} was cancelled: the client closed the connection`);
 
 /** Buffers arrive as Uint8Arrays after structured cloning; give effects' consumers Buffers back. */
 function reviveOutput(o: EffectOutput): EffectOutput {

@@ -11,7 +11,8 @@ import { decodeImage } from '../image/decode.ts';
 import { runEffect } from '../pipeline/run.ts';
 import { ModelLoadError, ModelRegistry } from '../vision/models/registry.ts';
 import type { RasterImage } from '../image/raster.ts';
-import { EffectError, type Effect, type EffectOutput } from '../pipeline/effect.ts';
+import { CodedError } from '../../contract/errors.ts';
+import type { Effect, EffectOutput } from '../pipeline/effect.ts';
 import { HostLink } from './host-link.ts';
 import type { JobRequest, PoolMessage, WorkerData, WorkerMessage } from './protocol.ts';
 
@@ -29,7 +30,7 @@ const loadEffect = (slug: string): Promise<Effect> => {
   let p = effects.get(slug);
   if (!p) {
     const href = init.effects[slug];
-    if (!href) return Promise.reject(new EffectError('ERROR_AI_NOT_AVAILABLE', `${slug} is not provided by this engine`));
+    if (!href) return Promise.reject(new CodedError('ERROR_AI_NOT_AVAILABLE', `${slug} is not provided by this engine`));
     p = import(href).then((m) => m.default as Effect);
     effects.set(slug, p);
   }
@@ -45,7 +46,7 @@ async function loadModels(effect: Effect) {
       if (!(err instanceof ModelLoadError)) throw err;
       console.error(`[worker] ${effect.slug}: ${err.message}`);
       // The reason (paths, runtime messages) goes to the log and /healthz, not to the client.
-      throw new EffectError('ERROR_AI_NOT_AVAILABLE', `${effect.slug} is not available right now: its model ${id} could not be loaded (see /healthz)`);
+      throw new CodedError('ERROR_AI_NOT_AVAILABLE', `${effect.slug} is not available right now: its model ${id} could not be loaded (see /healthz)`);
     }
   }
 }
@@ -62,7 +63,7 @@ async function work(job: JobRequest, signal: AbortSignal): Promise<EffectOutput>
     try {
       decoded[name] = await decodeImage(img.bytes, img.format, img.maxPixels);
     } catch {
-      throw new EffectError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
+      throw new CodedError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
     }
   }
   const { image, ...others } = decoded;
@@ -72,7 +73,7 @@ async function work(job: JobRequest, signal: AbortSignal): Promise<EffectOutput>
 async function runJob(job: JobRequest) {
   const controller = new AbortController();
   running.set(job.id, controller);
-  const timer = setTimeout(() => controller.abort(new EffectError('AI_SERVICE_TIMEOUT', `${job.slug} was stopped: it ran past its time budget`)), job.timeoutMs);
+  const timer = setTimeout(() => controller.abort(new CodedError('AI_SERVICE_TIMEOUT', `${job.slug} was stopped: it ran past its time budget`)), job.timeoutMs);
   // A stopped job (its client gone, or its budget spent) is answered at once, not when its step ends: a
   // step awaiting a model run on the host, or a model load, may take many seconds more. What it still
   // does is dropped: it ends at its next step boundary, and the worker takes the next job meanwhile.
@@ -87,7 +88,7 @@ async function runJob(job: JobRequest) {
     // Copied, not transferred: effect buffers may be views into pooled memory.
     send({ type: 'done', id: job.id, output });
   } catch (err) {
-    if (err instanceof EffectError) send({ type: 'failed', id: job.id, code: err.code, message: err.message });
+    if (err instanceof CodedError) send({ type: 'failed', id: job.id, code: err.code, message: err.message });
     else {
       console.error(`[worker] ${job.slug} failed:`, err);
       send({ type: 'failed', id: job.id, code: 'PROCESSING_FAILURE', message: `${job.slug} failed while processing the image` });
@@ -100,7 +101,7 @@ async function runJob(job: JobRequest) {
 
 // Jobs run one at a time per worker; the pool never sends a second before the first is answered.
 port.on('message', (m: PoolMessage) => {
-  if (m.type === 'cancel') running.get(m.id)?.abort(new EffectError('PROCESSING_FAILURE', 'the job was cancelled: its client has gone'));
+  if (m.type === 'cancel') running.get(m.id)?.abort(new CodedError('PROCESSING_FAILURE', 'the job was cancelled: its client has gone'));
   else if (m.type === 'host') host.connect(m.port);
   else void runJob(m);
 });

@@ -12,7 +12,8 @@ import { guidedFilter } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
-import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import type { Step } from '../../pipeline/effect.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
@@ -51,13 +52,13 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
 export const readTemplate: Step<P, State> = async (c, kit) => {
   if (c.params.beard) return;
   const template = c.images.image_template;
-  if (!template) throw new EffectError('MISSING_PARAMETERS', 'one of beard or image_template is required');
+  if (!template) throw new CodedError('MISSING_PARAMETERS', 'one of beard or image_template is required');
   const facts = jobFacts(template, kit.models);
   const face = (await facts.faces()).find((f) => f.mesh);
-  if (!face) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in image_template');
+  if (!face) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found in image_template');
   const parsing = await facts.parsing(face, { input: 384, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
   const beard = templateBeard(template, face, parsing);
-  if (!beard) throw new EffectError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
+  if (!beard) throw new CodedError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
   c.state.template = beard;
 };
 
@@ -89,7 +90,7 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
   } else transferBeard(source, result, face, parsing, beard);
 }
 
-const fail = (name: string): never => { throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`); };
+const fail = (name: string): never => { throw new CodedError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`); };
 
 /** A part with a body this opaque is dense hair (every style but stubble, whose body is 0.22-0.25). */
 const DENSE_BODY = 0.5;
@@ -114,7 +115,7 @@ export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: P
  */
 export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number, own?: OwnBeard | null): void {
   const preset = presetByName(name);
-  if (!preset) throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`);
+  if (!preset) throw new CodedError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`);
   const shape = faceShape(preset, face.mesh!, image);
   const tone = faceTone(image, parsing, own);
   const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);

@@ -5,7 +5,8 @@
 import type endpoint from '../../../contract/endpoints/ai-colored-contacts.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
-import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../../vision/faces/landmarks.ts';
 import type { Mask } from '../../vision/regions/face-regions.ts';
@@ -25,7 +26,7 @@ export interface State extends PortraitState {
 /** Read before any model runs: a description with no colour in it is the caller's mistake. */
 export const readLensStep: Step<P, State> = (c) => {
   const lens = readLens(c.params.name, c.params.desc);
-  if ('error' in lens) throw new EffectError('ERROR_INVALID_PARAMETER', lens.error);
+  if ('error' in lens) throw new CodedError('ERROR_INVALID_PARAMETER', lens.error);
   c.state.lens = lens;
   c.state.pixels = Buffer.from(c.image.data);
   c.state.changed = 0;

@@ -15,7 +15,8 @@ import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { fromLab, labToLinear, linearToLab, toLab } from '../../image/retouch/color.ts';
 import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
-import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import type { Ctx, Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
@@ -119,7 +120,7 @@ const hairWeight = (p: number) => (p <= 0.25 ? 0 : p >= 0.55 ? 1 : (p - 0.25) / 
 export const readLevel: Step<P, State> = (c) => {
   const level = parseLevel(String(c.params.level));
   // The contract already limits `level` to the 14 names; this guards a caller outside HTTP.
-  if (!level) throw new EffectError('ERROR_INVALID_PARAMETER', 'level must be one of man_1..man_7, woman_1..woman_7');
+  if (!level) throw new CodedError('ERROR_INVALID_PARAMETER', 'level must be one of man_1..man_7, woman_1..woman_7');
   c.state.level = level;
   c.state.pixels = Buffer.from(c.image.data);
 };

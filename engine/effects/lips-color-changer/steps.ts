@@ -7,7 +7,8 @@ import type { LipColorInfo, Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { recolor } from '../../image/retouch/recolor.ts';
-import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import type { Step } from '../../pipeline/effect.ts';
 import { chooseFaces } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
@@ -24,10 +25,10 @@ export interface State {
 export const findFaces: Step<P, State> = async (c) => {
   const infos = c.params.lip_color_infos ?? [];
   let faces = await c.facts.faces();
-  if (faces.length === 0) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
+  if (faces.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
   const pick = (all: Face[]) => infos.map((info, i) => {
     const face = chooseFaces(all, { rect: info.face_rect })[0];
-    if (!face) throw new EffectError('ERROR_NO_FACE_IN_FILE', `no face was found inside lip_color_infos[${i}].face_rect`);
+    if (!face) throw new CodedError('ERROR_NO_FACE_IN_FILE', `no face was found inside lip_color_infos[${i}].face_rect`);
     return face;
   });
   let chosen = pick(faces);

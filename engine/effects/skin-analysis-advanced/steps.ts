@@ -5,7 +5,8 @@
  */
 import type endpoint from '../../../contract/endpoints/skin-analysis-advanced.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { EffectError, type Step } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '../../vision/skin/analyse.ts';
 import type { LabFrame } from '../../vision/skin/blobs.ts';
@@ -31,7 +32,7 @@ export const findFace: Step<P, State> = selectFaces<P, State>(() => ({ count: 1,
 
 export const frameFace: Step<P, State> = async (c) => {
   const face = c.state.faces![0];
-  if (!face.mesh) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
+  if (!face.mesh) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
   c.state.frame = await makeFrame(c.image, face);
   c.state.lab = labFrame(c.state.frame);
 };
@@ -41,12 +42,12 @@ export const qualityGate: Step<P, State> = (c) => {
   const f = c.state.frame!;
   if (f.pxPerMm < QUALITY.minPxPerMm) {
     const iris = Math.ceil(QUALITY.minPxPerMm * IRIS_MM), face = Math.ceil(QUALITY.minPxPerMm * 140);
-    throw new EffectError('ERROR_FACE_SIZE_RATIO_NOT_MET',
+    throw new CodedError('ERROR_FACE_SIZE_RATIO_NOT_MET',
       `the face is too small to measure skin: ${f.pxPerMm.toFixed(2)} px per mm (iris ${f.irisPx.toFixed(0)} px across); at least ${QUALITY.minPxPerMm} px per mm is needed (iris ${iris} px, face about ${face} px wide)`);
   }
   const sharp = sharpness(c.state.lab!.L, f.w, f.h, f.s, eyeArea(f));
   if (sharp < QUALITY.minSharpness) {
-    throw new EffectError('ERROR_BLURRY_FACE', `the face is too blurred to measure skin: sharpness ${sharp.toFixed(2)} around the eyes, at least ${QUALITY.minSharpness} is needed`);
+    throw new CodedError('ERROR_BLURRY_FACE', `the face is too blurred to measure skin: sharpness ${sharp.toFixed(2)} around the eyes, at least ${QUALITY.minSharpness} is needed`);
   }
 };
 

@@ -4,14 +4,15 @@
  * image fails with ERROR_NO_FACE_IN_FILE, a 21 px wide one crashes its worker thread.
  */
 import sharp from 'sharp';
-import { defineEffect, EffectError } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 
 export default defineEffect({
   slug: 'test-invert',
   models: [],
   steps: [
     async (c) => { await new Promise((r) => setTimeout(r, 300)); void c; },
-    (c) => { if (c.image.width === 20) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face found in image'); },
+    (c) => { if (c.image.width === 20) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face found in image'); },
     (c) => { if (c.image.width === 21) process.exit(3); },
     async (c) => {
       const { data, width, height, channels } = c.image;

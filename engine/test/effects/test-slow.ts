@@ -4,7 +4,8 @@
  * A 40 px wide image takes 4 s, a 600 px wide one a minute.
  */
 import sharp from 'sharp';
-import { defineEffect, EffectError } from '../../pipeline/effect.ts';
+import { CodedError } from '../../../contract/errors.ts';
+import { defineEffect } from '../../pipeline/effect.ts';
 
 export default defineEffect({
   slug: 'test-slow',
@@ -13,7 +14,7 @@ export default defineEffect({
     async (c, kit) => {
       const until = Date.now() + c.image.width * 100;
       while (Date.now() < until) {
-        if (kit.signal.aborted) throw new EffectError('AI_SERVICE_TIMEOUT', 'test-slow was stopped');
+        if (kit.signal.aborted) throw new CodedError('AI_SERVICE_TIMEOUT', 'test-slow was stopped');
         await new Promise((r) => setTimeout(r, 50));
       }
     },

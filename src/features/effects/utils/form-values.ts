@@ -4,7 +4,8 @@
  */
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { Field } from '../../../../contract/fields.ts';
-import { ContractError, validateFields } from '../../../../contract/validate.ts';
+import { CodedError } from '../../../../contract/errors.ts';
+import { validateFields } from '../../../../contract/validate.ts';
 
 export interface FaceRect { x: number; y: number; width: number; height: number }
 
@@ -132,7 +133,7 @@ export function blockingReason(endpoint: Endpoint, values: FormValues): string |
   try {
     validateFields(endpoint, s.params, new Set(Object.keys(s.images)));
   } catch (e) {
-    if (e instanceof ContractError) return e.message;
+    if (e instanceof CodedError) return e.message;
     throw e;
   }
   return null;
