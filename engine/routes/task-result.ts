@@ -9,7 +9,7 @@ import { validateFields } from '../../contract/validate.ts';
 import { fillShape } from '../../contract/result.ts';
 import { queryFields } from '../http/query.ts';
 import { resultUrl } from '../results/store.ts';
-import { errorCodes, isErrorCode } from '../../contract/errors.ts';
+import { isErrorCode } from '../../contract/errors.ts';
 import type { Services } from '../services.ts';
 
 export default async function taskResultRoute(app: FastifyInstance, { services }: { services: Services }) {
@@ -23,11 +23,7 @@ export default async function taskResultRoute(app: FastifyInstance, { services }
     if (task.error) {
       const code = isErrorCode(task.error.code) ? task.error.code : 'PROCESSING_FAILURE';
       // Failed tasks are completed too (task_status 2), so a client polling "until 2" stops.
-      const req2 = req as typeof req & { requestId: string };
-      return reply.code(errorCodes[code].status).type('application/json').send({
-        request_id: req2.requestId, log_id: req.id, task_id: task.id, task_status: 2,
-        error_detail: { code, code_message: errorCodes[code].summary, message: task.error.message },
-      });
+      return reply.fail(code, task.error.message, { members: { task_id: task.id, task_status: 2 } });
     }
     const base = services.baseUrl(req);
     const body = await fillShape(endpoint.result.shape, (leaf) => {

@@ -38,6 +38,9 @@ describe('async tasks', () => {
     expect(done.body.task_status).toBe(2);
     expect(done.body.data).toBeUndefined();
     expect(done.body.error_detail.code).toBe('ERROR_NO_FACE_IN_FILE');
+    // The envelope's members in the order every answer has them, the task's between log_id and error_detail.
+    expect(Object.keys(done.body)).toEqual(['request_id', 'log_id', 'task_id', 'task_status', 'error_detail']);
+    expect(done.body.task_id).toBe(body.task_id);
   });
 
   it('fails a task whose worker dies, replaces the worker and keeps serving', async () => {
