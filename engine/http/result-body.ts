@@ -3,7 +3,7 @@ import type { Endpoint } from '../../contract/endpoint.ts';
 import { fillShape, type ResultLeaf } from '../../contract/result.ts';
 import type { EncodedImage } from '../image/raster.ts';
 import type { EffectOutput } from '../pipeline/effect.ts';
-import { EffectError } from '../pipeline/effect.ts';
+import { CodedError } from '../../contract/errors.ts';
 import { resultUrl, type ResultStore } from '../results/store.ts';
 
 export async function resultBody(endpoint: Endpoint, output: EffectOutput, results: ResultStore, base: string): Promise<Record<string, unknown>> {
@@ -13,7 +13,7 @@ export async function resultBody(endpoint: Endpoint, output: EffectOutput, resul
     switch (leaf.from) {
       case 'image': {
         const img = output.images[leaf.image];
-        if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.image} image`);
+        if (!img) throw new CodedError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.image} image`);
         return answer(img, leaf.as);
       }
       case 'images': {
@@ -22,7 +22,7 @@ export async function resultBody(endpoint: Endpoint, output: EffectOutput, resul
       }
       case 'value': {
         const v = output.data?.[leaf.key];
-        if (v === undefined && !leaf.optional) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.key}`);
+        if (v === undefined && !leaf.optional) throw new CodedError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${leaf.key}`);
         return v;
       }
       default:
@@ -30,13 +30,4 @@ export async function resultBody(endpoint: Endpoint, output: EffectOutput, resul
     }
   };
   return ((await fillShape(endpoint.result.shape, resolve)) ?? {}) as Record<string, unknown>;
-}
-
-/** The images a finished task of this endpoint keeps, in the order its result URLs are answered. */
-export function taskImages(endpoint: Endpoint, output: EffectOutput): EncodedImage[] {
-  return (endpoint.result.taskImages ?? []).map((name) => {
-    const img = output.images[name];
-    if (!img) throw new EffectError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${name} image`);
-    return img;
-  });
 }

@@ -12,10 +12,11 @@
  * results already saved are removed; it runs again from its stored inputs, which stay until its outcome
  * is recorded.
  */
-import { errorCodes, isErrorCode } from '../../contract/errors.ts';
+import { CodedError, errorCodes, isErrorCode } from '../../contract/errors.ts';
 import { endpointBySlug } from '../../contract/index.ts';
-import { EffectError } from '../pipeline/effect.ts';
-import { taskImages } from '../http/result-body.ts';
+import type { Endpoint } from '../../contract/endpoint.ts';
+import type { EncodedImage } from '../image/raster.ts';
+import type { EffectOutput } from '../pipeline/effect.ts';
 import { isNoSpace, type StorageMonitor } from '../storage.ts';
 import type { WorkerPool } from '../workers/pool.ts';
 import type { ResultStore } from '../results/store.ts';
@@ -115,7 +116,7 @@ export class TaskQueue {
         [field, { bytes: new Uint8Array(await fs.readFile(img.file)), format: img.format, maxPixels: img.maxPixels }] as const)));
       const output = await this.pool.run(task.slug, images, task.params, this.opts.timeoutMs);
       const endpoint = endpointBySlug(task.slug);
-      if (!endpoint) throw new EffectError('PROCESSING_FAILURE', `${task.slug} is not an endpoint of this engine`);
+      if (!endpoint) throw new CodedError('PROCESSING_FAILURE', `${task.slug} is not an endpoint of this engine`);
       for (const img of taskImages(endpoint, output)) saved.push(await this.results.save(img));
       this.store.complete(task.id, saved);
       this.failedWrites = 0;
@@ -123,9 +124,9 @@ export class TaskQueue {
       // A stop in the middle leaves the task `processing`, so the next start runs it again.
       if (this.interrupted) return;
       if (isNoSpace(err)) return this.unrecordable(task, started, saved, err);
-      const code = err instanceof EffectError && isErrorCode(err.code) ? err.code : 'PROCESSING_FAILURE';
-      const message = err instanceof EffectError ? err.message : `${task.slug} failed while processing the image`;
-      if (!(err instanceof EffectError)) console.error(`[tasks] ${task.id} failed:`, err);
+      const code = err instanceof CodedError && isErrorCode(err.code) ? err.code : 'PROCESSING_FAILURE';
+      const message = err instanceof CodedError ? err.message : `${task.slug} failed while processing the image`;
+      if (!(err instanceof CodedError)) console.error(`[tasks] ${task.id} failed:`, err);
       try {
         this.store.fail(task.id, { status: errorCodes[code].status, code, message });
         this.failedWrites = 0;
@@ -187,4 +188,13 @@ export class TaskQueue {
     }
     this.pump();
   }
+}
+
+/** The images a finished task of this endpoint keeps, in the order its result URLs are answered. */
+function taskImages(endpoint: Endpoint, output: EffectOutput): EncodedImage[] {
+  return (endpoint.result.taskImages ?? []).map((name) => {
+    const img = output.images[name];
+    if (!img) throw new CodedError('PROCESSING_FAILURE', `${endpoint.slug} produced no ${name} image`);
+    return img;
+  });
 }
