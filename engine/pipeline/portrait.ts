@@ -15,8 +15,13 @@ export interface FaceChoice {
   count?: number;
   /** Pick the face this rectangle overlaps most instead (the contract's `face_rect`). */
   rect?: Box;
+  /** One face per entry instead, in entry order (lips-color-changer's lip_color_infos). */
+  entries?: readonly FaceEntry[];
   detect?: DetectOptions;
 }
+
+/** A request entry's face: the one `rect` overlaps most, else the largest; `name` says which entry in a 422. */
+export interface FaceEntry { rect?: Box; name: string }
 
 /** What a portrait effect's state holds after selectFaces. */
 export interface PortraitState { faces: Face[] }
@@ -34,11 +39,33 @@ export function chooseFaces(faces: readonly Face[], choice: FaceChoice): Face[] 
   return faces.slice(0, Math.max(1, choice.count ?? 1));
 }
 
-/** Step 1: the faces to work on into state.faces, or 422 ERROR_NO_FACE_IN_FILE. */
+/** Each entry's face among all found, or 422 naming the first entry whose rect overlaps none. */
+function entryFaces(all: readonly Face[], entries: readonly FaceEntry[]): Face[] {
+  return entries.map((entry) => {
+    const face = chooseFaces(all, { rect: entry.rect })[0];
+    if (!face) throw new CodedError('ERROR_NO_FACE_IN_FILE', `no face was found inside ${entry.name}`);
+    return face;
+  });
+}
+
+/**
+ * Step 1: the faces to work on into state.faces, or 422 ERROR_NO_FACE_IN_FILE. With entries, one face per
+ * entry (the same face for two entries that pick it).
+ */
 export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) => FaceChoice): Step<P, S> => named('selectFaces', async (c) => {
   const choice = choose(c);
-  const all = await c.facts.faces(choice.detect);
+  let all = await c.facts.faces(choice.detect);
   if (all.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
+  if (choice.entries) {
+    let faces = entryFaces(all, choice.entries);
+    // Only the largest faces get a mesh by default; an entry's rect may pick a smaller one.
+    if (faces.some((f) => !f.mesh)) {
+      all = await c.facts.faces({ ...choice.detect, meshFaces: all.length });
+      faces = entryFaces(all, choice.entries);
+    }
+    c.state.faces = faces;
+    return;
+  }
   const faces = chooseFaces(all, choice);
   if (faces.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found inside the given face_rect');
   c.state.faces = faces;

@@ -26,7 +26,7 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
 export const glossLips: Step<P, State> = perFace<P, State>((face, i, c) => {
   if (i === 0) c.state.result = { ...c.image, data: Buffer.from(c.image.data) };
   const result = c.state.result!;
-  const lips = lipMask(face, c.image);
+  const lips = lipMask(face, c.image, c.facts.regions);
   if (!lips) return;
   recolor(result, c.image, lips.plane, lips.win, RED);
   // The highlight reads the original photo: its light, not the new red's.

@@ -9,7 +9,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { toLab, type LabPlanes } from '../../image/retouch/color.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
-import { faceRegions, type Mask } from './face-regions.ts';
+import type { Mask, RegionName } from './face-regions.ts';
 import { feather, grow } from './feather.ts';
 import type { Win } from './polygon.ts';
 
@@ -28,8 +28,12 @@ const MARGIN = 0.06;
 /** Edge softness, in face widths: about a pixel on a 250 px face, so the colour has no hard rim. */
 const SOFT = 0.004;
 
-/** The lips of a meshed face, or null for a face without mesh (beyond detectFaces' meshFaces). */
-export function lipMask(face: Face, image: RasterImage): LipMask | null {
+/**
+ * The lips of a meshed face, or null for a face without mesh (beyond detectFaces' meshFaces). `regionsOf`
+ * draws a face's regions over `image` (the job's memo, so a region is drawn once per job).
+ */
+export function lipMask(face: Face, image: RasterImage,
+  regionsOf: (face: Face, names: readonly RegionName[]) => Partial<Record<RegionName, Mask>>): LipMask | null {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 478) return null;
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
@@ -40,7 +44,7 @@ export function lipMask(face: Face, image: RasterImage): LipMask | null {
   if (x1 <= x0 || y1 <= y0) return null;
   const win: Win = { x0, y0, w: x1 - x0, h: y1 - y0 };
 
-  const r = faceRegions(face, image, image, ['upperLip', 'lowerLip', 'mouthOpening']);
+  const r = regionsOf(face, ['upperLip', 'lowerLip', 'mouthOpening']);
   const cut = (mask: Mask | undefined) => {
     const p = new Float32Array(win.w * win.h);
     if (!mask) return p;
