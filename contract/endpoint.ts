@@ -25,10 +25,17 @@ type FieldValue<F extends Field> = F extends { kind: 'image' } ? Uint8Array
   : F extends { kind: 'lip-colors' } ? LipColorInfo[]
   : string;
 
-/** Validated parameters of an endpoint, images excluded (they travel separately). */
-export type Params<E extends Endpoint> = {
-  [K in keyof E['fields'] as E['fields'][K] extends { kind: 'image' } ? never : K]?: FieldValue<E['fields'][K]>;
-};
+type Fields<E extends Endpoint> = E['fields'];
+/** The non-image fields whose `required` is `true` (R) or not (the others). */
+type ValueKeys<E extends Endpoint, R extends boolean> = {
+  [K in keyof Fields<E>]: Fields<E>[K] extends { kind: 'image' } ? never : (Fields<E>[K] extends { required: true } ? true : false) extends R ? K : never;
+}[keyof Fields<E>];
+
+/**
+ * Validated parameters of an endpoint, images excluded (they travel separately): a required field is always
+ * there, an optional one may be missing (validation fills in its default where it has one).
+ */
+export type Params<E extends Endpoint> = { [K in ValueKeys<E, true>]: FieldValue<Fields<E>[K]> } & { [K in ValueKeys<E, false>]?: FieldValue<Fields<E>[K]> };
 
 export interface LipColorInfo {
   rgba: { r: number; g: number; b: number; a: number };

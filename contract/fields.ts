@@ -43,14 +43,20 @@ export type FieldKind = Field['kind'];
 
 type Opts = { required?: boolean; oneOf?: string; aliases?: readonly string[] };
 
-export const imageField = (limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: Opts & { ignoredWith?: string } = {}): ImageField =>
-  ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases, ...(o.ignoredWith ? { ignoredWith: o.ignoredWith } : {}) });
+/**
+ * A factory's `required` as a literal type (`true` or `false`, `Default` when not given), so an effect's
+ * params type (contract/endpoint.ts Params) makes required fields non-optional.
+ */
+type RequiredOf<O extends Opts, Default extends boolean> = { required: O extends { required: true } ? true : O extends { required: false } ? false : Default };
 
-export const enumField = (values: readonly string[], label: string, description: string, o: Opts & Labelled & { default?: string } = {}): EnumField =>
-  ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf, ...labelled(o) });
+export const imageField = <const O extends Opts & { ignoredWith?: string } = Record<never, never>>(limits: ImageLimits, label = 'Image', description = 'The photo to process.', o: O = {} as O) =>
+  ({ kind: 'image', label, description, limits, required: o.required ?? true, oneOf: o.oneOf, aliases: o.aliases, ...(o.ignoredWith ? { ignoredWith: o.ignoredWith } : {}) }) as ImageField & RequiredOf<O, true>;
 
-export const intField = (min: number, max: number, label: string, description: string, o: Opts & Labelled & { default?: number } = {}): IntField =>
-  ({ kind: 'int', label, description, min, max, required: o.required ?? false, default: o.default, ...labelled(o) });
+export const enumField = <const O extends Opts & Labelled & { default?: string } = Record<never, never>>(values: readonly string[], label: string, description: string, o: O = {} as O) =>
+  ({ kind: 'enum', label, description, values, required: o.required ?? false, default: o.default, oneOf: o.oneOf, ...labelled(o) }) as EnumField & RequiredOf<O, false>;
+
+export const intField = <const O extends Opts & Labelled & { default?: number } = Record<never, never>>(min: number, max: number, label: string, description: string, o: O = {} as O) =>
+  ({ kind: 'int', label, description, min, max, required: o.required ?? false, default: o.default, ...labelled(o) }) as IntField & RequiredOf<O, false>;
 
 const labelled = (o: Labelled): Labelled => ({
   ...(o.valueLabels ? { valueLabels: o.valueLabels } : {}),
@@ -59,13 +65,13 @@ const labelled = (o: Labelled): Labelled => ({
 });
 
 /** A 0/1 switch, given as a number or a string. */
-export const flagField = (label: string, description: string): IntField => intField(0, 1, label, description, { default: 0 });
+export const flagField = (label: string, description: string) => intField(0, 1, label, description, { default: 0 });
 
-export const numberField = (min: number, max: number, label: string, description: string, o: Opts & { default?: number } = {}): NumberField =>
-  ({ kind: 'number', label, description, min, max, required: o.required ?? false, default: o.default });
+export const numberField = <const O extends Opts & { default?: number } = Record<never, never>>(min: number, max: number, label: string, description: string, o: O = {} as O) =>
+  ({ kind: 'number', label, description, min, max, required: o.required ?? false, default: o.default }) as NumberField & RequiredOf<O, false>;
 
-export const csvSetField = (values: readonly string[], label: string, description: string, o: Opts & { default?: readonly string[] } = {}): CsvSetField =>
-  ({ kind: 'csv-set', label, description, values, required: o.required ?? false, default: o.default });
+export const csvSetField = <const O extends Opts & { default?: readonly string[] } = Record<never, never>>(values: readonly string[], label: string, description: string, o: O = {} as O) =>
+  ({ kind: 'csv-set', label, description, values, required: o.required ?? false, default: o.default }) as CsvSetField & RequiredOf<O, false>;
 
-export const textField = (maxLength: number, label: string, description: string, o: Opts = {}): TextField =>
-  ({ kind: 'text', label, description, maxLength, required: o.required ?? false });
+export const textField = <const O extends Opts = Record<never, never>>(maxLength: number, label: string, description: string, o: O = {} as O) =>
+  ({ kind: 'text', label, description, maxLength, required: o.required ?? false }) as TextField & RequiredOf<O, false>;

@@ -4,13 +4,13 @@ import type { LipColorsField } from '../fields.ts';
 import { limits } from '../limits.ts';
 import { imageBase64 } from '../result.ts';
 
-const lipColorInfos: LipColorsField = {
+const lipColorInfos = {
   kind: 'lip-colors',
   label: 'Lip colours',
   description: 'Up to 3 colours, each {rgba:{r,g,b,a}, face_rect?}; a is opacity in percent; face_rect picks the face it overlaps most (default: the largest face).',
   required: true,
   maxItems: 3,
-};
+} as const satisfies LipColorsField;
 
 export default defineEndpoint({
   slug: 'lips-color-changer',

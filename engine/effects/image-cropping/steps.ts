@@ -65,7 +65,7 @@ export function projections(m: Matte, image: { width: number; height: number }) 
 }
 
 // Both are required by the contract, so validation has already refused a request without them.
-const target = (c: Ctx<P, State>) => ({ width: c.params.width!, height: c.params.height! });
+const target = (c: Ctx<P, State>) => ({ width: c.params.width, height: c.params.height });
 
 export const chooseWindow: Step<P, State> = (c) => {
   const v = c.state;

@@ -18,11 +18,11 @@ export interface State extends PortraitState { result: RasterImage }
 
 /** Each entry's face (its face_rect's, else the largest); one whose face_rect overlaps no face is a 422. */
 export const findFaces: Step<P, State> = selectFaces<P, State>((c) => ({
-  entries: (c.params.lip_color_infos ?? []).map((info, i) => ({ rect: info.face_rect, name: `lip_color_infos[${i}].face_rect` })),
+  entries: c.params.lip_color_infos.map((info, i) => ({ rect: info.face_rect, name: `lip_color_infos[${i}].face_rect` })),
 }));
 
 export const colourLips: Step<P, State> = (c, kit) => {
-  const infos = c.params.lip_color_infos ?? [];
+  const infos = c.params.lip_color_infos;
   // Two entries for one face: the later one wins (a client correcting itself), never both stacked.
   const byFace = new Map<Face, LipColorInfo>();
   (c.state.faces ?? []).forEach((f, i) => byFace.set(f, infos[i]));
