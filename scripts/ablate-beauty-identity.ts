@@ -18,15 +18,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import { BEAUTY_PARSING, encodeResult, findFaces, TUNING, type P, type State } from '../engine/effects/face-beauty/steps.ts';
+import { BEAUTY_PARSING, encodeResult, findFaces, TUNING, type P, type Retouched } from '../engine/effects/face-beauty/steps.ts';
 import beauty from '../engine/effects/face-beauty/effect.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { sharpenMasked } from '../engine/image/retouch/sharpen.ts';
 import { faceEps, faceShapeBand, smoothMasked } from '../engine/image/retouch/smooth.ts';
 import { whitenSkin } from '../engine/image/retouch/tone.ts';
 import { readWindow, writeWindow } from '../engine/image/window.ts';
-import type { Effect, Step } from '../engine/pipeline/effect.ts';
-import { perFace } from '../engine/pipeline/portrait.ts';
+import { defineEffect, steps, type Effect, type Step } from '../engine/pipeline/effect.ts';
+import { eachFace, type PortraitState } from '../engine/pipeline/portrait.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
@@ -122,21 +122,21 @@ function retouchVariant(px: Buffer, ch: number, face: Face, parsing: FaceParsing
   sharpenMasked(px, ch, w, h, m.sharp, Math.max(1, sharpSigma), amount);
 }
 
-const variantEffect = (v: Variant): Effect<P, State> => {
-  const retouch: Step<P, State> = async (c, kit) => {
+const variantEffect = (v: Variant): Effect<P> => {
+  const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
     const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
-    c.state.result = result;
     imageSize = { width: result.width, height: result.height };
-    await perFace<P, State>(async (face) => {
+    await eachFace(c.state.faces, kit, async (face) => {
       const win = retouchWindow(face, result);
       if (!win) return;
       const parsing = await c.facts.parsing(face, BEAUTY_PARSING);
       const px = readWindow(result, win);
       retouchVariant(px, result.channels, face, parsing, win, v);
       writeWindow(result, win, px);
-    })(c, kit);
+    });
+    return { result };
   };
-  return { slug: 'face-beauty', steps: [findFaces, retouch, encodeResult] } as unknown as Effect<P, State>;
+  return defineEffect({ slug: 'face-beauty', models: beauty.models, steps: steps<P>().step(findFaces).step(retouch).step(encodeResult) });
 };
 
 const models = new ModelRegistry({ threads: 2 });
@@ -158,7 +158,7 @@ for (const rel of photos) {
   const all = await id.described(before);
   const rows: { name: string; img: RasterImage }[] = [];
   for (const name of ['effect', ...names]) {
-    const eff = name === 'effect' ? (beauty as unknown as Effect<P, State>) : variantEffect(VARIANTS[name]);
+    const eff = name === 'effect' ? beauty : variantEffect(VARIANTS[name]);
     const after = await raw((await runEffect(eff, { image: before, params: ALL }, opts)).images.result.data);
     rows.push({ name, img: after });
     const b = await id.described(after), match = matchFaces(all.map((f) => f.box), b.map((f) => f.box));

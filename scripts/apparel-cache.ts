@@ -6,29 +6,29 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { State } from '../engine/effects/apparel-background-removal/steps.ts';
+import type { ParseState } from '../engine/effects/apparel-background-removal/steps.ts';
 import { HEAD_CLASSES, type HeadClass } from '../engine/vision/garments/head-parsing.ts';
 
 export const APPAREL_CACHE = '/tmp/apparel-cache';
 
 const base = (dir: string, rel: string) => path.join(dir, rel.replace(/[^\w.-]/g, '_'));
 
-export function saveCached(dir: string, rel: string, v: State) {
+export function saveCached(dir: string, rel: string, v: ParseState) {
   mkdirSync(dir, { recursive: true });
   const b = base(dir, rel);
-  writeFileSync(`${b}.alpha`, v.alpha!);
+  writeFileSync(`${b}.alpha`, v.alpha);
   if (v.hair) writeFileSync(`${b}.hair`, v.hair);
-  if (v.heads) writeFileSync(`${b}.heads`, Buffer.concat([...HEAD_CLASSES.map((c) => v.heads!.planes[c]), v.heads.covered]));
-  const heads = v.heads ? { width: v.heads.width, height: v.heads.height } : null;
-  writeFileSync(`${b}.json`, JSON.stringify({ faces: v.faces, points: v.points, objects: v.objects, hair: !!v.hair, heads }));
+  const heads = v.heads;
+  if (heads) writeFileSync(`${b}.heads`, Buffer.concat([...HEAD_CLASSES.map((c) => heads.planes[c]), heads.covered]));
+  writeFileSync(`${b}.json`, JSON.stringify({ faces: v.faces, points: v.points, objects: v.objects, hair: !!v.hair, heads: heads ? { width: heads.width, height: heads.height } : null }));
 }
 
-export function loadCached(dir: string, rel: string): State | null {
+export function loadCached(dir: string, rel: string): ParseState | null {
   const b = base(dir, rel);
   if (!existsSync(`${b}.json`)) return null;
   const j = JSON.parse(readFileSync(`${b}.json`, 'utf8'));
   const bytes = (f: string) => { const buf = readFileSync(f); return new Uint8Array(buf.buffer, buf.byteOffset, buf.length); };
-  let heads: State['heads'];
+  let heads: ParseState['heads'];
   if (j.heads) {
     const all = bytes(`${b}.heads`), n = j.heads.width * j.heads.height;
     const planes = Object.fromEntries(HEAD_CLASSES.map((c, k) => [c, all.subarray(k * n, (k + 1) * n)])) as Record<HeadClass, Uint8Array>;
@@ -38,6 +38,6 @@ export function loadCached(dir: string, rel: string): State | null {
 }
 
 /** A cached photo with faces whose face parsing was not kept (cached before it was read). */
-export function needsHeads(dir: string, rel: string, v: State): boolean {
-  return !v.heads && !!v.faces?.length && !existsSync(`${base(dir, rel)}.heads`);
+export function needsHeads(dir: string, rel: string, v: ParseState): boolean {
+  return !v.heads && !!v.faces.length && !existsSync(`${base(dir, rel)}.heads`);
 }

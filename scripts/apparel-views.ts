@@ -3,7 +3,7 @@
  * its cached model outputs (apparel-cache.ts) mirrored, or cut at the top left so that SLIC's grid falls
  * elsewhere on the same garments. The rules and features are then recomputed on the view as on a photo.
  */
-import { workSize, type State } from '../engine/effects/apparel-background-removal/steps.ts';
+import { workSize, type ParseState } from '../engine/effects/apparel-background-removal/steps.ts';
 
 /**
  * Another view of a photo for training (--augment): `cut` work pixels off its top and left (SLIC's grid then
@@ -29,7 +29,7 @@ export function viewOf(view: View, W: number, H: number) {
     }
     return out;
   };
-  const state = (s: State): State => {
+  const state = (s: ParseState): ParseState => {
     const heads = s.heads && (() => {
       // Work pixel of the view -> the photo's work pixel under it (nearest), as the parser's lattice samples.
       const { width: w, height: h } = workSize(width, height), sw = s.heads.width, sh = s.heads.height;
@@ -39,14 +39,14 @@ export function viewOf(view: View, W: number, H: number) {
       return { width: w, height: h, planes: Object.fromEntries(Object.entries(s.heads.planes).map(([c, p]) => [c, map(p)])) as typeof s.heads.planes, covered: map(s.heads.covered) };
     })();
     return {
-      alpha: raster(s.alpha!, 1), hair: s.hair && raster(s.hair, 1), heads,
-      faces: s.faces!.map((f) => ({
+      alpha: raster(s.alpha, 1), hair: s.hair && raster(s.hair, 1), heads,
+      faces: s.faces.map((f) => ({
         ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [vx(x), y - d, z] as [number, number, number]),
         pose: f.pose && (view.flip ? { ...f.pose, yaw: -f.pose.yaw, roll: -f.pose.roll } : f.pose),
         rotation: view.flip && (f.rotation === 90 || f.rotation === 270) ? (360 - f.rotation) as 90 | 270 : f.rotation,
       })),
-      points: s.points!.map((p) => ({ ...p, name: side(p.name), x: vx(p.x), y: p.y - d })),
-      objects: s.objects!.map((o) => ({ ...o, box: box(o.box) })),
+      points: s.points.map((p) => ({ ...p, name: side(p.name), x: vx(p.x), y: p.y - d })),
+      objects: s.objects.map((o) => ({ ...o, box: box(o.box) })),
     };
   };
   return { width, height, raster, state };

@@ -11,12 +11,12 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import effect from '../engine/effects/apparel-background-removal/effect.ts';
+import { MATTE_MODEL } from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
-import { buildMasks, encodeOutputs, parseFacesAround, parseInput, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
-import { stepContext } from '../engine/pipeline/effect.ts';
+import { buildMasks, encodeOutputs, findPerson, parseFacesAround, parseInput, predictMatte, type P } from '../engine/effects/apparel-background-removal/steps.ts';
+import { stepContext, withState } from '../engine/pipeline/effect.ts';
 import { apparelModel } from '../engine/vision/garments/learned.ts';
-import { parseGarments } from '../engine/vision/garments/parse.ts';
+import { parseGarments, type GarmentParse } from '../engine/vision/garments/parse.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { apparelPhotos, testdata } from './apparel-split.ts';
 
@@ -37,26 +37,29 @@ const totals = { rules: [] as number[], learned: [] as number[] }, heads: number
 for (const [n, file] of [files[0], ...files].entries()) {
   const { data, info } = await sharp(file).rotate().raw().toBuffer({ resolveWithObject: true });
   const image = { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
-  const c = stepContext<P, State>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
+  const c0 = stepContext<P>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
   let t = performance.now();
-  for (const step of effect.steps.slice(0, 2)) await step(c, kit);
+  const matted = withState(c0, await predictMatte(MATTE_MODEL)(c0, kit));
+  const person = withState(matted, await findPerson(matted, kit));
   const modelsMs = performance.now() - t;
   t = performance.now();
   const cpu = process.cpuUsage();
-  await parseFacesAround(c, kit);
+  const c = withState(person, await parseFacesAround(person, kit));
   const headsMs = performance.now() - t, headsCpu = process.cpuUsage(cpu);
   const times = { rules: [] as number[], learned: [] as number[] };
+  const parses: GarmentParse[] = [];
   for (let r = 0; r < reps; r++) for (const kind of ['rules', 'learned'] as const) {
     t = performance.now();
-    c.state.parse = parseGarments(await parseInput(c), { model: kind === 'rules' ? null : model });
+    parses.push(parseGarments(await parseInput(c), { model: kind === 'rules' ? null : model }));
     times[kind].push(performance.now() - t);
   }
+  const parsed = withState(c, { parse: parses[parses.length - 1] });
   t = performance.now();
-  await buildMasks(c, kit); await encodeOutputs(c, kit);
+  await encodeOutputs(withState(parsed, await buildMasks(parsed, kit)), kit);
   const masksMs = performance.now() - t;
   if (n === 0) continue;
   for (const kind of ['rules', 'learned'] as const) totals[kind].push(modelsMs + headsMs + median(times[kind]) + masksMs);
   heads.push(headsMs);
-  console.log(`${path.basename(file).padEnd(30)} ${modelsMs.toFixed(0).padStart(7)} ${`${headsMs.toFixed(0)}/${((headsCpu.user + headsCpu.system) / 1000).toFixed(0)} (${c.state.faces!.length})`.padStart(14)} ${median(times.rules).toFixed(0).padStart(7)} ${median(times.learned).toFixed(0).padStart(8)} ${masksMs.toFixed(0).padStart(7)}`);
+  console.log(`${path.basename(file).padEnd(30)} ${modelsMs.toFixed(0).padStart(7)} ${`${headsMs.toFixed(0)}/${((headsCpu.user + headsCpu.system) / 1000).toFixed(0)} (${c.state.faces.length})`.padStart(14)} ${median(times.rules).toFixed(0).padStart(7)} ${median(times.learned).toFixed(0).padStart(8)} ${masksMs.toFixed(0).padStart(7)}`);
 }
 console.log(`face parse (wall/CPU ms, faces found) median ${median(heads).toFixed(0)} ms wall; whole effect (with it), median over the photos: rules ${median(totals.rules).toFixed(0)} ms, learned ${median(totals.learned).toFixed(0)} ms`);

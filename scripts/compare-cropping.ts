@@ -24,10 +24,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import smartcrop from 'smartcrop';
 import { findSubjectAt, SALIENCY_SIDE } from '../engine/effects/image-cropping/effect.ts';
-import { chooseWindow, type State } from '../engine/effects/image-cropping/steps.ts';
+import { chooseWindow, type Found } from '../engine/effects/image-cropping/steps.ts';
 import { windowSize, type Box, type Size } from '../engine/effects/image-cropping/crop-window.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { stepContext } from '../engine/pipeline/effect.ts';
+import { runStep, stepContext, withState } from '../engine/pipeline/effect.ts';
 import { decodeImage } from '../engine/image/decode.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
@@ -183,22 +183,23 @@ const row = (h: string, m: string, t: string) => rows.find((r) => r.half === h &
 const cacheFile = (file: string, side: number) => path.join(cacheDir ?? '.', `${file.replace(/[\\/]/g, '_')}@${side}.json`);
 
 /** The subject of one photo with ISNet at `side`: from the cache when there, else found (and cached). */
-async function subject(c: Case, side: number, faces: State['faces'] | undefined, facesFound: boolean): Promise<State> {
+async function subject(c: Case, side: number, faces: Found['faces'] | undefined, facesFound: boolean): Promise<Found> {
   const file = cacheDir && cacheFile(c.file, side);
   if (file && fs.existsSync(file)) {
     const j = JSON.parse(fs.readFileSync(file, 'utf8'));
     return { faces: j.faces, mass: j.mass && { columns: j.mass.columns, rows: j.mass.rows } };
   }
-  const ctx = stepContext<any, State>(c.image, {}, kit.models);
-  const [findFaces, findSalient] = findSubjectAt(side);
-  if (facesFound) ctx.state.faces = faces; else await findFaces(ctx, kit);
-  await findSalient(ctx, kit);
+  const ctx = stepContext<any>(c.image, {}, kit.models);
+  const [findFaces, findSalient] = findSubjectAt(side).list;
+  if (facesFound) Object.assign(ctx.state, { faces }); else await runStep(findFaces, ctx, kit);
+  await runStep(findSalient, ctx, kit);
+  const found = ctx.state as Found;
   if (file) {
     fs.mkdirSync(cacheDir!, { recursive: true });
-    const mass = ctx.state.mass && { columns: Array.from(ctx.state.mass.columns), rows: Array.from(ctx.state.mass.rows) };
-    fs.writeFileSync(file, JSON.stringify({ faces: ctx.state.faces, mass }));
+    const mass = found.mass && { columns: Array.from(found.mass.columns), rows: Array.from(found.mass.rows) };
+    fs.writeFileSync(file, JSON.stringify({ faces: found.faces, mass }));
   }
-  return ctx.state;
+  return found;
 }
 
 const pct = (v: number) => `${(100 * v).toFixed(1)}%`.padStart(7);
@@ -206,19 +207,18 @@ const all = await cases();
 if (renderDir) fs.mkdirSync(renderDir, { recursive: true });
 for (const c of all) {
   // The subject is found once per photo and side (the faces once); only the window depends on the target.
-  const states: State[] = [];
-  let faces: State['faces'], found = false;
+  const states: Found[] = [];
+  let faces: Found['faces'] | undefined, found = false;
   for (const side of sides) {
     const st = await subject(c, side, faces, found);
-    if (!found) [faces, found] = [st.faces?.map(({ crown: _, ...f }) => f), true];
+    if (!found) [faces, found] = [st.faces.map(({ crown: _, ...f }) => f), true];
     states.push(st);
   }
   const h = half(c.file);
   for (const [t, target] of Object.entries(TARGETS)) {
     const ours: Box[] = [];
     for (const st of states) {
-      const ctx = stepContext<any, State>(c.image, target, kit.models);
-      ctx.state = { ...st };
+      const ctx = withState(stepContext<any>(c.image, target, kit.models), st);
       await chooseWindow(ctx, kit);
       ours.push(ctx.output.data!.retain_location as Box);
     }

@@ -15,10 +15,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import effect from '../engine/effects/apparel-background-removal/effect.ts';
+import effect, { MATTE_MODEL } from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
-import { buildMasks, encodeOutputs, parse, parseFacesAround, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
-import { defineEffect, type Step } from '../engine/pipeline/effect.ts';
+import { buildMasks, encodeOutputs, findPerson, parse, parseFacesAround, predictMatte, type P, type ParseState } from '../engine/effects/apparel-background-removal/steps.ts';
+import { defineEffect, steps, type Step, type Steps } from '../engine/pipeline/effect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type Half } from './apparel-split.ts';
@@ -52,13 +52,15 @@ for (const photo of photos) {
   const params = { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P;
   const cached = cacheDir ? loadCached(cacheDir, photo.rel) : null;
   if (cached) fromCache++;
-  const restore: Step<P, State> = async (c) => { Object.assign(c.state, cached); };
-  const save: Step<P, State> = async (c) => { saveCached(cacheDir!, photo.rel, c.state); };
-  // A cache from before the face parser was read gets that step (and is saved with it).
-  const heads = cached && needsHeads(cacheDir!, photo.rel, cached) ? [parseFacesAround, save] : [];
-  const steps = cached ? [restore, ...heads, parse, buildMasks, encodeOutputs] : cacheDir ? [...effect.steps.slice(0, 3), save, ...effect.steps.slice(3)] : effect.steps;
+  const save: Step<P, ParseState> = (c) => { if (cacheDir) saveCached(cacheDir, photo.rel, c.state); };
+  let models: Steps<P, ParseState>;
+  if (cached) {
+    models = steps<P>().step(() => cached);
+    // A cache from before the face parser was read gets that step (and is saved with it).
+    if (cacheDir && needsHeads(cacheDir, photo.rel, cached)) models = models.step(parseFacesAround).step(save);
+  } else models = steps<P>().step(predictMatte(MATTE_MODEL)).step(findPerson).step(parseFacesAround).step(save);
   const t0 = Date.now();
-  const out = await runEffect(defineEffect<P, State>({ ...effect, steps }), { image, params }, kit);
+  const out = await runEffect(defineEffect({ ...effect, steps: models.step(parse).step(buildMasks).step(encodeOutputs) }), { image, params }, kit);
   const ms = Date.now() - t0;
   times[photo.half].push(ms);
   const gt = await truth(photo);

@@ -13,8 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { stepContext, type Ctx, type Step } from '../engine/pipeline/effect.ts';
-import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P, type State } from '../engine/effects/commodity-background-removal/steps.ts';
+import { runStep, stepContext, Steps, type Ctx, type Step } from '../engine/pipeline/effect.ts';
+import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type Alpha, type P, type Predicted } from '../engine/effects/commodity-background-removal/steps.ts';
 import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 
@@ -42,23 +42,23 @@ const context = contextIdx > 0 ? Number(process.argv[contextIdx + 1]) : CONTEXT;
 console.log(`models: ${models.join(', ')}; context ${context.toFixed(3)} per side, edge pixels repeated`);
 
 /** Shrinks the matte and its guide by `f` (sharp, linear), as if the model's grid were coarser. */
-const coarsen = (f: number): Step<P, State> => async (c) => {
-  const v = c.state as Required<State>;
+const coarsen = (f: number): Step<P, Predicted, Predicted> => async (c) => {
+  const v = c.state;
   const w = Math.max(1, Math.round(v.matte.width / f)), h = Math.max(1, Math.round(v.matte.height / f));
   const shrink = (data: Uint8Array, channels: 1 | 3) => {
     const s = sharp(data, { raw: { width: v.matte.width, height: v.matte.height, channels } }).resize(w, h, { fit: 'fill', kernel: 'linear' });
     return (channels === 1 ? s.toColourspace('b-w') : s).raw().toBuffer();
   };
-  v.modelRgb = await shrink(v.modelRgb, 3);
-  v.matte = { data: await shrink(v.matte.data, 1), width: w, height: h };
+  return { modelRgb: await shrink(v.modelRgb, 3), matte: { data: await shrink(v.matte.data, 1), width: w, height: h } };
 };
-const tails: Record<string, Step<P>[]> = {
-  plain: [resizeMatte],
-  gf: [guidedUpscale, resizeMatte],
-  'plain/2': [coarsen(2), resizeMatte],
-  'gf/2': [coarsen(2), refineEdges, resizeMatte],
-  'plain/4': [coarsen(4), resizeMatte],
-  'gf/4': [coarsen(4), refineEdges, resizeMatte],
+const fromPrediction = () => new Steps<P, Predicted>([]);
+const tails: Record<string, Steps<P, Alpha>> = {
+  plain: fromPrediction().step(resizeMatte),
+  gf: fromPrediction().step(guidedUpscale).step(resizeMatte),
+  'plain/2': fromPrediction().step(coarsen(2)).step(resizeMatte),
+  'gf/2': fromPrediction().step(coarsen(2)).step(refineEdges).step(resizeMatte),
+  'plain/4': fromPrediction().step(coarsen(4)).step(resizeMatte),
+  'gf/4': fromPrediction().step(coarsen(4)).step(refineEdges).step(resizeMatte),
 };
 
 async function load(file: string): Promise<RasterImage> {
@@ -104,11 +104,11 @@ for (const pair of pairs) {
   const line: string[] = [pair.name.padEnd(16)];
   for (const model of models) {
     // The network runs once per model; both tails start from copies of its values.
-    const base = stepContext<P, State>(image, { return_form: 'mask' }, kit.models);
-    await predictMatte(model, context)(base, kit);
+    const base = stepContext<P>(image, { return_form: 'mask' }, kit.models);
+    const predicted = await predictMatte(model, context)(base, kit);
     for (const [tail, steps] of Object.entries(tails)) {
-      const c: Ctx<P, State> = { ...base, state: { ...base.state }, output: { images: {} } };
-      for (const s of [...steps, applyReturnForm, encodeResult]) await s(c, kit);
+      const c: Ctx<P, object> = { ...base, state: { ...predicted }, output: { images: {} } };
+      for (const s of steps.step(applyReturnForm).step(encodeResult).list) await runStep(s, c, kit);
       const mask = await grey(c.output.images.result.data);
       const s = score(mask, truth, pair.image.startsWith('segmentation/'));
       (rows[`${model} ${tail}`] ??= []).push(s);

@@ -28,11 +28,11 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { hairLossLevels } from '../contract/endpoints/ai-hair-loss-simulation.ts';
 import effect from '../engine/effects/ai-hair-loss-simulation/effect.ts';
-import { faceHairCover, MIN_HAIR_COVER } from '../engine/effects/ai-hair-loss-simulation/steps.ts';
+import { faceHairCover, MIN_HAIR_COVER, type P } from '../engine/effects/ai-hair-loss-simulation/steps.ts';
 import { fromHead, headFrame, toHead } from '../engine/effects/ai-hair-loss-simulation/hairline.ts';
 import { changedPixels, dilate, spill } from '../engine/image/change.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import type { Ctx } from '../engine/pipeline/effect.ts';
+import { runStep, type Ctx } from '../engine/pipeline/effect.ts';
 import { jobFacts, type JobFacts } from '../engine/pipeline/facts.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
@@ -72,8 +72,8 @@ async function decode(file: string): Promise<RasterImage> {
 
 /** One level on the photo, through the effect's own steps, sharing the photo's facts; the decoded result. */
 async function runLevel(image: RasterImage, facts: JobFacts, level: string): Promise<RasterImage> {
-  const c = { image, images: {}, params: { level }, state: {}, facts, output: { images: {} } } as unknown as Ctx<Record<string, unknown>, object>;
-  for (const step of effect.steps) await (step as (c: unknown, k: typeof kit) => Promise<void> | void)(c, kit);
+  const c: Ctx<P, object> = { image, images: {}, params: { level }, state: {}, facts, output: { images: {} } };
+  for (const step of effect.steps) await runStep(step, c, kit);
   const { data, info } = await sharp(c.output.images.result.data).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 3 };
 }

@@ -50,10 +50,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import effect from '../engine/effects/apparel-background-removal/effect.ts';
+import { MATTE_MODEL } from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
-import { parseFacesAround, parseInput, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
-import { stepContext } from '../engine/pipeline/effect.ts';
+import { findPerson, parseFacesAround, parseInput, predictMatte, type P, type ParseState } from '../engine/effects/apparel-background-removal/steps.ts';
+import { stepContext, withState, type Ctx } from '../engine/pipeline/effect.ts';
 import { FEATURES } from '../engine/vision/garments/apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
 import { contextRows, withContext } from '../engine/vision/garments/context.ts';
@@ -509,11 +509,17 @@ async function rowsOf(photo: ApparelPhoto, view?: View): Promise<PhotoRows> {
   if (view && !cached) throw new Error(`--augment: ${photo.rel} has no cached model outputs`);
   const at = view && viewOf(view, image.width, image.height);
   if (at) image = { ...image, data: Buffer.from(at.raster(image.data, image.channels).buffer), width: at.width, height: at.height };
-  const c = stepContext<P, State>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
+  const c0 = stepContext<P>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
+  let c: Ctx<P, ParseState>;
   if (cached) {
-    Object.assign(c.state, at ? at.state(cached) : cached);
-    if (needsHeads(APPAREL_CACHE, photo.rel, c.state)) { await parseFacesAround(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
-  } else { for (const step of effect.steps.slice(0, 3)) await step(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
+    c = withState(c0, at ? at.state(cached) : cached);
+    if (needsHeads(APPAREL_CACHE, photo.rel, c.state)) { c = withState(c, await parseFacesAround(c, kit)); saveCached(APPAREL_CACHE, photo.rel, c.state); }
+  } else {
+    const matted = withState(c0, await predictMatte(MATTE_MODEL)(c0, kit));
+    const person = withState(matted, await findPerson(matted, kit));
+    c = withState(person, await parseFacesAround(person, kit));
+    saveCached(APPAREL_CACHE, photo.rel, c.state);
+  }
   const input = await parseInput(c);
   const rules = parseByRules(input);
   const regions = candidateRegions(rules);

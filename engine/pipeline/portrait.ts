@@ -23,7 +23,7 @@ export interface FaceChoice {
 /** A request entry's face: the one `rect` overlaps most, else the largest; `name` says which entry in a 422. */
 export interface FaceEntry { rect?: Box; name: string }
 
-/** What a portrait effect's state holds after selectFaces. */
+/** What selectFaces adds to a portrait effect's state. */
 export interface PortraitState { faces: Face[] }
 
 const overlap = (a: Box, b: Box) =>
@@ -52,7 +52,7 @@ function entryFaces(all: readonly Face[], entries: readonly FaceEntry[]): Face[]
  * Step 1: the faces to work on into state.faces, or 422 ERROR_NO_FACE_IN_FILE. With entries, one face per
  * entry (the same face for two entries that pick it).
  */
-export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) => FaceChoice): Step<P, S> => named('selectFaces', async (c) => {
+export const selectFaces = <P>(choose: (c: Ctx<P>) => FaceChoice): Step<P, object, PortraitState> => named('selectFaces', async (c: Ctx<P>) => {
   const choice = choose(c);
   let all = await c.facts.faces(choice.detect);
   if (all.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found in the image');
@@ -63,20 +63,17 @@ export const selectFaces = <P, S extends PortraitState>(choose: (c: Ctx<P, S>) =
       all = await c.facts.faces({ ...choice.detect, meshFaces: all.length });
       faces = entryFaces(all, choice.entries);
     }
-    c.state.faces = faces;
-    return;
+    return { faces };
   }
   const faces = chooseFaces(all, choice);
   if (faces.length === 0) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face was found inside the given face_rect');
-  c.state.faces = faces;
+  return { faces };
 });
 
-/** Step 3: runs `each` over the selected faces in order, checking the abort signal between faces. */
-export const perFace = <P, S extends PortraitState>(each: (face: Face, index: number, c: Ctx<P, S>, kit: Kit) => Promise<void> | void): Step<P, S> =>
-  async (c, kit) => {
-    const faces = c.state.faces ?? [];
-    for (let i = 0; i < faces.length; i++) {
-      if (kit.signal.aborted) return;
-      await each(faces[i], i, c, kit);
-    }
-  };
+/** Step 3: `each` over the selected faces in order, stopping between faces once the job is aborted. */
+export async function eachFace(faces: readonly Face[], kit: Kit, each: (face: Face, index: number) => Promise<void> | void): Promise<void> {
+  for (let i = 0; i < faces.length; i++) {
+    if (kit.signal.aborted) return;
+    await each(faces[i], i);
+  }
+}

@@ -4,11 +4,11 @@
  * and neck skin), the stubble shadow evened, the skin's texture laid back over the fill → PNG. A
  * clean-shaven face has no beard mask and comes back byte for byte.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encode, findFaces, shave, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encode, findFaces, shave, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-beard-removal',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFaces, shave, encode],
+  steps: steps<P>().step(findFaces).step(shave).step(encode),
 });

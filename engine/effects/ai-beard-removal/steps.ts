@@ -8,30 +8,28 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { BEARD_PARSING, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Shaved {
   /** The result pixels: a copy of the input, shaved face by face. */
   result: RasterImage;
-  /** Per selected face, the share of its beard zone found bearded (0 clean-shaven). */
-  coverage: number[];
 }
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
-export const shave: Step<P, State> = perFace<P, State>(async (face, _i, c) => {
-  const s = c.state;
-  s.result ??= { ...c.image, data: Buffer.from(c.image.data) };
-  (s.coverage ??= []).push(0);
-  if (!face.mesh) return;
-  const parsing = await c.facts.parsing(face, BEARD_PARSING);
-  const done = removeFaceBeard(s.result, c.image, face, parsing, c.facts.regions(face, BEARD_REGIONS));
-  s.coverage[s.coverage.length - 1] = done?.coverage ?? 0;
-});
+export const shave: Step<P, PortraitState, Shaved> = async (c, kit) => {
+  const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
+  await eachFace(c.state.faces, kit, async (face) => {
+    if (!face.mesh) return;
+    const parsing = await c.facts.parsing(face, BEARD_PARSING);
+    removeFaceBeard(result, c.image, face, parsing, c.facts.regions(face, BEARD_REGIONS));
+  });
+  return { result };
+};
 
-export const encode: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePngFast(c.state.result ?? c.image);
+export const encode: Step<P, Shaved> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result);
 };

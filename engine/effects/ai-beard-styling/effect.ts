@@ -2,11 +2,11 @@
  * Beard styling: the 5 largest faces get a beard, either one of the 24 presets drawn as hair along the
  * face's mesh, or the beard of a template photo carried over through both meshes and blended in.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encode, findFaces, readTemplate, style, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encode, findFaces, readTemplate, style, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-beard-styling',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFaces, readTemplate, style, encode],
+  steps: steps<P>().step(findFaces).step(readTemplate).step(style).step(encode),
 });

@@ -15,7 +15,7 @@ import { readWindow, writeWindow } from '../../image/window.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
@@ -34,11 +34,11 @@ import { templateBeard, transferBeard, type TemplateBeard } from './template.ts'
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
-  result: RasterImage;
-  /** The template's beard, found once for all faces. */
-  template: TemplateBeard;
+export interface Source {
+  /** The beard to give: a preset's name, or the template's beard, found once for all faces. */
+  beard: string | TemplateBeard;
 }
+export interface Styled { result: RasterImage }
 
 /**
  * One parsing per face for both the beard removal's mask (its input size and classes, beard.ts) and the
@@ -46,11 +46,11 @@ export interface State extends PortraitState {
  */
 export const PARSE: ParseOptions = { input: BEARD_PARSING.input, classes: [...BEARD_PARSING_CLASSES, 'rightBrow', 'leftBrow'] };
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
-/** The template's face and beard (only when no preset is given). */
-export const readTemplate: Step<P, State> = async (c, kit) => {
-  if (c.params.beard) return;
+/** The preset, else the template's face and beard. */
+export const readTemplate: Step<P, object, Source> = async (c, kit) => {
+  if (c.params.beard) return { beard: c.params.beard };
   const template = c.images.image_template;
   if (!template) throw new CodedError('MISSING_PARAMETERS', 'one of beard or image_template is required');
   const facts = jobFacts(template, kit.models);
@@ -59,15 +59,18 @@ export const readTemplate: Step<P, State> = async (c, kit) => {
   const parsing = await facts.parsing(face, { input: 384, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
   const beard = templateBeard(template, face, parsing);
   if (!beard) throw new CodedError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
-  c.state.template = beard;
+  return { beard };
 };
 
-export const style: Step<P, State> = perFace<P, State>(async (face, i, c) => {
-  if (i === 0) c.state.result = { ...c.image, data: Buffer.from(c.image.data) };
-  if (!face.mesh) return;
-  const parsing = await c.facts.parsing(face, PARSE);
-  styleFace(c.image, c.state.result!, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.params.beard ?? c.state.template!, i);
-});
+export const style: Step<P, PortraitState & Source, Styled> = async (c, kit) => {
+  const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
+  await eachFace(c.state.faces, kit, async (face, i) => {
+    if (!face.mesh) return;
+    const parsing = await c.facts.parsing(face, PARSE);
+    styleFace(c.image, result, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.state.beard, i);
+  });
+  return { result };
+};
 
 /**
  * One face's edit into `result`: its own beard removed first (found on `image`, the photo as sent:
@@ -276,6 +279,6 @@ const FAR_V = [0.8, 0.9] as const;
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 
 /** Lossless, so every pixel away from the beard comes back byte for byte. */
-export const encode: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePngFast(c.state.result ?? c.image);
+export const encode: Step<P, Styled> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result);
 };

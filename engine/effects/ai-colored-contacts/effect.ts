@@ -3,11 +3,11 @@
  * brown without either) → the 5 largest faces → each iris tinted inside the eye opening, its texture,
  * pupil and catchlights kept → the photo.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encode, findFaces, readLensStep, tintEyes, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encode, findFaces, readLensStep, tintEyes, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-colored-contacts',
   models: ['human'],
-  steps: [readLensStep, findFaces, tintEyes, encode],
+  steps: steps<P>().step(readLensStep).step(findFaces).step(tintEyes).step(encode),
 });

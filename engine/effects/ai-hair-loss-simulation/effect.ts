@@ -4,11 +4,11 @@
  * the front line kept), on the 5 largest faces. Lost strands show a scalp made from the person's own
  * forehead; nothing below the brows or outside the hair changes.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encode, findFaces, readLevel, simulate, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encode, findFaces, readLevel, simulate, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-hair-loss-simulation',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [readLevel, findFaces, simulate, encode],
+  steps: steps<P>().step(readLevel).step(findFaces).step(simulate).step(encode),
 });

@@ -18,7 +18,7 @@ import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
 import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, templeSide, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
@@ -29,7 +29,7 @@ import { fibreScale, hash2, smoothLoss, strandGone, strandKeep, strandNoise, str
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Levelled {
   level: Level;
   /** The photo being edited, a copy of the input's pixels. */
   pixels: Buffer;
@@ -117,15 +117,14 @@ const TEXTURE_GAIN = 0.7;
  */
 const hairWeight = (p: number) => (p <= 0.25 ? 0 : p >= 0.55 ? 1 : (p - 0.25) / 0.3);
 
-export const readLevel: Step<P, State> = (c) => {
+export const readLevel: Step<P, object, Levelled> = (c) => {
   const level = parseLevel(String(c.params.level));
   // The contract already limits `level` to the 14 names; this guards a caller outside HTTP.
   if (!level) throw new CodedError('ERROR_INVALID_PARAMETER', 'level must be one of man_1..man_7, woman_1..woman_7');
-  c.state.level = level;
-  c.state.pixels = Buffer.from(c.image.data);
+  return { level, pixels: Buffer.from(c.image.data) };
 };
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
 /**
  * The window a face's edit works in: its head frame from the cheeks (skin to sample when a fringe hides
@@ -141,7 +140,7 @@ export function headWindow(f: HeadFrame, size: { width: number; height: number }
   return x1 > x0 && y1 > y0 ? { x0, y0, w: x1 - x0, h: y1 - y0 } : null;
 }
 
-export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c) => {
+export const simulate: Step<P, PortraitState & Levelled> = (c, kit) => eachFace(c.state.faces, kit, async (face, index) => {
   if (!face.mesh) return;
   const s = c.state;
   const frame = headFrame(face.mesh);
@@ -166,8 +165,8 @@ export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c)
       if (hairAll && matte.data[j] < 13) background[i] = 1;
     }
   }
-  const pixels: RasterImage = { data: s.pixels!, width: c.image.width, height: c.image.height, channels: c.image.channels };
-  editHair(pixels, win, frame, s.level!, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
+  const pixels: RasterImage = { data: s.pixels, width: c.image.width, height: c.image.height, channels: c.image.channels };
+  editHair(pixels, win, frame, s.level, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
 });
 
 /**
@@ -196,7 +195,7 @@ export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
 }
 
 /** The largest face's hair cover as the effect sees it (hairCover), for the quality script's report. */
-export async function faceHairCover(facts: { parsing: Ctx<P, State>['facts']['parsing'] }, face: Face, size: { width: number; height: number }): Promise<number> {
+export async function faceHairCover(facts: Pick<Ctx['facts'], 'parsing'>, face: Face, size: { width: number; height: number }): Promise<number> {
   if (!face.mesh) return 0;
   const frame = headFrame(face.mesh), win = headWindow(frame, size);
   if (!win) return 0;
@@ -747,6 +746,6 @@ function backgroundGrain(L: Float32Array, source: Float32Array, win: Win, seed: 
   return g;
 }
 
-export const encode: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePhoto({ data: c.state.pixels!, width: c.image.width, height: c.image.height, channels: c.image.channels });
+export const encode: Step<P, Levelled> = async (c) => {
+  c.output.images.result = await encodePhoto({ data: c.state.pixels, width: c.image.width, height: c.image.height, channels: c.image.channels });
 };

@@ -3,11 +3,11 @@
  * classic red, the lips' shading and texture kept → a specular highlight that follows the lips' curvature
  * and the photo's light, screened on in linear light → PNG behind the task's result URL.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encode, findFaces, glossLips, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encode, findFaces, glossLips, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-red-lip-gloss',
   models: ['human'],
-  steps: [findFaces, glossLips, encode],
+  steps: steps<P>().step(findFaces).step(glossLips).step(encode),
 });

@@ -10,34 +10,36 @@ import { blend } from '../../image/retouch/blend.ts';
 import { glossHighlight } from '../../image/retouch/gloss.ts';
 import { recolor } from '../../image/retouch/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
 
 export type P = Params<typeof endpoint>;
-export interface State extends PortraitState { result: RasterImage }
+export interface Glossed { result: RasterImage }
 
 /** A blue-leaning classic red (#B0122E) at 85%: strong, with the lips' own colour still under it. */
 export const RED = { rgb: [176, 18, 46] as const, opacity: 0.85 };
 /** How much of the highlight's light is screened on at its peak. */
 const GLOSS = 0.9;
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
-export const glossLips: Step<P, State> = perFace<P, State>((face, i, c) => {
-  if (i === 0) c.state.result = { ...c.image, data: Buffer.from(c.image.data) };
-  const result = c.state.result!;
-  const lips = lipMask(face, c.image, c.facts.regions);
-  if (!lips) return;
-  recolor(result, c.image, lips.plane, lips.win, RED);
-  // The highlight reads the original photo: its light, not the new red's.
-  const g = glossHighlight(c.image, lips.plane, lips.win, lips.faceWidth, lips.lower);
-  blend(result, g.light, g.weight, lips.win, GLOSS, 'screen');
-});
+export const glossLips: Step<P, PortraitState, Glossed> = async (c, kit) => {
+  const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
+  await eachFace(c.state.faces, kit, (face) => {
+    const lips = lipMask(face, c.image, c.facts.regions);
+    if (!lips) return;
+    recolor(result, c.image, lips.plane, lips.win, RED);
+    // The highlight reads the original photo: its light, not the new red's.
+    const g = glossHighlight(c.image, lips.plane, lips.win, lips.faceWidth, lips.lower);
+    blend(result, g.light, g.weight, lips.win, GLOSS, 'screen');
+  });
+  return { result };
+};
 
 /**
  * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
  * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
  */
-export const encode: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePngFast(c.state.result ?? c.image);
+export const encode: Step<P, Glossed> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result);
 };

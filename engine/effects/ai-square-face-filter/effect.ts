@@ -3,11 +3,11 @@
  * in place, a square around the largest face stylised as a cartoon (classical: no stylisation model ships
  * with a licence that fits), framed as a rounded square.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { findFaces, stylise, warp, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { findFaces, stylise, warp, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'ai-square-face-filter',
   models: ['human'],
-  steps: [findFaces, warp, stylise],
+  steps: steps<P>().step(findFaces).step(warp).step(stylise),
 });

@@ -9,16 +9,16 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { cartoon, cartoonDefaults, type CartoonOptions } from '../../image/cartoon.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { faceFrame, warpFace, type FaceFrame } from './square-warp.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Warped {
   /** The photo with the faces warped. */
   warped: Buffer;
-  /** The largest face's frame, which the avatar is cut around. */
-  main: FaceFrame;
+  /** The largest face's frame, which the avatar is cut around (none when it has no mesh). */
+  main?: FaceFrame;
 }
 
 /** The avatar's side: a small face's crop is enlarged to it (a group photo's face gave a 104 px avatar). */
@@ -28,15 +28,19 @@ const SIDE = 4.4;
 /** Corner radius as a share of the side. */
 const CORNER = 0.18;
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
+export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
-export const warp: Step<P, State> = perFace<P, State>((face, i, c) => {
-  c.state.warped ??= Buffer.from(c.image.data);
-  if (!face.mesh) return;
-  const f = faceFrame(face.mesh, face.pose?.roll ?? 0);
-  if (i === 0) c.state.main = f;
-  warpFace(c.image, c.state.warped, f);
-});
+export const warp: Step<P, PortraitState, Warped> = async (c, kit) => {
+  const warped = Buffer.from(c.image.data);
+  let main: FaceFrame | undefined;
+  await eachFace(c.state.faces, kit, (face, i) => {
+    if (!face.mesh) return;
+    const f = faceFrame(face.mesh, face.pose?.roll ?? 0);
+    if (i === 0) main = f;
+    warpFace(c.image, warped, f);
+  });
+  return { warped, main };
+};
 
 /**
  * Cartoon settings for a crop enlarged `up` times: an enlarged crop holds no detail finer than its
@@ -56,14 +60,14 @@ export function avatarWindow(f: FaceFrame, width: number, height: number) {
   return { left, top, width: side, height: side };
 }
 
-export const stylise: Step<P, State> = async (c) => {
+export const stylise: Step<P, Warped> = async (c) => {
   const { image } = c;
   const s = c.state;
   // A face without a mesh (beyond the 5 largest) cannot be the main one; selectFaces puts the largest first.
   if (!s.main) throw new Error('the largest face has no mesh');
   const win = avatarWindow(s.main, image.width, image.height);
   const size = AVATAR;
-  const { data } = await sharp(s.warped!, { raw: { width: image.width, height: image.height, channels: image.channels } })
+  const { data } = await sharp(s.warped, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .extract(win).flatten({ background: '#ffffff' }).resize(size, size).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   cartoon({ data, width: size, height: size, channels: 3 }, enlargedCartoon(size / win.width));
   const rgba = Buffer.alloc(size * size * 4);

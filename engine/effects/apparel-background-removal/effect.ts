@@ -4,14 +4,14 @@
  * a garment parse built from them (engine/vision/garments) → one cutout for all the clothing or the
  * requested classes, and one per requested class, in the requested form.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { buildMasks, encodeOutputs, findPerson, parse, parseFacesAround, predictMatte, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { buildMasks, encodeOutputs, findPerson, parse, parseFacesAround, predictMatte, type P } from './steps.ts';
 
 // The same ISNet as product background removal, so a worker serving both loads it once.
 export const MATTE_MODEL = 'isnet-medium';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'apparel-background-removal',
   models: [MATTE_MODEL, 'human', 'bisenet-face-parsing'],
-  steps: [predictMatte(MATTE_MODEL), findPerson, parseFacesAround, parse, buildMasks, encodeOutputs],
+  steps: steps<P>().step(predictMatte(MATTE_MODEL)).step(findPerson).step(parseFacesAround).step(parse).step(buildMasks).step(encodeOutputs),
 });

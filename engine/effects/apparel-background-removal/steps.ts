@@ -6,8 +6,8 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { named, type Ctx, type Kit, type Step } from '../../pipeline/effect.ts';
+import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
@@ -21,19 +21,25 @@ import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './g
 
 export type P = Params<typeof endpoint>;
 
-/** What the steps derive for later steps. */
-export interface State {
-  matte?: Matte;
+export interface Alpha {
   /** Subject alpha at input size. */
-  alpha?: Uint8Array;
-  faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];
-  /** Hair of the people (vision core), 0..255 at input size. */
+  alpha: Uint8Array;
+}
+export interface Person {
+  faces: Face[]; points: BodyPoint[]; objects: DetectedObject[];
+  /** Hair of the people (vision core), 0..255 at input size; none without a face. */
   hair?: Uint8Array;
-  /** The face parser's hat, hair, cloth, skin and background around the largest faces, at work size. */
+}
+export interface Heads {
+  /** The face parser's hat, hair, cloth, skin and background around the largest faces, at work size; none without a face. */
   heads?: HeadParsing;
-  parse?: GarmentParse;
+}
+/** What the garment parse reads (and scripts/apparel-cache.ts keeps per photo). */
+export type ParseState = Alpha & Person & Heads;
+export interface Parsed { parse: GarmentParse }
+export interface Masks {
   /** Output name (`result`, `class:<name>`) → alpha at input size. */
-  masks?: Record<string, Uint8Array>;
+  masks: Record<string, Uint8Array>;
 }
 
 /** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */
@@ -42,22 +48,22 @@ export const WORK_SIDE = 512;
 const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
 
-export const predictMatte = (modelId: string): Step<P, State> => named('predictMatte', async (c, kit) => {
-  const v = c.state;
-  v.matte = (await predict(await kit.models.get<IsnetModel>(modelId), c.image)).matte;
+export const predictMatte = (modelId: string): Step<P, object, Alpha> => named('predictMatte', async (c: Ctx<P>, kit: Kit) => {
+  const matte = (await predict(await kit.models.get<IsnetModel>(modelId), c.image)).matte;
   const { width, height, channels, data } = c.image;
-  v.alpha = await grey(raw(v.matte.data, v.matte.width, v.matte.height, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
-  if (channels === 4) multiplyByInputAlpha(v.alpha, data);
+  const alpha = await grey(raw(matte.data, matte.width, matte.height, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
+  if (channels === 4) multiplyByInputAlpha(alpha, data);
+  return { alpha };
 });
 
-export const findPerson: Step<P, State> = async (c, kit) => {
-  const v = c.state;
+export const findPerson: Step<P, object, Person> = async (c, kit) => {
   const human = await kit.models.get('human');
-  v.faces = await c.facts.faces({ meshFaces: 3 });
-  v.points = await bodyPoints(human, c.image);
+  const faces = await c.facts.faces({ meshFaces: 3 });
+  const points = await bodyPoints(human, c.image);
   // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
-  v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
-  v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
+  const objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
+  const hair = faces.length ? (await c.facts.hairMask(faces)).data : undefined;
+  return { faces, points, objects, hair };
 };
 
 /** The parse's size for an image: its longest side WORK_SIDE at most, and the scale to it. */
@@ -67,13 +73,13 @@ export function workSize(W: number, H: number) {
 }
 
 /** The face parser on the largest faces (head-parsing.ts): hats on heads are what it learnt to see. */
-export const parseFacesAround: Step<P, State> = async (c, kit) => {
-  const v = c.state, { width, height } = workSize(c.image.width, c.image.height);
-  v.heads = v.faces!.length ? await parseHeads(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, v.faces!, width, height) : undefined;
+export const parseFacesAround: Step<P, Person, Heads> = async (c, kit) => {
+  const { faces } = c.state, { width, height } = workSize(c.image.width, c.image.height);
+  return { heads: faces.length ? await parseHeads(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, faces, width, height) : undefined };
 };
 
 /** The photo and the model outputs at work size, as the garment parse takes them. */
-export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
+export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
   const v = c.state;
   const { width: W, height: H, channels, data } = c.image;
   const { k, width, height } = workSize(W, H);
@@ -81,30 +87,28 @@ export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
   if (channels === 4) s = s.flatten({ background: '#ffffff' });
   // Lanczos, not linear: a sharper small image gives superpixels that follow garment edges (measured).
   const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
-  const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
+  const matte = await grey(raw(v.alpha, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
   const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
   return {
     rgb, channels: 3, width, height, matte,
-    faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),
-    points: v.points!.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
-    objects: v.objects!.map((o) => ({ ...o, box: box(o.box) })),
+    faces: v.faces.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),
+    points: v.points.map((p) => ({ ...p, x: p.x * k, y: p.y * k })),
+    objects: v.objects.map((o) => ({ ...o, box: box(o.box) })),
     hair,
     heads: v.heads,
   };
 }
 
-export const parse: Step<P, State> = async (c) => {
-  c.state.parse = parseGarments(await parseInput(c));
-};
+export const parse: Step<P, ParseState, Parsed> = async (c) => ({ parse: parseGarments(await parseInput(c)) });
 
 /**
  * The work-size label selection upscaled to input size (soft seams between garments) times the subject
  * alpha; where the parse labelled what the matte left out (a bag), the selection alone.
  */
-async function alphaFor(c: Ctx<P, State>, labels: readonly number[]): Promise<Uint8Array> {
+async function alphaFor(c: Ctx<P, Alpha & Parsed>, labels: readonly number[]): Promise<Uint8Array> {
   const v = c.state;
-  const { labels: map, width, height, offMatte } = v.parse!;
+  const { labels: map, width, height, offMatte } = v.parse;
   const sel = selectLabels(map, labels);
   const up = async (m: Uint8Array) => {
     for (let i = 0; i < m.length; i++) m[i] *= 255;
@@ -118,23 +122,23 @@ async function alphaFor(c: Ctx<P, State>, labels: readonly number[]): Promise<Ui
     if (off && c.image.channels === 4) multiplyByInputAlpha(off, c.image.data);
   }
   const out = await up(sel);
-  const alpha = v.alpha!;
+  const alpha = v.alpha;
   for (let i = 0; i < out.length; i++) out[i] = (out[i] * alpha[i] + 127) / 255;
   if (off) for (let i = 0; i < out.length; i++) out[i] = Math.max(out[i], off[i]);
   return out;
 }
 
-export const buildMasks: Step<P, State> = async (c) => {
-  const v = c.state;
+export const buildMasks: Step<P, Alpha & Parsed, Masks> = async (c) => {
   const requested = (c.params.cloth_class ?? ['tops']) as GarmentClass[];
   const union = c.params.out_mode === 1 ? requested.map((k) => classLabel[k]) : clothingLabels;
-  v.masks = { result: await alphaFor(c, union) };
-  for (const k of requested) v.masks[`class:${k}`] = await alphaFor(c, [classLabel[k]]);
+  const masks: Masks['masks'] = { result: await alphaFor(c, union) };
+  for (const k of requested) masks[`class:${k}`] = await alphaFor(c, [classLabel[k]]);
+  return { masks };
 };
 
-export const encodeOutputs: Step<P, State> = async (c) => {
+export const encodeOutputs: Step<P, Masks> = async (c) => {
   const { width, height, channels, data } = c.image;
-  for (const [name, alpha] of Object.entries(c.state.masks!)) {
+  for (const [name, alpha] of Object.entries(c.state.masks)) {
     switch (c.params.return_form) {
       case 'mask':
         c.output.images[name] = await encodePngFast({ data: alpha, width, height, channels: 1 });

@@ -2,8 +2,8 @@
  * Product background removal: ISNet matte → edges refined against the photo → the requested form
  * (transparent PNG, grey mask, subject on white, or trimmed transparent PNG) → fast PNG.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { applyReturnForm, encodeResult, predictMatte, refineEdges, resizeMatte, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { applyReturnForm, encodeResult, predictMatte, refineEdges, resizeMatte, type P } from './steps.ts';
 
 // Medium over small, measured (scripts/quality-commodity.ts, scripts/bench-commodity.ts): on whole objects
 // IoU 0.991 vs 0.990 and MAE 0.008 vs 0.009, and no slower on CPU: small is the same network dynamically
@@ -18,8 +18,8 @@ export const MODEL = 'isnet-medium';
 // edge), DIM 0.348 / 0.328, one run. 1/6 scores DIM 0.393 / 0.370 but leaves a haze (alpha up to 45) on the
 // table beside the coffee cup, which also widens the trimmed box; 1/4 and 1/3 cost the flower (GrabCut IoU
 // 0.988, 0.987). Mirrored margins read as more subject and find nothing in two of the three crops.
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'commodity-background-removal',
   models: [MODEL],
-  steps: [predictMatte(MODEL), refineEdges, resizeMatte, applyReturnForm, encodeResult],
+  steps: steps<P>().step(predictMatte(MODEL)).step(refineEdges).step(resizeMatte).step(applyReturnForm).step(encodeResult),
 });

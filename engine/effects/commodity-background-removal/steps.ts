@@ -12,15 +12,13 @@ import { encodePngFast, type RawPixels } from '../../image/encode.ts';
 
 export type P = Params<typeof endpoint>;
 
-/** What the steps derive for later steps. */
-export interface State {
+export interface Predicted {
+  matte: Matte;
   /** RGB at model resolution, as the network saw it; the guide for refinement. */
-  modelRgb?: Buffer;
-  matte?: Matte;
-  /** Alpha at input resolution. */
-  alpha?: Uint8Array;
-  result?: RawPixels;
+  modelRgb: Buffer;
 }
+/** Alpha at input resolution. */
+export interface Alpha { alpha: Uint8Array }
 
 // How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
 // Chosen with scripts/quality-commodity.ts; effect.ts has the numbers.
@@ -34,10 +32,10 @@ export const CONTEXT = 1 / 8;
  * always 1024x1024, so the margin costs no model time; the matte covering the image itself is smaller
  * (1024 / (1 + 2 * CONTEXT) per side), which the guided upscale in refineEdges makes up for.
  */
-export const predictMatte = (modelId: string, context = CONTEXT): Step<P, State> => async (c, kit) => {
+export const predictMatte = (modelId: string, context = CONTEXT): Step<P, object, Predicted> => async (c, kit) => {
   const model = await kit.models.get<IsnetModel>(modelId);
-  const v = c.state;
-  ({ matte: v.matte, rgb: v.modelRgb } = await predict(model, c.image, context, 'copy'));
+  const { matte, rgb } = await predict(model, c.image, context, 'copy');
+  return { matte, modelRgb: rgb };
 };
 
 // Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality-commodity.ts
@@ -53,63 +51,59 @@ const EPS = 1e-4;
  * Only when the image is larger than the grid along some side: a matte that is only ever shrunk is
  * already as sharp as the image (forcing the filter there changed mean IoU by -0.0003, MAE by -0.0004).
  */
-export const refineEdges: Step<P, State> = (c) => {
+export const refineEdges: Step<P, Predicted, Partial<Alpha>> = (c) => {
   const { matte } = c.state;
-  if (c.image.width <= matte!.width && c.image.height <= matte!.height) return;
-  guidedUpscale(c);
+  if (c.image.width <= matte.width && c.image.height <= matte.height) return {};
+  return guidedUpscale(c);
 };
 
 /** refineEdges without its guard (the quality script compares both ways on every image). */
-export function guidedUpscale(c: Ctx<P, State>) {
-  const v = c.state;
-  const { matte, modelRgb } = v as Required<State>;
+export function guidedUpscale(c: Ctx<P, Predicted>): Alpha {
+  const { matte, modelRgb } = c.state;
   const { width, height, channels, data } = c.image;
   const p = new Float32Array(matte.data.length);
   for (let i = 0; i < p.length; i++) p[i] = matte.data[i] / 255;
   const coef = guidedCoefficients(lumaPlane(modelRgb, matte.width, matte.height, 3), p, matte.width, matte.height, RADIUS, EPS);
-  v.alpha = applyCoefficients(coef, lumaPlane(data, width, height, channels), width, height);
-  if (channels === 4) multiplyByInputAlpha(v.alpha, data);
+  const alpha = applyCoefficients(coef, lumaPlane(data, width, height, channels), width, height);
+  if (channels === 4) multiplyByInputAlpha(alpha, data);
+  return { alpha };
 }
 
 /** The matte resized to the image (bilinear), unless refineEdges has already made the alpha. */
-export const resizeMatte: Step<P, State> = async (c) => {
-  const v = c.state;
-  if (v.alpha) return;
-  const { matte } = v as Required<State>;
+export const resizeMatte: Step<P, Predicted & Partial<Alpha>, Alpha> = async (c) => {
+  const { matte, alpha: refined } = c.state;
+  if (refined) return { alpha: refined };
   const { width, height, channels, data } = c.image;
   const buf = await sharp(matte.data, { raw: { width: matte.width, height: matte.height, channels: 1 } })
     .resize(width, height, { fit: 'fill', kernel: 'linear' }).toColourspace('b-w').raw().toBuffer();
-  v.alpha = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
-  if (channels === 4) multiplyByInputAlpha(v.alpha, data);
+  const alpha = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+  if (channels === 4) multiplyByInputAlpha(alpha, data);
+  return { alpha };
 };
 
 // Alpha at or below this counts as background when trimming (soft fringes of a few percent are noise).
 const CROP_THRESHOLD = 8;
 
-export const applyReturnForm: Step<P, State> = (c) => {
-  const v = c.state;
-  const alpha = v.alpha!;
+export const applyReturnForm: Step<P, Alpha, { result: RawPixels }> = (c) => {
+  const { alpha } = c.state;
   const { width, height, channels, data } = c.image;
   switch (c.params.return_form) {
     case 'mask':
-      v.result = { data: alpha, width, height, channels: 1 };
-      return;
+      return { result: { data: alpha, width, height, channels: 1 } };
     case 'whiteBK':
-      v.result = { data: overWhite(data, channels, alpha), width, height, channels: 3 };
-      return;
+      return { result: { data: overWhite(data, channels, alpha), width, height, channels: 3 } };
     case 'crop': {
       // Nothing found: the whole frame, fully transparent, like the mask form's all-black answer,
       // rather than an error (no error code fits "no product", and a client can still show it).
       const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { left: 0, top: 0, width, height };
       const cut = withAlpha(extractBox(data, width, channels, box), channels, extractBox(alpha, width, 1, box));
-      v.result = { data: cut, width: box.width, height: box.height, channels: 4 };
-      return;
+      return { result: { data: cut, width: box.width, height: box.height, channels: 4 } };
     }
     default:
-      v.result = { data: withAlpha(data, channels, alpha), width, height, channels: 4 };
+      return { result: { data: withAlpha(data, channels, alpha), width, height, channels: 4 } };
   }
 };
 
-export const encodeResult: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePngFast(c.state.result!);
+export const encodeResult: Step<P, { result: RawPixels }> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result);
 };

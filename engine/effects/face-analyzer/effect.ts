@@ -4,11 +4,11 @@
  * nose, shape, smile and head pose from the mesh, glasses, hat, mask, moustache, hair, skin and beauty from
  * the face parsing and colour → the answer, every member present.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { answer, findFaces, measure, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { answer, findFaces, measure, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'face-analyzer',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFaces, measure, answer],
+  steps: steps<P>().step(findFaces).step(measure).step(answer),
 });

@@ -16,26 +16,25 @@ import { ATTRIBUTE_FACES, emptyAttributes, neededMembers, requestedAttributes, t
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Measured {
   /** What was measured for each of the attribute faces (the 5 largest), in face order. */
   measured: Partial<FaceAttributes>[];
 }
 
 const requested = (p: P): AttributeType[] => (p.face_attributes_type ?? ['None']) as AttributeType[];
 
-export const findFaces: Step<P, State> = selectFaces<P, State>((c) => ({
+export const findFaces = selectFaces<P>((c) => ({
   count: c.params.max_face_num ?? 1,
   // Meshes for the faces that get attributes; the rest only need their boxes.
   detect: { meshFaces: ATTRIBUTE_FACES, searchRotations: c.params.need_rotate_detection === 1 },
 }));
 
 /** The families asked for, for the 5 largest faces; each model or measurement runs only if some family needs it. */
-export const measure: Step<P, State> = async (c, kit) => {
+export const measure: Step<P, PortraitState, Measured> = async (c, kit) => {
   const need = neededMembers(requested(c.params));
-  const faces = (c.state.faces ?? []).slice(0, ATTRIBUTE_FACES);
+  const faces = c.state.faces.slice(0, ATTRIBUTE_FACES);
   const measured: Partial<FaceAttributes>[] = faces.map(() => ({}));
-  c.state.measured = measured;
-  if (need.size === 0 || faces.length === 0) return;
+  if (need.size === 0 || faces.length === 0) return { measured };
 
   const geometryNeeded = ['eye', 'eyebrow', 'mouth', 'nose', 'shape', 'smile', 'head_pose'].some((m) => need.has(m as keyof FaceAttributes));
   // Smile reads the emotion model's happy score.
@@ -45,7 +44,8 @@ export const measure: Step<P, State> = async (c, kit) => {
   const models = families.size ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models), families) : [];
   const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined;
   for (let i = 0; i < faces.length; i++) {
-    if (kit.signal.aborted) return;
+    // Stopped: the runner ends the job before the next step.
+    if (kit.signal.aborted) break;
     const face: Face = faces[i];
     const m = measured[i];
     const a = models[i];
@@ -64,10 +64,10 @@ export const measure: Step<P, State> = async (c, kit) => {
       m.smile = g?.smile ?? 0;
       m.head_pose = g?.head_pose ?? face.pose ?? empty.head_pose;
     }
-    if (partsNeeded) {
+    if (parts) {
       // Likewise a face the parts cannot be measured on (no mesh) keeps those families empty.
-      const parsing = parts!.parsings[i];
-      const p = parsing && partAttributes(parts!.faces[i], parts!.image, parsing, parts!.hair);
+      const parsing = parts.parsings[i];
+      const p = parsing && partAttributes(parts.faces[i], parts.image, parsing, parts.hair);
       m.eye = { ...(m.eye ?? empty.eye), glass: p?.glass ?? empty.eye.glass };
       m.hat = p?.hat ?? empty.hat;
       m.mask = p?.mask ?? empty.mask;
@@ -77,15 +77,16 @@ export const measure: Step<P, State> = async (c, kit) => {
       m.beauty = p?.beauty ?? 0;
     }
   }
+  return { measured };
 };
 
 const rect = (f: Face) => ({ x: Math.round(f.box.x), y: Math.round(f.box.y), width: Math.round(f.box.width), height: Math.round(f.box.height) });
 
-export const answer: Step<P, State> = (c) => {
+export const answer: Step<P, PortraitState & Measured> = (c) => {
   const types = requested(c.params);
-  const infos: FaceDetail[] = (c.state.faces ?? []).map((f, i) => ({
+  const infos: FaceDetail[] = c.state.faces.map((f, i) => ({
     face_rect: rect(f),
-    face_detail_attributes_info: i < ATTRIBUTE_FACES ? requestedAttributes(c.state.measured?.[i] ?? {}, types) : emptyAttributes(),
+    face_detail_attributes_info: i < ATTRIBUTE_FACES ? requestedAttributes(c.state.measured[i], types) : emptyAttributes(),
   }));
   c.output.data = { image_width: c.image.width, image_height: c.image.height, face_detail_infos: infos };
 };

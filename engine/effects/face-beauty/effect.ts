@@ -3,11 +3,11 @@
  * features, skin tone, the features) → smoothing, whitening and sharpening, each by its own degree →
  * the photo, lossless.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encodeResult, findFaces, retouch, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encodeResult, findFaces, retouch, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'face-beauty',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFaces, retouch, encodeResult],
+  steps: steps<P>().step(findFaces).step(retouch).step(encodeResult),
 });

@@ -11,7 +11,7 @@ import { sharpenMasked } from '../../image/retouch/sharpen.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
 import { whitenSkin } from '../../image/retouch/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Win } from '../../vision/regions/polygon.ts';
@@ -20,7 +20,7 @@ import { readWindow, writeWindow } from '../../image/window.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Retouched {
   /** The result pixels, a copy of the input edited face by face. */
   result: RasterImage;
 }
@@ -77,7 +77,7 @@ export const BEAUTY_PARSING: ParseOptions = {
   merge: [['skin', 'nose'], ['rightBrow', 'leftBrow'], ['glasses', 'hat', 'earring', 'necklace', 'cloth'], ['neck', 'rightEar', 'leftEar']],
 };
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
+export const findFaces = selectFaces<P>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
 
 /** One face's edit over the pixels of `win` (interleaved, the image's channels), in place. */
 export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, p: Partial<P>): void {
@@ -98,10 +98,9 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   sharpenMasked(px, ch, w, h, m.sharp, Math.max(1, sharpSigma), d.sharp * t.sharp.amount * Math.min(1, sharpSigma));
 }
 
-export const retouch: Step<P, State> = async (c, kit) => {
+export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
   const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
-  c.state.result = result;
-  await perFace<P, State>(async (face) => {
+  await eachFace(c.state.faces, kit, async (face) => {
     // Faces past the mesh limit have no mesh, hence no masks: they are left as they are.
     const win = retouchWindow(face, result);
     if (!win) return;
@@ -109,10 +108,11 @@ export const retouch: Step<P, State> = async (c, kit) => {
     const px = readWindow(result, win);
     retouchFace(px, result.channels, face, parsing, win, c.params);
     writeWindow(result, win, px);
-  })(c, kit);
+  });
+  return { result };
 };
 
-export const encodeResult: Step<P, State> = async (c) => {
-  const r = c.state.result!;
+export const encodeResult: Step<P, Retouched> = async (c) => {
+  const r = c.state.result;
   c.output.images.result = await encodePngFast({ data: r.data, width: r.width, height: r.height, channels: r.channels });
 };

@@ -3,8 +3,8 @@
  * belong to; else the salient object alone) → the largest window of the target aspect that keeps it → that
  * window scaled to exactly width x height.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P } from './steps.ts';
 
 // The same ISNet weights as product background removal.
 const SALIENCY = 'isnet-medium';
@@ -23,14 +23,14 @@ const SALIENCY = 'isnet-medium';
 export const SALIENCY_SIDE = 1024;
 
 /** The steps that find the subject, with ISNet at `side` (scripts/compare-cropping.ts reuses them). */
-export const findSubjectAt = (side: number) => [findFaces, findSalientObject(SALIENCY, side)];
+export const findSubjectAt = (side: number) => steps<P>().step(findFaces).step(findSalientObject(SALIENCY, side));
 export const findSubject = findSubjectAt(SALIENCY_SIDE);
 
 /** The effect with ISNet at `side` (scripts/bench-steps.ts compares sides). */
-export const smartCrop = (side: number) => defineEffect<P, State>({
+export const smartCrop = (side: number) => defineEffect({
   slug: 'image-cropping',
   models: ['human', SALIENCY],
-  steps: [...findSubjectAt(side), chooseWindow, cropAndScale],
+  steps: findSubjectAt(side).step(chooseWindow).step(cropAndScale),
 });
 
 export default smartCrop(SALIENCY_SIDE);

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
+import { named, type Ctx, type Kit, type Step } from '../../pipeline/effect.ts';
 import { isnetAt, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
@@ -11,8 +11,8 @@ import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, ty
 
 export type P = Params<typeof endpoint>;
 
-/** What the steps derive for later steps. */
-export interface State { faces?: SubjectFace[]; mass?: Mass; window?: Box }
+/** The subject as the finding steps leave it: every face, and the salient object's mass where it was looked for and found. */
+export interface Found { faces: SubjectFace[]; mass?: Mass }
 
 const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom', 270: 'left' };
 
@@ -20,9 +20,9 @@ const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom',
  * Every face, with where its eyes are (the iris centres, when the mesh is there) and which way is up.
  * Photos turned on their side without EXIF are searched too: a sideways portrait still has a subject.
  */
-export const findFaces: Step<P, State> = async (c) => {
+export const findFaces: Step<P, object, Found> = async (c) => {
   const faces = await c.facts.faces({ searchRotations: true });
-  c.state.faces = faces.map((f) => ({ box: f.box, up: UP[f.rotation], eye: f.mesh && irisMidpoint(f.mesh) }));
+  return { faces: faces.map((f) => ({ box: f.box, up: UP[f.rotation], eye: f.mesh && irisMidpoint(f.mesh) })) };
 };
 
 // Mesh indices of the two iris centres (468 + 5 per iris, centre first).
@@ -39,13 +39,12 @@ const FLOOR = 32;
  * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
  * several), always. `side`: ISNet's input side (a multiple of 64; isnet-size.ts).
  */
-export const findSalientObject = (modelId: string, side: number): Step<P, State> => named('findSalientObject', async (c, kit) => {
+export const findSalientObject = (modelId: string, side: number): Step<P, Found, Partial<Found>> => named('findSalientObject', async (c: Ctx<P, Found>, kit: Kit) => {
   const v = c.state;
-  if (v.faces?.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return;
+  if (v.faces.length && c.params.width && c.params.height && !massMatters(c.image, target(c), v.faces)) return {};
   const { matte } = await salientMatte(await isnetAt(await kit.models.get<IsnetModel>(modelId), side), c.image);
-  if (coverage(matte) <= 0) return;
-  v.mass = projections(matte, c.image);
-  v.faces = v.faces?.map((f) => ({ ...f, crown: crownOf(matte, c.image, f) }));
+  if (coverage(matte) <= 0) return {};
+  return { mass: projections(matte, c.image), faces: v.faces.map((f) => ({ ...f, crown: crownOf(matte, c.image, f) })) };
 });
 
 /** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
@@ -65,19 +64,20 @@ export function projections(m: Matte, image: { width: number; height: number }) 
 }
 
 // Both are required by the contract, so validation has already refused a request without them.
-const target = (c: Ctx<P, State>) => ({ width: c.params.width, height: c.params.height });
+const target = (c: Ctx<P>) => ({ width: c.params.width, height: c.params.height });
 
-export const chooseWindow: Step<P, State> = (c) => {
+export const chooseWindow: Step<P, Found, { window: Box }> = (c) => {
   const v = c.state;
-  const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces, mass: v.mass }
+  const subject: Subject = v.faces.length ? { kind: 'faces', faces: v.faces, mass: v.mass }
     : v.mass ? { kind: 'mass', ...v.mass } : { kind: 'none' };
-  v.window = cropWindow(c.image, target(c), subject);
-  c.output.data = { retain_location: v.window };
+  const window = cropWindow(c.image, target(c), subject);
+  c.output.data = { retain_location: window };
+  return { window };
 };
 
 /** The window scaled to exactly width x height; JPEG for opaque photos, PNG where there is transparency. */
-export const cropAndScale: Step<P, State> = async (c) => {
-  const { x, y, width, height } = c.state.window!;
+export const cropAndScale: Step<P, { window: Box }> = async (c) => {
+  const { x, y, width, height } = c.state.window;
   const img: RasterImage = c.image;
   const s = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
     .extract({ left: x, top: y, width, height })

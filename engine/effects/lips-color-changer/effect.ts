@@ -3,11 +3,11 @@
  * (mouth opening and teeth left out) → hue and chroma from the colour, the lips' own shading and texture
  * kept, blended at the entry's opacity in linear light → PNG, answered as base64.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { colourLips, encode, findFaces, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { colourLips, encode, findFaces, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'lips-color-changer',
   models: ['human'],
-  steps: [findFaces, colourLips, encode],
+  steps: steps<P>().step(findFaces).step(colourLips).step(encode),
 });

@@ -14,33 +14,34 @@ import { lipMask } from '../../vision/regions/lips.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState { result: RasterImage }
+export interface Coloured { result: RasterImage }
 
 /** Each entry's face (its face_rect's, else the largest); one whose face_rect overlaps no face is a 422. */
-export const findFaces: Step<P, State> = selectFaces<P, State>((c) => ({
+export const findFaces = selectFaces<P>((c) => ({
   entries: c.params.lip_color_infos.map((info, i) => ({ rect: info.face_rect, name: `lip_color_infos[${i}].face_rect` })),
 }));
 
-export const colourLips: Step<P, State> = (c, kit) => {
+export const colourLips: Step<P, PortraitState, Coloured> = (c, kit) => {
   const infos = c.params.lip_color_infos;
   // Two entries for one face: the later one wins (a client correcting itself), never both stacked.
   const byFace = new Map<Face, LipColorInfo>();
-  (c.state.faces ?? []).forEach((f, i) => byFace.set(f, infos[i]));
+  c.state.faces.forEach((f, i) => byFace.set(f, infos[i]));
   const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
   for (const [face, info] of byFace) {
-    if (kit.signal.aborted) return;
+    // Stopped: the runner ends the job before the next step.
+    if (kit.signal.aborted) break;
     const lips = lipMask(face, c.image, c.facts.regions);
     if (!lips) continue;
     const { r, g, b, a } = info.rgba;
     recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100 });
   }
-  c.state.result = result;
+  return { result };
 };
 
 /**
  * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
  * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
  */
-export const encode: Step<P, State> = async (c) => {
-  c.output.images.result = await encodePngFast(c.state.result ?? c.image);
+export const encode: Step<P, Coloured> = async (c) => {
+  c.output.images.result = await encodePngFast(c.state.result);
 };

@@ -3,11 +3,11 @@
  * when asked → skin colour, type, lines, eyelids, eye bags, dark circles, pores, blackheads, lesions and
  * skin age measured in mesh and parsing zones → the maps asked for → the answer.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { answer, findFace, frameFace, maps, measure, qualityGate, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { answer, findFace, frameFace, maps, measure, qualityGate, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'skin-analysis-advanced',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFace, frameFace, qualityGate, measure, maps, answer],
+  steps: steps<P>().step(findFace).step(frameFace).step(qualityGate).step(measure).step(maps).step(answer),
 });

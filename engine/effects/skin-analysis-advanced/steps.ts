@@ -18,7 +18,8 @@ import { faceRectangle, skinResult, warnings } from './answer.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState { frame: Frame; lab: LabFrame; analysis: SkinAnalysis }
+export interface Framed { frame: Frame; lab: LabFrame }
+export interface Analysed { analysis: SkinAnalysis }
 
 /**
  * Quality gates. minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face under ~170 px wide) lines
@@ -28,47 +29,47 @@ export interface State extends PortraitState { frame: Frame; lab: LabFrame; anal
  */
 export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
 
-export const findFace: Step<P, State> = selectFaces<P, State>(() => ({ count: 1, detect: { meshFaces: 1 } }));
+export const findFace = selectFaces<P>(() => ({ count: 1, detect: { meshFaces: 1 } }));
 
-export const frameFace: Step<P, State> = async (c) => {
-  const face = c.state.faces![0];
+export const frameFace: Step<P, PortraitState, Framed> = async (c) => {
+  const face = c.state.faces[0];
   if (!face.mesh) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
-  c.state.frame = await makeFrame(c.image, face);
-  c.state.lab = labFrame(c.state.frame);
+  const frame = await makeFrame(c.image, face);
+  return { frame, lab: labFrame(frame) };
 };
 
-export const qualityGate: Step<P, State> = (c) => {
+export const qualityGate: Step<P, Framed> = (c) => {
   if (c.params.face_quality_control !== 1) return;
-  const f = c.state.frame!;
+  const f = c.state.frame;
   if (f.pxPerMm < QUALITY.minPxPerMm) {
     const iris = Math.ceil(QUALITY.minPxPerMm * IRIS_MM), face = Math.ceil(QUALITY.minPxPerMm * 140);
     throw new CodedError('ERROR_FACE_SIZE_RATIO_NOT_MET',
       `the face is too small to measure skin: ${f.pxPerMm.toFixed(2)} px per mm (iris ${f.irisPx.toFixed(0)} px across); at least ${QUALITY.minPxPerMm} px per mm is needed (iris ${iris} px, face about ${face} px wide)`);
   }
-  const sharp = sharpness(c.state.lab!.L, f.w, f.h, f.s, eyeArea(f));
+  const sharp = sharpness(c.state.lab.L, f.w, f.h, f.s, eyeArea(f));
   if (sharp < QUALITY.minSharpness) {
     throw new CodedError('ERROR_BLURRY_FACE', `the face is too blurred to measure skin: sharpness ${sharp.toFixed(2)} around the eyes, at least ${QUALITY.minSharpness} is needed`);
   }
 };
 
 /** The parsing is brought to image resolution only where the zones read it (zoneGrid; parseFaceAt). */
-export const measure: Step<P, State> = async (c, kit) => {
-  const face = c.state.faces![0], frame = c.state.frame!;
+export const measure: Step<P, PortraitState & Framed, Analysed> = async (c, kit) => {
+  const face = c.state.faces[0], frame = c.state.frame;
   const parsing = await parseFaceAt(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, face, zoneGrid(frame).at, SKIN_PARSING);
-  c.state.analysis = analyseSkin(frame, face, parsing, c.state.lab);
+  return { analysis: analyseSkin(frame, face, parsing, c.state.lab) };
 };
 
-export const maps: Step<P, State> = async (c) => {
+export const maps: Step<P, Analysed> = async (c) => {
   const names = (c.params.return_maps ?? []) as MapName[];
-  const rendered = await renderMaps(c.image, c.state.analysis!, names);
+  const rendered = await renderMaps(c.image, c.state.analysis, names);
   for (const [name, img] of Object.entries(rendered)) c.output.images[`map:${name}`] = img;
 };
 
-export const answer: Step<P, State> = (c) => {
-  const face = c.state.faces![0];
+export const answer: Step<P, PortraitState & Analysed> = (c) => {
+  const face = c.state.faces[0];
   c.output.data = {
     warning: warnings(face),
     face_rectangle: faceRectangle(face),
-    result: skinResult(c.state.analysis!, c.params.return_rect_confidence === 1),
+    result: skinResult(c.state.analysis, c.params.return_rect_confidence === 1),
   };
 };

@@ -3,11 +3,11 @@
  * smart_skin) → the 5 largest faces → each face's skin healed, evened, lifted and smoothed by the plan
  * (steps.ts) → the photo.
  */
-import { defineEffect } from '../../pipeline/effect.ts';
-import { encodeResult, findFaces, retouch, type P, type State } from './steps.ts';
+import { defineEffect, steps } from '../../pipeline/effect.ts';
+import { encodeResult, findFaces, retouch, type P } from './steps.ts';
 
-export default defineEffect<P, State>({
+export default defineEffect({
   slug: 'smart-skin-advanced',
   models: ['human', 'bisenet-face-parsing'],
-  steps: [findFaces, retouch, encodeResult],
+  steps: steps<P>().step(findFaces).step(retouch).step(encodeResult),
 });

@@ -19,7 +19,7 @@ import { valleyDepth, valleyness } from '../../image/retouch/ridges.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
 import { whitenSkin } from '../../image/retouch/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { faceRegions, type Mask } from '../../vision/regions/face-regions.ts';
@@ -31,11 +31,9 @@ import { readWindow, writeWindow } from '../../image/window.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface State extends PortraitState {
+export interface Retouched {
   /** The result pixels, a copy of the input edited face by face. */
   result: RasterImage;
-  /** Spots healed over all faces (tests, logs). */
-  healed: number;
 }
 
 /** How strongly each part of the retouch runs, 0..1. */
@@ -113,7 +111,7 @@ export const TUNING = {
   pores: { poreMm: 0.35, band: 0.5, shine: 0.6, shineMm: 1, broadMm: 6, shineFloor: 2 },
 };
 
-export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: SKIN_FACES, detect: { meshFaces: SKIN_FACES } }));
+export const findFaces = selectFaces<P>(() => ({ count: SKIN_FACES, detect: { meshFaces: SKIN_FACES } }));
 
 /** A full-resolution mask's window, 0..1. */
 function crop(mask: Mask | undefined, win: Win): Float32Array {
@@ -325,23 +323,22 @@ function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, 
   return report;
 }
 
-export const retouch: Step<P, State> = async (c, kit) => {
+export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
   const result: RasterImage = { ...c.image, data: Buffer.from(c.image.data) };
-  c.state.result = result;
-  c.state.healed = 0;
   const plan = planOf(c.params);
-  await perFace<P, State>(async (face) => {
+  await eachFace(c.state.faces, kit, async (face) => {
     // Faces past the mesh limit have no mesh, hence no masks: they are left as they are.
     const win = retouchWindow(face, result);
     if (!win) return;
     const parsing = await c.facts.parsing(face);
     const px = readWindow(result, win);
-    c.state.healed! += retouchFace(px, result.channels, face, parsing, win, result, plan).healed;
+    retouchFace(px, result.channels, face, parsing, win, result, plan);
     writeWindow(result, win, px);
-  })(c, kit);
+  });
+  return { result };
 };
 
-export const encodeResult: Step<P, State> = async (c) => {
-  const r = c.state.result!;
+export const encodeResult: Step<P, Retouched> = async (c) => {
+  const r = c.state.result;
   c.output.images.result = await encodePhoto({ data: r.data, width: r.width, height: r.height, channels: r.channels as 3 | 4 });
 };
