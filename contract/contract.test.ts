@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { endpointList, endpoints } from './index.ts';
 import { groups } from './groups.ts';
@@ -5,9 +6,10 @@ import { errorCodes, type CodedError } from './errors.ts';
 import { validateFields } from './validate.ts';
 
 describe('contract', () => {
-  it('describes the 15 endpoints of interface.md, each under its group prefix', () => {
-    expect(endpointList).toHaveLength(15);
-    expect(new Set(endpointList.map((e) => e.path)).size).toBe(15);
+  it('lists every endpoint file once, each at its own path under its group prefix', () => {
+    const files = fs.readdirSync(new URL('./endpoints/', import.meta.url)).filter((f) => f.endsWith('.ts'));
+    expect(endpointList.map((e) => `${e.slug}.ts`).sort()).toEqual(files.sort());
+    expect(new Set(endpointList.map((e) => e.path)).size).toBe(endpointList.length);
     for (const e of endpointList) {
       const group = groups.find((g) => g.id === e.group)!;
       expect(e.path.startsWith(group.prefix), e.slug).toBe(true);

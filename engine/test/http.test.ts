@@ -62,7 +62,7 @@ describe('routing', () => {
 
   it('serves an OpenAPI document generated from the contract, and a docs page', async () => {
     const doc = (await get(e, '/openapi.json', {})).body;
-    expect(Object.keys(doc.paths)).toHaveLength(15);
+    expect(Object.keys(doc.paths).sort()).toEqual(endpointList.map((x) => x.path).sort());
     expect(doc.paths[COMMODITY].post.requestBody.content['multipart/form-data'].schema.properties.return_form.enum).toEqual(['mask', 'whiteBK', 'crop']);
     const page = await fetch(`${e.url}/docs/`);
     expect(page.status).toBe(200);

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endpointList } from '../../contract/index.ts';
 import { renderWithQuery } from '../testing/render.tsx';
 import { App } from './app.tsx';
 
@@ -19,7 +20,7 @@ describe('App', () => {
     expect(within(nav).getAllByRole('heading').map((h) => h.textContent)).toEqual([
       'Background removal', 'Portrait effects', 'Portrait editing', 'Portrait analysis', 'Image editing',
     ]);
-    expect(within(nav).getAllByRole('link')).toHaveLength(14);
+    expect(within(nav).getAllByRole('link')).toHaveLength(endpointList.filter((x) => x.mode !== 'query').length);
     expect(within(nav).queryByText('Task result')).toBeNull();
   });
 
