@@ -18,7 +18,8 @@ import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
 import { docsCsp, openApiDocument } from './http/openapi.ts';
-import { effectModules } from './effects/registry.ts';
+import { endpointList } from '../contract/index.ts';
+import { effectModuleOf, effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { ResultStore } from './results/store.ts';
 import { TaskStore } from './tasks/store.ts';
@@ -60,6 +61,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 }
 
 async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
+  const endpoints = [...endpointList, ...config.extraEndpoints];
   const effects: Record<string, string> = { ...effectModules, ...config.extraEffects };
   for (const slug of config.disabledEffects) delete effects[slug];
   const results = new ResultStore(config.dataDir);
@@ -67,8 +69,8 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   const tasks = new TaskStore(config.dataDir);
   const storage = new StorageMonitor([config.dataDir, tasks.inputDir, results.dir], config.minFreeBytes);
   const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs }, config.workers, config.maxWaitingJobs);
-  const queue = new TaskQueue(tasks, pool, results, storage, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
-  const services: Services = { config, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
+  const queue = new TaskQueue(tasks, pool, results, storage, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs, endpoints });
+  const services: Services = { config, endpoints, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
 
   const app = Fastify({
     logger,
@@ -85,6 +87,12 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     http: { ...httpLayerOptions.http, connectionsCheckingInterval: 1000, headersTimeout: Math.min(config.requestTimeoutMs, 30_000) },
   });
   app.decorate('services', services);
+  // An endpoint without an effect is a 501 for every request: said once here, not only when one comes.
+  for (const e of endpoints) {
+    if (e.mode === 'query' || effects[e.slug]) continue;
+    if (config.disabledEffects.includes(e.slug)) app.log.info({ slug: e.slug }, 'effect disabled by ATELIER_DISABLED_EFFECTS; its endpoint answers 501');
+    else app.log.warn({ slug: e.slug, expected: effectModuleOf(e.slug) }, 'endpoint has no effect module; it answers 501 ERROR_AI_NOT_AVAILABLE');
+  }
 
   await app.register(multipart);
   await app.register(envelope);
@@ -103,15 +111,15 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   // but not while the request's body is still arriving: closing under a client that is still sending
   // gives it a broken pipe instead of the answer. Node reads such a body out and drops it.
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
-  await app.register(auth, { keys, acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
+  await app.register(auth, { keys, guardedPaths: new Set(endpoints.map((e) => e.path)), acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
   const methods = trackMethods(app);
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });
   await app.register(healthRoute, { services });
-  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument() as never } });
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(endpoints) as never } });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: docsCsp });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument(endpoints));
   methods.addMethodNotAllowed();
 
   const sweep = async () => {

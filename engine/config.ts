@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { endpointList } from '../contract/index.ts';
+import type { Endpoint } from '../contract/endpoint.ts';
 
 export interface EngineConfig {
   port: number;
@@ -49,6 +50,8 @@ export interface EngineConfig {
   disabledEffects: string[];
   /** Extra effect modules by slug (tests register their own processors this way). */
   extraEffects: Record<string, string>;
+  /** Endpoints beside the contract's, each served like them (a test adds a throwaway effect this way). */
+  extraEndpoints: readonly Endpoint[];
   logLevel: string;
 }
 
@@ -95,6 +98,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     sweepIntervalMs: int(env.ATELIER_SWEEP_INTERVAL_MS, 10 * 60_000),
     disabledEffects: effectSlugs(env.ATELIER_DISABLED_EFFECTS),
     extraEffects: {},
+    extraEndpoints: [],
     logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
   };
 }

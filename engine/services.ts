@@ -1,4 +1,5 @@
 /** The services the app builds and its routes share (their own file, so routes do not import the app that registers them). */
+import type { Endpoint } from '../contract/endpoint.ts';
 import type { EngineConfig } from './config.ts';
 import type { BaseUrlOf } from './http/base-url.ts';
 import type { ResultStore } from './results/store.ts';
@@ -9,6 +10,9 @@ import type { WorkerPool } from './workers/pool.ts';
 
 export interface Services {
   config: EngineConfig;
+  /** The contract's endpoints and the config's extra ones. */
+  endpoints: readonly Endpoint[];
+  /** Endpoint slug → effect module, for the endpoints this engine provides. */
   effects: Record<string, string>;
   pool: WorkerPool;
   tasks: TaskStore;

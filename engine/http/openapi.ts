@@ -1,5 +1,5 @@
-/** The OpenAPI 3 document, generated from the contract: one operation per endpoint, fields as form parts. */
-import { endpointList } from '../../contract/index.ts';
+/** The OpenAPI 3 document, generated from the endpoints' descriptions: one operation per endpoint, fields as form parts. */
+import type { Endpoint } from '../../contract/endpoint.ts';
 import type { Field } from '../../contract/fields.ts';
 import { describeLimits } from '../../contract/limits.ts';
 import { errorCodes } from '../../contract/errors.ts';
@@ -44,9 +44,9 @@ const envelope = {
   },
 };
 
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(endpoints: readonly Endpoint[]): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const e of endpointList) {
+  for (const e of endpoints) {
     const fields = Object.entries(e.fields);
     const required = fields.filter(([, f]) => f.required).map(([n]) => n);
     const errors = Object.fromEntries([...new Set(Object.values(errorCodes).map((c) => c.status))].map((s) =>

@@ -15,7 +15,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { endpointList } from '../../contract/index.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -37,9 +36,6 @@ export function resolveApiKeys(configured: string[], dataDir: string): { keys: s
   return { keys: [key], keyFile, created: true };
 }
 
-/** The paths whose routes need the key: every path the contract declares. */
-const guardedPaths = new Set(endpointList.map((e) => e.path));
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The owner id of the key the request carried (set once the key is checked; '' on unguarded routes). */
@@ -49,12 +45,14 @@ declare module 'fastify' {
 
 export interface AuthOptions {
   keys: string[];
+  /** The paths that need a key: every endpoint's. */
+  guardedPaths: ReadonlySet<string>;
   acceptSdkHeader: boolean;
   /** The id stored for what a key owns (never the key itself); by default the key's SHA-256. */
   ownerOf?: (key: string) => string;
 }
 
-export default fp<AuthOptions>(async (app, { keys, acceptSdkHeader, ownerOf }) => {
+export default fp<AuthOptions>(async (app, { keys, guardedPaths, acceptSdkHeader, ownerOf }) => {
   const accepted = keys.map(digest);
   const owners = keys.map((k) => (ownerOf ? ownerOf(k) : digest(k).toString('base64url')));
   app.decorateRequest('apiKeyOwner', '');

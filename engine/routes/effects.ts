@@ -5,7 +5,6 @@
  * method answers 405 from plugins/methods.ts, for every path.)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endpointList } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { readUpload } from '../http/upload.ts';
 import { resultBody } from '../http/result-body.ts';
@@ -34,7 +33,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
   // Async submits still uploading will each be a task: they count against the queue's limit from admission.
   const submits = new Places(() => config.maxQueuedTasks - services.tasks.pendingCount());
 
-  for (const endpoint of endpointList) {
+  for (const endpoint of services.endpoints) {
     if (endpoint.mode !== 'query') app.post(endpoint.path, (req, reply) => handle(endpoint, req, reply));
   }
 

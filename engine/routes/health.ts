@@ -7,7 +7,6 @@
  * whether the data folder's disk has room (storage.ts); while it is full, `status` is `storage_full`.
  */
 import type { FastifyInstance } from 'fastify';
-import { endpointList } from '../../contract/index.ts';
 import { catalog } from '../vision/models/catalog.ts';
 import type { WorkerModel } from '../workers/pool.ts';
 import type { Services } from '../services.ts';
@@ -32,7 +31,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
   const problems = new Map(await Promise.all(Object.values(catalog).map(async (e) => [e.id, await e.check()] as const)));
 
   app.get('/healthz', async () => {
-    const { pool, tasks, queue, effects, storage: disk } = services;
+    const { pool, tasks, queue, effects, endpoints, storage: disk } = services;
     const storage = disk.health();
     const workers = pool.workerModels;
     // The catalog, and anything a worker tried that is not in it (an effect naming a model that does not exist).
@@ -42,7 +41,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
       ready: pool.ready,
       models: Object.fromEntries([...ids].map((id) =>
         [id, modelHealth(workers.flatMap((w) => w.get(id) ?? []), problems.get(id))])),
-      effects: Object.fromEntries(endpointList.filter((e) => e.mode !== 'query')
+      effects: Object.fromEntries(endpoints.filter((e) => e.mode !== 'query')
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },
       tasks: { pending: tasks.pendingCount(), running: queue.inFlight },

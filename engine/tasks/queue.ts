@@ -13,7 +13,6 @@
  * is recorded.
  */
 import { CodedError, errorCodes, isErrorCode } from '../../contract/errors.ts';
-import { endpointBySlug } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import type { EncodedImage } from '../image/raster.ts';
 import type { EffectOutput } from '../pipeline/effect.ts';
@@ -48,7 +47,7 @@ export class TaskQueue {
     private readonly pool: WorkerPool,
     private readonly results: ResultStore,
     private readonly storage: StorageMonitor,
-    private readonly opts: { concurrency: number; timeoutMs: number; retryMs?: number },
+    private readonly opts: { concurrency: number; timeoutMs: number; retryMs?: number; endpoints: readonly Endpoint[] },
   ) {
     this.retryMs = opts.retryMs ?? 2000;
   }
@@ -115,7 +114,7 @@ export class TaskQueue {
       const images = Object.fromEntries(await Promise.all(Object.entries(task.images).map(async ([field, img]) =>
         [field, { bytes: new Uint8Array(await fs.readFile(img.file)), format: img.format, maxPixels: img.maxPixels }] as const)));
       const output = await this.pool.run(task.slug, images, task.params, this.opts.timeoutMs);
-      const endpoint = endpointBySlug(task.slug);
+      const endpoint = this.opts.endpoints.find((e) => e.slug === task.slug);
       if (!endpoint) throw new CodedError('PROCESSING_FAILURE', `${task.slug} is not an endpoint of this engine`);
       for (const img of taskImages(endpoint, output)) saved.push(await this.results.save(img));
       this.store.complete(task.id, saved);
