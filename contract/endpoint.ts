@@ -11,6 +11,8 @@ export interface Endpoint {
   group: GroupId;
   title: string;
   summary: string;
+  /** The word a result download gets after the photo's name in the studio ("car-cutout.png"); the slug without it. */
+  resultWord?: string;
   fields: Record<string, Field>;
   /** The answer's members besides the envelope, and where each comes from (result.ts). */
   result: ResultSpec;

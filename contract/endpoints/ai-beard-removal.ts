@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-editing',
   title: 'Beard removal',
+  resultWord: 'no-beard',
   summary: 'Removes facial hair.',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),

@@ -17,6 +17,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-editing',
   title: 'Beard styling',
+  resultWord: 'beard',
   summary: 'Gives the face a beard, from a preset or from a reference photo. The preset wins when both are given.',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait to modify.', { aliases: ['0.image'] }),

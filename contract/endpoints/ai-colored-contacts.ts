@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-editing',
   title: 'Coloured contacts',
+  resultWord: 'contacts',
   summary: 'Recolours the irises from a lens name or description; natural light brown when neither is given.',
   fields: {
     image: imageField(limits.fallback, 'Image', 'Portrait with open eyes.'),

@@ -15,6 +15,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-editing',
   title: 'Hair loss simulation',
+  resultWord: 'hair-loss',
   summary: 'Shows a stage of hair loss: man_1..7 (receding), woman_1..7 (diffuse thinning).',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),

@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-effects',
   title: 'Red lip gloss',
+  resultWord: 'gloss',
   summary: 'Adds glossy red lips to the 5 largest faces: a classic red with a highlight that follows the lips and the light.',
   fields: {
     image: imageField(limits.portraitAsyncSmall, 'Image', 'Portrait.'),

@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-effects',
   title: 'Square face avatar',
+  resultWord: 'square-face',
   summary: 'Turns the portrait into a rounded-square cartoon avatar that keeps the likeness.',
   fields: {
     image: imageField(limits.portraitAsyncSmall, 'Image', 'Portrait.'),

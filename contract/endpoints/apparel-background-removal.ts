@@ -12,6 +12,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'cutout',
   title: 'Apparel background removal',
+  resultWord: 'clothing',
   summary: 'Cuts out the clothing of the main person, whole or by garment class.',
   fields: {
     image: imageField(limits.apparel, 'Image', 'Photo of a person wearing the clothes, or of a garment alone.'),

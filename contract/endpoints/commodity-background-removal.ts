@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'cutout',
   title: 'Product background removal',
+  resultWord: 'cutout',
   summary: 'Cuts a product out of its background.',
   fields: {
     image: imageField(limits.product, 'Image', 'Product photo.'),

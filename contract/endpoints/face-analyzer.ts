@@ -15,6 +15,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'portrait-analysis',
   title: 'Face analyzer',
+  resultWord: 'faces',
   summary: 'Finds faces and reports age, gender, emotion, head pose and other attributes for the 5 largest.',
   fields: {
     image: imageField(limits.faceAnalyzer, 'Image', 'Photo with faces.'),

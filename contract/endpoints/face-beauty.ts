@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'portrait-effects',
   title: 'Face beauty',
+  resultWord: 'beauty',
   summary: 'Sharpens, smooths and whitens the face.',
   fields: {
     image: imageField(limits.faceBeauty, 'Image', 'Portrait.'),

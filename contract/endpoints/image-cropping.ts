@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'image-editing',
   title: 'Smart crop',
+  resultWord: 'crop',
   summary: 'Crops around the main subject to the target size.',
   fields: {
     image: imageField(limits.cropping, 'Image', 'Photo to crop.'),

@@ -19,6 +19,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'portrait-effects',
   title: 'Lip colour',
+  resultWord: 'lips',
   summary: 'Colours the lips of one or more faces.',
   fields: {
     image: imageField(limits.lipsColor, 'Image', 'Portrait.'),

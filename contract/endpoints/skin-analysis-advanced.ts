@@ -15,6 +15,7 @@ export default defineEndpoint({
   mode: 'sync',
   group: 'portrait-analysis',
   title: 'Skin analysis',
+  resultWord: 'skin-map',
   summary: 'Measures skin type, colour, wrinkles, pores, spots and more on the main face.',
   fields: {
     image: imageField(limits.fallback, 'Image', 'Frontal portrait.'),

@@ -10,6 +10,7 @@ export default defineEndpoint({
   mode: 'async',
   group: 'portrait-effects',
   title: 'Skin retouch',
+  resultWord: 'skin',
   summary: 'Retouches skin: blemishes, spots, tone, texture, wrinkles, under-eye. smart_skin=1 does all of it.',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),

@@ -5,24 +5,6 @@
 import { endpointBySlug } from '../../../../contract/index.ts';
 import type { GalleryItem, StoredImage } from '../stores/gallery-store.ts';
 
-/** The word a download gets after the photo's name, per effect. */
-const resultWord: Record<string, string> = {
-  'commodity-background-removal': 'cutout',
-  'apparel-background-removal': 'clothing',
-  'image-cropping': 'crop',
-  'face-beauty': 'beauty',
-  'smart-skin-advanced': 'skin',
-  'lips-color-changer': 'lips',
-  'ai-red-lip-gloss': 'gloss',
-  'ai-colored-contacts': 'contacts',
-  'ai-square-face-filter': 'square-face',
-  'ai-hair-loss-simulation': 'hair-loss',
-  'ai-beard-styling': 'beard',
-  'ai-beard-removal': 'no-beard',
-  'skin-analysis-advanced': 'skin-map',
-  'face-analyzer': 'faces',
-};
-
 export const itemTitle = (item: Pick<GalleryItem, 'slug'>) => endpointBySlug(item.slug)?.title ?? item.slug;
 
 export const photoName = (item: Pick<GalleryItem, 'before'>) => item.before.name ?? 'photo';
@@ -33,7 +15,8 @@ const slugify = (s: string) => s.toLowerCase().replace(/\.[a-z0-9]+$/, '').repla
 export function optionsText(item: Pick<GalleryItem, 'slug' | 'params'>): string {
   const endpoint = endpointBySlug(item.slug);
   const p = item.params;
-  if (item.slug === 'image-cropping' && p.width && p.height) return `${p.width}×${p.height}`;
+  // A target size (required width and height, as smart crop's) reads as one: "910×512".
+  if (endpoint?.fields.width?.required && endpoint.fields.height?.required && p.width && p.height) return `${p.width}×${p.height}`;
   const out: string[] = [];
   for (const [name, value] of Object.entries(p)) {
     const f = endpoint?.fields[name];
@@ -58,7 +41,7 @@ export const extensionOf = (type: string) => ({ 'image/png': 'png', 'image/jpeg'
 
 /** "car-cutout.png"; a run with several results adds the result's name ("look-clothing-tops.png"). */
 export function downloadName(item: Pick<GalleryItem, 'slug' | 'before' | 'afters'>, image: Pick<StoredImage, 'label'>, type: string): string {
-  const word = resultWord[item.slug] ?? item.slug;
+  const word = endpointBySlug(item.slug)?.resultWord ?? item.slug;
   const extra = item.afters.length > 1 ? `-${slugify(image.label)}` : '';
   return `${slugify(photoName(item))}-${word}${extra}.${extensionOf(type)}`;
 }
