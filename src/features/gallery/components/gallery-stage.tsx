@@ -26,8 +26,7 @@ import { AnalysisView } from './analysis-view.tsx';
 import { BeforeAfter, FIT } from './before-after.tsx';
 import type { View } from './before-after.tsx';
 import { CropView } from './crop-view.tsx';
-import { FaceAnalysisView } from './face-analysis-view.tsx';
-import { SkinReportView } from './skin-report-view.tsx';
+import { galleryTraits } from './per-effect.tsx';
 import { downloadName, extensionOf, itemCaption, itemTitle, photoName } from '../utils/item-names.ts';
 import { reencode, useOpaque } from '../utils/reencode.ts';
 import { useDevView } from '../../../lib/dev-view.ts';
@@ -112,18 +111,6 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
   );
 }
 
-/** Face analyzer answers get their own view: boxes on the photo, the faces' attributes in words. */
-function FaceAnalysisItem({ item, photoUrl }: { item: GalleryItem; photoUrl: string | undefined }) {
-  const loaded = useStoredJson(item.responseKey);
-  return <FaceAnalysisView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} requested={item.params.face_attributes_type} responseKey={item.responseKey} />;
-}
-
-/** Skin analysis answers get a report: marks and maps on the photo, every code in words. */
-function SkinReportItem({ item, photoUrl }: { item: GalleryItem; photoUrl: string | undefined }) {
-  const loaded = useStoredJson(item.responseKey);
-  return <SkinReportView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} maps={item.afters} responseKey={item.responseKey} />;
-}
-
 function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: StoredImage; url: string; label: string | undefined }) {
   const blob = useStoredBlob(image.key);
   const [type, setType] = useState(image.type);
@@ -189,8 +176,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
   const afterUrl = useStoredImageUrl(after?.key);
   const endpoint = endpointBySlug(item.slug);
   const analysis = endpoint?.group === 'portrait-analysis';
-  const faces = item.slug === 'face-analyzer' && item.status === 'done';
-  const skin = item.slug === 'skin-analysis-advanced' && item.status === 'done';
+  const AnswerView = item.status === 'done' ? galleryTraits[item.slug]?.AnswerView : undefined;
   const params = Object.entries(item.params);
   const kept = retainLocation(useStoredJson(endpoint && shapeHasValue(endpoint.result.shape, 'retain_location') ? item.responseKey : undefined)?.value);
   const form = resultForm(item.params.return_form);
@@ -270,8 +256,8 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
             />
           </div>
         )}
-        {!skin && !grid && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : !gridable && <span />}
-        {item.status === 'done' && after && !faces && !skin && <BackgroundPicker />}
+        {!AnswerView && !grid && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : !gridable && <span />}
+        {item.status === 'done' && after && !AnswerView && <BackgroundPicker />}
       </div>
 
       {blank && after && !grid && (
@@ -284,10 +270,8 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
 
       {/* Side by side only where the stage is wide enough; otherwise the details go under the image. */}
       <div className="@container flex min-h-0 flex-1 flex-col">
-        {faces ? (
-          <FaceAnalysisItem item={item} photoUrl={beforeUrl} />
-        ) : skin ? (
-          <SkinReportItem item={item} photoUrl={beforeUrl} />
+        {AnswerView ? (
+          <AnswerView item={item} photoUrl={beforeUrl} />
         ) : (
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">

@@ -1,9 +1,11 @@
 /** How the stage names an item's results: apparel's main cutout by what it holds, classes capitalised. */
+import { galleryTraits } from '../components/per-effect.tsx';
 import type { GalleryItem, StoredImage } from '../stores/gallery-store.ts';
 
 const MAIN_APPAREL = 'All garments';
 
-export const isApparel = (item: Pick<GalleryItem, 'slug'>) => item.slug === 'apparel-background-removal';
+/** Whether the item's effect answers results per garment class (per-effect.tsx). */
+export const isApparel = (item: Pick<GalleryItem, 'slug'>) => galleryTraits[item.slug]?.classResults === true;
 
 /** Garment classes that were asked for (cloth_class as sent; the engine's default, tops, when it was not). */
 export const requestedClasses = (item: Pick<GalleryItem, 'params'>): string[] =>
