@@ -5,6 +5,7 @@ import { endpointBySlug } from '../../../../contract/index.ts';
 import { resultSources } from '../../../lib/results.ts';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import { readPixels } from '../utils/read-pixels.ts';
+import { attributeBlock } from '../utils/face-answer.fixture.ts';
 import { GalleryStage } from './gallery-stage.tsx';
 
 // jsdom decodes no images: a result's first byte says what the "decoded" picture holds (0: nothing, 1: a garment).
@@ -173,5 +174,15 @@ describe('Comparing two results', () => {
     fireEvent.click(within(comparison).getByRole('button', { name: 'Close comparison' }));
     expect(screen.queryByRole('region', { name: 'Comparison' })).toBeNull();
     expect(screen.getByRole('region', { name: 'Selected result' })).toBeTruthy();
+  });
+});
+
+describe('Per-effect views', () => {
+  it('shows a face analyzer answer in its own view (per-effect.tsx), not the before and after', async () => {
+    const response = { ...envelope, image_width: 40, image_height: 40, face_detail_infos: [{ face_rect: { x: 5, y: 5, width: 20, height: 20 }, face_detail_attributes_info: attributeBlock({ age: 31 }) }] };
+    await addRun('face-analyzer', { face_attributes_type: 'Age' }, response, {});
+    render(<GalleryStage />);
+    expect(await screen.findByRole('list', { name: 'Faces' })).toBeTruthy();
+    expect(screen.queryByTestId('before-after')).toBeNull();
   });
 });
