@@ -49,7 +49,7 @@ function entryFaces(all: readonly Face[], entries: readonly FaceEntry[]): Face[]
 }
 
 /**
- * Step 1: the faces to work on into state.faces, or 422 ERROR_NO_FACE_IN_FILE. With entries, one face per
+ * Step 1: the faces to work on, returned as `faces`, or 422 ERROR_NO_FACE_IN_FILE. With entries, one face per
  * entry (the same face for two entries that pick it).
  */
 export const selectFaces = <P>(choose: (c: Ctx<P>) => FaceChoice): Step<P, object, PortraitState> => named('selectFaces', async (c: Ctx<P>) => {
