@@ -60,6 +60,14 @@ export const findPerson: Step<P, State> = async (c, kit) => {
   v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
 
+/**
+ * The matte and the person at once: ISNet runs in the model host while Human's models (and, on a worker's
+ * first job, their loading) run in this thread. Neither reads what the other writes.
+ */
+export const matteAndPerson = (modelId: string): Step<P, State> => named('matteAndPerson', async (c, kit) => {
+  await Promise.all([predictMatte(modelId)(c, kit), findPerson(c, kit)]);
+});
+
 /** The parse's size for an image: its longest side WORK_SIDE at most, and the scale to it. */
 export function workSize(W: number, H: number) {
   const k = Math.min(1, WORK_SIDE / Math.max(W, H));
