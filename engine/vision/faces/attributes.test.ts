@@ -105,7 +105,7 @@ describe('faceAttributes', () => {
   });
 
   it('runs inside an engine worker thread, on the models that worker loads', async () => {
-    const probe = new URL('./attributes-probe.test-effect.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/attributes-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'attributes-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));

@@ -147,7 +147,7 @@ describe('parseFace on a frontal portrait', () => {
   });
 
   it('runs the same inside an engine worker thread, with the registry that worker builds', async () => {
-    const probe = new URL('./worker-probe.test-effect.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/parsing-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'parsing-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));

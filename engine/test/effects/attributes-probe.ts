@@ -3,8 +3,8 @@
  * attribute models load onto that worker's own Human instance (humanModel), not the main thread's.
  */
 import { defineEffect } from '../../pipeline/effect.ts';
-import { faceAttributes } from './attributes.ts';
-import { detectFaces } from './detect.ts';
+import { faceAttributes } from '../../vision/faces/attributes.ts';
+import { detectFaces } from '../../vision/faces/detect.ts';
 
 export default defineEffect({
   slug: 'attributes-probe',

@@ -3,7 +3,7 @@
  * (tsx loader via worker-entry.mjs, one registry per worker, the 'human' catalog entry).
  */
 import { defineEffect } from '../../pipeline/effect.ts';
-import { detectFaces } from './detect.ts';
+import { detectFaces } from '../../vision/faces/detect.ts';
 
 export default defineEffect({
   slug: 'vision-probe',

@@ -3,8 +3,8 @@
  * (the 'bisenet-face-parsing' catalog entry loaded by the worker's own registry, on its own tfjs).
  */
 import { defineEffect } from '../../pipeline/effect.ts';
-import { detectFaces } from '../faces/detect.ts';
-import { parseFace, type FaceParser } from './face-parsing.ts';
+import { detectFaces } from '../../vision/faces/detect.ts';
+import { parseFace, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 
 export default defineEffect({
   slug: 'parsing-probe',
