@@ -10,8 +10,8 @@ import type { RasterImage } from '../../image/raster.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
 import type { BeardMask } from '../../vision/regions/beard.ts';
-import { feather } from '../../vision/regions/feather.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
+import { feather } from '../../image/feather.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export type RGB = [number, number, number];
 

@@ -20,7 +20,7 @@ import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
-import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane, type OwnBeard } from './colour.ts';

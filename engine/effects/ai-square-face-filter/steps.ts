@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { cartoon, cartoonDefaults, type CartoonOptions } from '../../image/cartoon.ts';
+import { cartoon, cartoonDefaults, type CartoonOptions } from './cartoon.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';

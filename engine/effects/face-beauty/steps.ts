@@ -14,7 +14,7 @@ import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 

@@ -19,8 +19,8 @@
 import { expand, shrink } from '../guided-filter.ts';
 import { closePlane } from '../morphology.ts';
 import type { RasterImage } from '../raster.ts';
-import { mapGamut, toByte, toLab, type Area } from './color.ts';
-import { blurPlane } from './frequency.ts';
+import { mapGamut, toByte, toLab, type Area } from '../colour.ts';
+import { blurPlane } from '../frequency.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
 

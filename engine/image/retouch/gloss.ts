@@ -10,7 +10,7 @@
  *     highlight sits where the real light falls.
  */
 import { boxMean } from '../guided-filter.ts';
-import { LINEAR, toLab, type Area, type Pixels } from './color.ts';
+import { LINEAR, toLab, type Area, type Pixels } from '../colour.ts';
 
 export interface Gloss {
   /** Highlight weight 0..1 over the area. */

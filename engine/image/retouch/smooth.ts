@@ -5,7 +5,7 @@
  * so the skin keeps a real surface and never looks airbrushed. Planes are Float32Array in [0, 1].
  */
 import { fastGuidedFilter } from '../guided-filter.ts';
-import { blurPlane } from './frequency.ts';
+import { blurPlane } from '../frequency.ts';
 
 export interface SmoothOptions {
   /** Guided filter radius in pixels: the largest feature size that gets flattened. */

@@ -8,11 +8,11 @@
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { toLab } from '../garments/lab.ts';
+import { toLab } from '../../image/lab.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
 import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
-import type { Win } from '../regions/polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 import type { Face } from './detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from './landmarks.ts';

@@ -12,7 +12,7 @@ import type { Face } from '../faces/detect.ts';
 import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';

@@ -7,7 +7,7 @@
 import { segmentDistance, type Pt } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { flood, groups } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
 

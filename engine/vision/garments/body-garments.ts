@@ -6,7 +6,7 @@
  */
 import { dist, mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE2 } from './lab.ts';
+import { deltaE2 } from '../../image/lab.ts';
 import type { Scene } from './scene.ts';
 
 export const PARTS = ['upper', 'lower', 'shoes', 'bag'] as const;

@@ -5,7 +5,7 @@
  */
 import type { Face } from '../faces/detect.ts';
 import { convexHull, fillPolygon } from './geometry.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { groups } from './regions.ts';
 import { areaOf, L, medianLab, regionShare, type Scene } from './scene.ts';
 

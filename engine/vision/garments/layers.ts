@@ -6,7 +6,7 @@
  */
 import { segmentDistance } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { flood } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
 

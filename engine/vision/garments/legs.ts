@@ -6,7 +6,7 @@
  * and how wide it is against the hips.
  */
 import { dist, mid, type BodyFrame, type Pt } from './body-frame.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { L, MISSING, type Scene } from './scene.ts';
 
 /** Heights along the legs (0 hips, 1 knees, 2 ankles) whose readings are features. */

@@ -15,7 +15,7 @@ import { extendUpper, splitLower, splitUpper } from './layers.ts';
 import { buildScene, L, labelMap, medianLab, regionMask, regionShare, type Scene } from './scene.ts';
 import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
 import { apparelModel, relabel, type ApparelModel } from './learned.ts';

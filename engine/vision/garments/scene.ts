@@ -2,7 +2,7 @@
  * The shared state of one garment parse: the work-size image in Lab, its superpixels with per-region
  * statistics and neighbours, the person matte, and the label given to each region so far.
  */
-import { toLab } from './lab.ts';
+import { toLab } from '../../image/lab.ts';
 import { slic, type Region } from './superpixels.ts';
 
 /** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */

@@ -7,7 +7,7 @@
  * the feet (a skirt or shorts over bare legs; trousers reach the shoes).
  */
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
-import { deltaE } from './lab.ts';
+import { deltaE } from '../../image/lab.ts';
 import type { LegShape } from './legs.ts';
 import { L, MISSING, type Scene } from './scene.ts';
 

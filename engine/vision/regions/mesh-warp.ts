@@ -5,7 +5,7 @@
  * surface first, as uvField does, so a turned head's hidden side does not take the visible one's pixels.
  */
 import { faceSurface, rasterPairs, type P3 } from './uv-map.ts';
-import type { Win } from './polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export interface MeshWarp { sx: Float32Array; sy: Float32Array; win: Win }
 

@@ -5,8 +5,8 @@
  * for a finding, fades() for an absence), scaled down where the frame is too coarse to see the feature.
  */
 import { fitPlane, planeResiduals } from '../../image/plane-fit.ts';
-import { toLab } from '../../image/retouch/color.ts';
-import { gauss as blurPlane } from './gauss.ts';
+import { toLab } from '../../image/colour.ts';
+import { gauss as blurPlane } from '../../image/gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import type { FaceParsing, ParsingSample } from '../parsing/face-parsing.ts';

@@ -6,7 +6,7 @@
  * sharpness) and how alone the blob stands (isolation: its contrast against the least different quarter of
  * its ring).
  */
-import { gauss as blurPlane, zoneSpans } from './gauss.ts';
+import { gauss as blurPlane, zoneSpans } from '../../image/gauss.ts';
 import { nth } from './pigment.ts';
 
 export interface Blob {

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../faces/landmarks.ts';
-import type { Win } from '../regions/polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export const IRIS_MM = 11.7;
 /**

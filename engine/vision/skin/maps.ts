@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { EncodedImage, RasterImage } from '../../image/raster.ts';
 import type { SkinAnalysis } from './analyse.ts';
 import { resamplePlane } from './frame.ts';
-import { gauss } from './gauss.ts';
+import { gauss } from '../../image/gauss.ts';
 import { quantilesIn } from './pigment.ts';
 
 export const MAP_NAMES = ['red_area', 'brown_area', 'texture_enhanced_pores', 'texture_enhanced_blackheads', 'texture_enhanced_oily_area', 'texture_enhanced_lines'] as const;

@@ -6,7 +6,7 @@
  * Lines are the connected runs of pixels deeper than a threshold whose direction matches the zone's
  * (forehead lines run across, glabella lines up and down); length is measured along the run's axis, in mm.
  */
-import { gauss as blurPlane } from './gauss.ts';
+import { gauss as blurPlane } from '../../image/gauss.ts';
 
 export interface RidgeField {
   /** Estimated line depth in L* (0 where there is no dark line). */

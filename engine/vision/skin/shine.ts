@@ -4,7 +4,7 @@
  * 4 mm local mean weighted by the loss of chroma. The T-zone (forehead, nose, chin) against the U-zone
  * (cheeks) tells oily from combination; dry skin shows little shine and a rough fine texture.
  */
-import { gauss as blurPlane } from './gauss.ts';
+import { gauss as blurPlane } from '../../image/gauss.ts';
 import type { LabFrame } from './blobs.ts';
 
 /** Per-pixel shine 0..1 (s: frame px/mm). */

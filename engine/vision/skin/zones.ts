@@ -9,9 +9,9 @@
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParseOptions, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
-import { feather, grow, minus, times, union } from '../regions/feather.ts';
+import { feather, grow, minus, times, union } from '../../image/feather.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
-import { fillPolygon, type Pt, type Win } from '../regions/polygon.ts';
+import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../regions/skin-mask.ts';
 import { FACE_MM, resamplePlane, type Frame, type P2 } from './frame.ts';
 

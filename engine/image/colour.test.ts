@@ -1,6 +1,6 @@
 import { converter } from 'culori';
 import { describe, expect, it } from 'vitest';
-import { deltaE, fromLab, labOf, labToLinear, LINEAR, mapGamut, toByte, toLab } from './color.ts';
+import { deltaE, fromLab, labOf, labToLinear, LINEAR, mapGamut, toByte, toLab } from './colour.ts';
 
 const culoriLab = converter('lab65');
 

@@ -3,7 +3,7 @@
  * (one box of radius 1), and the fine scales here are 0.6-1.4 px on small faces, so those get an explicit
  * separable kernel (radius 3σ); wider ones the box means, which cost the same at any σ.
  */
-import { blurPlane } from '../../image/retouch/frequency.ts';
+import { blurPlane } from './frequency.ts';
 
 /**
  * Per row y, the columns lo[y]..hi[y] (inclusive; none where lo > hi): the only places a caller reads a

@@ -4,9 +4,9 @@
  * plane guided by lightness), lightness quantised into soft bands, and clean dark outlines from an
  * extended difference of Gaussians on lightness. Works on RGB or RGBA pixels in place (alpha untouched).
  */
-import { guidedFilter } from './guided-filter.ts';
-import { blurPlane } from './retouch/frequency.ts';
-import { fromLab, toLab, type Pixels } from './retouch/color.ts';
+import { guidedFilter } from '../../image/guided-filter.ts';
+import { blurPlane } from '../../image/frequency.ts';
+import { fromLab, toLab, type Pixels } from '../../image/colour.ts';
 
 export interface CartoonOptions {
   /** Smoothing passes and their radius (pixels) and eps (on L/100 scale squared). */

@@ -4,7 +4,7 @@
  * so the blur is three running box means in JS (O(pixels) at any radius; the shared boxMean) rather than
  * sharp's asynchronous one.
  */
-import { boxMean } from '../../image/guided-filter.ts';
+import { boxMean } from './guided-filter.ts';
 import type { Win } from './polygon.ts';
 
 /** 0..255 coverage at full image resolution. */

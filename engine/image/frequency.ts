@@ -3,7 +3,7 @@
  * band that holds what the blur removed (pores, fine hair, noise), so a retouch can smooth one band and
  * keep or restore the other. Planes are Float32Array, row-major, values in [0, 1].
  */
-import { boxMean, expand, shrink } from '../guided-filter.ts';
+import { boxMean, expand, shrink } from './guided-filter.ts';
 
 /**
  * Gaussian-like blur with standard deviation about `sigma` pixels: three box means of radius r (variance

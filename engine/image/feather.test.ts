@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillDisc, fillPolygon, type Win } from './polygon.ts';
 import { feather, grow, minus, toMask, union } from './feather.ts';
-import { boxMean } from '../../image/guided-filter.ts';
+import { boxMean } from './guided-filter.ts';
 
 const sum = (p: Float32Array) => p.reduce((s, v) => s + v, 0);
 const at = (p: Float32Array, win: Win, x: number, y: number) => p[(y - win.y0) * win.w + (x - win.x0)];
