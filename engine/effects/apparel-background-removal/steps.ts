@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';

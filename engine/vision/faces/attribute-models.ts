@@ -12,7 +12,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { humanModel, type HumanLike, type TensorLike, type TfLike } from '../models/human.ts';
 import type { OnnxNet } from '../models/onnx.ts';
 import type { ModelRegistry } from '../models/registry.ts';
-import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from './faceres-onnx.ts';
+import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from '../models/faceres-onnx.ts';
 import { cropRoi, cropRoiPixels, type Roi } from './crop.ts';
 import type { Face } from './detect.ts';
 import { roiFromMesh, ROI_SCALE } from './mesh.ts';

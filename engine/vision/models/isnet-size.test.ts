@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ModelRegistry } from '../models/registry.ts';
+import { ModelRegistry } from './registry.ts';
 import { decodeImage } from '../../image/decode.ts';
 import { readFileSync } from 'node:fs';
 import { isnetAtSide } from './isnet-size.ts';

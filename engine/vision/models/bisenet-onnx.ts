@@ -8,9 +8,9 @@
  * input [1, n, n, 3] RGB in 0..1 (normalised to 2x - 1 inside), output [1, n/8, n/8, 19] logits.
  * Shapes are all static for a given n, so the graph's Shape/StridedSlice/Pack arithmetic is folded here.
  */
-import { nodesFor, OnnxBuilder } from '../models/onnx-builder.ts';
-import { encodeOnnxModel } from '../models/onnx-proto.ts';
-import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph } from '../models/tf-graph.ts';
+import { nodesFor, OnnxBuilder } from './onnx-builder.ts';
+import { encodeOnnxModel } from './onnx-proto.ts';
+import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph } from './tf-graph.ts';
 
 export type { TfGraph };
 

@@ -12,11 +12,11 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { installFileFetch } from '../models/fetch-shim.ts';
-import { openOnnx, type OnnxNet } from '../models/onnx.ts';
-import { humanConfig, type GraphModelLike, type HumanLike, type TensorLike, type TfLike } from '../models/human.ts';
-import type { ModelOptions } from '../models/options.ts';
-import { packageDir } from '../models/package-dir.ts';
+import { installFileFetch } from './fetch-shim.ts';
+import { openOnnx, type OnnxNet } from './onnx.ts';
+import { humanConfig, type GraphModelLike, type HumanLike, type TensorLike, type TfLike } from './human.ts';
+import type { ModelOptions } from './options.ts';
+import { packageDir } from './package-dir.ts';
 import { bisenetToOnnx, ONNX_INPUT, ONNX_LOGITS, readBisenetGraph, type TfGraph } from './bisenet-onnx.ts';
 
 const require = createRequire(import.meta.url);

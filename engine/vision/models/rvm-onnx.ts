@@ -16,10 +16,10 @@
  * network lives in the session that opens it.
  */
 import path from 'node:path';
-import { nodesFor, OnnxBuilder, type Value } from '../models/onnx-builder.ts';
-import { encodeOnnxModel } from '../models/onnx-proto.ts';
-import { packageDir } from '../models/package-dir.ts';
-import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfAttr, type TfGraph } from '../models/tf-graph.ts';
+import { nodesFor, OnnxBuilder, type Value } from './onnx-builder.ts';
+import { encodeOnnxModel } from './onnx-proto.ts';
+import { packageDir } from './package-dir.ts';
+import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfAttr, type TfGraph } from './tf-graph.ts';
 
 export const RVM_ONNX_INPUT = 'src';
 export const RVM_ONNX_OUTPUT = 'pha';

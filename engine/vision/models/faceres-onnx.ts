@@ -8,10 +8,10 @@
  * tfjs), any batch N; outputs the graph's own: P(male) [N, 1] and the age distribution [N, 100].
  */
 import path from 'node:path';
-import { encodeOnnxModel } from '../models/onnx-proto.ts';
-import { packageDir } from '../models/package-dir.ts';
-import { nodesFor, OnnxBuilder } from '../models/onnx-builder.ts';
-import { AXIS, bare, broadcast, readTfGraph, strs, toNchw, type TfGraph } from '../models/tf-graph.ts';
+import { encodeOnnxModel } from './onnx-proto.ts';
+import { packageDir } from './package-dir.ts';
+import { nodesFor, OnnxBuilder } from './onnx-builder.ts';
+import { AXIS, bare, broadcast, readTfGraph, strs, toNchw, type TfGraph } from './tf-graph.ts';
 
 export const FACERES_INPUT = 'input';
 /** The graph's output nodes, which are also the ONNX outputs' names. */

@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { cropRoi } from '../faces/crop.ts';
 import { detectFaces } from '../faces/detect.ts';
-import type { HumanLike, TensorLike } from '../models/human.ts';
-import { openLocalOnnx } from '../models/onnx.ts';
-import { ModelRegistry } from '../models/registry.ts';
+import type { HumanLike, TensorLike } from './human.ts';
+import { openLocalOnnx } from './onnx.ts';
+import { ModelRegistry } from './registry.ts';
 import { bisenetToOnnx, ONNX_INPUT, ONNX_LOGITS, readBisenetGraph } from './bisenet-onnx.ts';
 import { BISENET_MODEL_JSON, bisenetOnnxBytes, LOGITS_NODE, parserLogits, parserLogitsData, PARSING_CLASSES, STRIDE, type FaceParser } from './bisenet.ts';
-import { parsingRoi } from './face-parsing.ts';
+import { parsingRoi } from '../parsing/face-parsing.ts';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
-import { openLocalOnnx, type OnnxNet } from '../models/onnx.ts';
-import { ModelRegistry } from '../models/registry.ts';
-import { readTfGraph, type TfGraph, type TfNode } from '../models/tf-graph.ts';
+import { humanModel, type HumanLike, type TensorLike } from './human.ts';
+import { openLocalOnnx, type OnnxNet } from './onnx.ts';
+import { ModelRegistry } from './registry.ts';
+import { readTfGraph, type TfGraph, type TfNode } from './tf-graph.ts';
 import { foldBinary, foldStridedSlice, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmModelJson, rvmToOnnx } from './rvm-onnx.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));

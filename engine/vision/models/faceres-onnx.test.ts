@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
-import type { HumanLike } from '../models/human.ts';
-import { ModelRegistry } from '../models/registry.ts';
-import { readTfGraph } from '../models/tf-graph.ts';
-import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from './attribute-models.ts';
-import { faceAttributes } from './attributes.ts';
-import { detectFaces, type Face } from './detect.ts';
+import type { HumanLike } from './human.ts';
+import { ModelRegistry } from './registry.ts';
+import { readTfGraph } from './tf-graph.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../faces/attribute-models.ts';
+import { faceAttributes } from '../faces/attributes.ts';
+import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceresModelJson, faceresToOnnx } from './faceres-onnx.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));

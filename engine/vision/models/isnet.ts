@@ -5,8 +5,8 @@
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../image/raster.ts';
-import type { ModelOptions } from '../models/options.ts';
-import { openOnnx, type OnnxNet } from '../models/onnx.ts';
+import type { ModelOptions } from './options.ts';
+import { openOnnx, type OnnxNet } from './onnx.ts';
 import { extractBox } from '../../image/alpha.ts';
 import { readIsnetOnnx, type IsnetVariant } from './isnet-weights.ts';
 import { isnetAtSide } from './isnet-size.ts';
