@@ -14,7 +14,7 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { toLab } from '../engine/image/colour.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/looks/beard/mask.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
 import type { Win } from '../engine/image/polygon.ts';
 import { parsingPlane } from '../engine/vision/regions/skin-mask.ts';

@@ -16,7 +16,7 @@ import { form, pollTask, post, startTestEngine, waitReady } from '../engine/test
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { drawStubble } from '../engine/vision/regions/synthetic-beard.ts';
+import { drawStubble } from '../engine/effects/ai-beard-removal/synthetic-beard.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

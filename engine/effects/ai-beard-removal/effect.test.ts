@@ -12,7 +12,7 @@ import { detectFaces } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { meshFaceWidth } from '../../vision/regions/skin-mask.ts';
-import { drawStubble } from '../../vision/regions/synthetic-beard.ts';
+import { drawStubble } from './synthetic-beard.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
 let e: TestEngine;

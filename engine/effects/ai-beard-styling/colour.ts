@@ -9,7 +9,7 @@ import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import type { BeardMask } from '../../vision/regions/beard.ts';
+import type { BeardMask } from '../../looks/beard/mask.ts';
 import { feather } from '../../image/feather.ts';
 import type { Win } from '../../image/polygon.ts';
 

@@ -19,7 +19,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
-import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
 import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';

@@ -15,7 +15,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { atlas } from '../../vision/regions/atlas.ts';
 import { feather } from '../../image/feather.ts';
-import { meshWarp } from '../../vision/regions/mesh-warp.ts';
+import { meshWarp } from './mesh-warp.ts';
 import type { Win } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceWindow, sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';

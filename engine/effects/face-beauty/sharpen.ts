@@ -2,7 +2,7 @@
  * Unsharp masking on lightness only: the luma's high band (sigma px) times `amount` is added to all three
  * channels alike, so edges gain contrast without colour fringes. A coverage mask (0..1) says where.
  */
-import { splitBands } from '../frequency.ts';
+import { splitBands } from '../../image/frequency.ts';
 
 export function sharpenMasked(rgb: Uint8Array | Buffer, ch: number, w: number, h: number, mask: Float32Array, sigma: number, amount: number): void {
   if (amount <= 0) return;

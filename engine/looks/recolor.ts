@@ -6,7 +6,7 @@
  * region's mean (a pale highlight stays paler); hue is the colour's.
  */
 import { blend } from './blend.ts';
-import { chroma, fromLab, labOf, toLab, type Area, type Pixels } from '../colour.ts';
+import { chroma, fromLab, labOf, toLab, type Area, type Pixels } from '../image/colour.ts';
 
 export interface Recolor {
   /** 8-bit sRGB. */

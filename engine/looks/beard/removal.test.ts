@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RasterImage } from '../raster.ts';
-import { removalTuning, removeBeard, restoreLips, type BeardPlanes } from './beard-removal.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { removalTuning, removeBeard, restoreLips, type BeardPlanes } from './removal.ts';
 
 /**
  * A chin lit from above (lightness falling 40 levels top to bottom) and rounded (a light bump at the box's

@@ -5,9 +5,9 @@
  * whose clean skin is known (the photo before drawing).
  */
 import type { RasterImage } from '../../image/raster.ts';
-import type { Face } from '../faces/detect.ts';
-import { faceRegions } from './face-regions.ts';
-import { meshFaceWidth } from './skin-mask.ts';
+import type { Face } from '../../vision/faces/detect.ts';
+import { faceRegions } from '../../vision/regions/face-regions.ts';
+import { meshFaceWidth } from '../../vision/regions/skin-mask.ts';
 
 export interface StubbleOptions {
   /** Hairs per square face-width-hundredth (0.01 fw)^2: about 0.5 reads as a short dense beard. */

@@ -21,14 +21,14 @@ import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
-import type { Face } from '../faces/detect.ts';
-import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
-import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
-import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
-import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
+import type { Face } from '../../vision/faces/detect.ts';
+import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
+import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
+import { removalTuning, removeBeard, skinSeen, type RemovalStats } from './removal.ts';
+import { faceRegions, type Mask, type RegionName } from '../../vision/regions/face-regions.ts';
 import { feather, grow, union } from '../../image/feather.ts';
 import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
-import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
+import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from '../../vision/regions/skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
 export const BEARD_PARSING_CLASSES: readonly ParsingClass[] = ['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth', 'cloth', 'glasses', 'hat', 'background'];

@@ -9,8 +9,8 @@
  *   - Blinn-Phong with the viewer in front, then weighted by where the photo is already bright, so the
  *     highlight sits where the real light falls.
  */
-import { boxMean } from '../guided-filter.ts';
-import { LINEAR, toLab, type Area, type Pixels } from '../colour.ts';
+import { boxMean } from '../../image/guided-filter.ts';
+import { LINEAR, toLab, type Area, type Pixels } from '../../image/colour.ts';
 
 export interface Gloss {
   /** Highlight weight 0..1 over the area. */

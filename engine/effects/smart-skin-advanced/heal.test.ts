@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blurCoarse, blurPlane, maskedBlur } from '../frequency.ts';
+import { blurCoarse, blurPlane, maskedBlur } from '../../image/frequency.ts';
 import { healSpots } from './heal.ts';
 import { valleyDepth, valleyness } from './ridges.ts';
 

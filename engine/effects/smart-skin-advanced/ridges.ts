@@ -3,7 +3,7 @@
  * strongly across it and hardly along it; a pore or a freckle curves up both ways, an edge hardly at all),
  * and the depth of each line, so a wrinkle can be filled part way, softened rather than erased.
  */
-import { blurPlane } from '../frequency.ts';
+import { blurPlane } from '../../image/frequency.ts';
 
 /**
  * 0..1 per pixel: how much a dark line of width about 2 x sigma passes there. `contrast` is the

@@ -4,8 +4,8 @@
  * while the jaw, nostrils and lashes stay), then the pore-scale band of the original added back in part,
  * so the skin keeps a real surface and never looks airbrushed. Planes are Float32Array in [0, 1].
  */
-import { fastGuidedFilter } from '../guided-filter.ts';
-import { blurPlane } from '../frequency.ts';
+import { fastGuidedFilter } from '../image/guided-filter.ts';
+import { blurPlane } from '../image/frequency.ts';
 
 export interface SmoothOptions {
   /** Guided filter radius in pixels: the largest feature size that gets flattened. */

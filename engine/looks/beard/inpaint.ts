@@ -8,7 +8,7 @@
  *
  * Pixels are interleaved float channels (any units, e.g. Lab), row-major.
  */
-import { seededRandom } from '../random.ts';
+import { seededRandom } from '../../image/random.ts';
 
 export interface InpaintOptions {
   /** Patch side in pixels, odd (default 7). */

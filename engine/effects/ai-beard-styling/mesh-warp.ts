@@ -4,7 +4,7 @@
  * barycentric coordinates of the target triangle it lies in carried to the source's same triangle. Nearest
  * surface first, as uvField does, so a turned head's hidden side does not take the visible one's pixels.
  */
-import { faceSurface, rasterPairs, type P3 } from './uv-map.ts';
+import { faceSurface, rasterPairs, type P3 } from '../../vision/regions/uv-map.ts';
 import type { Win } from '../../image/polygon.ts';
 
 export interface MeshWarp { sx: Float32Array; sy: Float32Array; win: Win }

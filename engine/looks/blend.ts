@@ -2,7 +2,7 @@
  * Blending a layer into an image through a soft mask, in linear light: mixing in gamma-encoded sRGB darkens
  * the half-covered edge of a mask and makes screen or soft light too strong in the shadows.
  */
-import { LINEAR, toByte, type Area, type Pixels } from '../colour.ts';
+import { LINEAR, toByte, type Area, type Pixels } from '../image/colour.ts';
 
 export type BlendMode = 'normal' | 'screen' | 'multiply' | 'soft-light';
 

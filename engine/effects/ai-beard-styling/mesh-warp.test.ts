@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { faceMeshTables } from '../models/human.ts';
+import { faceMeshTables } from '../../vision/models/human.ts';
 import { meshWarp } from './mesh-warp.ts';
-import type { P3 } from './uv-map.ts';
+import type { P3 } from '../../vision/regions/uv-map.ts';
 
 describe('meshWarp', () => {
   it('is the affine map itself when the source mesh is an affine image of the target', () => {

@@ -14,13 +14,13 @@
  *      photo's own resolution, never a blur or smear (the evening moves the seen skin only part way: a full
  *      one toward the skin around flattened the chin's modelling into a waxy patch);
  *   4. blended into the photo through the soft mask, so nothing outside it moves.
- * The mask comes from engine/vision/regions/beard.ts (beardMask), any window and 0..1 planes.
+ * The mask comes from mask.ts (beardMask), any window and 0..1 planes.
  */
-import { expand, shrink } from '../guided-filter.ts';
-import { closePlane } from '../morphology.ts';
-import type { RasterImage } from '../raster.ts';
-import { mapGamut, toByte, toLab, type Area } from '../colour.ts';
-import { blurPlane } from '../frequency.ts';
+import { expand, shrink } from '../../image/guided-filter.ts';
+import { closePlane } from '../../image/morphology.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { mapGamut, toByte, toLab, type Area } from '../../image/colour.ts';
+import { blurPlane } from '../../image/frequency.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
 
