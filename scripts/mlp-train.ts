@@ -6,9 +6,9 @@
  * dropout. Deterministic for a given seed.
  */
 import { seededRandom } from '../engine/image/random.ts';
-import { softmax } from '../engine/vision/garments/boosted-trees.ts';
-import { layerForward, mlpInputs, type Mlp } from '../engine/vision/garments/mlp.ts';
-import { MISSING } from '../engine/vision/garments/scene.ts';
+import { softmax } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
+import { layerForward, mlpInputs, type Mlp } from '../engine/effects/apparel-background-removal/garments/mlp.ts';
+import { MISSING } from '../engine/effects/apparel-background-removal/garments/scene.ts';
 
 export interface MlpTrainOptions {
   data: Float32Array; rows: number; features: string[]; classes: string[];

@@ -23,8 +23,8 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import {
   decide, geometryFeatures, logit, PROTOTYPES, RULES, type Coded, type GeometryAttributes, type GeometryFeatures, type LogisticRule,
-} from '../engine/vision/faces/geometry-attributes.ts';
-import { measureGeometry, type GeometryMeasures } from '../engine/vision/faces/geometry-measures.ts';
+} from '../engine/effects/face-analyzer/analysis/geometry-attributes.ts';
+import { measureGeometry, type GeometryMeasures } from '../engine/effects/face-analyzer/analysis/geometry-measures.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 

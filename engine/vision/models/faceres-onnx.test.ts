@@ -6,8 +6,8 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from './human.ts';
 import { ModelRegistry } from './registry.ts';
 import { readTfGraph } from './tf-graph.ts';
-import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../faces/attribute-models.ts';
-import { faceAttributes } from '../faces/attributes.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModel } from '../../effects/face-analyzer/analysis/attribute-models.ts';
+import { faceAttributes } from '../../effects/face-analyzer/analysis/attributes.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceresModelJson, faceresToOnnx } from './faceres-onnx.ts';
 

@@ -11,7 +11,7 @@ import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceRegions, type Mask } from '../regions/face-regions.ts';
 import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleParsing, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
 import { STRIDE } from '../models/bisenet.ts';
-import { combineWithMesh } from './combine.ts';
+import { combineWithMesh } from '../regions/combine.ts';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
