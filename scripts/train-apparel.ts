@@ -58,7 +58,7 @@ import { FEATURES } from '../engine/effects/apparel-background-removal/garments/
 import { predictProba, readModel, type BoostedTrees } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
 import { contextRows, withContext } from '../engine/effects/apparel-background-removal/garments/context.ts';
 import { averageProba, candidateFeatures, meanProba, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/effects/apparel-background-removal/garments/learned.ts';
-import { parseByRules } from '../engine/effects/apparel-background-removal/garments/parse.ts';
+import { parseByRules } from '../engine/effects/apparel-background-removal/garments/rules.ts';
 import { L } from '../engine/effects/apparel-background-removal/garments/scene.ts';
 import { predictMlp, readMlp, type Mlp } from '../engine/effects/apparel-background-removal/garments/mlp.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';

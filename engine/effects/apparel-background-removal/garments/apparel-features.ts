@@ -4,7 +4,7 @@
  * arm and leg bones), where it lies against the face, how its colour differs from the face's skin, the
  * torso's, the thighs', the shins' and the backdrop's, the hair mask, detected bag and person boxes, the
  * face parser's hat, hair, cloth, skin and background around the largest faces (head-parsing.ts), the
- * label the rules (parse.ts) gave it, the lower garment's shape against the legs (legs.ts), its place
+ * label the rules (rules.ts) gave it, the lower garment's shape against the legs (legs.ts), its place
  * against the head (face box, top of the silhouette) and its surroundings at the garment's scale
  * (surroundings.ts: above and below it, the silhouette's row through it, skin between it and the feet). One row of FEATURES.length numbers per region.
  */

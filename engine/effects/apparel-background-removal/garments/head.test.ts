@@ -5,7 +5,7 @@ import { geometry } from './body-garments.ts';
 import { bodyFrame } from './body-frame.ts';
 import { labelHead } from './head.ts';
 import { splitUpper } from './layers.ts';
-import { labelHair } from './parse.ts';
+import { labelHair } from './rules.ts';
 import { buildScene, L, regionShare } from './scene.ts';
 
 const W = 120, H = 160;

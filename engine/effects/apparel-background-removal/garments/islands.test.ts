@@ -1,7 +1,7 @@
 /** clothedIslands on a drawn scene: skin-coloured pieces enclosed by clothing go back to the clothing. */
 import { describe, expect, it } from 'vitest';
 import type { BodyFrame } from './body-frame.ts';
-import { clothedIslands } from './parse.ts';
+import { clothedIslands } from './rules.ts';
 import { buildScene, L } from './scene.ts';
 
 const W = 120, H = 120;

@@ -9,7 +9,8 @@ import { predictProba } from './boosted-trees.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
 import { apparelModel, averageProba, CONTEXT_STAGE_FEATURES, MODEL_CLASSES, predictRegions, readApparelModel, voteLower } from './learned.ts';
 import { predictMlp, type Mlp } from './mlp.ts';
-import { parseGarments, type ParseInput } from './parse.ts';
+import { parseGarments } from './parse.ts';
+import type { ParseInput } from './rules.ts';
 import { L } from './scene.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 

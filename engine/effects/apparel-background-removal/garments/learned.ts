@@ -16,7 +16,7 @@ import { FEATURES, regionFeatures } from './apparel-features.ts';
 import { predictProba, readModel, type BoostedTrees } from './boosted-trees.ts';
 import { predictMlp, readMlp, type Mlp } from './mlp.ts';
 import { contextFeatureNames, contextRows, withContext } from './context.ts';
-import type { ParseInput, RuleParse } from './parse.ts';
+import type { ParseInput, RuleParse } from './rules.ts';
 import { groups } from './regions.ts';
 import { areaOf, L } from './scene.ts';
 
