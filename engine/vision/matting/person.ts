@@ -14,7 +14,7 @@ import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts'
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { predictMatte, type IsnetModel } from '../models/isnet.ts';
-import type { Mask } from '../regions/face-regions.ts';
+import type { Mask } from '../../image/feather.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
 import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../models/rvm-onnx.ts';
