@@ -1,5 +1,5 @@
 /**
- * Training of the small multi-layer perceptron that engine/vision/garments/mlp.ts runs: inputs standardised
+ * Training of the small multi-layer perceptron that engine/effects/apparel-background-removal/garments/mlp.ts runs: inputs standardised
  * from the training rows (clipped to their 0.5 and 99.5 % quantiles, MISSING told apart by indicator inputs),
  * weighted softmax cross-entropy against hard labels or soft targets, Adam with decoupled weight decay,
  * inverted dropout on the hidden units, cosine learning-rate decay, seeded initialisation, shuffling and

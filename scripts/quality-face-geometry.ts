@@ -1,5 +1,5 @@
 /**
- * Accuracy of the geometry face attributes (engine/vision/faces/geometry-attributes.ts) on the shared test
+ * Accuracy of the geometry face attributes (engine/effects/face-analyzer/analysis/geometry-attributes.ts) on the shared test
  * faces, against the by-eye labels in scripts/face-geometry-labels.json, per half of a split fixed by file
  * name before anything was measured: sha1(path) first byte even = fit, odd = check. Smile is also scored
  * against FER-2013's own happy / neutral labels. Prints per-attribute accuracy on both halves (with the

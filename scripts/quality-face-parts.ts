@@ -1,5 +1,5 @@
 /**
- * Accuracy of the part attributes (engine/vision/faces/part-attributes.ts) on the shared test faces against
+ * Accuracy of the part attributes (engine/effects/face-analyzer/analysis/part-attributes.ts) on the shared test faces against
  * the by-eye labels in scripts/face-parts-labels.json, per half of the split by file name (sha1 first byte
  * even = fit, odd = check; scripts/face-parts-data.ts), with the majority-class baseline of each half and
  * the mean probability given. Also the time per face of partAttributes() (parsing and hair mask apart; their

@@ -2,7 +2,7 @@
  * Proof of the skin analysis, two ways (no labelled skin dataset ships here):
  *
  *  1. Synthetic ground truth: acne, closed comedones, moles, skin spots and forehead wrinkles of known
- *     size and place rendered into real skin of the shared portraits (engine/vision/skin/synthetic.ts),
+ *     size and place rendered into real skin of the shared portraits (engine/effects/skin-analysis-advanced/skin/synthetic.ts),
  *     three seeds a photo; precision and recall per kind. A detection counts as new only where the clean
  *     photo had none of that kind within 1.5 mm (real findings are neither hits nor false alarms).
  *     Split by photo with half() of scripts/face-parts-data.ts (tune on fit, report both).

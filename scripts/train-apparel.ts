@@ -1,6 +1,6 @@
 /**
- * Trains the learned garment parse (engine/vision/garments/learned.ts) on the fit half of the labelled
- * street photos (scripts/apparel-split.ts) and writes engine/vision/garments/apparel-model.json.
+ * Trains the learned garment parse (engine/effects/apparel-background-removal/garments/learned.ts) on the fit half of the labelled
+ * street photos (scripts/apparel-split.ts) and writes engine/effects/apparel-background-removal/garments/apparel-model.json.
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
  *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]

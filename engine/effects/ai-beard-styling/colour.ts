@@ -120,7 +120,7 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   return { hair: rgb, skin, skinLuma, grey };
 }
 
-/** The face's own facial hair (beard.ts's mask) on the photo as sent. */
+/** The face's own facial hair (looks/beard/mask.ts's mask) on the photo as sent. */
 export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
 /**
  * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask

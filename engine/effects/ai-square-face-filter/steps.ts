@@ -1,7 +1,7 @@
 /**
  * Steps of the square-face avatar: the 5 largest faces → each oval warped toward a rounded square
  * (square-warp.ts) → a square around the largest face, brought to 768 px → cartoon stylisation (flat colour,
- * banded light, clean lines: engine/image/cartoon.ts) → framed as a rounded square (transparent corners, PNG).
+ * banded light, clean lines: cartoon.ts) → framed as a rounded square (transparent corners, PNG).
  */
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
