@@ -1,7 +1,8 @@
 /**
- * Gaussian blur for the skin measures. The retouch blur (three box means) cannot go below σ ≈ 1.4 px
- * (one box of radius 1), and the fine scales here are 0.6-1.4 px on small faces, so those get an explicit
- * separable kernel (radius 3σ); wider ones the box means, which cost the same at any σ.
+ * Gaussian blur down to fine scales (the skin measures', beard grain's). The box-mean blur (frequency.ts)
+ * cannot go below σ ≈ 1.4 px (one box of radius 1), and the skin measures' fine scales are 0.6-1.4 px on
+ * small faces, so those get an explicit separable kernel (radius 3σ); wider ones the box means, which cost
+ * the same at any σ.
  */
 import { blurPlane } from './frequency.ts';
 
