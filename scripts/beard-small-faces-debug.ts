@@ -11,12 +11,12 @@
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { toLab } from '../engine/image/retouch/color.ts';
+import { toLab } from '../engine/image/colour.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/looks/beard/mask.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
-import type { Win } from '../engine/vision/regions/polygon.ts';
+import type { Win } from '../engine/image/polygon.ts';
 import { parsingPlane } from '../engine/vision/regions/skin-mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);

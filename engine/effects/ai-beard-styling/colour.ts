@@ -9,9 +9,9 @@ import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import type { BeardMask } from '../../vision/regions/beard.ts';
-import { feather } from '../../vision/regions/feather.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
+import type { BeardMask } from '../../looks/beard/mask.ts';
+import { feather } from '../../image/feather.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export type RGB = [number, number, number];
 
@@ -120,7 +120,7 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   return { hair: rgb, skin, skinLuma, grey };
 }
 
-/** The face's own facial hair (beard.ts's mask) on the photo as sent. */
+/** The face's own facial hair (looks/beard/mask.ts's mask) on the photo as sent. */
 export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
 /**
  * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask

@@ -12,7 +12,7 @@
  */
 import type { BeardPart } from './presets.ts';
 import { directionField, type FaceShape, type Rect } from './shape.ts';
-import { feather } from '../../vision/regions/feather.ts';
+import { feather } from '../../image/feather.ts';
 import { seededRandom } from '../../image/random.ts';
 
 

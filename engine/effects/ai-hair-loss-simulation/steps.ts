@@ -13,13 +13,13 @@ import type endpoint from '../../../contract/endpoints/ai-hair-loss-simulation.t
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { fromLab, labToLinear, linearToLab, toLab } from '../../image/retouch/color.ts';
-import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
+import { fromLab, labToLinear, linearToLab, toLab } from '../../image/colour.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, templeSide, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import { dilatePlane } from '../../image/morphology.ts';

@@ -1,7 +1,7 @@
 /**
  * Apparel background removal: the subject's matte (ISNet) beside face, body keypoints and bags (human) → the
  * face parser around the largest faces (hats, hair, collars) →
- * a garment parse built from them (engine/vision/garments) → one cutout for all the clothing or the
+ * a garment parse built from them (garments/) → one cutout for all the clothing or the
  * requested classes, and one per requested class, in the requested form.
  */
 import { defineEffect } from '../../pipeline/effect.ts';

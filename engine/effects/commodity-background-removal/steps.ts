@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/commodity-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';

@@ -7,14 +7,14 @@ import type endpoint from '../../../contract/endpoints/face-beauty.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { sharpenMasked } from '../../image/retouch/sharpen.ts';
-import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
-import { whitenSkin } from '../../image/retouch/tone.ts';
+import { sharpenMasked } from './sharpen.ts';
+import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
+import { whitenSkin } from '../../looks/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 

@@ -4,7 +4,7 @@ import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { isnetAt, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { isnetAt, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';

@@ -6,7 +6,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { bodyKeypoints } from '../pose/keypoints.ts';
-import type { Mask } from '../regions/face-regions.ts';
+import type { Mask } from '../../image/feather.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { hairMask, personMatte, upscale } from './person.ts';

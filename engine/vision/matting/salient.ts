@@ -6,7 +6,7 @@
  * the first one found (almost) nothing.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { predict, type IsnetModel, type Matte, type Prediction } from './isnet.ts';
+import { predict, type IsnetModel, type Matte, type Prediction } from '../models/isnet.ts';
 
 /** Below this share of confident foreground, the first look counts as "found nothing". */
 export const MIN_COVERAGE = 0.01;

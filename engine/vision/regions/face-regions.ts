@@ -11,8 +11,8 @@ import {
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
-import { feather, featherReach, times, toMask, type Mask } from './feather.ts';
-import { fillDisc, fillPolygon, type Pt, type Win } from './polygon.ts';
+import { feather, featherReach, times, toMask, type Mask } from '../../image/feather.ts';
+import { fillDisc, fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
 import { refineEdges } from './refine.ts';
 import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
 

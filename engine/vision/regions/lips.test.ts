@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { labOf } from '../../image/retouch/color.ts';
-import type { LabPlanes } from '../../image/retouch/color.ts';
+import { labOf } from '../../image/colour.ts';
+import type { LabPlanes } from '../../image/colour.ts';
 import { removeTongue } from './lips.ts';
-import type { Win } from './polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 
 /**
  * A mouth drawn as rows of a 90 x 60 window: the upper lip (rows 10-17), the opening (18-31), the mesh's

@@ -6,12 +6,12 @@
  * where its lips are blocky), beyond the 1 s budget of lips-color-changer; the mesh's take costs ~10 ms.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { toLab, type LabPlanes } from '../../image/retouch/color.ts';
+import { toLab, type LabPlanes } from '../../image/colour.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
 import { faceRegions, type Mask } from './face-regions.ts';
-import { feather, grow } from './feather.ts';
-import type { Win } from './polygon.ts';
+import { feather, grow } from '../../image/feather.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export interface LipMask {
   /** Coverage 0..1 over `win`. */

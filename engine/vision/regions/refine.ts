@@ -6,8 +6,8 @@
  */
 import type { RasterImage } from '../../image/raster.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
-import { grow } from './feather.ts';
-import type { Win } from './polygon.ts';
+import { grow } from '../../image/feather.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export type Guide = 'luma' | 'redness';
 

@@ -6,7 +6,7 @@
  */
 import { faceMeshTables } from '../models/human.ts';
 import { FACE_OVAL } from '../faces/landmarks.ts';
-import type { Win } from './polygon.ts';
+import type { Win } from '../../image/polygon.ts';
 
 export type P3 = readonly [number, number, number];
 
