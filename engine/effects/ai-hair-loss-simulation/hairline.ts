@@ -79,7 +79,8 @@ export function fromHead(f: HeadFrame, u: number, v: number): [number, number] {
 }
 
 const clamp01 = (t: number) => (t < 0 ? 0 : t > 1 ? 1 : t);
-const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c); };
+/** Smoothstep: 0 below 0, 1 above 1, an S between. */
+export const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c); };
 
 /**
  * The skull as the frame sees it: an ellipse centred at (0, SKULL.v0) reaching |u| = SKULL.a and v = top.
