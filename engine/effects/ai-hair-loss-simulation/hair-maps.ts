@@ -5,6 +5,7 @@
  */
 import type { Win } from '../../image/polygon.ts';
 import { fromHead, type HeadFrame, type SkullSpan } from './hairline.ts';
+import { BESIDE_PATCH, EDGE_SHARE, FOREHEAD_PATCH, HAIRLINE_SCAN, PROBES, PROBES_HIT, SCALP_PATCH, SCAN_STEP } from './tuning.ts';
 
 export interface HairMaps {
   /** Probabilities 0..1 over the window. */
@@ -20,8 +21,8 @@ export interface HairMaps {
  */
 export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
   let seen = 0, on = 0;
-  for (let u = -0.8; u <= 0.801; u += 0.1) {
-    for (let v = 1.05; v <= 1.451; v += 0.05) {
+  for (let u = SCALP_PATCH.u0; u <= SCALP_PATCH.u1; u += SCALP_PATCH.du) {
+    for (let v = SCALP_PATCH.v0; v <= SCALP_PATCH.v1; v += SCALP_PATCH.dv) {
       const [x, y] = fromHead(f, u, v);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
@@ -45,7 +46,7 @@ export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
     if (hair[r] >= 128 || hair[r + 1] >= 128) on++;
     if (hair[r + win.w - 1] >= 128 || hair[r + win.w - 2] >= 128) on++;
   }
-  return on > 0.02 * (win.w + 2 * win.h);
+  return on > EDGE_SHARE * (win.w + 2 * win.h);
 }
 
 /**
@@ -57,8 +58,8 @@ export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
 export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): [boolean, boolean] {
   const side = (sign: number) => {
     let seen = 0, on = 0;
-    for (const du of [0.05, 0.15, 0.25]) {
-      for (let v = -0.8; v <= -0.199; v += 0.15) {
+    for (const du of BESIDE_PATCH.du) {
+      for (let v = BESIDE_PATCH.v0; v <= BESIDE_PATCH.v1; v += BESIDE_PATCH.dv) {
         const [x, y] = fromHead(f, skull.u0 + sign * (skull.a + du), v);
         const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
         if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
@@ -77,8 +78,8 @@ export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win:
  */
 export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
   let seen = 0, on = 0;
-  for (let du = -0.6; du <= 0.601; du += 0.1) {
-    for (let v = 0.3; v <= 0.751; v += 0.05) {
+  for (let du = FOREHEAD_PATCH.u0; du <= FOREHEAD_PATCH.u1; du += FOREHEAD_PATCH.du) {
+    for (let v = FOREHEAD_PATCH.v0; v <= FOREHEAD_PATCH.v1; v += FOREHEAD_PATCH.dv) {
       const [x, y] = fromHead(f, f.mid + du, v);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
@@ -91,14 +92,14 @@ export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
 
 /** Where the hair begins over the middle of the forehead (v), or null when no hair is found there. */
 export function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
-  for (let v = 0.2; v <= 1.6; v += 0.02) {
+  for (let v = HAIRLINE_SCAN.from; v <= HAIRLINE_SCAN.to; v += SCAN_STEP) {
     let hits = 0;
-    for (const du of [-0.12, 0, 0.12]) {
+    for (const du of PROBES) {
       const [x, y] = fromHead(f, f.mid + du, v);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi >= 0 && yi >= 0 && xi < win.w && yi < win.h && maps.hair[yi * win.w + xi] >= 0.5) hits++;
     }
-    if (hits >= 2) return v;
+    if (hits >= PROBES_HIT) return v;
   }
   return null;
 }

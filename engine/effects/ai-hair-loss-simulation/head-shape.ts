@@ -5,7 +5,7 @@
 import type { Win } from '../../image/polygon.ts';
 import { fromHead, SKULL, smooth, type HeadFrame, type SkullSpan } from './hairline.ts';
 import type { HairMaps } from './hair-maps.ts';
-import { HAIR_THICKNESS, HEAD_MAX } from './tuning.ts';
+import { ANGLES, BELOW_CENTRE, HAIR_THICKNESS, HEAD_MAX, HEAD_MIN, HEAD_WINDOW, OUTLINE_SMOOTH, OUTLINE_SOFT, PROBES, PROBES_HIT, REACH_STEP, SCAN_STEP, SHORT_HAIR, SKULL_SCAN_FROM, TOP_LEAST, TOP_RAISE } from './tuning.ts';
 
 /**
  * The top of the skull (v): a little below where the hair ends over the skull's centre (not over the
@@ -15,9 +15,9 @@ import { HAIR_THICKNESS, HEAD_MAX } from './tuning.ts';
  */
 export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): number {
   let last = -1;
-  for (let v = 0.6; v <= Math.max(2.6, skull.top + 1); v += 0.02) {
+  for (let v = SKULL_SCAN_FROM; v <= Math.max(HEAD_WINDOW.top, skull.top + HEAD_WINDOW.aboveSkull); v += SCAN_STEP) {
     let hits = 0, known = 0;
-    for (const du of [-0.12, 0, 0.12]) {
+    for (const du of PROBES) {
       const [x, y] = fromHead(f, skull.u0 + du, v);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) continue;
@@ -25,15 +25,15 @@ export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Wi
       if (maps.hair[yi * win.w + xi] >= 0.5) hits++;
     }
     if (known === 0) break; // the photo's top edge
-    if (hits >= 2) last = v;
+    if (hits >= PROBES_HIT) last = v;
   }
   if (last < 0) return skull.top;
   // Short hair lies about a tenth of a forehead height thick over a skull a little above the usual height
   // (the frame's usual 1.6 left a band of filled-in background under the top of short hair); under big hair,
   // back to the usual height (a taller guess under a mop of curls shows as an egg).
-  const raised = skull.top + 0.12;
-  if (last - 0.1 <= raised) return Math.max(1.15, last - 0.1);
-  return Math.max(skull.top, raised - (last - 0.1 - raised));
+  const raised = skull.top + TOP_RAISE;
+  if (last - SHORT_HAIR <= raised) return Math.max(TOP_LEAST, last - SHORT_HAIR);
+  return Math.max(skull.top, raised - (last - SHORT_HAIR - raised));
 }
 
 /**
@@ -44,16 +44,15 @@ export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Wi
  * the angle so the outline is round, not the hair's tufts.
  */
 export interface HeadShape { reach: Float32Array; top: number; skull: SkullSpan }
-const ANGLES = 180;
 export function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Win): HeadShape {
   const reach = new Float32Array(ANGLES), b = top - SKULL.v0;
   const thick = (HAIR_THICKNESS * 2) / skull.a;
   for (let k = 0; k < ANGLES; k++) {
     const t = (2 * Math.PI * k) / ANGLES, c = Math.cos(t), sn = Math.sin(t);
-    if (sn < -0.1 || !maps.person) { reach[k] = 1; continue; }
+    if (sn < BELOW_CENTRE || !maps.person) { reach[k] = 1; continue; }
     // Scanned past the largest head as far as big hair still moves the guess (see below).
-    let r = 0.8, cut = false;
-    for (; r < 2 * HEAD_MAX - 1 + thick; r += 0.01) {
+    let r = HEAD_MIN, cut = false;
+    for (; r < 2 * HEAD_MAX - 1 + thick; r += REACH_STEP) {
       const [x, y] = fromHead(f, skull.u0 + skull.a * r * c, SKULL.v0 + b * r * sn);
       const xi = Math.floor(x) - win.x0, yi = Math.floor(y) - win.y0;
       if (xi < 0 || yi < 0 || xi >= win.w || yi >= win.h) { cut = true; break; }
@@ -67,12 +66,12 @@ export function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: Hai
     // toward the usual skull as the hair grows (as skullTop's does), instead of the largest head, whose
     // scalp came out as flat bulges over the temples of a spiky mop.
     if (cut) reach[k] = r < HEAD_MAX ? Math.max(1, r) : HEAD_MAX - thick;
-    else reach[k] = r >= 1 + thick ? (own <= HEAD_MAX ? own : Math.max(1, 2 * HEAD_MAX - own)) : Math.max(0.8, Math.min(1, r));
+    else reach[k] = r >= 1 + thick ? (own <= HEAD_MAX ? own : Math.max(1, 2 * HEAD_MAX - own)) : Math.max(HEAD_MIN, Math.min(1, r));
   }
   // Smoothed over about 20 degrees either way (three box passes), round the circle.
   let cur = reach;
-  for (let pass = 0; pass < 3; pass++) {
-    const next = new Float32Array(ANGLES), R = 6;
+  for (let pass = 0; pass < OUTLINE_SMOOTH.passes; pass++) {
+    const next = new Float32Array(ANGLES), R = OUTLINE_SMOOTH.radius;
     for (let k = 0; k < ANGLES; k++) {
       let sum = 0;
       for (let d = -R; d <= R; d++) sum += cur[(k + d + ANGLES) % ANGLES];
@@ -97,7 +96,7 @@ export function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array):
   const out = new Float32Array(U.length);
   for (let i = 0; i < U.length; i++) {
     const [reach, r] = headReach(shape, U[i], V[i]);
-    out[i] = smooth((reach - r) / 0.04 + 0.5);
+    out[i] = smooth((reach - r) / OUTLINE_SOFT + 0.5);
   }
   return out;
 }

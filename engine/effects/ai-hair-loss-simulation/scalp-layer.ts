@@ -13,7 +13,10 @@ import type { HairMaps } from './hair-maps.ts';
 import { headReach, type HeadShape } from './head-shape.ts';
 import { backgroundGrain, scalpTexture } from './grain.ts';
 import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
-import { BANGS_MEMBRANE, CAP_KNEE, FRINGE_REACH, HAIR_LIKE, SHADE_WIDEN, SHEEN_GAIN, SKIN, UNDER_HAIR_SHADE } from './tuning.ts';
+import {
+  ANY_SKIN_SAMPLE, BACKDROP_LEAST, BACKGROUND_SURE, BANGS_MEMBRANE, CAP_KNEE, COLOUR_SLOPE, FOREHEAD_SAMPLE, FRINGE_REACH, HAIR_FIRM, HAIR_LIKE, HAIR_SOME, HIGHLIGHT, MEMBRANE_SWEEPS,
+  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
+} from './tuning.ts';
 
 /**
  * What shows where hair goes, as Lab planes over the window: inside the skull the scalp (forehead colour
@@ -28,15 +31,15 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     const m = new Float32Array(n);
     let count = 0;
     for (let i = 0; i < n; i++) {
-      if (maps.skin[i] >= SKIN && maps.hair[i] < 0.15 && V[i] >= vMin && V[i] <= vMax && Math.abs(U[i] - f.mid) <= uMax) { m[i] = 1; count++; }
+      if (maps.skin[i] >= SKIN && maps.hair[i] < SAMPLE_HAIR && V[i] >= vMin && V[i] <= vMax && Math.abs(U[i] - f.mid) <= uMax) { m[i] = 1; count++; }
     }
     return { m, count };
   };
-  let sample = pick(0.12, 0.75, 0.6);
-  const forehead = sample.count >= 150;
-  if (!forehead) sample = pick(-1.0, 0.9, 0.9);
-  if (sample.count < 40) return null;
-  const sigma = Math.max(2, 0.03 * fw);
+  let sample = pick(FOREHEAD_SAMPLE.v0, FOREHEAD_SAMPLE.v1, FOREHEAD_SAMPLE.u);
+  const forehead = sample.count >= FOREHEAD_SAMPLE.least;
+  if (!forehead) sample = pick(ANY_SKIN_SAMPLE.v0, ANY_SKIN_SAMPLE.v1, ANY_SKIN_SAMPLE.u);
+  if (sample.count < ANY_SKIN_SAMPLE.least) return null;
+  const sigma = Math.max(2, SEAM_SIGMA * fw);
   // The forehead in linear light: its mean colour, and its luminance against the dome's normals, whose
   // plane gives the light's direction across the face.
   const nx: number[] = [], ny: number[] = [], lum: number[] = [], raw: number[] = [];
@@ -74,16 +77,16 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   const colour = mean.map((m, c) => {
     let dz = 0;
     for (let k = 0; k < dl.length; k++) dz += (dl[k] - dMean) * (chan[c][k] - m);
-    const prop = m / dMean, slope = Math.max(0.5 * prop, Math.min(2 * prop, dd > 1e-9 ? dz / dd : prop));
+    const prop = m / dMean, slope = Math.max(COLOUR_SLOPE.least * prop, Math.min(COLOUR_SLOPE.most * prop, dd > 1e-9 ? dz / dd : prop));
     return [m - slope * dMean, slope];
   });
   const shaded = (d: number, c: number) => colour[c][0] + colour[c][1] * d;
   raw.sort((p, q) => p - q);
-  const cap = raw[Math.floor(0.97 * raw.length)];
+  const cap = raw[Math.floor(HIGHLIGHT * raw.length)];
   // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
   // light's colour (whiter than the skin).
   lum.sort((p, q) => p - q);
-  const sheen = Math.max(0.01, Math.min(0.25, lum[Math.floor(0.97 * lum.length)] - meanY)) * SHEEN_GAIN;
+  const sheen = Math.max(SHEEN_RANGE.least, Math.min(SHEEN_RANGE.most, lum[Math.floor(HIGHLIGHT * lum.length)] - meanY)) * SHEEN_GAIN;
   const texture = scalpTexture(L, sample.m, forehead, win, fw, seed);
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
@@ -92,13 +95,14 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // with below, sheen included (else the sheen steps up where the scalp begins).
   const model = (nn: [number, number, number], k: number, out: typeof lab) => {
     const d = domeDiffuse(nn, light), sp = sheen * domeSheen(nn, light);
-    linearToLab(shaded(d, 0) * k + sp * (0.5 + 0.5 * mean[0] / meanY), shaded(d, 1) * k + sp * (0.5 + 0.5 * mean[1] / meanY), shaded(d, 2) * k + sp * (0.5 + 0.5 * mean[2] / meanY), out);
+    const white = 1 - SHEEN_SKIN;
+    linearToLab(shaded(d, 0) * k + sp * (white + SHEEN_SKIN * mean[0] / meanY), shaded(d, 1) * k + sp * (white + SHEEN_SKIN * mean[1] / meanY), shaded(d, 2) * k + sp * (white + SHEEN_SKIN * mean[2] / meanY), out);
   };
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
     const nn = normalAt(i);
     // Scalp seen between remaining strands lies in their shade; bare scalp does not.
-    const k = maps.hair[i] >= 0.25 ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
+    const k = maps.hair[i] >= HAIR_SOME ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
     model(nn, k, lab);
     outL[i] = lab.l; outA[i] = lab.a; outB[i] = lab.b;
   }
@@ -107,7 +111,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // the dome keeps the model's light and shape, and meets the skin without a seam.
   const skinWeight = new Float32Array(n);
   // The skin that stays as it is (the scalp meets it where the edit's weight `gone` starts).
-  for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] < 0.55 && V[i] >= -0.3 && gone[i] < 0.02) skinWeight[i] = 1;
+  for (let i = 0; i < n; i++) if (maps.skin[i] >= 0.5 && maps.hair[i] < HAIR_FIRM && V[i] >= SEAM_FROM && gone[i] < SEAM_UNTOUCHED) skinWeight[i] = 1;
   const skinL = maskedBlur(L, skinWeight, win.w, win.h, sigma), skinA = maskedBlur(A, skinWeight, win.w, win.h, sigma), skinB = maskedBlur(B, skinWeight, win.w, win.h, sigma);
   const dL = new Float32Array(n), dA = new Float32Array(n), dB = new Float32Array(n);
   for (let i = 0; i < n; i++) {
@@ -115,7 +119,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     model(normalAt(i), 1, lab);
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
-  const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, 40, bangs ? BANGS_MEMBRANE * fw : Infinity);
+  const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, MEMBRANE_SWEEPS, bangs ? BANGS_MEMBRANE * fw : Infinity);
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
@@ -126,12 +130,12 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
   // the hair's fringe (whose wisps would come back as a halo), with the background's own grain.
   const nearHair = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (maps.hair[i] >= 0.25) nearHair[i] = 1;
+  for (let i = 0; i < n; i++) if (maps.hair[i] >= HAIR_SOME) nearHair[i] = 1;
   const reach = dilatePlane(nearHair, win.w, win.h, Math.max(2, Math.round(FRINGE_REACH * fw)));
   // Hair the parsing missed (dark hair cut by the photo's edge, taken for a dark backdrop) must not be
   // pushed back in: nothing the colour of the hair that goes is a source.
   let hl = 0, ha = 0, hb = 0, hc = 0;
-  for (let i = 0; i < n; i++) if (maps.hair[i] >= 0.55 && lost[i] > 0) { hl += L[i]; ha += A[i]; hb += B[i]; hc++; }
+  for (let i = 0; i < n; i++) if (maps.hair[i] >= HAIR_FIRM && lost[i] > 0) { hl += L[i]; ha += A[i]; hb += B[i]; hc++; }
   if (hc) { hl /= hc; ha /= hc; hb /= hc; }
   const bgWeight = new Float32Array(n), bgLoose = new Float32Array(n);
   let bgCount = 0, looseCount = 0;
@@ -141,30 +145,30 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     const onPerson = new Float32Array(n);
     // (The matte and the parsing fade out slowly over a bright backdrop: their halves, not their tails.)
     for (let i = 0; i < n; i++) if (maps.person[i] >= 0.5 || maps.hair[i] >= 0.5) onPerson[i] = 1;
-    const nearPerson = dilatePlane(onPerson, win.w, win.h, Math.max(2, Math.round(0.01 * fw)));
+    const nearPerson = dilatePlane(onPerson, win.w, win.h, Math.max(2, Math.round(PERSON_MARGIN * fw)));
     for (let i = 0; i < n; i++) if (!nearPerson[i]) { bgWeight[i] = 1; bgCount++; }
   }
   for (let i = 0; i < n; i++) {
-    if (maps.background[i] < 0.6 || maps.hair[i] >= 0.1) continue;
+    if (maps.background[i] < BACKGROUND_SURE || maps.hair[i] >= NO_HAIR) continue;
     bgLoose[i] = 1; looseCount++;
     if (maps.person) continue;
     const hairLike = hc > 0 && (L[i] - hl) ** 2 + (A[i] - ha) ** 2 + (B[i] - hb) ** 2 < HAIR_LIKE ** 2;
     if (!reach[i] && !hairLike) { bgWeight[i] = 1; bgCount++; }
   }
-  const source = bgCount >= 50 ? bgWeight : bgLoose;
-  if (Math.max(bgCount, looseCount) < 50) return [outL, outA, outB];
+  const source = bgCount >= BACKDROP_LEAST ? bgWeight : bgLoose;
+  if (Math.max(bgCount, looseCount) < BACKDROP_LEAST) return [outL, outA, outB];
   const [fl, fa, fb] = pushPull([L, A, B], source, win.w, win.h);
   const grain = backgroundGrain(L, source, win, seed);
   const need = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (head[i] < 1 && (lost[i] > 0 || shadowed[i] > 0)) need[i] = 1;
   const [cx, cy] = fromHead(f, shape.skull.u0, SKULL.v0);
-  const [ml, ma, mb] = mirrorFill([L, A, B], source, need, win.w, win.h, cx - win.x0, cy - win.y0, Math.round(0.2 * fw));
+  const [ml, ma, mb] = mirrorFill([L, A, B], source, need, win.w, win.h, cx - win.x0, cy - win.y0, Math.round(MIRROR_REACH * fw));
   for (let i = 0; i < n; i++) {
     const k = head[i];
     if (k >= 1) continue;
     // The mirrored backdrop where it is like the backdrop's smooth fill there (a stripe of something else
     // reflected in would show as a copy).
-    const mirrored = !Number.isNaN(ml[i]) && Math.abs(ml[i] - fl[i]) < 12 && Math.abs(ma[i] - fa[i]) + Math.abs(mb[i] - fb[i]) < 12;
+    const mirrored = !Number.isNaN(ml[i]) && Math.abs(ml[i] - fl[i]) < MIRROR_MATCH && Math.abs(ma[i] - fa[i]) + Math.abs(mb[i] - fb[i]) < MIRROR_MATCH;
     outL[i] = outL[i] * k + (mirrored ? ml[i] : fl[i] + grain[i]) * (1 - k);
     outA[i] = outA[i] * k + (mirrored ? ma[i] : fa[i]) * (1 - k);
     outB[i] = outB[i] * k + (mirrored ? mb[i] : fb[i]) * (1 - k);

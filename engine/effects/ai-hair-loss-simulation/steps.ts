@@ -21,7 +21,7 @@ import type { Win } from '../../image/polygon.ts';
 import { fromHead, headFrame, parseLevel, skullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { editHair } from './edit-hair.ts';
 import { hairAtEdge, hairCover } from './hair-maps.ts';
-import { MIN_HAIR_COVER, PARSE_INPUT, SEED } from './tuning.ts';
+import { HEAD_WINDOW, MATTE_CLEAR, MATTE_SURE, MIN_HAIR_COVER, PARSE_INPUT, SEED } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -47,8 +47,9 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
  */
 export function headWindow(f: HeadFrame, size: { width: number; height: number }): Win | null {
   // A turned head's skull reaches further back and higher in the frame (skullSpan).
-  const sk = skullSpan(f.mid, f.down), u0 = Math.min(-1.7, sk.u0 - 1.3 * sk.a), u1 = Math.max(1.7, sk.u0 + 1.3 * sk.a), v1 = Math.max(2.6, sk.top + 1);
-  const corners = [[u0, -1.0], [u1, -1.0], [u0, v1], [u1, v1]].map(([u, v]) => fromHead(f, u, v));
+  const sk = skullSpan(f.mid, f.down), u0 = Math.min(-HEAD_WINDOW.side, sk.u0 - HEAD_WINDOW.skullSides * sk.a), u1 = Math.max(HEAD_WINDOW.side, sk.u0 + HEAD_WINDOW.skullSides * sk.a);
+  const v1 = Math.max(HEAD_WINDOW.top, sk.top + HEAD_WINDOW.aboveSkull), v0 = HEAD_WINDOW.bottom;
+  const corners = [[u0, v0], [u1, v0], [u0, v1], [u1, v1]].map(([u, v]) => fromHead(f, u, v));
   const xs = corners.map((p) => p[0]), ys = corners.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs))), y0 = Math.max(0, Math.floor(Math.min(...ys)));
   const x1 = Math.min(size.width, Math.ceil(Math.max(...xs))), y1 = Math.min(size.height, Math.ceil(Math.max(...ys)));
@@ -76,8 +77,8 @@ export const simulate: Step<P, State> = perFace<P, State>(async (face, index, c)
       const ix = win.x0 + x, j = iy * c.image.width + ix;
       person[i] = matte.data[j] / 255;
       // The matte-based hair only where the person matte is sure (dark backdrops pass for dark hair).
-      if (hairAll && (!rowIn || ix < p.x0 || ix >= p.x0 + p.w)) hair[i] = matte.data[j] >= 128 ? hairAll.data[j] / 255 : 0;
-      if (hairAll && matte.data[j] < 13) background[i] = 1;
+      if (hairAll && (!rowIn || ix < p.x0 || ix >= p.x0 + p.w)) hair[i] = matte.data[j] >= MATTE_SURE ? hairAll.data[j] / 255 : 0;
+      if (hairAll && matte.data[j] < MATTE_CLEAR) background[i] = 1;
     }
   }
   const pixels: RasterImage = { data: s.pixels!, width: c.image.width, height: c.image.height, channels: c.image.channels };
