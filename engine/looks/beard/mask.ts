@@ -24,7 +24,10 @@ import { toLab } from '../../image/colour.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import { removalTuning, removeBeard, skinSeen, type RemovalStats } from './removal.ts';
+import { removeBeard, type RemovalStats } from './removal.ts';
+import { skinSeen } from './skin-seen.ts';
+import { beardTuning, removalTuning } from './tuning.ts';
+import { floodFrom, largestPatch } from './connected.ts';
 import { faceRegions, type Mask, type RegionName } from '../../vision/regions/face-regions.ts';
 import { feather, grow, union } from '../../image/feather.ts';
 import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
@@ -37,89 +40,6 @@ export const BEARD_PARSING: ParseOptions = { input: 384, classes: BEARD_PARSING_
 
 /** The mesh regions the beard mask reads. */
 export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek', 'forehead', 'leftUnderEye', 'rightUnderEye'];
-
-export const beardTuning = {
-  /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
-  fineSigma: 0.005,
-  /** Texture energy pooled over this many face widths. */
-  energySigma: 0.012,
-  /** Lightness for darkness pooled over this many face widths. */
-  toneSigma: 0.01,
-  /** The cheeks' tone is spread over the face by a masked blur this many face widths wide. */
-  refSigma: 0.15,
-  /** Texture: fine-band amplitude over the cheeks' own, log2, at which a pixel counts half textured. */
-  texture: 0.6,
-  /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
-  dark: 1.8,
-  /**
-   * A cheek whose lightness spreads over this many times the other's is crossed by a shadow's edge (a face
-   * lit from one side): the skin's spread is then read on the other cheek alone.
-   */
-  shadedCheek: 4,
-  /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
-  grey: 0.25,
-  /**
-   * How much of the tone's gradient energy counts against the fine band's (edges are not hair), in a photo
-   * whose skin high on the face has as much fine energy as edge energy; less in a softer photo, in
-   * proportion (a broad gradient barely reaches a soft photo's fine band, while the beard still does).
-   */
-  edgeWeight: 1,
-  /** The edges' gradient is read on the lightness blurred by this many face widths. */
-  edgeSigma: 0.03,
-  /** Evidence pooled over this many face widths. */
-  poolSigma: 0.02,
-  /** Pooled evidence that seeds the mask. */
-  on: 0.32,
-  /** Pooled colour evidence (dark or grey, no texture needed) the mask grows through from its seeds. */
-  grown: 0.5,
-  /**
-   * The parser's face classes (skin, neck, hair, lips) at which the zone starts inside the face's outline
-   * (full 0.25 above); past the outline it starts 0.25 higher (the background beside a turned jaw: skin 0.5).
-   */
-  sure: 0.35,
-  /** ... and at least this share of the seeds' pooled evidence (colour alone is shading as often as beard). */
-  growTexture: 0.5,
-  /** Seeds keep about twice this many face widths inside the face's outline. */
-  outline: 0.02,
-  /** How far past the face's outline (face widths) the zone reaches under the jaw. */
-  skirt: 0.06,
-  /** Least share of the beard zone the seeds must cover to count as a beard at all. */
-  least: 0.05,
-  /**
-   * Faces narrower than this (pixels) may be seeded by hair's colour alone (fully under three quarters of
-   * it): a hair is then under half a pixel, and a dense beard shows no texture.
-   */
-  smallFace: 160,
-  /** Hair's colour: darker than the cheeks by this many spreads ... */
-  hairDark: 2,
-  /** ... less saturated by this share ... */
-  hairGrey: 0.25,
-  /** ... and darker by this share of the cheeks' L* + 16. */
-  hairDrop: 0.2,
-  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: 0.97). */
-  hairInner: 0.5,
-  /** Soft edge, face widths. */
-  edge: 0.006,
-  /**
-   * A beard is dense when this share of it shows no skin between the hairs: nothing for the removal to
-   * read the skin's shading from, so the mask becomes one smooth region and the fill a membrane from the
-   * skin around it.
-   */
-  denseAt: 0.5,
-  /** A dense beard's region: its seeds grown through colour alone, closed by this many face widths ... */
-  denseClose: 0.03,
-  /** ... grown by this many ... */
-  denseGrow: 0.01,
-  /** ... and feathered by this many. */
-  denseEdge: 0.012,
-  /**
-   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
-   * lies 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face
-   * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
-   * shadow comes back as the fill's shading, from the beard's broad lightness.
-   */
-  denseSkirt: 0.2,
-};
 
 export interface BeardMask {
   /** The window (image pixels) the planes cover. */
@@ -160,42 +80,6 @@ function windowed(mask: Mask | undefined, win: Win): Float32Array {
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const median = (v: Float32Array | number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : NaN; };
-
-/** Pixels reachable from a seed through open pixels (4-connected); seeds are always in. */
-function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Uint8Array {
-  const out = new Uint8Array(seed.length), stack: number[] = [];
-  for (let i = 0; i < seed.length; i++) if (seed[i]) { out[i] = 1; stack.push(i); }
-  while (stack.length) {
-    const i = stack.pop()!, x = i % w;
-    for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i + w < w * h ? i + w : -1]) {
-      if (j >= 0 && !out[j] && open[j]) { out[j] = 1; stack.push(j); }
-    }
-  }
-  return out;
-}
-
-/** The pixel count of the largest 8-connected patch of set pixels. */
-function largestPatch(set: Uint8Array, w: number, h: number): number {
-  const seen = new Uint8Array(set.length), stack: number[] = [];
-  let best = 0;
-  for (let s = 0; s < set.length; s++) {
-    if (!set[s] || seen[s]) continue;
-    let size = 0;
-    seen[s] = 1; stack.push(s);
-    while (stack.length) {
-      const i = stack.pop()!, x = i % w, y = (i / w) | 0;
-      size++;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const X = x + dx, Y = y + dy;
-        if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
-        const j = Y * w + X;
-        if (set[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
-      }
-    }
-    if (size > best) best = size;
-  }
-  return best;
-}
 
 /**
  * Planes' values on the reference skin spread over the window: a masked blur, leaning toward the skin's
