@@ -12,15 +12,9 @@ import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsin
 import type { BeardMask } from '../../looks/beard/mask.ts';
 import { feather } from '../../image/feather.ts';
 import type { Win } from '../../image/polygon.ts';
+import { CLASS_SURE, FALLBACK, GREY_LUMA, NECK, OWN_BAND, OWN_DARK, OWN_HIDDEN, OWN_LEAST, OWN_SHARE, OWN_SURE, WHITE_MAX } from './tuning.ts';
 
 export type RGB = [number, number, number];
-
-/** The light under the chin, away from any skin, relative to the face's skin (necks are shadowed by the jaw). */
-const NECK = 0.8;
-/** Parsing probability (0..255) a pixel needs to count for a class. */
-const SURE = 160;
-/** A dark brown for a face whose hair and brows cannot be seen (hat, glasses over the brows). */
-const FALLBACK: RGB = [58, 44, 36];
 
 const luma = (c: readonly number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 const toLinear = (v: number) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
@@ -33,7 +27,7 @@ const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (
 function classHistogram(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]) {
   const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
   const w = parsing.win.w;
-  return histogram(image, parsing.win, planes.length ? (x, y) => { let p = 0; for (const pl of planes) p += pl[y * w + x]; return p >= SURE; } : null);
+  return histogram(image, parsing.win, planes.length ? (x, y) => { let p = 0; for (const pl of planes) p += pl[y * w + x]; return p >= CLASS_SURE; } : null);
 }
 
 /** histogram() over a window's pixels where `sure` holds (none with null). */
@@ -122,23 +116,6 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
 
 /** The face's own facial hair (looks/beard/mask.ts's mask) on the photo as sent. */
 export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
-/**
- * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask
- * holds skin between the hairs), at least OWN_LEAST face widths² of it.
- */
-const OWN_SURE = 0.5;
-const OWN_BAND = [0.03, 0.35] as const;
-const OWN_LEAST = 0.004;
-/** The own beard's share of the colour, reached from OWN_HIDDEN of its hair hiding the skin (a sparse stubble's skin weighs less). */
-const OWN_SHARE = 0.8;
-const OWN_HIDDEN = 0.5;
-/** The own beard counts fully at 0.2 below this lightness relative to the skin's, not at all from it. */
-const OWN_DARK = 0.7;
-
-/** The lightness, relative to the skin's, a fully grey or white beard is drawn at. */
-const GREY_LUMA = 1.12;
-/** The lightest a beard's colour is drawn (its strands' highlights go above it). */
-const WHITE_MAX = 235;
 
 /**
  * 0..1: how grey or white a hair colour is, by a low saturation (blond and brown hair are saturated) and a

@@ -4,7 +4,8 @@ import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import { faceMeshTables } from '../../vision/models/human.ts';
 import { faceSurface, type P3 } from '../../vision/regions/uv-map.ts';
-import { BEARD_SKIRT, beardSurface } from './shape.ts';
+import { beardSurface } from './shape.ts';
+import { BEARD_SKIRT } from './tuning.ts';
 import { farSide } from './steps.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 

@@ -11,22 +11,10 @@ import { feather, grow, minus } from '../../image/feather.ts';
 import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
 import { ATLAS, atlasPoint, faceSurface, faceWindow, rasterPairs, sampleAtlas, type P3, type UvField } from '../../vision/regions/uv-map.ts';
 import type { BeardPart, BeardPreset, Flow } from './presets.ts';
-
-/** The mesh's skirt reaches this far past the outline (uv-map.ts), so beards can hang to v about 1.2. */
-export const BEARD_SKIRT = 0.6;
+import { BEARD_SKIRT, FAR_CUT, FAR_YAW, LIP_OVERHANG } from './tuning.ts';
 
 const ramp = (x: number, a: number, b: number) => Math.min(1, Math.max(0, (x - a) / (b - a)));
 
-/**
- * A turned face's far side: from FAR_YAW[0] degrees of yaw to FAR_YAW[1], the skirt's sideways reach past
- * its jaw is cut by up to FAR_CUT (its reach down, under the jaw, is kept). The skirt runs out from the
- * outline's centre, which on the far side points past the silhouette into the backdrop, where a beard's part
- * beyond the jaw then hung beside the face; a real beard there stands out from the jaw by its own thickness,
- * seen edge on, so its outline follows the visible jaw. steps.ts clips the far side to the person from the
- * same yaw. Under 15 degrees the far jaw shows almost as a frontal one does.
- */
-export const FAR_YAW = [15, 35] as const;
-const FAR_CUT = 0.85;
 /** How far a turned face is turned, 0..1 over FAR_YAW. */
 export const turned = (yaw: number) => ramp(Math.abs(yaw), FAR_YAW[0], FAR_YAW[1]);
 
@@ -73,8 +61,6 @@ function lips(drop = 0): Float32Array {
 }
 
 const MOUSTACHE_FLOWS: readonly Flow[] = ['moustache', 'handlebar', 'imperial'];
-/** How far a moustache may hang over the upper lip, canonical units (the lip is about 0.04 tall). */
-const LIP_OVERHANG = 0.016;
 
 const partAtlases = new WeakMap<BeardPart, Float32Array>();
 /** A part's coverage on the atlas (0..1), softened by about 0.8 % of the face; the same for every face, so kept. */

@@ -30,6 +30,7 @@ import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed, isStubble } from './strands.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -55,7 +56,7 @@ export const readTemplate: Step<P, State> = async (c, kit) => {
   const facts = jobFacts(template, kit.models);
   const face = (await facts.faces()).find((f) => f.mesh);
   if (!face) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in image_template');
-  const parsing = await facts.parsing(face, { input: 384, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
+  const parsing = await facts.parsing(face, { input: TEMPLATE_PARSE_INPUT, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
   const beard = templateBeard(template, face, parsing);
   if (!beard) throw new EffectError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
   c.state.template = beard;
@@ -91,9 +92,6 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
 
 const fail = (name: string): never => { throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`); };
 
-/** A part with a body this opaque is dense hair (every style but stubble, whose body is 0.22-0.25). */
-const DENSE_BODY = 0.5;
-
 /** `image`'s own pixels back into `result` in proportion to the coverage of the `dense` parts (their soft outline). */
 export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: Pick<FaceShape, 'win' | 'coverage'>, dense: readonly boolean[]): void {
   const { win, coverage } = shape, ch = result.channels;
@@ -118,7 +116,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const shape = faceShape(preset, face.mesh!, image);
   const tone = faceTone(image, parsing, own);
   const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);
-  const light = lightPlane(image, shape.win, tone.skinLuma, 0.03 * shape.faceWidth, skin);
+  const light = lightPlane(image, shape.win, tone.skinLuma, LIGHT_SIGMA * shape.faceWidth, skin);
   const ch = result.channels;
   const px = readWindow(result, shape.win);
   const n = shape.win.w * shape.win.h;
@@ -183,9 +181,9 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
 
-/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)): its atlas pixel half covered or more. */
+/** Whether a part's outline holds the chin's middle (CHIN_MIDDLE): its atlas pixel half covered or more. */
 function overChin(part: BeardPart): boolean {
-  const [x, y] = atlasPoint(0.5, 0.92);
+  const [x, y] = atlasPoint(CHIN_MIDDLE[0], CHIN_MIDDLE[1]);
   return fillPolygon(part.outline.map(([u, v]) => atlasPoint(u, v) as Pt), { x0: Math.floor(x), y0: Math.floor(y), w: 1, h: 1 })[0] >= 0.5;
 }
 
@@ -204,18 +202,6 @@ function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: nu
   for (let i = 0; i < q.length; i++) q[i] = Math.min(1, Math.max(0, (q[i] - OCCLUDE_FROM) / (OCCLUDE_TO - OCCLUDE_FROM)));
   return q;
 }
-/** Hat probability from which the beard gives way, and from which it is gone. */
-const OCCLUDE_FROM = 0.3;
-const OCCLUDE_TO = 0.6;
-/** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
-const LIP_GAIN = 2;
-/**
- * Background probability from which the photo's own pixels start to come back, and from which all of them
- * do: low, as the parsing's background fades in slowly past a turned face's silhouette (0.25 at the lip's
- * edge, 0.5 a twentieth of the face's width beyond it).
- */
-const BACK_FROM = 0.2;
-const BACK_TO = 0.5;
 /** The parts clipped to the person (by their flow): the moustaches. */
 const MOUSTACHE_FLOWS: ReadonlySet<string> = new Set(['moustache', 'handlebar', 'imperial']);
 
@@ -229,13 +215,10 @@ function silhouette(back: Float32Array, px: Uint8Array, w: number, h: number, ch
   for (let i = 0; i < q.length; i++) q[i] = q[i] < 0 ? 0 : q[i] > 1 ? 1 : q[i];
   return q;
 }
-/** The guided filter's window radius in face widths, and its damping (luma 0..1 squared). */
-const SNAP_RADIUS = 0.03;
-const SNAP_EPS = 0.002;
 
 /**
  * How much each window pixel lies on a turned face's far side (0..1), or null on a face turned less than
- * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
+ * FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
  * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
  * Given the shape's uv field, also the far cheek above the chin by canonical u (FAR_U, FAR_V).
  */
@@ -266,11 +249,6 @@ export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> 
   }
   return out;
 }
-/** The far side's ramp past the nose-chin line, face widths. */
-const FAR_SIDE = [0.04, 0.14] as const;
-/** ... and past the face's middle in canonical u (the mouth corner sits 0.118 out), above the chin (v). */
-const FAR_U = [0.08, 0.14] as const;
-const FAR_V = [0.8, 0.9] as const;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 
