@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import gloss from '../engine/effects/ai-red-lip-gloss/effect.ts';
-import { RED } from '../engine/effects/ai-red-lip-gloss/steps.ts';
+import { RED } from '../engine/effects/ai-red-lip-gloss/tuning.ts';
 import lips from '../engine/effects/lips-color-changer/effect.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { deltaE, labOf, linearToLab, LINEAR, type Lab } from '../engine/image/colour.ts';

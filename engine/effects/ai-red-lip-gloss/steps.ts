@@ -12,14 +12,10 @@ import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { GLOSS, RED } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 export interface State extends PortraitState { result: RasterImage }
-
-/** A blue-leaning classic red (#B0122E) at 85%: strong, with the lips' own colour still under it. */
-export const RED = { rgb: [176, 18, 46] as const, opacity: 0.85 };
-/** How much of the highlight's light is screened on at its peak. */
-const GLOSS = 0.9;
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
 

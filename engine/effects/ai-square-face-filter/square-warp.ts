@@ -8,10 +8,7 @@
  */
 import type { RasterImage } from '../../image/raster.ts';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
-
-/** Superellipse exponent: 2 is the ellipse, larger is squarer; 6 reads as a rounded square. */
-const SQUARENESS = 6;
-const INNER = 0.45, OUTER = 1.5;
+import { INNER, MAX_SCALE, OUTER, SQUARENESS } from './tuning.ts';
 
 const smoothstep = (a: number, b: number, x: number) => { const t = Math.min(1, Math.max(0, (x - a) / (b - a))); return t * t * (3 - 2 * t); };
 
@@ -23,9 +20,6 @@ export interface FaceFrame {
   left: number; right: number; top: number; bottom: number;
   oval: { angle: number; r: number }[];
 }
-
-/** The most a ray's radius may be scaled by: corners are filled, features are not blown up. */
-const MAX_SCALE = 1.3;
 
 /** The frame of a face from its mesh: centre, roll, half-width and half-height, and the oval in polar form. */
 export function faceFrame(mesh: readonly (readonly number[])[], rollDeg: number): FaceFrame {

@@ -11,6 +11,7 @@ import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { chooseFaces } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { LIP_LIGHTNESS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -46,7 +47,7 @@ export const colourLips: Step<P, State> = (c, kit) => {
     const lips = lipMask(face, c.image);
     if (!lips) continue;
     const { r, g, b, a } = info.rgba;
-    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100 });
+    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100, lightness: LIP_LIGHTNESS });
   }
   c.state.result = result;
 };
