@@ -107,7 +107,7 @@ function skinReference(planes: Float32Array[], weight: Float32Array, idx: number
  */
 export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
   const side = removalTuning.context + beardTuning.skirt;
-  return meshWindow(face, size, { side, top: 0.15, bottom: side });
+  return meshWindow(face, size, { side, top: beardTuning.windowTop, bottom: side });
 }
 
 /**
@@ -130,8 +130,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
   const notFace = P(['cloth', 'glasses', 'hat', 'background']);
   // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
-  const lipWall = grow(lips, win, 0.006 * fw);
-  const features = union(lipWall, grow(nostrils, win, 0.008 * fw));
+  const lipWall = grow(lips, win, T.lipWall * fw);
+  const features = union(lipWall, grow(nostrils, win, T.nostrilWall * fw));
   const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
   const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
@@ -144,8 +144,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const ax = rx - lx, ay = ry - ly, al = Math.hypot(ax, ay) || 1;
   const sideways = (i: number) => {
     const t = ((win.x0 + (i % win.w) - lx) * ax + (win.y0 + ((i / win.w) | 0) - ly) * ay) / al; // along the mouth, from its right corner
-    const out = Math.max(-t, t - al) - 0.05 * fw;
-    return Math.min(1, Math.max(0, out / (0.05 * fw)));
+    const out = Math.max(-t, t - al) - T.mouthSide * fw;
+    return Math.min(1, Math.max(0, out / (T.mouthSide * fw)));
   };
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
@@ -157,7 +157,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const faceP = P(['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth']);
   for (let i = 0; i < n; i++) {
     if (zoneRaw[i] === 0) continue;
-    const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
+    const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / T.sureSpan - (1 - oval[i])));
     zoneWide[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
     zone[i] = zoneWide[i] * outline[i];
     zoneWide[i] *= outlineWide[i];
@@ -194,25 +194,25 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const cheeks = union(windowed(reg.leftCheek, win), windowed(reg.rightCheek, win));
   const refW = new Float32Array(n);
   const refIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
-  if (refIdx.length < 30) return empty();
+  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > T.refSkin && zoneRaw[i] < T.refZone && hair[i] < T.refHair && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
+  if (refIdx.length < T.refLeast) return empty();
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
   // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit
   // face: 28 against the lit cheek's 4.6 on a soft portrait) is shading the reference's wide blur cannot
   // follow, and would make a beard's darkness count for nothing.
   const leftCheek = windowed(reg.leftCheek, win);
-  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= 30).map(mad);
+  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= T.refLeast).map(mad);
   const both = mad(refIdx);
   const spread = Math.max(2, sides.length === 2 && Math.max(...sides) > T.shadedCheek * Math.min(...sides) ? Math.min(...sides) : both);
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
   const upIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (upper[i] > 0.5 && skinP[i] > 0.6 && hair[i] < 0.3 && eyes[i] === 0 && zoneRaw[i] < 0.15) upIdx.push(i);
+  for (let i = 0; i < n; i++) if (upper[i] > 0.5 && skinP[i] > T.refSkin && hair[i] < T.refHair && eyes[i] === 0 && zoneRaw[i] < T.refZone) upIdx.push(i);
   // Texture is weighed against the skin high on the face (forehead, under the eyes), which no beard reaches:
   // the cheeks above the beard line are beard on a full beard, and on a smooth face they can be smoother
   // than the chin's fine grain (a sharp photo of dark skin, a chin in shadow).
-  const texIdx = upIdx.length >= 30 ? upIdx : refIdx;
+  const texIdx = upIdx.length >= T.refLeast ? upIdx : refIdx;
   const texE = median(texIdx.map((i) => energy[i])), refG = median(texIdx.map((i) => edge[i]));
   const edgeWeight = T.edgeWeight * Math.min(1, (texE + 0.05) / (refG + 0.05));
 
@@ -221,12 +221,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) {
     if (zoneWide[i] <= 0) continue;
     texRatio[i] = 0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG)));
-    texture[i] = sigmoid(4 * (texRatio[i] - T.texture));
+    texture[i] = sigmoid(T.textureGain * (texRatio[i] - T.texture));
     darkness[i] = (refTone[i] - tone[i]) / spread;
-    dark[i] = sigmoid(2 * (darkness[i] - T.dark));
+    dark[i] = sigmoid(T.darkGain * (darkness[i] - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
-    satDrop[i] = refSat[i] > 0.03 ? 1 - saturation[i] / refSat[i] : 0;
-    grey[i] = refSat[i] > 0.03 ? sigmoid((satDrop[i] - T.grey) / 0.05) : 0;
+    satDrop[i] = refSat[i] > T.colourless ? 1 - saturation[i] / refSat[i] : 0;
+    grey[i] = refSat[i] > T.colourless ? sigmoid((satDrop[i] - T.grey) / T.greySoft) : 0;
     const colour = Math.max(dark[i], grey[i]);
     // Texture is required: colour alone (dark and grey together) is as often a chin in shadow as a beard.
     pixel[i] = zone[i] * colour * texture[i];
@@ -257,15 +257,15 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     for (let i = 0; i < n; i++) {
       if (zone[i] <= 0) continue;
       const drop = (refTone[i] - tone[i]) / (refTone[i] + 16);
-      hairColour[i] = small * zone[i] * sigmoid(2 * (darkness[i] - T.hairDark)) * sigmoid((satDrop[i] - T.hairGrey) / 0.05) * sigmoid((drop - T.hairDrop) / 0.03);
+      hairColour[i] = small * zone[i] * sigmoid(T.darkGain * (darkness[i] - T.hairDark)) * sigmoid((satDrop[i] - T.hairGrey) / T.greySoft) * sigmoid((drop - T.hairDrop) / T.dropSoft);
     }
     pooledHair = blurPlaneCoarse(hairColour, win.w, win.h, ps);
     for (let i = 0; i < n; i++) pooledHair[i] /= Math.max(zonePooled[i], 0.05);
   }
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    if (zone[i] < 0.15) continue;
-    if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
+    if (zone[i] < T.zoneFrom) continue;
+    if (pooled[i] >= T.on && inner[i] > T.seedInner) seed[i] = 1;
     // Hair's colour is no edge's: it may seed up to the outline (a goatee reaches the chin's edge).
     if (pooledHair && pooledHair[i] >= T.on && inner[i] > T.hairInner) seed[i] = 1;
     if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
@@ -309,7 +309,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
       if (!region[i]) continue;
       count++;
       byHue += 1 - seen[j];
-      byTone += sigmoid(2 * ((refTone[i] - closedTone[j]) / spread - T.dark));
+      byTone += sigmoid(T.darkGain * ((refTone[i] - closedTone[j]) / spread - T.dark));
     }
     hidden = count ? (byHue + byTone) / 2 / count : 0;
   }
@@ -323,7 +323,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     for (let i = 0; i < n; i++) colourWide[i] = zoneWide[i] * Math.max(dark[i], grey[i]);
     const pooledWide = blurPlaneCoarse(colourWide, win.w, win.h, ps), wideZonePooled = blurPlaneCoarse(zoneWide, win.w, win.h, ps);
     const openColour = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (zoneWide[i] >= 0.15 && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
+    for (let i = 0; i < n; i++) if (zoneWide[i] >= T.zoneFrom && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
     const grownRegion = floodFrom(seed, openColour, win.w, win.h);
     const f = Float32Array.from(grownRegion);
     const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
@@ -338,9 +338,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const soft = bearded ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
-  const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
+  const reach = grow(union(zoneRaw, soft), win, T.skinReach * fw);
   const skin = new Float32Array(n);
-  const holes = union(grow(eyes, win, 0.05 * fw), features);
+  const holes = union(grow(eyes, win, T.eyeHole * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
   return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };

@@ -79,7 +79,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const hole = new Uint8Array(gw * gh), source = new Uint8Array(gw * gh);
   // Sources: sure skin whose lightness is the skin's own (not a hair's edge or a deep shadow the parsing let in).
   const skinL: number[] = [];
-  for (let i = 0; i < gw * gh; i++) if (skinSmall[i] > 0.8) skinL.push(small[0][i]);
+  for (let i = 0; i < gw * gh; i++) if (skinSmall[i] > T.sourceSkin) skinL.push(small[0][i]);
   skinL.sort((a, b) => a - b);
   const medL = skinL.length ? skinL[skinL.length >> 1] : 0;
   const spreadL = skinL.length ? Math.max(3, 1.4826 * skinL.map((v) => Math.abs(v - medL)).sort((a, b) => a - b)[skinL.length >> 1]) : 0;
@@ -88,7 +88,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   let holeCount = 0;
   for (let i = 0; i < hole.length; i++) {
     if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5 && !(bareSmall && bareSmall[i] < 0.5)) { hole[i] = 1; holeCount++; }
-    else if (skinSmall[i] > 0.8 && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
+    else if (skinSmall[i] > T.sourceSkin && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
   }
   const inter = new Float32Array(gw * gh * 3);
   for (let i = 0; i < gw * gh; i++) for (let c = 0; c < 3; c++) inter[i * 3 + c] = small[c][i];
@@ -114,13 +114,13 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const seen = T.skinLow > 0 && !m.dense ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
-  // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
-  // the source skin's own.
+  // edge in its band, which copied into the fill draws a line. The band is clipped to textureClip robust
+  // spreads of the source skin's own.
   for (const h of band) {
     const v: number[] = [];
-    for (let i = 0; i < n; i += 3) if (m.skin[i] > 0.6) v.push(Math.abs(h[i]));
+    for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(h[i]));
     v.sort((a, b) => a - b);
-    const lim = v.length ? 3 * 1.4826 * v[v.length >> 1] : 0;
+    const lim = v.length ? T.textureClip * 1.4826 * v[v.length >> 1] : 0;
     for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
   }
   const out = planes.map((p) => Float32Array.from(p));

@@ -5,6 +5,36 @@
  */
 
 export const beardTuning = {
+  /** The mask's window reaches this many face widths over the mesh's box above (the texture's blurs read there). */
+  windowTop: 0.15,
+  /** The mesh's lips grown by this many face widths are a wall (a moustache over the lip line reads as lip to the parser) ... */
+  lipWall: 0.006,
+  /** ... and its nostrils by this many. */
+  nostrilWall: 0.008,
+  /**
+   * The parser's hair inside the zone is the head's hair, not beard, this many face widths past the mouth
+   * corners (fully twice as far); between them it is the beard itself.
+   */
+  mouthSide: 0.05,
+  /** The cheeks' reference skin: the parser's skin above `refSkin`, its hair under `refHair`, the zone under `refZone`, at least `refLeast` pixels. */
+  refSkin: 0.6,
+  refHair: 0.3,
+  refZone: 0.15,
+  refLeast: 30,
+  /** The sigmoids' slopes: texture per log2 of its ratio, darkness per spread, and the greyness's and the darkening's softness. */
+  textureGain: 4,
+  darkGain: 2,
+  greySoft: 0.05,
+  dropSoft: 0.03,
+  /** The cheeks' saturation under which the photo has no colour to read (grey skin). */
+  colourless: 0.03,
+  /** Zone weight from which a pixel may seed or grow the mask. */
+  zoneFrom: 0.15,
+  /** Texture seeds only where the face outline's feather is above this (the jaw's edge is fine-band energy too). */
+  seedInner: 0.97,
+  /** Skin a fill may copy from keeps this many face widths from the grown zone, and this many from the eyes. */
+  skinReach: 0.02,
+  eyeHole: 0.05,
   /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
   fineSigma: 0.005,
   /** Texture energy pooled over this many face widths. */
@@ -40,9 +70,11 @@ export const beardTuning = {
   grown: 0.5,
   /**
    * The parser's face classes (skin, neck, hair, lips) at which the zone starts inside the face's outline
-   * (full 0.25 above); past the outline it starts 0.25 higher (the background beside a turned jaw: skin 0.5).
+   * (full `sureSpan` above); past the outline it starts `sureSpan` higher (the background beside a turned
+   * jaw: skin 0.5).
    */
   sure: 0.35,
+  sureSpan: 0.25,
   /** ... and at least this share of the seeds' pooled evidence (colour alone is shading as often as beard). */
   growTexture: 0.5,
   /** Seeds keep about twice this many face widths inside the face's outline. */
@@ -62,7 +94,7 @@ export const beardTuning = {
   hairGrey: 0.25,
   /** ... and darker by this share of the cheeks' L* + 16. */
   hairDrop: 0.2,
-  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: 0.97). */
+  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: `seedInner`). */
   hairInner: 0.5,
   /** Soft edge, face widths. */
   edge: 0.006,
@@ -100,14 +132,19 @@ export const removalTuning = {
   holeGrow: 0.016,
   /** The work is cut to the beard's box grown by this many face widths. */
   context: 0.3,
-  /** Source pixels lie within this many robust spreads of the skin's median lightness. */
+  /** Source pixels lie within this many robust spreads of the skin's median lightness ... */
   sourceSpread: 2.5,
+  /** ... where the bare-skin plane is above this (sure skin, not a hair's edge or a shadow the parsing let in). */
+  sourceSkin: 0.8,
   /** Broad tone for evening: masked blur of this many face widths. */
   evenSigma: 0.04,
   /** Skin between the hairs: lighter than the mean over this many face widths around. */
   between: 0.015,
   /** Texture band (copied from the source at full resolution): finer than this many face widths. */
   textureSigma: 0.015,
+  /** ... clipped to this many robust spreads of the band over skin above `textureSkin` (an edge's band is no texture). */
+  textureClip: 3,
+  textureSkin: 0.6,
   /**
    * The fill's own tone is kept only broader than this many face widths: the patches' voting leaves
    * blotches a few millimetres wide (one source patch lighter than the next) that read as a waxy mask;
