@@ -1,9 +1,10 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask, exemplar
- * inpainting), then either a preset drawn as hair (its parts on the
- * mesh, strands along the flow, the person's hair colour, the photo's light) or the template photo's beard
- * carried over through both meshes and blended in the gradient domain → lossless PNG. The preset wins when
- * both sources are given (decisions.md); the contract's oneOf group already refuses a request with neither.
+ * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask,
+ * exemplar inpainting), then either a preset drawn as hair (its parts on the mesh, strands along the flow,
+ * the person's hair colour, the photo's light) or the template photo's beard carried over through both
+ * meshes and blended in the gradient domain → lossless PNG. The preset wins when both sources are given
+ * (docs/interface.md#beard-styling); the contract's oneOf group already refuses a request with neither.
+ * Parameters: tuning.ts.
  */
 import type endpoint from '../../../contract/endpoints/ai-beard-styling.ts';
 import type { Params } from '../../../contract/endpoint.ts';
@@ -80,8 +81,8 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
   const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
   if (typeof beard === 'string') {
     // The person's own beard stays under the style's dense parts: only where the style needs bare skin
-    // (outside it, and under stubble, which is short hair over skin) is it removed (issue 11), so the drawn
-    // strands lie over real hair rather than over a fill.
+    // (outside it, and under stubble, which is short hair over skin) is it removed, so the drawn strands lie
+    // over real hair rather than over a fill.
     if (shaved) {
       const preset = presetByName(beard) ?? fail(beard);
       keepUnderStyle(image, result, faceShape(preset, face.mesh!, image), preset.parts.map((p) => p.body >= DENSE_BODY));

@@ -55,7 +55,7 @@ const EYE_COLOURS: Record<string, string> = {
   red: '#8f2e2a',
 };
 
-/** The default when neither field is given (decisions.md). */
+/** The default when neither field is given (docs/interface.md#coloured-contacts). */
 export const NATURAL_LIGHT_BROWN = 'natural light brown';
 
 const STRONG = /\b(vivid|bright|bold|intense|striking|strong|vibrant|dramatic|opaque)\b/;
