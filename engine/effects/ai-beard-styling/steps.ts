@@ -133,8 +133,8 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // past the jaw as real beards do (cut there too, it lost its chin cover).
   // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
   // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
-  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, the full beards of a
-  // child's near-profile, helen_3067126321, lost their mass in front of the chin).
+  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, a near-profile's full
+  // beard lost its mass in front of the chin).
   const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
   const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
@@ -192,8 +192,7 @@ function overChin(part: BeardPart): boolean {
  * How much a hat covers each window pixel, 0..1: the parser calls a headscarf or a hood wrapping the cheeks
  * and jaw hat, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth. Not
  * the parser's cloth: beside a lowered or tilted head's jaw that is the shirt or jacket a beard lies over
- * (helen_3139620200, three_men_hats; the scarf is hat too wherever it meets the beard). Its edge snapped to
- * the photo's as silhouette() does.
+ * (the scarf is hat too wherever it meets the beard). Its edge snapped to the photo's as silhouette() does.
  */
 function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: number): Float32Array {
   const { w, h } = shape.win;

@@ -163,9 +163,8 @@ export const TEMPLATE_ROUGH = 1.8;
 /** Half the thickness, in face widths, below which a band of hair-like texture is not taken for a beard. */
 export const TEMPLATE_OPEN = 0.025;
 /**
- * A beard smaller than this share of the face width squared is no beard. Looked at on six portraits (not a
- * measured split): clean-shaven faces 0 to 0.1 (a woman's jaw line with hair beside it 0.097, a shaven
- * chin's shadow 0.067), a moustache alone 0.08, full beards 0.26 to 0.30; so a moustache-only template is
- * refused along with a bare face.
+ * A beard smaller than this share of the face width squared is no beard: a bare face's jaw line or shadow
+ * and a moustache alone stay under it, full beards far over it
+ * (docs/experiments/ai-beard-styling.md#a-templates-beard-covers-at-least-012-of-the-face-width-squared).
  */
 export const TEMPLATE_MIN_AREA = 0.12;

@@ -81,8 +81,8 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
     const onHair = new Float32Array(n);
     for (let i = 0; i < n; i++) if (maps.hair[i] > HAIR_SOME) onHair[i] = 1;
     const smoothed = smoothLoss(lost, onHair, win.w, win.h, LOSS_SMOOTH * fw);
-    // Not over the forehead: bangs hanging there keep their own edge (smoothed, they thinned toward the brows
-    // at man_7 and helen_3248183827's identity fell from 0.86 to 0.82).
+    // Not over the forehead: bangs hanging there keep their own edge
+    // (docs/experiments/ai-hair-loss-simulation.md#bangs-keep-their-own-edge).
     for (let i = 0; i < n; i++) lost[i] += (smoothed[i] - lost[i]) * smooth((V[i] - SMOOTH_FROM) / SMOOTH_FADE);
   }
   const top = skullTop(f, skull, maps, win);
@@ -91,9 +91,9 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
   if (man) {
     // Hair over the backdrop beside the temples (outside the bald head's outline) is the silhouette of the
     // hair on the sides and top standing over the receding temples: it goes when hair standing over the top
-    // of the head goes (with the crown, from man_5), not with the temples' recession (at man_2 to man_4
-    // helen_3219692565's silhouette went with the hairline and the backdrop showed in wedges beside the
-    // forehead). Over the top itself it still goes with the crown, else a cap of hair floats over the dome.
+    // of the head goes (with the crown, from man_5), not with the temples' recession, which showed the backdrop
+    // in wedges beside the forehead. Over the top itself it still goes with the crown, else a cap of hair
+    // floats over the dome.
     const topGone = lossAt(level, skull.u0, skull.top + TOP_ABOVE, f.mid, 0, lift, PERSON_BAND, skull);
     for (let i = 0; i < n; i++) {
       if (head[i] >= 1 || lost[i] <= topGone) continue;

@@ -40,7 +40,8 @@ export const NO_HAIR = 0.1;
 export const NOT_SKIN = 0.3;
 /**
  * Below this share of the scalp seen as hair, a face has no hair to lose (see hairCover): hats, headscarves
- * and a bald head measured 0 on the shared photos, thin white hair (Biden) 0.12.
+ * and bald heads read about none, thin white hair well above
+ * (docs/experiments/ai-hair-loss-simulation.md#no-hair-to-lose-below-a-hair-cover-of-005).
  */
 export const MIN_HAIR_COVER = 0.05;
 /**
@@ -110,10 +111,9 @@ export const LOSS_SMOOTH = 0.03, SMOOTH_FROM = 0.6, SMOOTH_FADE = 0.3;
 /** Hair the person matte holds may stand this far out of the skull (skull radii) and still be theirs. */
 export const PERSON_BAND = 2.2;
 /**
- * Over the backdrop (outside the bald head's outline) hair goes whole or stays, not thinned: its loss
- * turned into a step at BACKDROP_GOES, BACKDROP_SOFT wide. Thinned there, spiky black hair over a light
- * wall came back as a lattice of blobs and rims floating in the air (helen_3248183827 at man_4 and man_5,
- * where the crown's 0.8 gave the hair over it a loss of 0.5).
+ * Over the backdrop (outside the bald head's outline) hair goes whole or stays, not thinned (a thinned mop
+ * floats as a lattice in the air): its loss turned into a step at BACKDROP_GOES, BACKDROP_SOFT wide
+ * (docs/experiments/ai-hair-loss-simulation.md#hair-over-the-backdrop-goes-whole-or-stays).
  */
 export const BACKDROP_GOES = 0.35, BACKDROP_SOFT = 0.1;
 /** Where hair stands over the top of the head (frame v over the skull's top), whose loss templeSide's band takes. */
@@ -215,7 +215,7 @@ export const SEAM_FROM = -0.3, SEAM_UNTOUCHED = 0.02, SEAM_SIGMA = 0.03, MEMBRAN
 /**
  * Under bangs the skin the scalp's membrane is pinned to lies in their shade (its lit part hides under
  * them): the correction falls off over this share of the face width instead of carrying that shade over
- * the whole dome (helen_3139620200's dome came out 10 L darker than the forehead, flat brown).
+ * the whole dome (docs/experiments/ai-hair-loss-simulation.md#the-scalps-membrane-under-bangs-falls-off).
  */
 export const BANGS_MEMBRANE = 0.15;
 /** The texture carried from the forehead: detail finer than this share of the face width. */

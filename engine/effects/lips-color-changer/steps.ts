@@ -53,8 +53,8 @@ export const colourLips: Step<P, State> = (c, kit) => {
 };
 
 /**
- * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
- * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
+ * Lossless, so every pixel outside the lips comes back byte for byte (JPEG moved the photo's edges:
+ * docs/experiments/lips-color-changer.md#lossless-png-not-the-photos-jpeg-kept).
  */
 export const encode: Step<P, State> = async (c) => {
   c.output.images.result = await encodePngFast(c.state.result ?? c.image);

@@ -199,8 +199,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
   // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit
-  // face: 28 against the lit cheek's 4.6 on a soft portrait) is shading the reference's wide blur cannot
-  // follow, and would make a beard's darkness count for nothing.
+  // face's shaded cheek spreads several times as far as its lit one) is shading the reference's wide blur
+  // cannot follow, and would make a beard's darkness count for nothing.
   const leftCheek = windowed(reg.leftCheek, win);
   const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= T.refLeast).map(mad);
   const both = mad(refIdx);

@@ -112,7 +112,7 @@ export const beardTuning = {
   denseEdge: 0.012,
   /**
    * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
-   * lies 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face
+   * can lie a tenth of a face width under the chin): its region may reach the outline grown by this many face
    * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
    * shadow comes back as the fill's shading, from the beard's broad lightness.
    */
