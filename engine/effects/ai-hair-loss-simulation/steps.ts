@@ -1,13 +1,14 @@
 /**
  * Steps of the hair loss simulation: the level read → the 5 largest faces → for each with hair to lose
- * (hairCover: a hat, a headscarf or a bald head is left as it is), in its head frame (hairline.ts), the
- * stage's loss field turned into lost strands over the hair the parsing sees (strands.ts: the hair's own
- * light gaps go first and its dark strands last, so thinning keeps the hair's texture), the loss carried
- * over the hair's fringe of wisps and over the band of skin in the old hairline's shade, and where strands
- * go, inside the bald head's outline (the skull grown to the person matte's outline less a hair's
- * thickness) the scalp made from the forehead (scalp.ts: a sphere lit as the forehead is, in its colour
- * and grain, meeting the skin without a seam) shows, and outside it the backdrop, mirrored in from beyond
- * the person's outline → the photo.
+ * (hair-maps.ts's hairCover: a hat, a headscarf or a bald head is left as it is), in its head frame
+ * (hairline.ts), the stage's loss field turned into lost strands over the hair the parsing sees
+ * (edit-hair.ts; strands.ts: the hair's own light gaps go first and its dark strands last, so thinning
+ * keeps the hair's texture), the loss carried over the hair's fringe of wisps and over the band of skin in
+ * the old hairline's shade, and where strands go, inside the bald head's outline (head-shape.ts: the skull
+ * grown to the person matte's outline less a hair's thickness) the scalp made from the forehead
+ * (scalp-layer.ts, scalp.ts: a sphere lit as the forehead is, in its colour and grain, meeting the skin
+ * without a seam) shows, and outside it the backdrop, mirrored in from beyond the person's outline → the
+ * photo. Parameters: tuning.ts.
  */
 import type endpoint from '../../../contract/endpoints/ai-hair-loss-simulation.ts';
 import type { Params } from '../../../contract/endpoint.ts';
