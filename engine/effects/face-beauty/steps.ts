@@ -49,7 +49,7 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
  * smooth.lowerFace (lowerFacePlane: chin, jaw, the folds beside the mouth): smoothed in full from toWidth px,
  * not at all below fromWidth. On a small face the smile lines, mouth corners and the jaw's and a beard's
  * shadow are 1-2 px lines, what the face is recognised (and its gender read) by, not blemishes; flattening
- * them turned small men female and cost likeness (the ablation in scripts/ablate-beauty-identity.ts).
+ * them turned small men female and cost likeness (the ablation in docs/experiments/face-beauty.md).
  */
 export const TUNING = {
   smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shape: { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40, keepEnergy: 0.5, epsWidth: 100, lowerFace: { fromWidth: 35, toWidth: 50 } },
