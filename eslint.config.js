@@ -23,6 +23,8 @@ const boundaries = [
   { target: './contract', from: ['./engine', './src', './scripts', './e2e'], message: 'the contract is pure data, imported by engine and studio, importing neither' },
   { target: './engine', from: ['./src', './scripts', './e2e'], message: 'the engine does not depend on the studio or the scripts' },
   { target: './src', from: ['./engine', './scripts', './proxy.config.ts'], message: 'the studio reaches the engine over HTTP only' },
+  { target: './scripts', from: './engine', except: ['./for-scripts.ts'], message: 'scripts reach the engine through engine/for-scripts.ts only: re-export what a script needs there' },
+  { target: './engine', from: './engine/for-scripts.ts', message: 'engine/for-scripts.ts is the scripts\' way in: engine code imports from the module that defines a name' },
 ];
 const layers = [
   ...engineOrder.map((layer, i) => {

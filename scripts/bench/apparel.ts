@@ -11,13 +11,10 @@ import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import effect from '../../engine/effects/apparel-background-removal/effect.ts';
-import { garmentClasses } from '../../engine/effects/apparel-background-removal/garment-classes.ts';
-import { buildMasks, encodeOutputs, parseFacesAround, parseInput, type P, type State } from '../../engine/effects/apparel-background-removal/steps.ts';
-import { stepContext } from '../../engine/pipeline/effect.ts';
-import { apparelModel } from '../../engine/effects/apparel-background-removal/garments/learned.ts';
-import { parseGarments } from '../../engine/effects/apparel-background-removal/garments/parse.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  apparelEffect as effect, apparelModel, type ApparelParams as P, type ApparelState as State, buildMasks,
+  encodeOutputs, garmentClasses, ModelRegistry, parseFacesAround, parseGarments, parseInput, stepContext
+} from '../../engine/for-scripts.ts';
 import { apparelPhotos, testdata } from '../datasets/apparel-split.ts';
 
 const args = process.argv.slice(2);

@@ -11,12 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { form, pollTask, post, startTestEngine, waitReady } from '../../engine/test/helpers.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { drawStubble } from '../../engine/effects/ai-beard-removal/synthetic-beard.ts';
+import {
+  detectFaces, drawStubble, httpForm as form, httpPost as post, type HumanLike, ModelRegistry, pollTask,
+  type RasterImage, startTestEngine, waitReady
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -11,7 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beardPresets } from '../../contract/endpoints/ai-beard-styling.ts';
-import { form, get, pollTask, post, startTestEngine, waitReady } from '../../engine/test/helpers.ts';
+import {
+  httpForm as form, httpGet as get, httpPost as post, pollTask, startTestEngine, waitReady
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

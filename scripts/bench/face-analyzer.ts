@@ -13,11 +13,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { faceAttributeTypes } from '../../contract/endpoints/face-analyzer.ts';
-import effect from '../../engine/effects/face-analyzer/effect.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { faceConfig, type HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  faceAnalyzerEffect as effect, faceConfig, type HumanLike, ModelRegistry, type RasterImage, runEffect
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

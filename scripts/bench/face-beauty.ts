@@ -12,14 +12,10 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { BEAUTY_FACES, BEAUTY_PARSING, retouchFace } from '../../engine/effects/face-beauty/steps.ts';
-import { encodePngFast } from '../../engine/image/encode.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { form, post, startTestEngine, waitReady } from '../../engine/test/helpers.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import type { FaceParsing } from '../../engine/vision/parsing/face-parsing.ts';
-import { retouchWindow } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  BEAUTY_FACES, BEAUTY_PARSING, beautyRetouchFace as retouchFace, encodePngFast, type FaceParsing, httpForm as form,
+  httpPost as post, jobFacts, ModelRegistry, type RasterImage, retouchWindow, startTestEngine, waitReady
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -16,13 +16,10 @@ import os from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { cropRoi } from '../../engine/vision/faces/crop.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike, TensorLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { parserLogitsData, PARSING_CLASSES, type FaceParser } from '../../engine/vision/models/bisenet.ts';
-import { parsingRoi } from '../../engine/vision/parsing/face-parsing.ts';
+import {
+  cropRoi, detectFaces, type FaceParser, type HumanLike, ModelRegistry, parserLogitsData, PARSING_CLASSES,
+  parsingRoi, type RasterImage, type TensorLike
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

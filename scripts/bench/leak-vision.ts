@@ -9,13 +9,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import { faceRegions } from '../../engine/vision/regions/face-regions.ts';
-import { personMatte } from '../../engine/vision/matting/person.ts';
-import { parseFace, type FaceParser } from '../../engine/vision/parsing/face-parsing.ts';
-import { combineWithMesh } from '../../engine/vision/regions/combine.ts';
+import {
+  combineWithMesh, detectFaces, type FaceParser, faceRegions, type HumanLike, ModelRegistry, parseFace, personMatte
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 500);

@@ -20,7 +20,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { InferenceSession } from 'onnxruntime-node';
-import { sessionOptions } from '../../engine/vision/models/onnx.ts';
+import {
+  BISENET_ONNX_INPUT as ONNX_INPUT, BISENET_ONNX_LOGITS as ONNX_LOGITS, bisenetOnnxBytes, FACERES_INPUT,
+  FACERES_OUTPUTS, faceresOnnxBytes, readIsnetOnnx, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmOnnxBytes, sessionOptions
+} from '../../engine/for-scripts.ts';
 
 const NO_SPIN = { session: { intra_op: { allow_spinning: '0' } } };
 
@@ -64,23 +67,11 @@ const base = (threads: number): InferenceSession.SessionOptions =>
   ({ intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' });
 
 interface NetSpec { bytes: () => Promise<Uint8Array>; input: string; dims: number[]; output: string }
-const NETS: Record<string, () => Promise<NetSpec>> = {
-  isnet: async () => {
-    const { readIsnetOnnx } = await import('../../engine/vision/models/isnet-weights.ts');
-    return { bytes: () => readIsnetOnnx('medium'), input: 'input', dims: [1, 3, 1024, 1024], output: 'output' };
-  },
-  bisenet: async () => {
-    const [{ bisenetOnnxBytes }, { ONNX_INPUT, ONNX_LOGITS }] = await Promise.all([import('../../engine/vision/models/bisenet.ts'), import('../../engine/vision/models/bisenet-onnx.ts')]);
-    return { bytes: () => bisenetOnnxBytes(512), input: ONNX_INPUT, dims: [1, 512, 512, 3], output: ONNX_LOGITS };
-  },
-  rvm: async () => {
-    const { rvmOnnxBytes, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } = await import('../../engine/vision/models/rvm-onnx.ts');
-    return { bytes: rvmOnnxBytes, input: RVM_ONNX_INPUT, dims: [1, 384, 512, 3], output: RVM_ONNX_OUTPUT };
-  },
-  faceres: async () => {
-    const { faceresOnnxBytes, FACERES_INPUT, FACERES_OUTPUTS } = await import('../../engine/vision/models/faceres-onnx.ts');
-    return { bytes: faceresOnnxBytes, input: FACERES_INPUT, dims: [1, 224, 224, 3], output: FACERES_OUTPUTS.age };
-  },
+const NETS: Record<string, () => NetSpec> = {
+  isnet: () => ({ bytes: () => readIsnetOnnx('medium'), input: 'input', dims: [1, 3, 1024, 1024], output: 'output' }),
+  bisenet: () => ({ bytes: () => bisenetOnnxBytes(512), input: ONNX_INPUT, dims: [1, 512, 512, 3], output: ONNX_LOGITS }),
+  rvm: () => ({ bytes: rvmOnnxBytes, input: RVM_ONNX_INPUT, dims: [1, 384, 512, 3], output: RVM_ONNX_OUTPUT }),
+  faceres: () => ({ bytes: faceresOnnxBytes, input: FACERES_INPUT, dims: [1, 224, 224, 3], output: FACERES_OUTPUTS.age }),
 };
 
 const { values: opts } = parseArgs({
@@ -121,7 +112,7 @@ if (opts.help) {
 async function child(set: string, netName: string, threads: number) {
   const send = (r: Report) => process.send!(r);
   try {
-    const spec = await NETS[netName]();
+    const spec = NETS[netName]();
     const ort = await import('onnxruntime-node');
     const bytes = await spec.bytes();
     const n = spec.dims.reduce((a, b) => a * b, 1);

@@ -14,15 +14,10 @@
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { BEAUTY_PARSING, TUNING } from '../../engine/effects/face-beauty/steps.ts';
-import { retouchMasks, retouchWindow, spareLowerFace } from '../../engine/vision/regions/skin-mask.ts';
-import { readWindow } from '../../engine/image/window.ts';
-import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../engine/looks/smooth.ts';
-import { whitenSkin } from '../../engine/looks/tone.ts';
-import { sharpenMasked } from '../../engine/effects/face-beauty/sharpen.ts';
+import {
+  BEAUTY_PARSING, BEAUTY_TUNING as TUNING, faceEps, faceShapeBand, jobFacts, ModelRegistry, type RasterImage,
+  readWindow, retouchMasks, retouchWindow, sharpenMasked, sizeRamp, smoothMasked, spareLowerFace, whitenSkin
+} from '../../engine/for-scripts.ts';
 const { data, info } = await sharp(path.resolve('engine/test/fixtures/obama_official_portrait.jpg')).raw().toBuffer({ resolveWithObject: true });
 const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
 const models = new ModelRegistry({ threads: 2 });

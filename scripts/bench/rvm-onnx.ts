@@ -10,11 +10,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { rvmModelJson, rvmToOnnx, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../../engine/vision/models/rvm-onnx.ts';
-import { humanModel, type HumanLike, type TensorLike } from '../../engine/vision/models/human.ts';
-import { openLocalOnnx } from '../../engine/vision/models/onnx.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { readTfGraph } from '../../engine/vision/models/tf-graph.ts';
+import {
+  type HumanLike, humanModel, ModelRegistry, openLocalOnnx, readTfGraph, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT,
+  rvmModelJson, rvmToOnnx, type TensorLike
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const runs = Number(process.argv[2] ?? 7);

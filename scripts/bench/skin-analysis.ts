@@ -16,14 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { skinMaps } from '../../contract/endpoints/skin-analysis-advanced.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { form, post, startTestEngine, waitReady } from '../../engine/test/helpers.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { analyseSkin, labFrame, makeFrame } from '../../engine/effects/skin-analysis-advanced/skin/analyse.ts';
-import { renderMaps } from '../../engine/effects/skin-analysis-advanced/skin/maps.ts';
-import { SKIN_PARSING, zoneGrid } from '../../engine/effects/skin-analysis-advanced/skin/zones.ts';
-import { parseFaceAt, type FaceParser } from '../../engine/vision/parsing/face-parsing.ts';
+import {
+  analyseSkin, type FaceParser, httpForm as form, httpPost as post, jobFacts, labFrame, makeFrame, ModelRegistry,
+  parseFaceAt, type RasterImage, renderMaps, SKIN_PARSING, startTestEngine, waitReady, zoneGrid
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

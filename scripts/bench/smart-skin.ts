@@ -9,14 +9,10 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { planOf, retouchFace, SKIN_FACES } from '../../engine/effects/smart-skin-advanced/steps.ts';
-import { encodePhoto } from '../../engine/image/encode.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { form, get, post, startTestEngine, waitReady } from '../../engine/test/helpers.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import type { FaceParsing } from '../../engine/vision/parsing/face-parsing.ts';
-import { retouchWindow } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  encodePhoto, type FaceParsing, httpForm as form, httpGet as get, httpPost as post, jobFacts, ModelRegistry, planOf,
+  type RasterImage, retouchWindow, SKIN_FACES, smartSkinRetouchFace as retouchFace, startTestEngine, waitReady
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import type { Field, ImageField } from '../../contract/fields.ts';
 import type { ImageFormat } from '../../contract/limits.ts';
-import { readHeader, sniffFormat } from '../../engine/image/sniff.ts';
+import { readHeader, sniffFormat } from '../../engine/for-scripts.ts';
 
 /** Folders of ../shared/testdata whose photos suit an endpoint, by contract group (apparel and products by slug). */
 export function photoFolders(endpoint: Endpoint): string[] {

@@ -36,11 +36,9 @@ import sharp from 'sharp';
 import { skinMaps } from '../../contract/endpoints/skin-analysis-advanced.ts';
 import { validateFields } from '../../contract/validate.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { decodeImage } from '../../engine/image/decode.ts';
-import type { Effect } from '../../engine/pipeline/effect.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import type { StepTime } from '../../engine/pipeline/timing.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  decodeImage, type Effect, effectModules, ModelRegistry, runEffect, type StepTime
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -68,7 +66,7 @@ const models = new ModelRegistry({ threads: 2 });
 for (const slug of slugs.length ? slugs : Object.keys(cases)) {
   const k = cases[slug];
   const endpoint = (await import(`../../contract/endpoints/${slug}.ts`)).default as Endpoint;
-  const module = await import(`../../engine/effects/${slug}/effect.ts`);
+  const module = await import(effectModules[slug]);
   // Variants of one effect, run interleaved: smart crop at several ISNet sides, else the effect as it is.
   const variants: { label: string; effect: Effect }[] = slug === 'image-cropping' && cropSides
     ? cropSides.map((side) => ({ label: `ISNet at ${side}`, effect: module.smartCrop(side) as Effect }))

@@ -9,12 +9,9 @@ import path from 'node:path';
 import { readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { faceConfig, type HumanLike } from '../../engine/vision/models/human.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import { personMatte } from '../../engine/vision/matting/person.ts';
-import { bodyKeypoints } from '../../engine/vision/pose/keypoints.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
+import {
+  bodyKeypoints, detectFaces, faceConfig, type HumanLike, ModelRegistry, personMatte, type RasterImage
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -15,11 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { endpointList } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
-import { decodeImage } from '../../engine/image/decode.ts';
-import type { Effect } from '../../engine/pipeline/effect.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { effectModules } from '../../engine/effects/registry.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import { decodeImage, type Effect, effectModules, ModelRegistry, runEffect } from '../../engine/for-scripts.ts';
 import { paramsFor } from '../bench/soak-plan.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

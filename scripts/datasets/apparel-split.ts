@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { garmentClasses } from '../../engine/effects/apparel-background-removal/garment-classes.ts';
+import { garmentClasses } from '../../engine/for-scripts.ts';
 
 export type Half = 'fit' | 'check';
 export const FIT_SHARE = 0.6;

@@ -3,9 +3,7 @@
  * scripts/quality/face-attributes-cache.ts, so both measure the very same faces.
  */
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
+import { detectFaces, type Face, type HumanLike, type RasterImage } from '../../engine/for-scripts.ts';
 
 /** Chips smaller than this (px) are upscaled for a second detection try when none is found as they are. */
 export const SMALL_CHIP = 128;

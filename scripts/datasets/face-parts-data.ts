@@ -14,15 +14,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import type { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { hairMask, type PersonModel } from '../../engine/vision/matting/person.ts';
-import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../../engine/vision/parsing/face-parsing.ts';
-import { ANALYZER_PARSING } from '../../engine/effects/face-analyzer/analysis/part-attributes.ts';
-import { partInputs } from '../../engine/effects/face-analyzer/analysis/part-inputs.ts';
-import type { Mask } from '../../engine/vision/regions/face-regions.ts';
+import {
+  ANALYZER_PARSING, detectFaces, type Face, type FaceParser, type FaceParsing, hairMask, type HumanLike, type Mask,
+  type ModelRegistry, parseFace, type ParseOptions, partInputs, type PersonModel, type RasterImage
+} from '../../engine/for-scripts.ts';
 
 export type Half = 'fit' | 'check';
 export const half = (rel: string): Half => (createHash('sha1').update(rel).digest()[0] & 1 ? 'check' : 'fit');

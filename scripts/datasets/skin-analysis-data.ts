@@ -7,12 +7,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import type { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { INPUT, parseFace, type FaceParser, type FaceParsing } from '../../engine/vision/parsing/face-parsing.ts';
-import { SKIN_PARSING } from '../../engine/effects/skin-analysis-advanced/skin/zones.ts';
+import {
+  detectFaces, type Face, type FaceParser, type FaceParsing, type HumanLike, type ModelRegistry, parseFace,
+  PARSING_INPUT as INPUT, type RasterImage, SKIN_PARSING
+} from '../../engine/for-scripts.ts';
 
 export const CACHE = '/tmp/skin-analysis/cache';
 

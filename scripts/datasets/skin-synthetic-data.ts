@@ -3,10 +3,9 @@
  * scripts/render/skin-synthetic.ts): where findings of each kind are placed on a face, what the analysis found,
  * and when a finding counts as the rendered one.
  */
-import { seededRandom } from '../../engine/image/random.ts';
-import { COMEDONE_MIN_PX, type SkinAnalysis } from '../../engine/effects/skin-analysis-advanced/skin/analyse.ts';
-import { toImage } from '../../engine/effects/skin-analysis-advanced/skin/frame.ts';
-import type { Synthetic, SyntheticKind } from '../../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
+import {
+  COMEDONE_MIN_PX, frameToImage as toImage, seededRandom, type SkinAnalysis, type Synthetic, type SyntheticKind
+} from '../../engine/for-scripts.ts';
 
 export const SYNTHETIC_KINDS: readonly SyntheticKind[] = ['acne', 'closed_comedones', 'mole', 'skin_spot', 'wrinkle'];
 /** Radius (blobs) or half-length (wrinkles) ranges, mm. */

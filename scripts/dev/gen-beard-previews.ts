@@ -9,9 +9,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BEARD_PRESETS, type UV } from '../../engine/effects/ai-beard-styling/presets.ts';
-import { FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../../engine/vision/faces/landmarks.ts';
-import { faceMeshTables } from '../../engine/vision/models/human.ts';
+import {
+  BEARD_PRESETS, FACE_OVAL, faceMeshTables, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW,
+  RIGHT_EYE, type UV
+} from '../../engine/for-scripts.ts';
 
 export const PREVIEW_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/features/effects/extras/beard-previews.ts');
 

@@ -15,12 +15,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import effect from '../../engine/effects/apparel-background-removal/effect.ts';
-import { garmentClasses } from '../../engine/effects/apparel-background-removal/garment-classes.ts';
-import { buildMasks, encodeOutputs, parse, parseFacesAround, type P, type State } from '../../engine/effects/apparel-background-removal/steps.ts';
-import { defineEffect, type Step } from '../../engine/pipeline/effect.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  apparelEffect as effect, type ApparelParams as P, apparelParseStep as parse, type ApparelState as State,
+  buildMasks, defineEffect, encodeOutputs, garmentClasses, ModelRegistry, parseFacesAround, runEffect, type Step
+} from '../../engine/for-scripts.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type Half } from '../datasets/apparel-split.ts';
 import { loadCached, needsHeads, saveCached } from '../datasets/apparel-cache.ts';
 

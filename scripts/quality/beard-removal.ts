@@ -22,18 +22,11 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import { effectModules } from '../../engine/effects/registry.ts';
-import { removalTuning } from '../../engine/looks/beard/removal.ts';
-import { changedPixels, dilate, spill } from '../../engine/image/change.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import type { Effect } from '../../engine/pipeline/effect.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../../engine/looks/beard/mask.ts';
-import { meshFaceWidth } from '../../engine/vision/regions/skin-mask.ts';
-import { drawStubble } from '../../engine/effects/ai-beard-removal/synthetic-beard.ts';
+import {
+  BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning, changedPixels, dilate, drawStubble, type Effect,
+  effectModules, type Face, jobFacts, meshFaceWidth, ModelRegistry, type RasterImage, removalTuning, runEffect,
+  spill
+} from '../../engine/for-scripts.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idSummary, idTally, retouchPhotos, tallyIdentity, type IdTally } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -3,8 +3,7 @@
  * one row per face, one column per preset (labelled), for beard-styling.ts (--sheet DIR).
  */
 import sharp, { type OverlayOptions } from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
+import { type Face, type RasterImage } from '../../engine/for-scripts.ts';
 
 export interface SheetRow { label: string; face: Face; before: RasterImage; after: Map<string, RasterImage> }
 

@@ -25,18 +25,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { BEARD_PRESETS } from '../../engine/effects/ai-beard-styling/presets.ts';
-import { faceShape } from '../../engine/effects/ai-beard-styling/shape.ts';
-import { PARSE, styleFace } from '../../engine/effects/ai-beard-styling/steps.ts';
-import { changedPixels, dilate, spill } from '../../engine/image/change.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import type { FaceParsing } from '../../engine/vision/parsing/face-parsing.ts';
-import { BEARD_REGIONS, beardMask } from '../../engine/looks/beard/mask.ts';
-import { faceRegions, type Mask, type RegionName } from '../../engine/vision/regions/face-regions.ts';
-import { meshFaceWidth } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  BEARD_PRESETS, BEARD_REGIONS, beardMask, changedPixels, dilate, type Face, type FaceParsing, faceRegions,
+  faceShape, jobFacts, type Mask, meshFaceWidth, ModelRegistry, type RasterImage, type RegionName, spill, styleFace,
+  STYLING_PARSING as PARSE
+} from '../../engine/for-scripts.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idSummary, idTally, retouchPhotos, tallyIdentity, type IdTally } from './retouch-identity.ts';
 

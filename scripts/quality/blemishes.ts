@@ -13,15 +13,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { findBlemishes, pixelsPerMm, type BlemishKind } from '../../engine/effects/smart-skin-advanced/blemishes.ts';
-import { firm } from '../../engine/effects/smart-skin-advanced/steps.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { labToRgb, rgbToLab, toLab } from '../../engine/image/colour.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { retouchMasks, retouchWindow } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  type BlemishKind, findBlemishes, firmMask as firm, jobFacts, labToRgb, ModelRegistry, pixelsPerMm,
+  type RasterImage, retouchMasks, retouchWindow, rgbToLab, seededRandom, toLab
+} from '../../engine/for-scripts.ts';
 import { half } from '../datasets/face-parts-data.ts';
-import { seededRandom } from '../../engine/image/random.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

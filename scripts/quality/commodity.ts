@@ -12,11 +12,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { stepContext, type Ctx, type Step } from '../../engine/pipeline/effect.ts';
-import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P, type State } from '../../engine/effects/commodity-background-removal/steps.ts';
-import { MODEL } from '../../engine/effects/commodity-background-removal/effect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  applyReturnForm, COMMODITY_CONTEXT as CONTEXT, COMMODITY_MODEL as MODEL, type CommodityParams as P,
+  type CommodityState as State, type Ctx, encodeResult, guidedUpscale, ModelRegistry, predictMatte, type RasterImage,
+  refineEdges, resizeMatte, type Step, stepContext
+} from '../../engine/for-scripts.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');

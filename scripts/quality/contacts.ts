@@ -15,13 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import effect from '../../engine/effects/ai-colored-contacts/effect.ts';
-import { readLens, type Lens } from '../../engine/effects/ai-colored-contacts/lens.ts';
-import { measureContacts, type ContactsMeasure } from '../../engine/effects/ai-colored-contacts/measure.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  coloredContactsEffect as effect, type ContactsMeasure, detectFaces, type HumanLike, type Lens, measureContacts,
+  ModelRegistry, readLens, runEffect
+} from '../../engine/for-scripts.ts';
 import { half, loadImage, type Half } from '../datasets/face-parts-data.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

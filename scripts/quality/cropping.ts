@@ -23,14 +23,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import smartcrop from 'smartcrop';
-import { findSubjectAt, SALIENCY_SIDE } from '../../engine/effects/image-cropping/effect.ts';
-import { chooseWindow, type State } from '../../engine/effects/image-cropping/steps.ts';
-import { windowSize, type Box, type Size } from '../../engine/effects/image-cropping/crop-window.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { stepContext } from '../../engine/pipeline/effect.ts';
-import { decodeImage } from '../../engine/image/decode.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
+import {
+  chooseWindow, type CropBox as Box, type CroppingState as State, type CropSize as Size, decodeImage, detectFaces,
+  type Face, findSubjectAt, ModelRegistry, type RasterImage, SALIENCY_SIDE, stepContext, windowSize
+} from '../../engine/for-scripts.ts';
 
 const root = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../../shared/testdata');
 if (!fs.existsSync(path.join(root, 'labels.json'))) {

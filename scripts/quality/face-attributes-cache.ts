@@ -13,12 +13,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { decodeImage } from '../../engine/image/decode.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModelViews, wholeRoi, type Border, type RawAttributes } from '../../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  ATTRIBUTE_MODELS, type Border, decodeImage, detectFaces, type Face, faceRoi, type HumanLike, ModelRegistry,
+  type RasterImage, type RawAttributes, registryNets, runAttributeModelViews, wholeRoi
+} from '../../engine/for-scripts.ts';
 import { findChipFace, type Found } from '../datasets/face-attributes-chip.ts';
 import { splitItems, type Item } from '../datasets/face-attributes-split.ts';
 

@@ -7,8 +7,7 @@
  *   tsx scripts/quality/face-attributes-choose.ts [/tmp/faces8-attr-cache.json] [--top 15]
  */
 import { readFileSync } from 'node:fs';
-import { decodeAge, type AgeDecode, type RawAttributes } from '../../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { AGE_CAP, shiftMale } from '../../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
+import { AGE_CAP, type AgeDecode, decodeAge, type RawAttributes, shiftMale } from '../../engine/for-scripts.ts';
 import type { ChipRaw } from './face-attributes-cache.ts';
 import { EMOTION_NAMES, type Half } from '../datasets/face-attributes-split.ts';
 

@@ -21,19 +21,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { decodeImage } from '../../engine/image/decode.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
 import {
-  ATTRIBUTE_MODELS, averageViews, registryNets, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
-  type AgeDecode, type AttributeModelSpec, type RawAttributes,
-} from '../../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { faceAttributes, imageAttributes, PIPELINE } from '../../engine/effects/face-analyzer/analysis/attributes.ts';
+  AGE_CAP, AGE_WINDOW, type AgeDecode, ageProbability, ATTRIBUTE_MODELS, ATTRIBUTE_PIPELINE as PIPELINE,
+  type AttributeModelSpec, averageViews, decodeAge, decodeImage, detectFaces, type Face, faceAttributes, faceRoi,
+  type HumanLike, imageAttributes, meanAttributes, ModelRegistry, type RasterImage, type RawAttributes, registryNets,
+  runAttributeModel, runAttributeModelViews, shiftMale, temperatureScale, wholeRoi
+} from '../../engine/for-scripts.ts';
 import { findChipFace, type Found } from '../datasets/face-attributes-chip.ts';
 import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from '../datasets/face-attributes-split.ts';
-import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

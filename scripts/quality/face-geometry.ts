@@ -19,14 +19,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
 import {
-  decide, geometryFeatures, logit, PROTOTYPES, RULES, type Coded, type GeometryAttributes, type GeometryFeatures, type LogisticRule,
-} from '../../engine/effects/face-analyzer/analysis/geometry-attributes.ts';
-import { measureGeometry, type GeometryMeasures } from '../../engine/effects/face-analyzer/analysis/geometry-measures.ts';
-import { humanModel, type HumanLike, type TensorLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+  type Coded, decideGeometry as decide, detectFaces, type Face, GEOMETRY_PROTOTYPES as PROTOTYPES,
+  GEOMETRY_RULES as RULES, type GeometryAttributes, geometryFeatures, type GeometryFeatures, geometryLogit as logit,
+  type GeometryMeasures, type HumanLike, humanModel, type LogisticRule, measureGeometry, ModelRegistry,
+  type RasterImage, type TensorLike
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

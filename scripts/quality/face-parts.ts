@@ -15,14 +15,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decideParts, type PartAttributes } from '../../engine/effects/face-analyzer/analysis/part-attributes.ts';
-import { measureParts } from '../../engine/effects/face-analyzer/analysis/part-measures.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  decideParts, HAIR_RVM_SIDE, hairFromMatte, type Mask, measureParts, ModelRegistry, type PartAttributes,
+  personMatteWith, type PersonModel
+} from '../../engine/for-scripts.ts';
 import { half, photoData, photoList, type Half, type PhotoData } from '../datasets/face-parts-data.ts';
-import { personMatteWith, type PersonModel } from '../../engine/vision/matting/person.ts';
-import { hairFromMatte } from '../../engine/vision/matting/hair.ts';
-import { HAIR_RVM_SIDE } from '../../engine/effects/face-analyzer/analysis/part-inputs.ts';
-import type { Mask } from '../../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

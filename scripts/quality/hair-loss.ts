@@ -27,17 +27,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { hairLossLevels } from '../../contract/endpoints/ai-hair-loss-simulation.ts';
-import effect from '../../engine/effects/ai-hair-loss-simulation/effect.ts';
-import { faceHairCover, MIN_HAIR_COVER } from '../../engine/effects/ai-hair-loss-simulation/steps.ts';
-import { fromHead, headFrame, toHead } from '../../engine/effects/ai-hair-loss-simulation/hairline.ts';
-import { changedPixels, dilate, spill } from '../../engine/image/change.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import type { Ctx } from '../../engine/pipeline/effect.ts';
-import { jobFacts, type JobFacts } from '../../engine/pipeline/facts.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { classMask } from '../../engine/vision/parsing/face-parsing.ts';
-import { meshFaceWidth } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  changedPixels, classMask, type Ctx, dilate, type Face, faceHairCover, fromHead, hairLossEffect as effect,
+  headFrame, jobFacts, type JobFacts, meshFaceWidth, MIN_HAIR_COVER, ModelRegistry, type RasterImage, spill, toHead
+} from '../../engine/for-scripts.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idSummary, idTally, retouchPhotos, tallyIdentity, type IdTally, type Identity } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

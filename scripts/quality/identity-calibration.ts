@@ -18,8 +18,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import { ModelRegistry, type RasterImage } from '../../engine/for-scripts.ts';
 import { engineDescriber, type EngineDescribed } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

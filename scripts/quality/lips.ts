@@ -19,16 +19,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import gloss from '../../engine/effects/ai-red-lip-gloss/effect.ts';
-import { RED } from '../../engine/effects/ai-red-lip-gloss/steps.ts';
-import lips from '../../engine/effects/lips-color-changer/effect.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { deltaE, labOf, linearToLab, LINEAR, type Lab } from '../../engine/image/colour.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { detectFaces, type Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { classMask, parseFace, type FaceParser } from '../../engine/vision/parsing/face-parsing.ts';
-import { faceRegions } from '../../engine/vision/regions/face-regions.ts';
+import {
+  classMask, deltaE, detectFaces, type Face, type FaceParser, faceRegions, GLOSS_RED as RED, type Lab, labOf, LINEAR,
+  linearToLab, lipsColorEffect as lips, ModelRegistry, parseFace, type RasterImage, redLipGlossEffect as gloss,
+  runEffect
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

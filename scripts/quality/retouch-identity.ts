@@ -13,14 +13,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { shiftMale } from '../../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, attributeModelInputs, faceRoi, registryNets } from '../../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { faceAttributes, PIPELINE } from '../../engine/effects/face-analyzer/analysis/attributes.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import { ROI_SCALE } from '../../engine/vision/faces/mesh.ts';
-import { faceConfig, humanModel, type HumanLike, type TensorLike } from '../../engine/vision/models/human.ts';
-import type { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  ATTRIBUTE_MODELS, ATTRIBUTE_PIPELINE as PIPELINE, attributeModelInputs, detectFaces, faceAttributes, faceConfig,
+  faceRoi, type HumanLike, humanModel, type ModelRegistry, type RasterImage, registryNets, ROI_SCALE, shiftMale,
+  type TensorLike
+} from '../../engine/for-scripts.ts';
 import { half as splitHalf } from '../datasets/face-parts-data.ts';
 
 export const half = (rel: string): 'tune' | 'check' => (splitHalf(rel) === 'fit' ? 'tune' : 'check');

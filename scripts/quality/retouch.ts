@@ -25,18 +25,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import { effectModules } from '../../engine/effects/registry.ts';
-import { lumaPlane } from '../../engine/image/luma.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { bandEnergy, splitBands } from '../../engine/image/frequency.ts';
-import type { Effect } from '../../engine/pipeline/effect.ts';
-import { jobFacts, type JobFacts } from '../../engine/pipeline/facts.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { classMask } from '../../engine/vision/parsing/face-parsing.ts';
-import { faceRegions, type Mask, type RegionName } from '../../engine/vision/regions/face-regions.ts';
-import { meshFaceWidth } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  bandEnergy, classMask, type Effect, effectModules, type Face, faceRegions, jobFacts, type JobFacts, lumaPlane,
+  type Mask, meshFaceWidth, ModelRegistry, type RasterImage, type RegionName, runEffect, splitBands
+} from '../../engine/for-scripts.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idTally, retouchPhotos, tallyIdentity, type IdTally } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -22,13 +22,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import type { Face } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import type { FaceParsing } from '../../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, resolvedScale, RIDGE_SIGMAS, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../../engine/effects/skin-analysis-advanced/skin/analyse.ts';
-import { CREASE_SHARPNESS, foldShape, ridgeField, type FoldShape } from '../../engine/effects/skin-analysis-advanced/skin/ridges.ts';
-import { renderSynthetic } from '../../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
+import {
+  AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, CREASE_SHARPNESS, eyeArea, type Face, type FaceParsing, foldShape,
+  type FoldShape, labFrame, LESION_KINDS, makeFrame, type MemberName, ModelRegistry, type RasterImage,
+  renderSynthetic, resolvedScale, RIDGE_SIGMAS, ridgeField, sharpness, SKIN_LINES as LINES, skinAgeOf,
+  type SkinAnalysis, toAgeScale
+} from '../../engine/for-scripts.ts';
 import { half } from '../datasets/face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from '../datasets/skin-analysis-data.ts';
 import { findings, place, score, SYNTHETIC_KINDS, tally, type Tally } from '../datasets/skin-synthetic-data.ts';

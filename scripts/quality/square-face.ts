@@ -14,10 +14,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import effect from '../../engine/effects/ai-square-face-filter/effect.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import { ModelRegistry, type RasterImage, runEffect, squareFaceEffect as effect } from '../../engine/for-scripts.ts';
 import { faceDescriber, half, retouchPhotos } from './retouch-identity.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -10,14 +10,10 @@
  */
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { toLab } from '../../engine/image/colour.ts';
-import { jobFacts } from '../../engine/pipeline/facts.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../../engine/looks/beard/mask.ts';
-import type { Mask } from '../../engine/vision/regions/face-regions.ts';
-import type { Win } from '../../engine/image/polygon.ts';
-import { parsingPlane } from '../../engine/vision/regions/skin-mask.ts';
+import {
+  BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning, jobFacts, type Mask, ModelRegistry, parsingPlane,
+  type RasterImage, toLab, type Win
+} from '../../engine/for-scripts.ts';
 
 const [out, ...rels] = process.argv.slice(2);
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../../shared/testdata');

@@ -13,11 +13,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import { decodeImage } from '../../engine/image/decode.ts';
-import { ATTRIBUTE_MODELS, attributeModelInputs, faceRoi, registryNets, wholeRoi, type Border } from '../../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { faceAttributes, imageAttributes, PIPELINE } from '../../engine/effects/face-analyzer/analysis/attributes.ts';
-import type { HumanLike } from '../../engine/vision/models/human.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  ATTRIBUTE_MODELS, ATTRIBUTE_PIPELINE as PIPELINE, attributeModelInputs, type Border, decodeImage, faceAttributes,
+  faceRoi, type HumanLike, imageAttributes, ModelRegistry, registryNets, wholeRoi
+} from '../../engine/for-scripts.ts';
 import { findChipFace } from '../datasets/face-attributes-chip.ts';
 import { EMOTION_NAMES, splitItems, type Half } from '../datasets/face-attributes-split.ts';
 

@@ -8,9 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { classMask } from '../../engine/vision/parsing/face-parsing.ts';
-import { renderDebug } from '../../engine/vision/debug/render.ts';
+import { classMask, ModelRegistry, renderDebug } from '../../engine/for-scripts.ts';
 import { half, photoData, photoList } from '../datasets/face-parts-data.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -9,12 +9,9 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
-import gloss from '../../engine/effects/ai-red-lip-gloss/effect.ts';
-import lips from '../../engine/effects/lips-color-changer/effect.ts';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { runEffect } from '../../engine/pipeline/run.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  detectFaces, lipsColorEffect as lips, ModelRegistry, type RasterImage, redLipGlossEffect as gloss, runEffect
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -15,11 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { skinMaps } from '../../contract/endpoints/skin-analysis-advanced.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { analyseSkin, labFrame, makeFrame, RIDGE_SIGMAS, type LesionKind } from '../../engine/effects/skin-analysis-advanced/skin/analyse.ts';
-import { ridgeField } from '../../engine/effects/skin-analysis-advanced/skin/ridges.ts';
-import { toImage } from '../../engine/effects/skin-analysis-advanced/skin/frame.ts';
-import { renderMaps } from '../../engine/effects/skin-analysis-advanced/skin/maps.ts';
+import {
+  analyseSkin, frameToImage as toImage, labFrame, type LesionKind, makeFrame, ModelRegistry, renderMaps,
+  RIDGE_SIGMAS, ridgeField
+} from '../../engine/for-scripts.ts';
 import { half } from '../datasets/face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from '../datasets/skin-analysis-data.ts';
 

@@ -12,11 +12,10 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { analyseSkin, around, labFrame, lesionKind, makeFrame, type LesionKind, type SkinAnalysis } from '../../engine/effects/skin-analysis-advanced/skin/analyse.ts';
-import { toImage } from '../../engine/effects/skin-analysis-advanced/skin/frame.ts';
-import { renderSynthetic, type SyntheticKind } from '../../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
+import {
+  analyseSkin, frameToImage as toImage, labFrame, lesionKind, type LesionKind, makeFrame, ModelRegistry,
+  type RasterImage, renderSynthetic, type SkinAnalysis, skinAroundBlob as around, type SyntheticKind
+} from '../../engine/for-scripts.ts';
 import { half } from '../datasets/face-parts-data.ts';
 import { faceData, rasterOf } from '../datasets/skin-analysis-data.ts';
 import { findings, place, score, tally } from '../datasets/skin-synthetic-data.ts';

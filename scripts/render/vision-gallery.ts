@@ -11,13 +11,10 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { RasterImage } from '../../engine/image/raster.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
-import { detectFaces } from '../../engine/vision/faces/detect.ts';
-import { faceRegions, type Mask, type RegionName } from '../../engine/vision/regions/face-regions.ts';
-import { hairMask, personMatte } from '../../engine/vision/matting/person.ts';
-import { bodyKeypoints } from '../../engine/vision/pose/keypoints.ts';
-import { renderDebug } from '../../engine/vision/debug/render.ts';
+import {
+  bodyKeypoints, detectFaces, faceRegions, hairMask, type Mask, ModelRegistry, personMatte, type RasterImage,
+  type RegionName, renderDebug
+} from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -3,7 +3,7 @@
  * its cached model outputs (scripts/datasets/apparel-cache.ts) mirrored, or cut at the top left so that SLIC's grid falls
  * elsewhere on the same garments. The rules and features are then recomputed on the view as on a photo.
  */
-import { workSize, type State } from '../../engine/effects/apparel-background-removal/steps.ts';
+import { type ApparelState as State, workSize } from '../../engine/for-scripts.ts';
 
 /**
  * Another view of a photo for training (--augment): `cut` work pixels off its top and left (SLIC's grid then

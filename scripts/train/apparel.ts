@@ -50,18 +50,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import effect from '../../engine/effects/apparel-background-removal/effect.ts';
-import { garmentClasses } from '../../engine/effects/apparel-background-removal/garment-classes.ts';
-import { parseFacesAround, parseInput, type P, type State } from '../../engine/effects/apparel-background-removal/steps.ts';
-import { stepContext } from '../../engine/pipeline/effect.ts';
-import { FEATURES } from '../../engine/effects/apparel-background-removal/garments/apparel-features.ts';
-import { predictProba, readModel, type BoostedTrees } from '../../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
-import { contextRows, withContext } from '../../engine/effects/apparel-background-removal/garments/context.ts';
-import { averageProba, candidateFeatures, meanProba, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../../engine/effects/apparel-background-removal/garments/learned.ts';
-import { parseByRules } from '../../engine/effects/apparel-background-removal/garments/rules.ts';
-import { L } from '../../engine/effects/apparel-background-removal/garments/scene.ts';
-import { predictMlp, readMlp, type Mlp } from '../../engine/effects/apparel-background-removal/garments/mlp.ts';
-import { ModelRegistry } from '../../engine/vision/models/registry.ts';
+import {
+  apparelEffect as effect, type ApparelModel, type ApparelParams as P, type ApparelState as State, averageProba,
+  type BoostedTrees, candidateFeatures, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES,
+  contextRows, FEATURES, GARMENT_LABEL as L, garmentClasses, LOWER_VOTE, meanProba, mixProba, type Mlp,
+  MODEL_CLASSES, ModelRegistry, parseByRules, parseFacesAround, parseInput, predictMlp, predictProba, predictRegions,
+  readApparelModel, readMlp, readModel, SMOOTHING, smoothRegionProba as smooth, stepContext, withContext
+} from '../../engine/for-scripts.ts';
 import { APPAREL_CACHE, loadCached, needsHeads, saveCached } from '../datasets/apparel-cache.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type ApparelPhoto, type Half } from '../datasets/apparel-split.ts';
 import { trainBoostedTrees } from './boosted-trees.ts';

@@ -1,7 +1,6 @@
 /** The boosted-trees trainer and predictor on a drawn problem: three classes by position, with noise. */
 import { describe, expect, it } from 'vitest';
-import { predictProba, readModel, treeValue, type BoostedTrees } from '../../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
-import { seededRandom } from '../../engine/image/random.ts';
+import { type BoostedTrees, predictProba, readModel, seededRandom, treeValue } from '../../engine/for-scripts.ts';
 import { trainBoostedTrees } from './boosted-trees.ts';
 
 /** Points in the square: class 0 left of x = 0.4, class 1 right and low, class 2 right and high; a noise feature. */

@@ -4,8 +4,7 @@
  * leaf values), histogram splits over at most `bins` quantile bins per feature, complete trees of fixed
  * depth, seeded row and feature sampling per round. Deterministic for a given seed.
  */
-import { softmax, type BoostedTrees, type Tree } from '../../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
-import { seededRandom } from '../../engine/image/random.ts';
+import { type BoostedTrees, seededRandom, softmax, type Tree } from '../../engine/for-scripts.ts';
 
 export interface TrainOptions {
   data: Float32Array; rows: number; features: string[]; classes: string[];

@@ -5,10 +5,9 @@
  * inverted dropout on the hidden units, cosine learning-rate decay, seeded initialisation, shuffling and
  * dropout. Deterministic for a given seed.
  */
-import { seededRandom } from '../../engine/image/random.ts';
-import { softmax } from '../../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
-import { layerForward, mlpInputs, type Mlp } from '../../engine/effects/apparel-background-removal/garments/mlp.ts';
-import { MISSING } from '../../engine/effects/apparel-background-removal/garments/scene.ts';
+import {
+  FEATURE_MISSING as MISSING, layerForward, type Mlp, mlpInputs, seededRandom, softmax
+} from '../../engine/for-scripts.ts';
 
 export interface MlpTrainOptions {
   data: Float32Array; rows: number; features: string[]; classes: string[];

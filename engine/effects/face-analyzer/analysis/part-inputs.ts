@@ -63,7 +63,7 @@ export const HAIR_RVM_SIDE = 256;
  * crops where the parser sees little hair, and there they spill differently and read worse on the check
  * half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
  */
-export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
+const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 
 /**
  * opts.hair: false when no hair attribute is asked for (no matte then); opts.rvmSide, opts.personModel: RVM's
