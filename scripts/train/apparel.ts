@@ -11,19 +11,17 @@
  *    rules' parse, the feature row of each candidate region, and per region the ground-truth pixel counts
  *    per class; kept in FEATURE_CACHE so later runs only train.
  * 2. Gradient-boosted trees (seeded) on the fit half's regions: label = the region's majority class,
- *    weight = its labelled pixels × (most common class's rows / its class's rows) ^ class power (1: fit
- *    folds .515 against .506 at 0.5 with the face parser's features); regions mostly of ignored labels
- *    (dresses, tights) are left out. Each stage is trained once per photo-level fold of the fit half
+ *    weight = its labelled pixels × (most common class's rows / its class's rows) ^ class power; regions
+ *    mostly of ignored labels (dresses, tights) are left out. Each stage is trained once per photo-level fold of the fit half
  *    (--folds, default 4) and once on all of it: the folds give every fit photo probabilities from a model
  *    that never saw it, and so figures to choose settings by without the check half. --stages 2 adds the
- *    context stage (context.ts) over the first stage's held-out probabilities (not in the committed model:
- *    .448 -> .422 on the fit half's folds, .443 with 40 rounds, feature share 0.3 and 200 hessian). The first stage's folds are kept in STAGE_CACHE.
+ *    context stage (context.ts) over the first stage's held-out probabilities (not in the committed model). The
+ *    first stage's folds are kept in STAGE_CACHE.
  * 2b. A small perceptron (mlp.ts) on the same rows, labels (soft: each region's labelled pixels' shares) and
  *    weights, held out by the same folds (its probabilities and model kept in MLP_CACHE); its class probabilities
  *    are mixed with the trees' as a geometric mean, --mix its share (learned.ts mixProba), before the smoothing.
  * 3. With --calibrate, per-class offsets to the log probabilities, fitted to the mean and all-clothing IoU
- *    of the fit half's held-out probabilities (and themselves checked fold by fold). Not in the committed
- *    model: +.001 on the fit half's folds, -.002 on the check half.
+ *    of the fit half's held-out probabilities (and themselves checked fold by fold). Not in the committed model.
  * 4. Figures at work size, with or without the lower-garment vote (learned.ts LOWER_VOTE; --vote /
  *    --no-vote): per-class IoU of the labelled pixels on the matte, the mean over the seven classes,
  *    all-clothing IoU, on the fit half's folds for the rules, the best any classing of the same
@@ -36,69 +34,47 @@
  *    rules and features recomputed on the view (cached in FEATURE_CACHE), its rows weighted --augment-weight
  *    (default 1). Figures stay on the photos themselves.
  * --bag writes the trees trained on the whole fit half averaged with those trained without each fold (and scores
- *    each fold by the trees without it and without it and each other fold). Not in the committed model: fit folds
- *    .528 | .527 (seeds 13 | 14) against the trees' .518 | .522 and trees x perceptron's .526 | .524; bagged trees x
- *    perceptron .523 | .525; the check half end to end .547 (skirt .314) against the committed .552 (skirt .299).
+ *    each fold by the trees without it and without it and each other fold). Not in the committed model.
  * 5. To look at failures held out: --confusion prints the fit half's held-out confusions (pixels by true and
  *    model class); --lower-failures lists the fit photos whose skirt and trousers pixels the folds' models
  *    swapped most, with their fold; --fold-model N writes the model trained without fold N, so
  *    that quality:apparel --half fit --render shows those photos as a model that never saw them parses them
  *    (git checkout the committed model afterwards).
+ * What each setting scored, kept or left out: docs/experiments/apparel-background-removal.md.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import {
-  apparelEffect as effect, type ApparelModel, type ApparelParams as P, type ApparelState as State, averageProba,
-  type BoostedTrees, candidateFeatures, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES,
-  contextRows, FEATURES, GARMENT_LABEL as L, garmentClasses, LOWER_VOTE, meanProba, mixProba, type Mlp,
-  MODEL_CLASSES, ModelRegistry, parseByRules, parseFacesAround, parseInput, predictMlp, predictProba, predictRegions,
-  readApparelModel, readMlp, readModel, SMOOTHING, smoothRegionProba as smooth, stepContext, withContext
+  type ApparelModel, averageProba, type BoostedTrees, classesOf, CONTEXT_STAGE_FEATURES, contextRows, FEATURES,
+  garmentClasses, LOWER_VOTE, meanProba, mixProba, type Mlp, MODEL_CLASSES, predictMlp, predictRegions,
+  readApparelModel, readMlp, readModel, SMOOTHING, smoothRegionProba as smooth, withContext
 } from '../../engine/for-scripts.ts';
-import { APPAREL_CACHE, loadCached, needsHeads, saveCached } from '../datasets/apparel-cache.ts';
-import { apparelPhotos, IGNORE, testdata, truth, type ApparelPhoto, type Half } from '../datasets/apparel-split.ts';
+import { APPAREL_CACHE, loadCached } from '../datasets/apparel-cache.ts';
+import { apparelPhotos, testdata, type Half } from '../datasets/apparel-split.ts';
+import {
+  FEATURE_CACHE, figures, key, labelled, type PhotoRows, regionOracle, rowsOf, SLOTS, usable, version
+} from './apparel-rows.ts';
+import { confusion, lowerFailures, type Run } from './apparel-failures.ts';
+import { VIEWS } from './apparel-views.ts';
 import { trainBoostedTrees } from './boosted-trees.ts';
 import { trainMlp } from './mlp.ts';
-import { viewOf, VIEWS, type View } from './apparel-views.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, d: number) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : d; };
 const strOpt = (name: string, d: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MODEL_FILE = path.join(repoRoot, 'engine/effects/apparel-background-removal/garments/apparel-model.json');
-const FEATURE_CACHE = '/tmp/apparel-features';
 /** First-stage models and their held-out probabilities (crossFitCached). */
 const STAGE_CACHE = '/tmp/apparel-stage1';
 /** The perceptron's held-out probabilities and model (crossFitNet). */
 const MLP_CACHE = '/tmp/mlp/apparel-mlp';
-/** Count slots per region: MODEL_CLASSES, then ignored pixels. */
-const SLOTS = MODEL_CLASSES.length + 1, IGN = MODEL_CLASSES.length;
-const F = FEATURES.length;
-
-interface PhotoRows {
-  rel: string; half: Half; person: boolean; scored: string[];
-  /** Candidate regions' feature rows. */
-  rows: Float32Array; count: number;
-  /** The rules' class (MODEL_CLASSES index) per candidate region. */
-  rule: Uint8Array;
-  /** Per candidate region: ground-truth pixels per slot on the matte (>= 128) and in all. */
-  onMatte: Uint32Array; inAll: Uint32Array;
-  /** Ground-truth pixels per slot over the whole photo. */
-  totals: number[];
-  neighbours: number[][];
-  /** A training-only view of the photo (--augment), or none: the photo itself. */
-  view?: string;
-}
 
 const filters = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const photos = apparelPhotos()?.filter((p) => !filters.length || filters.some((f) => p.rel.includes(f)));
 if (!photos) { console.log(`No apparel ground truth at ${testdata}; nothing trained.`); process.exit(0); }
-const version = createHash('sha1').update(`${FEATURES.join()} neighbours, pieces in the subject`).digest('hex').slice(0, 8);
 mkdirSync(path.join(FEATURE_CACHE, version), { recursive: true });
-const models = new ModelRegistry({ threads: 2 });
-const kit = { models, signal: new AbortController().signal };
 
 const data: PhotoRows[] = [];
 let t0 = Date.now();
@@ -145,6 +121,7 @@ const showCheck = args.includes('--check');
 // whatever LOWER_VOTE says (figures only: the engine follows LOWER_VOTE). Whole pieces named by small trees
 // over their shape against the legs did worse on the fit folds (skirt .26 -> .17).
 const vote = args.includes('--vote') ? true : args.includes('--no-vote') ? false : LOWER_VOTE;
+const run: Run = { data, fitPeople, foldOf, vote };
 const dropped = strOpt('--drop', 'L,a,b,chroma,imageX,imageY').split(',').filter((f) => f && f !== 'none');
 for (const f of dropped) if (!FEATURES.includes(f)) throw new Error(`--drop: no feature ${f}`);
 if (dropped.length) console.log(`dropped: ${dropped.join(', ')}`);
@@ -194,8 +171,8 @@ if (args.includes('--smooth-grid')) {
   }
 }
 // --lower-failures: the fit photos whose held-out skirt and trousers pixels went most to the other (to render).
-if (args.includes('--lower-failures')) lowerFailures(first.probabilities);
-if (args.includes('--confusion')) confusion(`fit ${folds}-fold`, first.probabilities);
+if (args.includes('--lower-failures')) lowerFailures(run, first.probabilities);
+if (args.includes('--confusion')) confusion(run, `fit ${folds}-fold`, first.probabilities);
 const net = mlpOn ? crossFitNet() : null;
 if (net) {
   report('mlp', (d) => classesOf(net.probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote), { fitLabel: `fit ${folds}-fold` });
@@ -238,7 +215,7 @@ const json = JSON.stringify(final);
 // The committed path (learned.ts) on the model as written: the fit half in-sample, the check half held out.
 const written = readApparelModel(JSON.parse(json));
 report('written model', (d) => classesOf(predictRegions(written, d.rows, d.count, d.neighbours), d.rows, d.count, d.neighbours, SMOOTHING, written.bias, vote), { fitLabel: 'fit in-sample' });
-if (showCheck) confusion('check half', written);
+if (showCheck) confusion(run, 'check half', written);
 console.log(`trained in ${((Date.now() - t0) / 1000).toFixed(0)} s (regions ${JSON.stringify(stage1)}${final.context ? `, context ${JSON.stringify(stage2)}` : ''})`);
 if (!args.includes('--dry')) {
   writeFileSync(MODEL_FILE, json);
@@ -292,15 +269,6 @@ function crossFitCached(name: string, features: string[], rowsOf: (d: PhotoRows)
 /** `seeds` sets of trees trained alike on `ds`, seeded settings.seed, +1, ... (learned.ts averages their probabilities). */
 function trainSeeds(ds: PhotoRows[], features: string[], rowsOf: (d: PhotoRows) => Float32Array, settings: ReturnType<typeof settingsFor>): BoostedTrees[] {
   return Array.from({ length: seeds }, (_, i) => train(ds, features, rowsOf, { ...settings, seed: settings.seed + i }));
-}
-
-/** The best any classing of a photo's regions could do (each its majority class): the matte and superpixels' bound. */
-function regionOracle(d: PhotoRows): Uint8Array {
-  return Uint8Array.from({ length: d.count }, (_, i) => {
-    let best = 0;
-    for (let k = 1; k < IGN; k++) if (d.inAll[i * SLOTS + k] > d.inAll[i * SLOTS + best]) best = k;
-    return best;
-  });
 }
 
 /**
@@ -396,41 +364,6 @@ function mixed(trees: Float32Array, net: Float32Array, mix: number) {
   return trees.map((v, i) => (1 - mix) * v + mix * net[i]);
 }
 
-/**
- * Pixels on the matte by true class (rows) and the model's class (columns), in thousands: the check half by
- * the written model, or (--confusion) the fit half by the folds' held-out probabilities.
- */
-function confusion(name: string, m: ApparelModel | Map<PhotoRows, Float32Array>) {
-  const c = new Float64Array(K * K);
-  for (const d of data.filter((e) => e.half === (m instanceof Map ? 'fit' : 'check') && e.person)) {
-    const p = m instanceof Map ? m.get(d)! : predictRegions(m, d.rows, d.count, d.neighbours);
-    const cls = classesOf(p, d.rows, d.count, d.neighbours, SMOOTHING, m instanceof Map ? null : m.bias, vote);
-    for (let i = 0; i < d.count; i++) for (let t = 0; t < K; t++) c[t * K + cls[i]] += d.onMatte[i * SLOTS + t];
-  }
-  console.log(`${name}, true \\ model (k pixels): ${MODEL_CLASSES.map((n) => n.padStart(6)).join('')}`);
-  MODEL_CLASSES.forEach((n, t) => console.log(`${n.padStart(34)} ${MODEL_CLASSES.map((_, k) => (c[t * K + k] / 1000).toFixed(0).padStart(6)).join('')}`));
-}
-
-/** Per fit photo, held out: labelled skirt pixels on the matte called pants and pants called skirt; the worst 16. */
-function lowerFailures(probabilities: Map<PhotoRows, Float32Array>) {
-  const skirt = MODEL_CLASSES.indexOf('skirt'), pants = MODEL_CLASSES.indexOf('pants');
-  const rows = fitPeople.map((d) => {
-    const cls = classesOf(probabilities.get(d)!, d.rows, d.count, d.neighbours, SMOOTHING, null, vote);
-    let skirtAsPants = 0, pantsAsSkirt = 0, skirtHit = 0, skirtAll = 0;
-    for (let i = 0; i < d.count; i++) {
-      const s = d.onMatte[i * SLOTS + skirt], p = d.onMatte[i * SLOTS + pants];
-      skirtAll += s;
-      if (cls[i] === pants) skirtAsPants += s; else if (cls[i] === skirt) { pantsAsSkirt += p; skirtHit += s; }
-    }
-    return { d, skirtAsPants, pantsAsSkirt, skirtHit, skirtAll };
-  }).sort((a, b) => b.skirtAsPants + b.pantsAsSkirt - a.skirtAsPants - a.pantsAsSkirt);
-  for (const r of rows.slice(0, 16)) console.log(`  fold ${foldOf.get(r.d)} ${r.d.rel}: skirt ${r.skirtAll} px (${r.skirtHit} right, ${r.skirtAsPants} as pants), pants as skirt ${r.pantsAsSkirt}`);
-}
-
-function key(rel: string) { return rel.replace(/[^\w.-]/g, '_'); }
-function labelled(d: PhotoRows, i: number) { let n = 0; for (let k = 0; k < IGN; k++) n += d.inAll[i * SLOTS + k]; return n; }
-function usable(d: PhotoRows, i: number) { return labelled(d, i) > d.inAll[i * SLOTS + IGN]; }
-
 /** Per-half IoU at work size of a classing of every photo's candidate regions (non-candidates: none). */
 function report(name: string, classify: (d: PhotoRows) => Uint8Array, { fitLabel = 'fit' } = {}) {
   const line: string[] = [];
@@ -439,28 +372,6 @@ function report(name: string, classify: (d: PhotoRows) => Uint8Array, { fitLabel
     line.push(`${h === 'fit' ? fitLabel : h}: ${garmentClasses.map((c, k) => `${c} ${per[k].toFixed(2)}`).join(' ')} | mean ${mean.toFixed(3)} all ${all.toFixed(3)}`);
   }
   console.log(`${name.padEnd(18)} ${line.join('   ')}`);
-}
-
-/** IoU at work size per garment class, their mean and all-clothing IoU of a classing of the photos' candidate regions. */
-function figures(ds: PhotoRows[], classify: (d: PhotoRows) => Uint8Array) {
-  const I = new Float64Array(SLOTS), Pr = new Float64Array(SLOTS), T = new Float64Array(SLOTS);
-  for (const d of ds) {
-    const cls = d.person ? classify(d) : d.rule;
-    const scored = (k: number) => k === 0 || d.scored.includes(MODEL_CLASSES[k]);
-    for (let k = 1; k < IGN; k++) if (scored(k)) T[k] += d.totals[k];
-    for (let i = 0; i < d.count; i++) {
-      const k = cls[i];
-      if (k === 0) continue;
-      let on = 0, onGarment = 0;
-      for (let j = 0; j < IGN; j++) { on += d.onMatte[i * SLOTS + j]; if (j > 0) onGarment += d.onMatte[i * SLOTS + j]; }
-      if (scored(k)) { I[k] += d.onMatte[i * SLOTS + k]; Pr[k] += on; }
-      I[0] += onGarment; Pr[0] += on;
-    }
-    for (let k = 1; k < IGN; k++) T[0] += d.totals[k];
-  }
-  const iou = (k: number) => (Pr[k] + T[k] - I[k] > 0 ? I[k] / (Pr[k] + T[k] - I[k]) : 0);
-  const per = garmentClasses.map((_, c) => iou(c + 1));
-  return { per, mean: per.reduce((t, v) => t + v, 0) / 7, all: iou(0) };
 }
 
 /**
@@ -486,58 +397,4 @@ function calibrate(probabilities: Map<PhotoRows, Float32Array>, use: (d: PhotoRo
     }
   }
   return bias;
-}
-
-async function rowsOf(photo: ApparelPhoto, view?: View): Promise<PhotoRows> {
-  const file = path.join(FEATURE_CACHE, version, key(photo.rel) + (view ? `~${view.name}` : ''));
-  if (existsSync(`${file}.json`)) {
-    const j = JSON.parse(readFileSync(`${file}.json`, 'utf8'));
-    const buf = readFileSync(`${file}.bin`);
-    const b = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length);
-    const n = j.count;
-    return { ...j, half: photo.half, view: view?.name, rows: new Float32Array(b, 0, n * F), rule: new Uint8Array(b, n * F * 4 + 2 * n * SLOTS * 4, n), onMatte: new Uint32Array(b, n * F * 4, n * SLOTS), inAll: new Uint32Array(b, n * F * 4 + n * SLOTS * 4, n * SLOTS) };
-  }
-  const { data: px, info } = await sharp(path.join(testdata, photo.rel)).rotate().raw().toBuffer({ resolveWithObject: true });
-  let image = { data: px, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
-  const cached = loadCached(APPAREL_CACHE, photo.rel);
-  // A view needs the photo's own model outputs (a view is only of a fit photo, after the photo's own rows).
-  if (view && !cached) throw new Error(`--augment: ${photo.rel} has no cached model outputs`);
-  const at = view && viewOf(view, image.width, image.height);
-  if (at) image = { ...image, data: Buffer.from(at.raster(image.data, image.channels).buffer), width: at.width, height: at.height };
-  const c = stepContext<P, State>(image, { out_mode: 0, cloth_class: [...garmentClasses], return_form: 'mask' } as P, models);
-  if (cached) {
-    Object.assign(c.state, at ? at.state(cached) : cached);
-    if (needsHeads(APPAREL_CACHE, photo.rel, c.state)) { await parseFacesAround(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
-  } else { for (const step of effect.steps.slice(0, 3)) await step(c, kit); saveCached(APPAREL_CACHE, photo.rel, c.state); }
-  const input = await parseInput(c);
-  const rules = parseByRules(input);
-  const regions = candidateRegions(rules);
-  const rows = candidateFeatures(rules, input, regions);
-  const gt = await truth(photo);
-  let gtRaw = { data: gt.cls, width: gt.width, height: gt.height };
-  if (at) {
-    // The labels at the photo's size, then through the view.
-    const full = await sharp(gt.cls, { raw: { width: gt.width, height: gt.height, channels: 1 } }).resize(info.width, info.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
-    gtRaw = { data: at.raster(full, 1), width: at.width, height: at.height };
-  }
-  const small = await sharp(gtRaw.data, { raw: { width: gtRaw.width, height: gtRaw.height, channels: 1 } }).resize(input.width, input.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
-  const slot = (v: number) => (v === IGNORE ? IGN : v);
-  const index = new Int32Array(rules.s.regions.length).fill(-1);
-  regions.forEach((r, i) => { index[r] = i; });
-  const n = regions.length;
-  const onMatte = new Uint32Array(n * SLOTS), inAll = new Uint32Array(n * SLOTS), totals = new Array<number>(SLOTS).fill(0);
-  for (let p = 0; p < small.length; p++) {
-    const k = slot(small[p]);
-    totals[k]++;
-    const i = index[rules.s.sp[p]];
-    if (i < 0) continue;
-    inAll[i * SLOTS + k]++;
-    if (input.matte[p] >= 128 || rules.offMatte?.[p]) onMatte[i * SLOTS + k]++;
-  }
-  const toClass = new Map(garmentClasses.map((g, k) => [L[g], k + 1]));
-  const rule = Uint8Array.from(regions, (r) => toClass.get(rules.s.label[r]) ?? 0);
-  const meta = { rel: photo.rel, person: rules.person, scored: gt.scored, count: n, totals, neighbours: candidateNeighbours(rules, regions) };
-  writeFileSync(`${file}.json`, JSON.stringify(meta));
-  writeFileSync(`${file}.bin`, Buffer.concat([Buffer.from(rows.buffer), Buffer.from(onMatte.buffer), Buffer.from(inAll.buffer), Buffer.from(rule.buffer)]));
-  return { ...meta, half: photo.half, view: view?.name, rows, rule, onMatte, inAll };
 }
