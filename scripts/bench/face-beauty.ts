@@ -4,9 +4,6 @@
  * (detection with mesh, face parsing, the retouch itself, PNG encoding).
  *
  *   npm run bench:face-beauty -- [runs=5]
- *
- * Last measured quietly (2 cores, load 1-2, 2026-11-26): HTTP median obama 1.0 MP 0.77 s, the 1.9 MP
- * two-face photo 0.97 s. Under load the HTTP figures move by seconds; compare the per-step CPU ms instead.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';

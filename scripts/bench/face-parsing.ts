@@ -6,10 +6,6 @@
  * test data when it is there.
  *
  *   npx tsx scripts/bench/face-parsing.ts [runs=5] [threads=1]
- *
- * Last measured (2 cores, load 1.5-2, 4 faces): 512 px tfjs 1137-1267 ms against ONNX 167-221 ms on one
- * thread (5.2-7.6x), 117-164 ms on two; 320 px 436-719 against 61-88 ms; logits within 1.1e-5, argmax
- * the same on every cell; the crop 35-47 ms at 512.
  */
 import path from 'node:path';
 import os from 'node:os';

@@ -6,10 +6,6 @@
  * Run it alternately in two checkouts to compare them on a shared machine.
  *
  *   npx tsx scripts/bench/retouch-parts.ts [N=15]
- *
- * 2026-12-06, load 7-8 on 2 shared cores, before the boxMean/inverseCounts changes and after, alternating:
- * total 258/268/252/259/246/275 ms before, 241/210/250/229/263/247 after (masks ~75, smooth ~115, whiten ~43,
- * sharpen ~11 of it); output sha1 b321b7961219 both.
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';

@@ -12,21 +12,6 @@
  * --save DIR writes each effect's images of the last run (to compare outputs between versions).
  * Photos and params are the studio's and the targets' (issue 32): face beauty on the 1 MP portrait, skin
  * analysis on it enlarged to 2 MP with every map, smart crop to 910x512, apparel with six classes.
- *
- * Measured 2026-12-06 at load 4.5-6.6 (2 shared cores), arena off (onnx.ts as committed), medians of 3,
- * wall/cpu/models ms: face beauty 734/715/190 (retouch 579/564/89); skin analysis 1854/1812/418 (measure
- * 1227/1243/274, maps 425/379/0); smart crop 5052/5020/4950 (ISNet 4886); apparel 8110/7147/5941 (ISNet
- * 4976, garment parse 1184/1047/0). With enableCpuMemArena on (uncommitted experiment, load 6.8): apparel
- * 8878/5227/6080 (1.46x its models' wall), smart crop 3917/2587/3807 (1.03x). First runs (models loading):
- * smart crop 8.5 s, apparel 10.8 s (ISNet's load ~1-3 s, MoveNet + CenterNet + RVM ~2 s).
- * After the boxMean / skin gauss kernel changes (outputs byte-identical), 2026-12-06, load 6.9-7.7,
- * alternating with the checkout before them, medians of 5, wall/cpu/models ms: face beauty before
- * 1511/958/352 and 1460/694/359 (retouch CPU 686, 535), after 826/745/288 and 1046/732/305 (retouch CPU
- * 498, 507); skin analysis before 2858/2032/701 and 2916/1661/912 (measure CPU 1332, 1047), after
- * 2194/1564/621 and 2209/1636/540 (measure CPU 973, 1091). The machine's noise is as large as the change.
- * Smart crop with ISNet at 640 (now the effect's side), --crop-sides 1024,640 interleaved, load 4.4-5.7,
- * arena off, medians of 5: 1024 total 5197/6064/5100 (ISNet step 5076/5879/5036), 640 total 1359/2435/1278
- * (ISNet step 1189/2228/1171), the same window; 640's first run 4.4 s (its session opened then).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
