@@ -1,10 +1,12 @@
 /**
- * The engine as the scripts under scripts/ see it (quality, speed, training, renders, the golden check and
- * the studio's start): exactly what they use, re-exported and grouped by layer. Scripts import the engine
- * through this module only (an ESLint zone holds them to it; contract/, shared data, they import directly),
- * and nothing in the engine imports it. Some names here are exported by their modules for the scripts alone;
- * one that no script uses any more leaves this list, and its module stops exporting it unless the engine
- * uses it elsewhere. A few get a longer name here where the module's own is ambiguous among all of them.
+ * The engine as the scripts under scripts/ see it (quality, speed, training, renders, the golden check):
+ * exactly what they use, re-exported and grouped by layer. Scripts import the engine through this module only
+ * (an ESLint zone holds them to it; contract/, shared data, they import directly), and nothing in the engine
+ * imports it. The one exception is the studio's launcher, scripts/dev/studio-server.ts, which starts the
+ * engine from server.ts and config.ts itself, so that `npm start` loads no more of the engine than the server
+ * does. Some names here are exported by their modules for the scripts alone; one that no script uses any more
+ * leaves this list, and its module stops exporting it unless the engine uses it elsewhere. A few get a longer
+ * name here where the module's own is ambiguous among all of them.
  */
 
 // Pixels: decoding and encoding, the raster, colour, masks, the change and texture measures the quality scripts
@@ -178,10 +180,7 @@ export {
   firm as firmMask, planOf, SKIN_FACES, retouchFace as smartSkinRetouchFace
 } from './effects/smart-skin-advanced/steps.ts';
 
-// Serving: the engine's settings and server (the studio starts it embedded), and a real engine on a loopback port
-// for the speed scripts that time requests over HTTP.
-export { configFromEnv, type EngineConfig } from './config.ts';
-export { drainingMessage, exitOnStopSignals, startEngine } from './server.ts';
+// A real engine on a loopback port (the tests' helpers), for the speed scripts that time requests over HTTP.
 export {
   form as httpForm, get as httpGet, post as httpPost, pollTask, startTestEngine, waitReady
 } from './test/helpers.ts';

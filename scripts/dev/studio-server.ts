@@ -10,9 +10,8 @@
  */
 import type { Server } from 'node:http';
 import { createServer, preview } from 'vite';
-import {
-  configFromEnv, drainingMessage, type EngineConfig, exitOnStopSignals, startEngine
-} from '../../engine/for-scripts.ts';
+import { exitOnStopSignals, drainingMessage, startEngine } from '../../engine/server.ts';
+import { configFromEnv, type EngineConfig } from '../../engine/config.ts';
 
 /** `engine`: settings over the environment's for the embedded engine (the tests' extra effects). */
 export async function startStudio(mode: 'preview' | 'dev', engine: Partial<EngineConfig> = {}) {
