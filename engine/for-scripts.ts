@@ -155,7 +155,7 @@ export {
 } from './effects/face-beauty/steps.ts';
 // - smart crop: the subject search and the window
 export { type Box as CropBox, type Size as CropSize, windowSize } from './effects/image-cropping/crop-window.ts';
-export { findSubjectAt, SALIENCY_SIDE } from './effects/image-cropping/effect.ts';
+export { findSubjectAt, SALIENCY_SIDE, smartCrop } from './effects/image-cropping/effect.ts';
 export { chooseWindow, type State as CroppingState } from './effects/image-cropping/steps.ts';
 // - lip colour
 export { default as lipsColorEffect } from './effects/lips-color-changer/effect.ts';

@@ -22,7 +22,7 @@ import { skinMaps } from '../../contract/endpoints/skin-analysis-advanced.ts';
 import { validateFields } from '../../contract/validate.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import {
-  decodeImage, type Effect, effectModules, ModelRegistry, runEffect, type StepTime
+  decodeImage, type Effect, effectModules, ModelRegistry, runEffect, smartCrop, type StepTime
 } from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,7 +54,7 @@ for (const slug of slugs.length ? slugs : Object.keys(cases)) {
   const module = await import(effectModules[slug]);
   // Variants of one effect, run interleaved: smart crop at several ISNet sides, else the effect as it is.
   const variants: { label: string; effect: Effect }[] = slug === 'image-cropping' && cropSides
-    ? cropSides.map((side) => ({ label: `ISNet at ${side}`, effect: module.smartCrop(side) as Effect }))
+    ? cropSides.map((side) => ({ label: `ISNet at ${side}`, effect: smartCrop(side) as Effect }))
     : [{ label: '', effect: module.default as Effect }];
   const params = validateFields(endpoint, k.fields, new Set(['image']));
   const jpeg = await k.photo();
