@@ -80,13 +80,21 @@ export interface TaskBackend {
   /**
    * At an engine's start: puts back in the queue the tasks whose holder is known to have stopped, attempts
    * kept (three interrupted attempts fail a task). Answers how many. Never a task another live engine holds.
+   * Embedded, the data folder's lock proves every other holder stopped; a shared backend knows no such thing
+   * and does nothing here, leaving a dead engine's tasks to `requeueExpired` once their leases run out.
    */
   recoverInterrupted(holder: string): Promise<number>;
-  /** Puts back in the queue the tasks whose lease ran out before `now` (their holder stopped renewing it). */
+  /**
+   * Puts back in the queue the tasks whose lease ran out before `now` (their holder stopped renewing it),
+   * attempt counted. A shared backend does this on its own schedule (BullMQ's stalled-job check), for
+   * every engine's tasks, and never for a lease that still holds.
+   */
   requeueExpired(now?: number): Promise<number>;
   /**
    * Deletes the tasks (and their inputs) submitted more than `maxAgeMs` before `now`, except one under a
    * lease that still holds: a task some engine is running is not pulled from under it. Answers how many went.
+   * Any engine may sweep a shared backend: deleting by age is the same whoever does it (BullMQ: job
+   * retention by age, and cleaning waiting jobs, never active ones).
    */
   sweep(maxAgeMs: number, now?: number): Promise<number>;
   /** Lets the backend go (and, embedded, the data folder with it). */
