@@ -11,7 +11,7 @@
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { toLab } from '../engine/image/retouch/color.ts';
+import { toLab } from '../engine/image/colour.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';

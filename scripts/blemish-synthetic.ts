@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { findBlemishes, pixelsPerMm, type BlemishKind } from '../engine/effects/smart-skin-advanced/blemishes.ts';
 import { firm } from '../engine/effects/smart-skin-advanced/steps.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { labToRgb, rgbToLab, toLab } from '../engine/image/retouch/color.ts';
+import { labToRgb, rgbToLab, toLab } from '../engine/image/colour.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { retouchMasks, retouchWindow } from '../engine/vision/regions/skin-mask.ts';

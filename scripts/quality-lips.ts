@@ -23,7 +23,7 @@ import gloss from '../engine/effects/ai-red-lip-gloss/effect.ts';
 import { RED } from '../engine/effects/ai-red-lip-gloss/steps.ts';
 import lips from '../engine/effects/lips-color-changer/effect.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { deltaE, labOf, linearToLab, LINEAR, type Lab } from '../engine/image/retouch/color.ts';
+import { deltaE, labOf, linearToLab, LINEAR, type Lab } from '../engine/image/colour.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';

@@ -6,7 +6,8 @@
  */
 import { guidedFilter } from './guided-filter.ts';
 import { blurPlane } from './retouch/frequency.ts';
-import { fromLab, toLab, type Pixels } from './retouch/color.ts';
+import { fromLab, toLab } from './colour.ts';
+import type { Pixels } from './raster.ts';
 
 export interface CartoonOptions {
   /** Smoothing passes and their radius (pixels) and eps (on L/100 scale squared). */

@@ -4,6 +4,7 @@
  * the broad lightness of the skin, relative to the face's typical skin, so a beard on the shadowed side of
  * a face is darker.
  */
+import { LINEAR64, linearToSrgb, srgbToLinear } from '../../image/colour.ts';
 import { expand, shrink } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -23,8 +24,6 @@ const SURE = 160;
 const FALLBACK: RGB = [58, 44, 36];
 
 const luma = (c: readonly number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-const toLinear = (v: number) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
-const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
 
 /**
  * Per luma level (0..255), how many pixels the classes are sure of and their summed linear RGB: enough to
@@ -49,13 +48,11 @@ function histogram(image: RasterImage, win: Win, sure: ((x: number, y: number) =
       const r = image.data[o], g = image.data[o + 1], b = image.data[o + 2];
       const l = Math.min(255, Math.round(luma([r, g, b])));
       count[l]++; total++;
-      sum[l * 3] += LINEAR[r]; sum[l * 3 + 1] += LINEAR[g]; sum[l * 3 + 2] += LINEAR[b];
+      sum[l * 3] += LINEAR64[r]; sum[l * 3 + 1] += LINEAR64[g]; sum[l * 3 + 2] += LINEAR64[b];
     }
   }
   return { count, sum, total };
 }
-
-const LINEAR = Float64Array.from({ length: 256 }, (_, v) => toLinear(v));
 
 /** Mean colour (sRGB) of the pixels between two luma quantiles, averaged in linear light; null with too few. */
 function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, min = 30): RGB | null {
@@ -71,7 +68,7 @@ function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, m
     if (take > 0) { const k = take / c; for (let j = 0; j < 3; j++) acc[j] += hist.sum[l * 3 + j] * k; n += take; }
     seen += c;
   }
-  return n ? (acc.map((s) => toSrgb(s / n)) as RGB) : null;
+  return n ? (acc.map((s) => linearToSrgb(s / n)) as RGB) : null;
 }
 
 export interface FaceTone {
@@ -95,13 +92,13 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
   const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
-  if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
+  if (brows && hair) rgb = [0, 1, 2].map((c) => linearToSrgb(0.6 * srgbToLinear(brows[c]) + 0.4 * srgbToLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;
   // The person's own beard or moustache, where there is one, is the colour a drawn one must match.
   const facial = own ? band(histogram(own.photo, own.win, (x, y) => own.beard[y * own.win.w + x] >= OWN_SURE), OWN_BAND[0], OWN_BAND[1], Math.max(30, OWN_LEAST * own.faceWidth ** 2)) : null;
   // Only hair clearly darker than the skin: a faint stubble's mask reads as the skin's colour.
   const share = facial ? OWN_SHARE * Math.min(1, own!.hidden / OWN_HIDDEN) * Math.min(1, Math.max(0, (OWN_DARK - luma(facial) / luma(skin)) / 0.2)) : 0;
-  if (facial && share > 0) rgb = [0, 1, 2].map((c) => toSrgb(share * toLinear(facial[c]) + (1 - share) * toLinear(rgb[c]))) as RGB;
+  if (facial && share > 0) rgb = [0, 1, 2].map((c) => linearToSrgb(share * srgbToLinear(facial[c]) + (1 - share) * srgbToLinear(rgb[c]))) as RGB;
   const skinLuma = luma(skin);
   const grey = greyness(rgb, skinLuma);
   let l = luma(rgb);

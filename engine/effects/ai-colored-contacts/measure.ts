@@ -6,7 +6,7 @@
  */
 import { changedPixels, dilate, spill } from '../../image/change.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { deltaE, labOf } from '../../image/retouch/color.ts';
+import { deltaE, labOf } from '../../image/colour.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { faceRegions } from '../../vision/regions/face-regions.ts';
 

@@ -5,7 +5,7 @@
  * eyelids clip it (the weight is the iris region times the eye opening).
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { labOf, labToRgb, rgbToLab } from '../../image/retouch/color.ts';
+import { labOf, labToRgb, rgbToLab } from '../../image/colour.ts';
 import type { Mask } from '../../vision/regions/face-regions.ts';
 import type { Lens } from './lens.ts';
 

@@ -13,7 +13,7 @@ import type endpoint from '../../../contract/endpoints/ai-hair-loss-simulation.t
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { fromLab, labToLinear, linearToLab, toLab } from '../../image/retouch/color.ts';
+import { fromLab, labToLinear, linearToLab, toLab } from '../../image/colour.ts';
 import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';

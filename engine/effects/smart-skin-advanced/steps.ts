@@ -12,7 +12,7 @@ import type endpoint from '../../../contract/endpoints/smart-skin-advanced.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { labToRgb, toLab } from '../../image/retouch/color.ts';
+import { labToRgb, toLab } from '../../image/colour.ts';
 import { blurCoarse, blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 import { healSpots } from '../../image/retouch/heal.ts';
 import { valleyDepth, valleyness } from '../../image/retouch/ridges.ts';

@@ -19,14 +19,15 @@
 import { expand, shrink } from '../guided-filter.ts';
 import { closePlane } from '../morphology.ts';
 import type { RasterImage } from '../raster.ts';
-import { mapGamut, toByte, toLab, type Area } from './color.ts';
+import { mapGamut, toByte, toLab } from '../colour.ts';
+import type { Rect } from '../rect.ts';
 import { blurPlane } from './frequency.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
 
 export interface BeardPlanes {
   /** The window of the image the planes cover. */
-  win: Area;
+  win: Rect;
   /** Face width in image pixels (cheek to cheek). */
   faceWidth: number;
   /** 0..1 beard and moustache. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blend, blendChannel } from './blend.ts';
-import { LINEAR } from './color.ts';
+import { LINEAR } from '../colour.ts';
 
 const grey = (v: number, w = 3, h = 1, ch = 3) => ({ data: new Uint8Array(w * h * ch).fill(v), width: w, height: h, channels: ch });
 

@@ -10,7 +10,9 @@
  *     highlight sits where the real light falls.
  */
 import { boxMean } from '../guided-filter.ts';
-import { LINEAR, toLab, type Area, type Pixels } from './color.ts';
+import { LINEAR, toLab } from '../colour.ts';
+import type { Pixels } from '../raster.ts';
+import type { Rect } from '../rect.ts';
 
 export interface Gloss {
   /** Highlight weight 0..1 over the area. */
@@ -21,7 +23,7 @@ export interface Gloss {
   direction: [number, number, number];
 }
 
-const blur = (p: Float32Array, area: Area, sigma: number) => {
+const blur = (p: Float32Array, area: Rect, sigma: number) => {
   const r = Math.max(1, Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5));
   return boxMean(boxMean(boxMean(p, area.w, area.h, r), area.w, area.h, r), area.w, area.h, r);
 };
@@ -32,7 +34,7 @@ const ramp = (v: number, lo: number, hi: number) => (hi > lo ? Math.min(1, Math.
  * The highlight for `mask` (0..1 over `area`) on `source`. `scale` is the face width in pixels; `favour`
  * (0..1 over the area, optional) weighs parts of the region up (the lower lip catches more light).
  */
-export function glossHighlight(source: Pixels, mask: Float32Array, area: Area, scale: number, favour?: Float32Array): Gloss {
+export function glossHighlight(source: Pixels, mask: Float32Array, area: Rect, scale: number, favour?: Float32Array): Gloss {
   const { L } = toLab(source, area);
   const n = mask.length;
 

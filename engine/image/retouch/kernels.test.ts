@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bandEnergy, blurPlane, blurPlaneCoarse, mergeBands, splitBands } from './frequency.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked, smoothPlane } from './smooth.ts';
-import { labToRgb, rgbToLab } from './color.ts';
+import { labToRgb, rgbToLab } from '../colour.ts';
 import { whitenSkin } from './tone.ts';
 
 const W = 64, H = 32;

@@ -6,7 +6,9 @@
  * region's mean (a pale highlight stays paler); hue is the colour's.
  */
 import { blend } from './blend.ts';
-import { chroma, fromLab, labOf, toLab, type Area, type Pixels } from './color.ts';
+import { chroma, fromLab, labOf, toLab } from '../colour.ts';
+import type { Pixels } from '../raster.ts';
+import type { Rect } from '../rect.ts';
 
 export interface Recolor {
   /** 8-bit sRGB. */
@@ -25,7 +27,7 @@ const CHROMA_TEXTURE = 0.6;
  * Recolours `img` in place over `area`, weighted by `mask` (0..1 over the area). `source` is read for the
  * region's colours (the original photo; it may be `img` itself).
  */
-export function recolor(img: Pixels, source: Pixels, mask: Float32Array, area: Area, c: Recolor): void {
+export function recolor(img: Pixels, source: Pixels, mask: Float32Array, area: Rect, c: Recolor): void {
   const lab = toLab(source, area);
   const t = labOf(c.rgb[0], c.rgb[1], c.rgb[2]);
   const tc = chroma(t.a, t.b), th = Math.atan2(t.b, t.a);

@@ -5,7 +5,7 @@
  * is kept: lighter and more even, not pinker or yellower. Pixels arrive as 8-bit RGB over a window and
  * a coverage mask says how much each takes the change.
  */
-import { labToRgb, rgbToLab } from './color.ts';
+import { labToRgb, rgbToLab } from '../colour.ts';
 import { blurPlane } from './frequency.ts';
 
 

@@ -8,7 +8,7 @@
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { toLab } from '../garments/lab.ts';
+import { toLabInterleaved } from '../../image/colour.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
 import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
@@ -166,7 +166,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
   /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
   const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
-  const lab = toLab(latticeRgb(image, grid), 3, n);
+  const lab = toLabInterleaved(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
   // Every point's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);
@@ -430,7 +430,7 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
       for (let j = 0; j < m; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
       const rgb = new Uint8Array(sure.length * 3);
       sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
-      const l = toLab(rgb, 3, sure.length);
+      const l = toLabInterleaved(rgb, 3, sure.length);
       return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
     },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */

@@ -12,7 +12,7 @@ import type { Face } from '../faces/detect.ts';
 import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
-import { deltaE } from './lab.ts';
+import { labDistance } from '../../image/colour.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
@@ -142,9 +142,9 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
     } else k += 3;
     for (const name of REFERENCES) {
       const c = refs ? refs[name] : null;
-      if (c) { put(deltaE(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
+      if (c) { put(labDistance(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
     }
-    if (backdrop) put(deltaE(g.lab, backdrop)); else k++;
+    if (backdrop) put(labDistance(g.lab, backdrop)); else k++;
     put(hair[r] / N);
     put(Math.max(0, ...bags.filter((o) => inBox(o, g)).map((o) => o.score)));
     put(Math.max(0, ...people.filter((o) => inBox(o, g)).map((o) => o.score)));

@@ -7,7 +7,7 @@
 import { segmentDistance, type Pt } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE } from './lab.ts';
+import { labDistance } from '../../image/colour.ts';
 import { flood, groups } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
 
@@ -62,10 +62,10 @@ export function detectedBags(s: Scene, candidates: Set<number>, objects: Detecte
     const seeds = core.length ? core : inside.filter(off);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && deltaE(s.regions[q].lab, c) < BAG_DE);
+    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAG_DE);
     // Leather shading, prints and sheen spread a bag's colour: off the body's lines, the bag carries on
     // through regions much further from its median colour than clothing in front of the body may.
-    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && deltaE(s.regions[q].lab, c) < BAG_DE_OFF))) bag.add(r);
+    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && labDistance(s.regions[q].lab, c) < BAG_DE_OFF))) bag.add(r);
     for (const r of enclosedHoles(s, bag, inside, candidates)) bag.add(r);
     for (const r of bag) out.add(r);
   }
@@ -118,14 +118,14 @@ export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): nu
     const seeds = middle.filter(free);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const like = (r: number) => deltaE(s.regions[r].lab, c) < BAG_DE;
+    const like = (r: number) => labDistance(s.regions[r].lab, c) < BAG_DE;
     // The backdrop: what lies around the box (a quarter of its size out) off the matte.
     const ring = [...s.regions.keys()].filter((r) => free(r) && inBox(r, 0.25) && !inBox(r));
     if (areaOf(s, ring.filter(like)) > areaOf(s, ring) * 0.2) continue;
     const core = flood(s, seeds.filter(like), (q) => free(q) && inBox(q) && like(q));
     if (areaOf(s, [...core]) < w * h * 0.15) continue;
     // Then on through shading, straps and buckles, as a detected bag beside the body does.
-    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && deltaE(s.regions[q].lab, c) < BAG_DE_OFF));
+    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAG_DE_OFF));
     out.push(...bag, ...enclosedHoles(s, bag, box.filter(free), new Set(box.filter((r) => fg[r]))));
   }
   return out;

@@ -6,7 +6,7 @@
  */
 import { dist, mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE2 } from './lab.ts';
+import { labDistanceSquared } from '../../image/colour.ts';
 import type { Scene } from './scene.ts';
 
 export const PARTS = ['upper', 'lower', 'shoes', 'bag'] as const;
@@ -85,7 +85,7 @@ export function assignParts(s: Scene, clothing: Uint8Array, f: BodyFrame, object
       for (const q of s.neighbours[r]) {
         const pq = post.get(q);
         if (!pq) continue;
-        const w = 0.6 * Math.exp(-deltaE2(s.regions[r].lab, s.regions[q].lab) / (2 * 12 ** 2));
+        const w = 0.6 * Math.exp(-labDistanceSquared(s.regions[r].lab, s.regions[q].lab) / (2 * 12 ** 2));
         const nq = normalise(pq);
         for (let k = 0; k < acc.length; k++) acc[k] += w * nq[k];
         wsum += w;
@@ -105,7 +105,7 @@ function likelihood(s: Scene, r: number, seeds: number[]): number {
   const c = s.regions[r].lab;
   for (const q of seeds) {
     const w = s.regions[q].n;
-    num += w * Math.exp(-deltaE2(c, s.regions[q].lab) / (2 * SIGMA * SIGMA));
+    num += w * Math.exp(-labDistanceSquared(c, s.regions[q].lab) / (2 * SIGMA * SIGMA));
     den += w;
   }
   return num / den;

@@ -5,7 +5,7 @@
  */
 import type { Face } from '../faces/detect.ts';
 import { convexHull, fillPolygon } from './geometry.ts';
-import { deltaE } from './lab.ts';
+import { labDistance } from '../../image/colour.ts';
 import { groups } from './regions.ts';
 import { areaOf, L, medianLab, regionShare, type Scene } from './scene.ts';
 
@@ -95,8 +95,8 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   for (let r = 0; r < s.regions.length; r++) {
     const g = s.regions[r];
     if (!free(r) || g.y > y + h * 0.15 || g.y < y - h * 1.4 || Math.abs(g.x - cx) > w * 1.3) continue;
-    if (sideHair && deltaE(g.lab, sideHair) < HAIR_DE) continue;
-    if (lowHair && deltaE(g.lab, lowHair) < HAIR_DE) continue;
+    if (sideHair && labDistance(g.lab, sideHair) < HAIR_DE) continue;
+    if (lowHair && labDistance(g.lab, lowHair) < HAIR_DE) continue;
     hat.push(r);
   }
   let isHat = false;
@@ -117,7 +117,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   }
   const colours = [sideHair, isHat ? null : topColour].filter((c) => c !== null);
   if (colours.length === 0) return;
-  const hairLike = (r: number) => Math.min(...colours.map((c) => deltaE(s.regions[r].lab, c))) < HAIR_DE;
+  const hairLike = (r: number) => Math.min(...colours.map((c) => labDistance(s.regions[r].lab, c))) < HAIR_DE;
   // Grow hair from the seeds through hair-coloured regions near the head (long hair reaches the chest).
   const near = (r: number) => {
     const g = s.regions[r];

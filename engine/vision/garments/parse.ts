@@ -15,7 +15,7 @@ import { extendUpper, splitLower, splitUpper } from './layers.ts';
 import { buildScene, L, labelMap, medianLab, regionMask, regionShare, type Scene } from './scene.ts';
 import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
-import { deltaE } from './lab.ts';
+import { labDistance } from '../../image/colour.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
 import { apparelModel, relabel, type ApparelModel } from './learned.ts';
@@ -232,7 +232,7 @@ function bootLegs(s: Scene, legs: number[], shoes: number[], g: ReturnType<typeo
   const c = medianLab(s, shoes);
   if (!c) return [];
   const low = new Set(legs.filter((r) => s.regions[r].y > g.yk - 0.1 * g.shin));
-  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && deltaE(s.regions[r].lab, c) < 14))].filter((r) => low.has(r));
+  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && labDistance(s.regions[r].lab, c) < 14))].filter((r) => low.has(r));
   if (boots.length === 0) return [];
   // A boot's top meets bare leg; trousers of the shoes' colour carry on upwards instead.
   const top = Math.min(...boots.map((r) => s.regions[r].y0)), span = Math.max(...boots.map((r) => s.regions[r].y1)) - top;

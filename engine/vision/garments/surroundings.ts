@@ -7,7 +7,7 @@
  * the feet (a skirt or shorts over bare legs; trousers reach the shoes).
  */
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
-import { deltaE } from './lab.ts';
+import { labDistance } from '../../image/colour.ts';
 import type { LegShape } from './legs.ts';
 import { L, MISSING, type Scene } from './scene.ts';
 
@@ -38,7 +38,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   for (const dir of [-1, 1]) {
     const q = regionAt(g.x + dir * STEP * unit * axis.x, g.y + dir * STEP * unit * axis.y);
     if (q < 0 || !fg[q]) { put(MISSING); put(MISSING); continue; }
-    put(deltaE(g.lab, s.regions[q].lab)); put(s.label[q] === L.skin ? 1 : 0);
+    put(labDistance(g.lab, s.regions[q].lab)); put(s.label[q] === L.skin ? 1 : 0);
   }
   // The silhouette's row through the region, across the body: centred on the legs' middle below the hips,
   // on the neck–pelvis line above.
@@ -57,7 +57,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   // Below the piece: what it meets (a quarter torso under its bottom, in the region's column), and the
   // share of skin down to the ankles (or the shoes), with how far below the piece the first skin is.
   const under = regionAt(g.x, piece.y1 + STEP * unit);
-  if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(deltaE(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
+  if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(labDistance(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
   const feet = Math.min(H - 1, Math.round((frame.ankles[0].y + frame.ankles[1].y) / 2 + 0.1 * unit));
   const xc = Math.round(g.x);
   let seen = 0, skin = 0, first = -1;

@@ -20,7 +20,7 @@
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { toLab } from '../../image/retouch/color.ts';
+import { toLab } from '../../image/colour.ts';
 import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';

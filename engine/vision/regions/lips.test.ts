@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labOf } from '../../image/retouch/color.ts';
-import type { LabPlanes } from '../../image/retouch/color.ts';
+import { labOf } from '../../image/colour.ts';
+import type { LabPlanes } from '../../image/colour.ts';
 import { removeTongue } from './lips.ts';
 import type { Win } from './polygon.ts';
 

@@ -6,7 +6,7 @@
  * where its lips are blocky), beyond the 1 s budget of lips-color-changer; the mesh's take costs ~10 ms.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { toLab, type LabPlanes } from '../../image/retouch/color.ts';
+import { toLab, type LabPlanes } from '../../image/colour.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
 import { faceRegions, type Mask } from './face-regions.ts';

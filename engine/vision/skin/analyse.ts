@@ -5,7 +5,7 @@
  * for a finding, fades() for an absence), scaled down where the frame is too coarse to see the feature.
  */
 import { fitPlane, planeResiduals } from '../../image/plane-fit.ts';
-import { toLab } from '../../image/retouch/color.ts';
+import { toLab } from '../../image/colour.ts';
 import { gauss as blurPlane } from './gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';

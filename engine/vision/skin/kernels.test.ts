@@ -1,6 +1,6 @@
 /** The skin kernels on planes whose answer is known by construction. */
 import { describe, expect, it } from 'vitest';
-import { toLab } from '../../image/retouch/color.ts';
+import { toLab } from '../../image/colour.ts';
 import { coreOf, fades, FINE_LINES, finer, FOLD, foldSearch, fromAgeScale, grows, lateralReach, lesionKind, lesionPlane, refinedSpot, RIDGE_SIGMAS, SKIN_AGE_RANGE, skinAgeOf, spreadIn, toAgeScale, withFurrows } from './analyse.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { along } from './eyes.ts';

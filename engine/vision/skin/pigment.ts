@@ -8,7 +8,7 @@
  *    directions over a camera's R, G, B bands (melanin falls steadily from blue to red; haemoglobin absorbs
  *    green most and red least). Solving the 3x3 system gives each pigment's density and the shading apart.
  */
-import { LINEAR } from '../../image/retouch/color.ts';
+import { LINEAR } from '../../image/colour.ts';
 
 /** Absorbance directions (R, G, B), unit length: melanin, haemoglobin, shading. */
 export const MELANIN = normalise([0.44, 0.56, 0.7]);

@@ -7,7 +7,7 @@
  * line with a Gaussian cross-section.
  */
 import type { RasterImage } from '../../image/raster.ts';
-import { labToRgb, rgbToLab } from '../../image/retouch/color.ts';
+import { labToRgb, rgbToLab } from '../../image/colour.ts';
 
 export type SyntheticKind = 'acne' | 'closed_comedones' | 'mole' | 'skin_spot' | 'wrinkle';
 

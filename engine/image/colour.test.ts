@@ -1,6 +1,6 @@
 import { converter } from 'culori';
 import { describe, expect, it } from 'vitest';
-import { deltaE, fromLab, labOf, labToLinear, LINEAR, mapGamut, toByte, toLab } from './color.ts';
+import { deltaE, fromLab, labOf, labToLinear, LINEAR, mapGamut, toByte, toLab } from './colour.ts';
 
 const culoriLab = converter('lab65');
 
@@ -12,7 +12,7 @@ function samples(): number[][] {
   return out;
 }
 
-describe('retouch colour', () => {
+describe('colour', () => {
   it('converts buffers to Lab as culori does, to within 0.02', () => {
     const s = samples();
     const data = new Uint8Array(s.flat());
