@@ -58,7 +58,7 @@ const facts = jobFacts(before, models);
 const near = (x: number, y: number) => Math.hypot(x - ax, y - ay);
 const faces = (await facts.faces({ meshFaces: 5 })).filter((f) => f.mesh);
 if (!faces.length) { console.error('ablate-retouch-regions: no meshed face'); process.exit(1); }
-const face = faces.reduce((b, f) => (near(f.box.x, f.box.y) < near(b.box.x, b.box.y) ? f : b));
+const face = faces.reduce((b, f) => (near(f.box.x0, f.box.y0) < near(b.box.x0, b.box.y0) ? f : b));
 const described = await id.described(before);
 const target = described.reduce((b, f) => (near(f.box[0], f.box[1]) < near(b.box[0], b.box[1]) ? f : b));
 const fw = meshFaceWidth(face.mesh!);

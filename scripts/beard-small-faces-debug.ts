@@ -12,11 +12,11 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { toLab } from '../engine/image/colour.ts';
+import type { Rect } from '../engine/image/rect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
-import type { Win } from '../engine/vision/regions/polygon.ts';
 import { parsingPlane } from '../engine/vision/regions/skin-mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);
@@ -24,7 +24,7 @@ const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirnam
 Object.assign(beardTuning, JSON.parse(process.env.BT ?? '{}'));
 const models = new ModelRegistry({ threads: 2 });
 const SCALE = 4;
-const windowed = (mask: Mask | undefined, win: Win) => {
+const windowed = (mask: Mask | undefined, win: Rect) => {
   const o = new Float32Array(win.w * win.h);
   if (mask) for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) o[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
   return o;

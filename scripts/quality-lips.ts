@@ -24,6 +24,7 @@ import { RED } from '../engine/effects/ai-red-lip-gloss/steps.ts';
 import lips from '../engine/effects/lips-color-changer/effect.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { deltaE, labOf, linearToLab, LINEAR, type Lab } from '../engine/image/colour.ts';
+import { toXywh } from '../engine/image/rect.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
@@ -116,7 +117,7 @@ for (const rel of files) {
   const refs = await Promise.all(faces.slice(0, 5).map(refOf));
   const three = faces.slice(0, 3);
   for (const [name, rgb] of COLOURS) {
-    const infos = three.map((f) => ({ rgba: { r: rgb[0], g: rgb[1], b: rgb[2], a: 100 }, face_rect: f.box }));
+    const infos = three.map((f) => ({ rgba: { r: rgb[0], g: rgb[1], b: rgb[2], a: 100 }, face_rect: toXywh(f.box) }));
     const out = await runEffect(lips, { image, params: { lip_color_infos: infos } }, kit);
     const after = (await sharp(out.images.result.data).removeAlpha().raw().toBuffer()) as Uint8Array;
     rows.push({ rel, half: half(rel), effect: `lips ${name}`, ...measure(image, after, refs.slice(0, three.length), labOf(...rgb)) });

@@ -59,7 +59,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
     personMatte: () => (matte ??= personMatte(models, image)),
     hairMask: async (given) => {
       const list = given ?? await facts.faces();
-      const key = list.map((f) => `${f.box.x},${f.box.y},${f.box.width},${f.box.height}`).join(';');
+      const key = list.map((f) => `${f.box.x0},${f.box.y0},${f.box.w},${f.box.h}`).join(';');
       return once(hair, key, async () => hairMask(models, image, list, await facts.personMatte()));
     },
   };

@@ -8,11 +8,11 @@ import { LINEAR64, linearToSrgb, srgbToLinear } from '../../image/colour.ts';
 import { expand, shrink } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
 import type { BeardMask } from '../../vision/regions/beard.ts';
 import { feather } from '../../vision/regions/feather.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
 
 export type RGB = [number, number, number];
 
@@ -36,7 +36,7 @@ function classHistogram(image: RasterImage, parsing: FaceParsing, classes: reado
 }
 
 /** histogram() over a window's pixels where `sure` holds (none with null). */
-function histogram(image: RasterImage, win: Win, sure: ((x: number, y: number) => boolean) | null) {
+function histogram(image: RasterImage, win: Rect, sure: ((x: number, y: number) => boolean) | null) {
   const { x0, y0, w, h } = win, ch = image.channels;
   const count = new Float64Array(256), sum = new Float64Array(256 * 3);
   let total = 0;
@@ -153,13 +153,13 @@ export function greyness(rgb: RGB, skinLuma: number): number {
  * (the broad light, not the texture) over the skin's typical luma, clamped so that a highlight or a dark
  * background cannot make the hair glow or vanish.
  */
-export function lightPlane(image: RasterImage, win: Win, skinLuma: number, sigma: number, skin?: Float32Array): Float32Array {
+export function lightPlane(image: RasterImage, win: Rect, skinLuma: number, sigma: number, skin?: Float32Array): Float32Array {
   const px = readWindow(image, win);
   const l = lumaPlane(px, win.w, win.h, image.channels);
   const ref = Math.max(0.05, skinLuma / 255);
   // The broad light needs no full resolution: blurred on blocks of about sigma / 4, then brought back.
   const s = Math.max(1, Math.floor(sigma / 4));
-  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Win = { x0: 0, y0: 0, w: gw, h: gh };
+  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Rect = { x0: 0, y0: 0, w: gw, h: gh };
   const small = new Float32Array(gw * gh);
   if (skin) {
     // Weighted by the skin (normalised convolution): the light on the skin, not the collar's or the background's.

@@ -14,12 +14,12 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { fromLab, labToLinear, linearToLab, toLab } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
 import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
 import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, headFrame, lossAt, OUTSIDE_BAND, parseLevel, skullInside, skullSpan, SKULL, templeSide, toHead, type SkullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import { dilatePlane } from '../../image/morphology.ts';
@@ -130,7 +130,7 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
  * The window a face's edit works in: its head frame from the cheeks (skin to sample when a fringe hides
  * the forehead; nothing below the brows changes) to above the skull, clipped.
  */
-export function headWindow(f: HeadFrame, size: { width: number; height: number }): Win | null {
+export function headWindow(f: HeadFrame, size: { width: number; height: number }): Rect | null {
   // A turned head's skull reaches further back and higher in the frame (skullSpan).
   const sk = skullSpan(f.mid, f.down), u0 = Math.min(-1.7, sk.u0 - 1.3 * sk.a), u1 = Math.max(1.7, sk.u0 + 1.3 * sk.a), v1 = Math.max(2.6, sk.top + 1);
   const corners = [[u0, -1.0], [u1, -1.0], [u0, v1], [u1, v1]].map(([u, v]) => fromHead(f, u, v));
@@ -180,7 +180,7 @@ export const MIN_HAIR_COVER = 0.05;
  * v 1.05..1.45), those inside the photo. A hat, a headscarf or a bald head leave little; even a receding
  * hairline keeps the crown and the sides.
  */
-export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
+export function hairCover(f: HeadFrame, hair: Float32Array, win: Rect): number {
   let seen = 0, on = 0;
   for (let u = -0.8; u <= 0.801; u += 0.1) {
     for (let v = 1.05; v <= 1.451; v += 0.05) {
@@ -207,7 +207,7 @@ export async function faceHairCover(facts: { parsing: Ctx<P, State>['facts']['pa
  * Whether the parsing's hair runs into its window's top or side edges (over more than 2 % of them): then
  * the hair goes on outside what was parsed. The photo's own edges count too (nothing lies beyond them).
  */
-export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
+export function hairAtEdge(hair: Uint8Array | undefined, win: Rect): boolean {
   if (!hair) return false;
   let on = 0;
   for (let x = 0; x < win.w; x++) if (hair[x] >= 128 || hair[win.w + x] >= 128) on++;
@@ -230,7 +230,7 @@ export interface HairMaps {
  * The edit of one face, in place over `win` of `img`. Exposed for the quality script and tests.
  * Returns how many pixels it touched.
  */
-export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level, maps: HairMaps, seed: number): number {
+export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level, maps: HairMaps, seed: number): number {
   const n = win.w * win.h;
   const U = new Float32Array(n), V = new Float32Array(n);
   for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
@@ -375,7 +375,7 @@ export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level,
  * among its points inside the photo. Long hair falling from the top covers it; short hair leaves the ears
  * and the backdrop there.
  */
-export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): [boolean, boolean] {
+export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Rect): [boolean, boolean] {
   const side = (sign: number) => {
     let seen = 0, on = 0;
     for (const du of [0.05, 0.15, 0.25]) {
@@ -396,7 +396,7 @@ export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win:
  * Share of the forehead (|u| ≤ 0.6 off the middle, v 0.3..0.75) the parsing calls hair (≥ 0.5), among its
  * points inside the photo: bangs cover much of it, a hairline (even a low one at the temples) little.
  */
-export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
+export function fringeCover(f: HeadFrame, maps: HairMaps, win: Rect): number {
   let seen = 0, on = 0;
   for (let du = -0.6; du <= 0.601; du += 0.1) {
     for (let v = 0.3; v <= 0.751; v += 0.05) {
@@ -411,7 +411,7 @@ export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
 }
 
 /** Where the hair begins over the middle of the forehead (v), or null when no hair is found there. */
-function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
+function ownHairline(f: HeadFrame, maps: HairMaps, win: Rect): number | null {
   for (let v = 0.2; v <= 1.6; v += 0.02) {
     let hits = 0;
     for (const du of [-0.12, 0, 0.12]) {
@@ -430,7 +430,7 @@ function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
  * under a little above the usual height (short hair), else about the usual height (big hair, or the top
  * outside the parsing).
  */
-function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): number {
+function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Rect): number {
   let last = -1;
   for (let v = 0.6; v <= Math.max(2.6, skull.top + 1); v += 0.02) {
     let hits = 0, known = 0;
@@ -462,7 +462,7 @@ function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): num
  */
 export interface HeadShape { reach: Float32Array; top: number; skull: SkullSpan }
 const ANGLES = 180;
-function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Win): HeadShape {
+function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Rect): HeadShape {
   const reach = new Float32Array(ANGLES), b = top - SKULL.v0;
   const thick = (HAIR_THICKNESS * 2) / skull.a;
   for (let k = 0; k < ANGLES; k++) {
@@ -524,7 +524,7 @@ function headOutline(shape: HeadShape, U: Float32Array, V: Float32Array): Float3
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
+function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
   // Forehead skin, else any skin of this face.
@@ -699,7 +699,7 @@ function grainPlane(w: number, h: number, seed: number, sigma = 0.7): Float32Arr
  * eyes and hairline beside it never bleed in), soft-clipped, its holes and, without a forehead, all of it
  * filled with grain of the same spread.
  */
-function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, win: Win, fw: number, seed: number): Float32Array {
+function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, win: Rect, fw: number, seed: number): Float32Array {
   const n = win.w * win.h, tsig = Math.max(1, TEXTURE_SIGMA * fw);
   const fine = blurPlane(L, win.w, win.h, tsig);
   const outside = new Float32Array(n);
@@ -736,7 +736,7 @@ function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, 
 }
 
 /** Lightness of the background's fine band round the head, as grain of that spread over the fill. */
-function backgroundGrain(L: Float32Array, source: Float32Array, win: Win, seed: number): Float32Array {
+function backgroundGrain(L: Float32Array, source: Float32Array, win: Rect, seed: number): Float32Array {
   const fine = blurPlane(L, win.w, win.h, 1.5);
   let s = 0, count = 0;
   for (let i = 0; i < L.length; i++) if (source[i]) { const d = L[i] - fine[i]; s += d * d; count++; }

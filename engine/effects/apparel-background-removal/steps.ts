@@ -83,7 +83,7 @@ export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
   const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
-  const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
+  const box = (b: Face['box']) => ({ x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k });
   return {
     rgb, channels: 3, width, height, matte,
     faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),

@@ -100,9 +100,9 @@ export const applyReturnForm: Step<P, State> = (c) => {
     case 'crop': {
       // Nothing found: the whole frame, fully transparent, like the mask form's all-black answer,
       // rather than an error (no error code fits "no product", and a client can still show it).
-      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { left: 0, top: 0, width, height };
+      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { x0: 0, y0: 0, w: width, h: height };
       const cut = withAlpha(extractBox(data, width, channels, box), channels, extractBox(alpha, width, 1, box));
-      v.result = { data: cut, width: box.width, height: box.height, channels: 4 };
+      v.result = { data: cut, width: box.w, height: box.h, channels: 4 };
       return;
     }
     default:

@@ -14,7 +14,7 @@ import { measureParts } from './part-measures.ts';
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
 const face = (size: number, mesh = true): Face => ({
-  box: { x: 10, y: 20, width: size, height: size }, score: 0.9, rotation: 0, pose: { yaw: 1, pitch: 2, roll: 3 },
+  box: { x0: 10, y0: 20, w: size, h: size }, score: 0.9, rotation: 0, pose: { yaw: 1, pitch: 2, roll: 3 },
   ...(mesh ? { mesh: Array.from({ length: 478 }, (_, i) => [10 + (i % 20) * size / 20, 20 + Math.floor(i / 20) * size / 24, -i] as [number, number, number]) } : {}),
 });
 

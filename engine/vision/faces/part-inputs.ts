@@ -38,7 +38,7 @@ export function scaleFace(face: Face, k: number): Face {
   const b = face.box;
   return {
     ...face,
-    box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k },
+    box: { x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k },
     ...(face.mesh ? { mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) } : {}),
   };
 }

@@ -9,10 +9,10 @@
  */
 import type { RasterImage } from '../../image/raster.ts';
 import { toLabInterleaved } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
 import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
-import type { Win } from '../regions/polygon.ts';
 import type { Face } from './detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from './landmarks.ts';
@@ -112,7 +112,7 @@ export function colourBin([L, a, b]: Lab): number {
  * on both halves of the shared faces as it was (quality-face-parts.ts) for about a third less of the
  * measures' time: they are shares, means and medians over regions of thousands of points.
  */
-export function partsLattice(win: Win): ImageLattice {
+export function partsLattice(win: Rect): ImageLattice {
   const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / 30000)));
   const cols: number[] = [], rows: number[] = [];
   for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
@@ -385,7 +385,7 @@ function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
  * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
  */
 function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
-  parserHair: (i: number) => number, win: Win, grid: ImageLattice) {
+  parserHair: (i: number) => number, win: Rect, grid: ImageLattice) {
   // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
   const nx = grid.cols.length, ny = grid.rows.length;
   const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;

@@ -24,7 +24,7 @@ export const HANGING_SCORE = 0.06;
  * over the body.
  */
 export function hangingBag(box: DetectedObject['box'], g: Geometry): boolean {
-  const { x, y, width: w, height: h } = box;
+  const { x0: x, y0: y, w, h } = box;
   return h >= g.t * 0.8 && Math.abs(x + w / 2 - g.cx) >= g.sw * 0.5 && y + h >= g.yh + g.t * 0.5;
 }
 
@@ -41,8 +41,8 @@ export function bagBoxes(objects: DetectedObject[], g: Geometry | null): Detecte
 
 /** Intersection of two boxes over the smaller one's area. */
 export function overlap(a: DetectedObject['box'], b: DetectedObject['box']): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x), h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.width * a.height, b.width * b.height)) : 0;
+  const w = Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0), h = Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0);
+  return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.w * a.h, b.w * b.h)) : 0;
 }
 
 const BAG_DE = 16;
@@ -53,7 +53,7 @@ export function detectedBags(s: Scene, candidates: Set<number>, objects: Detecte
   const out = new Set<number>();
   const lines: [Pt, Pt][] = g ? [...g.arms, ...g.legs, [{ x: g.cx, y: g.ys }, { x: g.cx, y: g.yh }]] : [];
   for (const o of bagBoxes(objects, g)) {
-    const { x, y, width: w, height: h } = o.box;
+    const { x0: x, y0: y, w, h } = o.box;
     const inBox = (r: number) => { const p = s.regions[r]; return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; };
     const inside = [...candidates].filter(inBox);
     if (inside.length === 0) continue;
@@ -108,7 +108,7 @@ const TOUCHES = 0.1;
 export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): number[] {
   const out: number[] = [];
   for (const o of boxes) {
-    const { x, y, width: w, height: h } = o.box;
+    const { x0: x, y0: y, w, h } = o.box;
     const inBox = (r: number, m = 0) => { const p = s.regions[r]; return p.x >= x - m * w && p.x <= x + w + m * w && p.y >= y - m * h && p.y <= y + h + m * h; };
     const box = [...s.regions.keys()].filter((r) => inBox(r));
     const share = (rs: number[]) => rs.reduce((t, r) => t + s.alpha[r] * s.regions[r].n, 0) / Math.max(1, areaOf(s, rs));

@@ -48,7 +48,7 @@ function prior(g: Geometry, f: BodyFrame, p: Pt, bags: DetectedObject[]): number
   const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - 0.35 * g.t, g.yh + 0.05 * g.t) * (1 - 0.8 * feet) * (1 - 0.7 * onArm);
   const dAnkle = Math.min(...f.ankles.map((a) => dist(p, a)));
   const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - 0.3 * g.shin, g.ya) * (dAnkle < 0.8 * g.shin ? 1 : 0.2);
-  const inBag = bags.some((b) => p.x >= b.box.x && p.x <= b.box.x + b.box.width && p.y >= b.box.y && p.y <= b.box.y + b.box.height);
+  const inBag = bags.some((b) => p.x >= b.box.x0 && p.x <= b.box.x0 + b.box.w && p.y >= b.box.y0 && p.y <= b.box.y0 + b.box.h);
   const far = Math.min(dArm, dLeg, Math.abs(p.x - g.cx) > g.sw * 0.6 ? Infinity : 0) > g.sw * 0.35;
   const bag = inBag ? (far ? 0.8 : 0.45) : far ? 0.08 : 0.02;
   return [upper, lower, shoes, bag];

@@ -14,7 +14,7 @@ export interface SkinModel { mean: [number, number, number]; /** inverse covaria
 /** Pixels of the face: the hull of the mesh, or an ellipse in the box when there is no mesh. */
 export function faceMask(face: Face, width: number, height: number): Uint8Array {
   if (face.mesh && face.mesh.length >= 468) return fillPolygon(convexHull(face.mesh.slice(0, 468).map(([x, y]) => ({ x, y }))), width, height);
-  const { x, y, width: w, height: h } = face.box;
+  const { x0: x, y0: y, w, h } = face.box;
   const poly = Array.from({ length: 24 }, (_, k) => ({ x: x + w / 2 + (w / 2) * Math.cos((k / 24) * 2 * Math.PI), y: y + h / 2 + (h / 2) * Math.sin((k / 24) * 2 * Math.PI) }));
   return fillPolygon(poly, width, height);
 }
@@ -67,7 +67,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   }
   const face = faces[0];
   if (!face) return;
-  const { x, y, width: w, height: h } = face.box;
+  const { x0: x, y0: y, w, h } = face.box;
   const cx = x + w / 2;
   const free = (r: number) => fg[r] && s.label[r] === L.background;
   // Hair seeds: beside the face at eye level, and a band just above it (hair, or a hat).

@@ -167,9 +167,9 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
     const xi = Math.round(x), yi = Math.round(y);
     if (xi >= 0 && yi >= 0 && xi < s.width && yi < s.height && labels[yi * s.width + xi]) keep.add(labels[yi * s.width + xi]);
   };
-  for (const f of input.faces) at(f.box.x + f.box.width / 2, f.box.y + f.box.height / 2);
+  for (const f of input.faces) at(f.box.x0 + f.box.w / 2, f.box.y0 + f.box.h / 2);
   for (const p of input.points) if (p.score >= 0.3) at(p.x, p.y);
-  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
+  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x0 + o.box.w / 2, o.box.y0 + o.box.h / 2);
   const reach = frame.torso * 0.3;
   for (let i = 0; i < labels.length; i++) {
     if (!labels[i] || keep.has(labels[i])) continue;
@@ -184,7 +184,7 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
 
 function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
   let on = 0, all = 0;
-  const { x, y, width: w, height: h } = f.box;
+  const { x0: x, y0: y, w, h } = f.box;
   for (let yy = Math.max(0, Math.floor(y)); yy < Math.min(s.height, y + h); yy++) for (let xx = Math.max(0, Math.floor(x)); xx < Math.min(s.width, x + w); xx++) {
     all++; if (fg[s.sp[yy * s.width + xx]]) on++;
   }
@@ -208,7 +208,7 @@ function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: 
     let inside = 0;
     for (let r = 0; r < fg.length; r++) {
       const g = s.regions[r];
-      if (fg[r] && g.x >= o.box.x && g.x <= o.box.x + o.box.width && g.y >= o.box.y && g.y <= o.box.y + o.box.height) inside += g.n;
+      if (fg[r] && g.x >= o.box.x0 && g.x <= o.box.x0 + o.box.w && g.y >= o.box.y0 && g.y <= o.box.y0 + o.box.h) inside += g.n;
     }
     return inside > total * share;
   });

@@ -23,13 +23,14 @@ const STEP = 0.25;
 /** Half the width of the window across the body in which a row of the silhouette is read, in torso lengths. */
 const HALF_WINDOW = 0.9;
 
-export interface Piece { x0: number; y0: number; x1: number; y1: number }
+/** The rows a piece of like colour spans: its first (y0) and last (y1, inclusive). */
+export interface PieceRows { y0: number; y1: number }
 
 /**
  * The features of region r (SURROUNDING_FEATURES order) into `put`. `inPiece(q)` says whether region q
  * is in r's piece of like colour; `axis` is the body's unit axis (neck to pelvis).
  */
-export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: LegShape, axis: Pt, r: number, piece: Piece, inPiece: (q: number) => boolean, put: (v: number) => void) {
+export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: LegShape, axis: Pt, r: number, piece: PieceRows, inPiece: (q: number) => boolean, put: (v: number) => void) {
   const g = s.regions[r], unit = frame.torso, W = s.width, H = s.height;
   const regionAt = (x: number, y: number) => {
     const xi = Math.round(x), yi = Math.round(y);

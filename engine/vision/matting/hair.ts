@@ -34,7 +34,7 @@ function frameOf(face: Face, k: number): Frame {
     return { cx: cx * k, cy: cy * k, ax, dn, w: Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]) * k, h: Math.hypot(m[152][0] - m[10][0], m[152][1] - m[10][1]) * k };
   }
   const b = face.box;
-  return { cx: (b.x + b.width / 2) * k, cy: (b.y + b.height / 2) * k, ax, dn, w: b.width * k, h: b.height * k };
+  return { cx: (b.x0 + b.w / 2) * k, cy: (b.y0 + b.h / 2) * k, ax, dn, w: b.w * k, h: b.h * k };
 }
 
 /** Colour statistics (mean and regularised inverse covariance) of some pixels. */

@@ -104,9 +104,9 @@ export async function predict(model: IsnetModel, image: RasterImage, context = 0
   const { x, y } = margins(image, context);
   const sx = model.size / (image.width + 2 * x), sy = model.size / (image.height + 2 * y);
   const left = Math.round(x * sx), top = Math.round(y * sy);
-  const box = { left, top, width: Math.max(1, model.size - 2 * left), height: Math.max(1, model.size - 2 * top) };
+  const box = { x0: left, y0: top, w: Math.max(1, model.size - 2 * left), h: Math.max(1, model.size - 2 * top) };
   return {
-    matte: { data: extractBox(matte.data, model.size, 1, box), width: box.width, height: box.height },
+    matte: { data: extractBox(matte.data, model.size, 1, box), width: box.w, height: box.h },
     rgb: extractBox(rgb, model.size, 3, box),
   };
 }

@@ -210,7 +210,7 @@ describe('combineWithMesh', () => {
     expect(count(parts.hair!)).toBeGreaterThan(count(parts.skin!));
     expect(count(parts.glasses!)).toBe(0);
     // Another face right beside this one takes the pixels nearer to it.
-    const other: Face = { ...face, box: { ...face.box, x: face.box.x + 0.8 * face.box.width } };
+    const other: Face = { ...face, box: { ...face.box, x0: face.box.x0 + 0.8 * face.box.w } };
     const shared = combineWithMesh(parsing, face, image, { others: [face, other], names: ['hair'] });
     expect(count(shared.hair!)).toBeLessThan(0.9 * count(parts.hair!)); // measured 0.81
     expect(Object.keys(shared)).toEqual(['hair']);

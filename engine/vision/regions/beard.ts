@@ -18,6 +18,7 @@
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
+import type { Rect } from '../../image/rect.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
@@ -27,7 +28,7 @@ import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-pa
 import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
 import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
-import { fillPolygon, type Pt, type Win } from './polygon.ts';
+import { fillPolygon, type Pt } from './polygon.ts';
 import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
@@ -123,7 +124,7 @@ export const beardTuning = {
 
 export interface BeardMask {
   /** The window (image pixels) the planes cover. */
-  win: Win;
+  win: Rect;
   faceWidth: number;
   /** 0..1: beard and moustache (all zeros on a clean-shaven face). */
   beard: Float32Array;
@@ -148,7 +149,7 @@ export interface BeardMask {
 }
 
 /** A mask's values resampled onto a window, 0..1. */
-function windowed(mask: Mask | undefined, win: Win): Float32Array {
+function windowed(mask: Mask | undefined, win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
   for (let y = 0; y < win.h; y++) {
@@ -202,7 +203,7 @@ function largestPatch(set: Uint8Array, w: number, h: number): number {
  * median where little skin is within reach (the chin and neck lie far from the cheeks). The weight's blur
  * is shared by the planes.
  */
-function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array[] {
+function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Rect, sigma: number): Float32Array[] {
   const den = blurCoarse(weight, win.w, win.h, sigma);
   return planes.map((plane) => {
     const m = median(idx.map((i) => plane[i]));
@@ -221,7 +222,7 @@ function skinReference(planes: Float32Array[], weight: Float32Array, idx: number
  * over the forehead as far as the texture's blurs read (retouchWindow's half a face each way was twice the
  * pixels for nothing).
  */
-export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
+export function beardWindow(face: Face, size: { width: number; height: number }): Rect | null {
   const side = removalTuning.context + beardTuning.skirt;
   return meshWindow(face, size, { side, top: 0.15, bottom: side });
 }

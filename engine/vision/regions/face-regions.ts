@@ -5,6 +5,7 @@
  * (skin, forehead, cheeks, ...) are drawn on the canonical face and follow the mesh (uv-map.ts), softly.
  */
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LEFT_IRIS, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER,
@@ -12,7 +13,7 @@ import {
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
 import { feather, featherReach, times, toMask, type Mask } from './feather.ts';
-import { fillDisc, fillPolygon, type Pt, type Win } from './polygon.ts';
+import { fillDisc, fillPolygon, type Pt } from './polygon.ts';
 import { refineEdges } from './refine.ts';
 import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
 
@@ -40,7 +41,7 @@ export function faceRegions(face: Face, size: { width: number; height: number },
 }
 
 /** A region as drawn: its plane (0..1, row-major) over its own window of image pixels. */
-export interface RegionPlane { plane: Float32Array; win: Win }
+export interface RegionPlane { plane: Float32Array; win: Rect }
 
 /**
  * The regions as faceRegions draws them, each over its own window only: for a caller that reads a region at
@@ -52,14 +53,14 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
   const pts = (idx: readonly number[]): Pt[] => idx.map((i) => mesh[i]);
   /** A window around some mesh points, `margin` pixels wider on every side, within the image. */
-  const around = (idx: readonly number[], margin: number): Win => {
+  const around = (idx: readonly number[], margin: number): Rect => {
     const p = pts(idx);
     const x0 = Math.max(0, Math.floor(Math.min(...p.map((q) => q[0])) - margin)), y0 = Math.max(0, Math.floor(Math.min(...p.map((q) => q[1])) - margin));
     const x1 = Math.min(size.width, Math.ceil(Math.max(...p.map((q) => q[0])) + margin)), y1 = Math.min(size.height, Math.ceil(Math.max(...p.map((q) => q[1])) + margin));
     return { x0, y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
   };
-  const snap = (p: Float32Array, win: Win, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
-  let soft: { win: Win; field: UvField } | undefined;
+  const snap = (p: Float32Array, win: Rect, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
+  let soft: { win: Rect; field: UvField } | undefined;
   const out: Partial<Record<RegionName, RegionPlane>> = {};
   for (const name of names) {
     if (SOFT.includes(name)) {
@@ -79,7 +80,7 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
     return { plane: feather(plane, win, blur), win };
   }
 
-  function hard(name: RegionName): { plane: Float32Array; win: Win } {
+  function hard(name: RegionName): { plane: Float32Array; win: Rect } {
     switch (name) {
       case 'faceOval': return shape(FACE_OVAL, 0.004 * faceWidth);
       case 'upperLip': return shape([...LIPS_UPPER_OUTER, ...[...LIPS_UPPER_INNER].reverse()], 0, 'redness');
@@ -109,4 +110,4 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
 }
 
 /** The window (image pixels) that a face's regions can cover. */
-export const regionWindow = (face: Face, size: { width: number; height: number }): Win | null => (face.mesh ? faceWindow(face.mesh, size) : null);
+export const regionWindow = (face: Face, size: { width: number; height: number }): Rect | null => (face.mesh ? faceWindow(face.mesh, size) : null);
