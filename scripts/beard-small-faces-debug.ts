@@ -10,13 +10,13 @@
  */
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
+import { type Mask } from '../engine/image/mask.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { toLab } from '../engine/image/colour.ts';
 import type { Rect } from '../engine/image/rect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
-import type { Mask } from '../engine/vision/regions/face-regions.ts';
 import { parsingPlane } from '../engine/vision/regions/skin-mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import sharp from 'sharp';
+import { type Mask } from '../engine/image/mask.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
@@ -22,7 +23,6 @@ import { hairMask, type PersonModel } from '../engine/vision/matting/person.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../engine/vision/parsing/face-parsing.ts';
 import { ANALYZER_PARSING } from '../engine/vision/faces/part-attributes.ts';
 import { partInputs } from '../engine/vision/faces/part-inputs.ts';
-import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 export type Half = 'fit' | 'check';
 export const half = (rel: string): Half => (createHash('sha1').update(rel).digest()[0] & 1 ? 'check' : 'fit');

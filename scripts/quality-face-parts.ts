@@ -15,6 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Mask } from '../engine/image/mask.ts';
 import { decideParts, type PartAttributes } from '../engine/vision/faces/part-attributes.ts';
 import { measureParts } from '../engine/vision/faces/part-measures.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
@@ -22,7 +23,6 @@ import { half, photoData, photoList, type Half, type PhotoData } from './face-pa
 import { personMatteWith, type PersonModel } from '../engine/vision/matting/person.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
 import { HAIR_RVM_SIDE } from '../engine/vision/faces/part-inputs.ts';
-import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -16,11 +16,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { type Mask } from '../engine/image/mask.ts';
 import type { Rect } from '../engine/image/rect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import { hairMask, personMatteWith, PERSON_MODEL, type PersonModel } from '../engine/vision/matting/person.ts';
-import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

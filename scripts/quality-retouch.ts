@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
 import { lumaPlane } from '../engine/image/luma.ts';
+import { type Mask } from '../engine/image/mask.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { bandEnergy, splitBands } from '../engine/image/retouch/frequency.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
@@ -35,7 +36,7 @@ import { runEffect } from '../engine/pipeline/run.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { classMask } from '../engine/vision/parsing/face-parsing.ts';
-import { faceRegions, type Mask, type RegionName } from '../engine/vision/regions/face-regions.ts';
+import { faceRegions, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idTally, retouchPhotos, tallyIdentity, type IdTally } from './retouch-identity.ts';
 

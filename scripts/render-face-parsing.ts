@@ -16,13 +16,13 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
+import { type Mask } from '../engine/image/mask.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { roiPoint } from '../engine/vision/faces/crop.ts';
 import { parseFace, PARSING_CLASSES, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
 import { combineWithMesh, type PartName } from '../engine/vision/parsing/combine.ts';
-import type { Mask } from '../engine/vision/regions/feather.ts';
 import { renderDebug } from '../engine/vision/debug/render.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,8 +6,9 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
 import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
@@ -23,7 +24,7 @@ export type P = Params<typeof endpoint>;
 
 /** What the steps derive for later steps. */
 export interface State {
-  matte?: Matte;
+  matte?: Mask;
   /** Subject alpha at input size. */
   alpha?: Uint8Array;
   faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];

@@ -2,8 +2,9 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/commodity-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
@@ -16,7 +17,7 @@ export type P = Params<typeof endpoint>;
 export interface State {
   /** RGB at model resolution, as the network saw it; the guide for refinement. */
   modelRgb?: Buffer;
-  matte?: Matte;
+  matte?: Mask;
   /** Alpha at input resolution. */
   alpha?: Uint8Array;
   result?: RawPixels;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Mask } from '../../image/mask.ts';
 import type { Rect } from '../../image/rect.ts';
-import { cropWindow, crownOf, massMatters, placeMass, windowSize, type Grey, type Size, type SubjectFace } from './crop-window.ts';
+import { cropWindow, crownOf, massMatters, placeMass, windowSize, type Size, type SubjectFace } from './crop-window.ts';
 
 const inside = (b: Rect, w: Rect) => b.x0 >= w.x0 && b.y0 >= w.y0 && b.x0 + b.w <= w.x0 + w.w && b.y0 + b.h <= w.y0 + w.h;
 const faces = (...boxes: Rect[]) => ({ kind: 'faces' as const, faces: boxes.map((box): SubjectFace => ({ box })) });
@@ -283,7 +284,7 @@ describe('massMatters', () => {
 
 describe('crownOf', () => {
   // A 1000 x 1000 photo, its matte at 100 x 100: the head from y = 250 (hair) over a face box 300..420.
-  const matte = (on: (x: number, y: number) => boolean): Grey => {
+  const matte = (on: (x: number, y: number) => boolean): Mask => {
     const data = new Uint8Array(100 * 100);
     for (let y = 0; y < 100; y++) for (let x = 0; x < 100; x++) data[y * 100 + x] = on(x, y) ? 255 : 0;
     return { data, width: 100, height: 100 };

@@ -8,6 +8,7 @@
  * chin. Among the positions that do, it keeps the most subject mass; only where that leaves a choice (the
  * whole subject fits either way) does composition decide, eyes on the upper third.
  */
+import type { Mask } from '../../image/mask.ts';
 import type { Rect } from '../../image/rect.ts';
 
 export interface Size { width: number; height: number }
@@ -19,9 +20,6 @@ export type Up = 'top' | 'right' | 'bottom' | 'left';
  * how far the head (hair, hat) reaches beyond the box's top edge, in pixels, when a matte has shown it.
  */
 export interface SubjectFace { box: Rect; up?: Up; eye?: { x: number; y: number }; crown?: number }
-
-/** A single-channel 8-bit matte over the whole image (at its own resolution), 255 = subject. */
-export interface Grey { data: ArrayLike<number>; width: number; height: number }
 
 /** Subject mass (e.g. a salient-object matte) summed per column and per row of the image. */
 export interface Mass { columns: ArrayLike<number>; rows: ArrayLike<number> }
@@ -193,9 +191,10 @@ const HEAD_ROW = 0.15, GAP = 0.05, CORE = 0.6;
 /**
  * How far the subject reaches beyond the face box's top edge (the side its `up` points to), in image
  * pixels, looking at most CROWN.max face sizes out; undefined when the matte does not hold the face itself
- * (it missed the person, so it says nothing about their hair).
+ * (it missed the person, so it says nothing about their hair). `m` covers the whole image at its own
+ * resolution, 255 = subject.
  */
-export function crownOf(m: Grey, image: Size, face: SubjectFace): number | undefined {
+export function crownOf(m: Mask, image: Size, face: SubjectFace): number | undefined {
   const { x0: x, y0: y, w: width, h: height } = face.box;
   const up = face.up ?? 'top';
   const vertical = up === 'top' || up === 'bottom';

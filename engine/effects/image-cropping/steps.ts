@@ -2,10 +2,11 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toXywh, type Rect } from '../../image/rect.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { isnetAt, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { isnetAt, type IsnetModel } from '../../vision/matting/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
@@ -50,7 +51,7 @@ export const findSalientObject = (modelId: string, side: number): Step<P, State>
 });
 
 /** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
-export function projections(m: Matte, image: { width: number; height: number }) {
+export function projections(m: Mask, image: { width: number; height: number }) {
   const columns = new Float64Array(image.width), rows = new Float64Array(image.height);
   const cx = Array.from({ length: m.width }, (_, j) => Math.min(image.width - 1, Math.floor(((j + 0.5) * image.width) / m.width)));
   for (let i = 0; i < m.height; i++) {

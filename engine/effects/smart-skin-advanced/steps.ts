@@ -11,6 +11,7 @@
 import type endpoint from '../../../contract/endpoints/smart-skin-advanced.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { labToRgb, toLab } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -23,7 +24,7 @@ import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
-import { faceRegions, type Mask } from '../../vision/regions/face-regions.ts';
+import { faceRegions } from '../../vision/regions/face-regions.ts';
 import { feather } from '../../vision/regions/feather.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { findBlemishes, pixelsPerMm, type Blemish } from './blemishes.ts';

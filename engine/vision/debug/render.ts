@@ -4,9 +4,9 @@
  * Masks are blended into the pixels; boxes, points and labels are an SVG layer composited by sharp.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
-import type { Mask } from '../regions/face-regions.ts';
 import type { Keypoint } from '../pose/keypoints.ts';
 
 export interface DebugLayers {

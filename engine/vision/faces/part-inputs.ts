@@ -6,13 +6,13 @@
  * regions and colours of one face were several seconds. The faces are given in the working copy's pixels.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { hairFromMatte } from '../matting/hair.ts';
 import { personMatteWith, type PersonModel } from '../matting/person.ts';
 import { workGuide } from '../matting/work-guide.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../parsing/face-parsing.ts';
-import type { Mask } from '../regions/face-regions.ts';
 import type { Face } from './detect.ts';
 import { partsLattice } from './part-measures.ts';
 

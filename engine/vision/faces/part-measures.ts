@@ -7,12 +7,13 @@
  * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLabInterleaved } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../parsing/face-parsing.ts';
-import { faceRegionPlanes, type Mask, type RegionName } from '../regions/face-regions.ts';
+import { faceRegionPlanes, type RegionName } from '../regions/face-regions.ts';
 import type { Face } from './detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from './landmarks.ts';

@@ -6,11 +6,11 @@
  * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality-faces --person).
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
-import type { Mask } from '../regions/face-regions.ts';
 import { WORK_SIDE, workSize, type WorkGuide } from './work-guide.ts';
 
 /** Hair is as likely as anything down to this far below the face centre (in face heights)... */

@@ -15,11 +15,11 @@
  * All as full-resolution 0..255 masks like faceRegions(), the parser's probabilities stretched to decisions
  * (DECIDE).
  */
+import { toMask, type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES, CHIN, FOREHEAD_TOP } from '../faces/landmarks.ts';
 import { faceRegions, type RegionName } from '../regions/face-regions.ts';
-import { toMask, type Mask } from '../regions/feather.ts';
 import type { FaceParsing, ParsingClass } from './face-parsing.ts';
 
 export type PartName = 'skin' | 'forehead' | 'foreheadCover' | 'leftCheek' | 'rightCheek' | 'chin' | 'jaw' | 'nose' | 'beardArea'

@@ -10,6 +10,7 @@
  * then brings each class to full resolution with its edges taken from the photo's luma.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -17,7 +18,6 @@ import { cropRoi, cropRoiPixels, type Roi } from '../faces/crop.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
-import type { Mask } from '../regions/feather.ts';
 import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
 import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
 import { ONNX_INPUT, ONNX_LOGITS } from './bisenet-onnx.ts';

@@ -17,6 +17,7 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
+import { type Mask } from '../../image/mask.ts';
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import type { Rect } from '../../image/rect.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/retouch/frequency.ts';
@@ -26,7 +27,7 @@ import type { Face } from '../faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../parsing/face-parsing.ts';
 import { removalTuning, removeBeard, skinSeen, type RemovalStats } from '../../image/retouch/beard-removal.ts';
-import { faceRegions, type Mask, type RegionName } from './face-regions.ts';
+import { faceRegions, type RegionName } from './face-regions.ts';
 import { feather, grow, union } from './feather.ts';
 import { fillPolygon, type Pt } from './polygon.ts';
 import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from './skin-mask.ts';

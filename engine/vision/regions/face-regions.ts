@@ -4,6 +4,7 @@
  * anti-aliasing, and with an image the lips, mouth and iris are snapped to the photo's edges. The others
  * (skin, forehead, cheeks, ...) are drawn on the canonical face and follow the mesh (uv-map.ts), softly.
  */
+import { toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
@@ -12,12 +13,10 @@ import {
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
-import { feather, featherReach, times, toMask, type Mask } from './feather.ts';
+import { feather, featherReach, times } from './feather.ts';
 import { fillDisc, fillPolygon, type Pt } from './polygon.ts';
 import { refineEdges } from './refine.ts';
 import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
-
-export type { Mask };
 
 export type RegionName = 'faceOval' | 'skin' | 'upperLip' | 'lowerLip' | 'mouthOpening' | 'leftEye' | 'rightEye' | 'leftIris' | 'rightIris' | 'leftPupil' | 'rightPupil' | 'leftBrow' | 'rightBrow' | 'forehead' | 'leftCheek' | 'rightCheek' | 'leftUnderEye' | 'rightUnderEye' | 'nose' | 'tZone' | 'chin' | 'jaw' | 'beard' | 'moustache';
 
@@ -40,14 +39,11 @@ export function faceRegions(face: Face, size: { width: number; height: number },
   return out;
 }
 
-/** A region as drawn: its plane (0..1, row-major) over its own window of image pixels. */
-export interface RegionPlane { plane: Float32Array; win: Rect }
-
 /**
  * The regions as faceRegions draws them, each over its own window only: for a caller that reads a region at
  * a few pixels (the part measures), the full-size masks were most of the cost. toMask makes one a mask.
  */
-export function faceRegionPlanes(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, RegionPlane>> {
+export function faceRegionPlanes(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, MaskPlane>> {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 478) return {};
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
@@ -61,7 +57,7 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
   };
   const snap = (p: Float32Array, win: Rect, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
   let soft: { win: Rect; field: UvField } | undefined;
-  const out: Partial<Record<RegionName, RegionPlane>> = {};
+  const out: Partial<Record<RegionName, MaskPlane>> = {};
   for (const name of names) {
     if (SOFT.includes(name)) {
       if (!soft) { const win = faceWindow(mesh, size); soft = { win, field: uvField(mesh, win) }; }
@@ -80,7 +76,7 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
     return { plane: feather(plane, win, blur), win };
   }
 
-  function hard(name: RegionName): { plane: Float32Array; win: Rect } {
+  function hard(name: RegionName): MaskPlane {
     switch (name) {
       case 'faceOval': return shape(FACE_OVAL, 0.004 * faceWidth);
       case 'upperLip': return shape([...LIPS_UPPER_OUTER, ...[...LIPS_UPPER_INNER].reverse()], 0, 'redness');

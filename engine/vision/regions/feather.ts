@@ -1,14 +1,11 @@
 /**
- * Soft-mask kernels over float planes (0..1) on a window of the image: Gaussian feathering, growing, the
- * set operations, and the final full-resolution 8-bit Mask. faceRegions() is synchronous (the agreed API),
- * so the blur is three running box means in JS (O(pixels) at any radius; the shared boxMean) rather than
- * sharp's asynchronous one.
+ * Soft-mask kernels over float planes (0..1) on a window of the image: Gaussian feathering, growing and
+ * the set operations (image/mask.ts's toMask makes the final full-resolution 8-bit Mask). faceRegions() is
+ * synchronous (the agreed API), so the blur is three running box means in JS (O(pixels) at any radius; the
+ * shared boxMean) rather than sharp's asynchronous one.
  */
 import { boxMean } from '../../image/guided-filter.ts';
 import type { Rect } from '../../image/rect.ts';
-
-/** 0..255 coverage at full image resolution. */
-export interface Mask { data: Uint8Array; width: number; height: number }
 
 /**
  * Gaussian-like blur with standard deviation about `sigma` pixels: three box means of radius r, whose
@@ -74,18 +71,4 @@ export function times(a: Float32Array, b: Float32Array): Float32Array {
   const out = new Float32Array(a.length);
   for (let i = 0; i < out.length; i++) out[i] = a[i] * b[i];
   return out;
-}
-
-/** The window's plane placed into a zero mask the size of the image. */
-export function toMask(plane: Float32Array, win: Rect, size: { width: number; height: number }): Mask {
-  const data = new Uint8Array(size.width * size.height);
-  const xa = Math.max(0, win.x0), xb = Math.min(size.width, win.x0 + win.w);
-  for (let y = Math.max(0, win.y0); y < Math.min(size.height, win.y0 + win.h); y++) {
-    const src = (y - win.y0) * win.w - win.x0, dst = y * size.width;
-    for (let x = xa; x < xb; x++) {
-      const v = plane[src + x];
-      data[dst + x] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * 255);
-    }
-  }
-  return { data, width: size.width, height: size.height };
 }

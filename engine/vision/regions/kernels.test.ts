@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { toMask } from '../../image/mask.ts';
 import type { Rect } from '../../image/rect.ts';
 import { fillDisc, fillPolygon } from './polygon.ts';
-import { feather, grow, minus, toMask, union } from './feather.ts';
+import { feather, grow, minus, union } from './feather.ts';
 import { boxMean } from '../../image/guided-filter.ts';
 
 const sum = (p: Float32Array) => p.reduce((s, v) => s + v, 0);

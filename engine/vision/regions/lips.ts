@@ -5,12 +5,13 @@
  * against the lips themselves. Face parsing would cost 0.9 s a face at its useful input size (0.3 s at 256,
  * where its lips are blocky), beyond the 1 s budget of lips-color-changer; the mesh's take costs ~10 ms.
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab, type LabPlanes } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
-import { faceRegions, type Mask } from './face-regions.ts';
+import { faceRegions } from './face-regions.ts';
 import { feather, grow } from './feather.ts';
 
 export interface LipMask {

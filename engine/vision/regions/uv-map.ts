@@ -4,6 +4,7 @@
  * (u, v) coordinates, nearest surface first; a region drawn once on the canonical face ("atlas") then
  * follows any face's shape, pose and expression by sampling it through this field.
  */
+import type { MaskPlane } from '../../image/mask.ts';
 import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { FACE_OVAL } from '../faces/landmarks.ts';
@@ -126,7 +127,7 @@ export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
  * outside (a cheek covers a small part of the face's window; allocating and sampling all of it for each
  * region was most of the part measures' memory). Empty: a 1 x 1 zero plane at the window's corner.
  */
-export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): { plane: Float32Array; win: Rect } {
+export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): MaskPlane {
   const { w, h } = f.win;
   const [bx0, by0, bx1, by1] = atlasBox(atlas);
   const { ax, ay } = atlasCells(f);
