@@ -21,7 +21,7 @@ const face = (size: number, mesh = true): Face => ({
 describe('part inputs', () => {
   it('scales a face: box and mesh (z too), not its pose', () => {
     const f = face(100), s = scaleFace(f, 0.5);
-    expect(s.box).toEqual({ x: 5, y: 10, width: 50, height: 50 });
+    expect(s.box).toEqual({ x0: 5, y0: 10, w: 50, h: 50 });
     expect(s.mesh![21]).toEqual([f.mesh![21][0] / 2, f.mesh![21][1] / 2, f.mesh![21][2] / 2]);
     expect(s.pose).toEqual(f.pose);
     expect(scaleFace(f, 1)).toBe(f);
