@@ -2,7 +2,7 @@
  * The measures behind the part attributes (part-attributes.ts): what the face parsing, the hair mask and
  * the colours say about glasses, hats, a mask, a moustache, the hair and the skin, taken in the face's own
  * frame (origin between the eyes, x across to the subject's left, y down, unit = the face's width from
- * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, garments/lab.ts).
+ * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, toLabInterleaved).
  *
  * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
