@@ -66,7 +66,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   await results.init();
   const tasks = new TaskStore(config.dataDir);
   const storage = new StorageMonitor([config.dataDir, tasks.inputDir, results.dir], config.minFreeBytes);
-  const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs }, config.workers, config.maxWaitingJobs);
+  const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels }, config.workers, config.maxWaitingJobs);
   const queue = new TaskQueue(tasks, pool, results, storage, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
   const services: Services = { config, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
 

@@ -21,7 +21,7 @@ import sharp from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
 import { lumaPlane } from '../engine/image/luma.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { bandEnergy, blurPlane, splitBands } from '../engine/image/retouch/frequency.ts';
+import { bandEnergy, blurPlane, splitBands } from '../engine/image/frequency.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';

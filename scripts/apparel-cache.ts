@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { State } from '../engine/effects/apparel-background-removal/steps.ts';
-import { HEAD_CLASSES, type HeadClass } from '../engine/vision/garments/head-parsing.ts';
+import { HEAD_CLASSES, type HeadClass } from '../engine/effects/apparel-background-removal/garments/head-parsing.ts';
 
 export const APPAREL_CACHE = '/tmp/apparel-cache';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { removalTuning } from '../engine/image/retouch/beard-removal.ts';
+import { removalTuning } from '../engine/looks/beard/removal.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';

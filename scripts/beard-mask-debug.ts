@@ -9,7 +9,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/looks/beard/mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../shared/testdata');

@@ -8,7 +8,7 @@ import { PARSE } from '../engine/effects/ai-beard-styling/steps.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_REGIONS, removeFaceBeard } from '../engine/vision/regions/beard.ts';
+import { BEARD_REGIONS, removeFaceBeard } from '../engine/looks/beard/mask.ts';
 
 export async function decode(file: string): Promise<RasterImage> {
   const { data, info } = await sharp(file).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -13,12 +13,12 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import { effectModules } from '../engine/effects/registry.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { removalTuning } from '../engine/image/retouch/beard-removal.ts';
+import { removalTuning } from '../engine/looks/beard/removal.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/looks/beard/mask.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { engineDescriber, faceDescriber } from './retouch-identity.ts';
 

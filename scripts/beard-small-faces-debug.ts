@@ -16,7 +16,7 @@ import { toLab } from '../engine/image/colour.ts';
 import type { Rect } from '../engine/image/rect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning } from '../engine/looks/beard/mask.ts';
 import { parsingPlane } from '../engine/vision/regions/skin-mask.ts';
 
 const [out, ...rels] = process.argv.slice(2);

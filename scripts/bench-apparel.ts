@@ -15,8 +15,8 @@ import effect from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
 import { buildMasks, encodeOutputs, parseFacesAround, parseInput, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
 import { stepContext } from '../engine/pipeline/effect.ts';
-import { apparelModel } from '../engine/vision/garments/learned.ts';
-import { parseGarments } from '../engine/vision/garments/parse.ts';
+import { apparelModel } from '../engine/effects/apparel-background-removal/garments/learned.ts';
+import { parseGarments } from '../engine/effects/apparel-background-removal/garments/parse.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { apparelPhotos, testdata } from './apparel-split.ts';
 

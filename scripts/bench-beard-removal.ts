@@ -2,7 +2,7 @@
  * End-to-end timings of ai-beard-removal over HTTP on a real engine (one worker, as the tests start it),
  * submit to task done, on 1-2 MP portraits, after one warm-up request each: the clean-shaven fixture (the
  * mask finds nothing: detection, parsing and the mask only), the fixture with a short beard drawn onto it
- * (engine/vision/regions/synthetic-beard.ts), and the shared bearded portraits brought to 1-2 MP. Target
+ * (engine/effects/ai-beard-removal/synthetic-beard.ts), and the shared bearded portraits brought to 1-2 MP. Target
  * (issue 11): each ≤ 8 s on this 2-core machine. Medians and maxima in ms.
  *
  *   npm run bench:beard-removal -- [runs=3]
@@ -16,7 +16,7 @@ import { form, pollTask, post, startTestEngine, waitReady } from '../engine/test
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { drawStubble } from '../engine/vision/regions/synthetic-beard.ts';
+import { drawStubble } from '../engine/effects/ai-beard-removal/synthetic-beard.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

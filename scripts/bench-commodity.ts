@@ -19,7 +19,7 @@ import { removeBackground } from '@imgly/background-removal-node';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
-import { loadIsnet, type IsnetVariant } from '../engine/vision/matting/isnet.ts';
+import { loadIsnet, type IsnetVariant } from '../engine/vision/models/isnet.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');

@@ -21,7 +21,7 @@ import { cropRoi } from '../engine/vision/faces/crop.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import type { HumanLike, TensorLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { parserLogitsData, PARSING_CLASSES, type FaceParser } from '../engine/vision/parsing/bisenet.ts';
+import { parserLogitsData, PARSING_CLASSES, type FaceParser } from '../engine/vision/models/bisenet.ts';
 import { parsingRoi } from '../engine/vision/parsing/face-parsing.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -66,19 +66,19 @@ const base = (threads: number): InferenceSession.SessionOptions =>
 interface NetSpec { bytes: () => Promise<Uint8Array>; input: string; dims: number[]; output: string }
 const NETS: Record<string, () => Promise<NetSpec>> = {
   isnet: async () => {
-    const { readIsnetOnnx } = await import('../engine/vision/matting/isnet-weights.ts');
+    const { readIsnetOnnx } = await import('../engine/vision/models/isnet-weights.ts');
     return { bytes: () => readIsnetOnnx('medium'), input: 'input', dims: [1, 3, 1024, 1024], output: 'output' };
   },
   bisenet: async () => {
-    const [{ bisenetOnnxBytes }, { ONNX_INPUT, ONNX_LOGITS }] = await Promise.all([import('../engine/vision/parsing/bisenet.ts'), import('../engine/vision/parsing/bisenet-onnx.ts')]);
+    const [{ bisenetOnnxBytes }, { ONNX_INPUT, ONNX_LOGITS }] = await Promise.all([import('../engine/vision/models/bisenet.ts'), import('../engine/vision/models/bisenet-onnx.ts')]);
     return { bytes: () => bisenetOnnxBytes(512), input: ONNX_INPUT, dims: [1, 512, 512, 3], output: ONNX_LOGITS };
   },
   rvm: async () => {
-    const { rvmOnnxBytes, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } = await import('../engine/vision/matting/rvm-onnx.ts');
+    const { rvmOnnxBytes, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } = await import('../engine/vision/models/rvm-onnx.ts');
     return { bytes: rvmOnnxBytes, input: RVM_ONNX_INPUT, dims: [1, 384, 512, 3], output: RVM_ONNX_OUTPUT };
   },
   faceres: async () => {
-    const { faceresOnnxBytes, FACERES_INPUT, FACERES_OUTPUTS } = await import('../engine/vision/faces/faceres-onnx.ts');
+    const { faceresOnnxBytes, FACERES_INPUT, FACERES_OUTPUTS } = await import('../engine/vision/models/faceres-onnx.ts');
     return { bytes: faceresOnnxBytes, input: FACERES_INPUT, dims: [1, 224, 224, 3], output: FACERES_OUTPUTS.age };
   },
 };

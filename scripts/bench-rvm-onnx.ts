@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { rvmModelJson, rvmToOnnx, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../engine/vision/matting/rvm-onnx.ts';
+import { rvmModelJson, rvmToOnnx, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../engine/vision/models/rvm-onnx.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../engine/vision/models/human.ts';
 import { openLocalOnnx } from '../engine/vision/models/onnx.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';

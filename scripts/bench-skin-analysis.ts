@@ -20,9 +20,9 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { form, post, startTestEngine, waitReady } from '../engine/test/helpers.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { analyseSkin, labFrame, makeFrame } from '../engine/vision/skin/analyse.ts';
-import { renderMaps } from '../engine/vision/skin/maps.ts';
-import { SKIN_PARSING, zoneGrid } from '../engine/vision/skin/zones.ts';
+import { analyseSkin, labFrame, makeFrame } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import { renderMaps } from '../engine/effects/skin-analysis-advanced/skin/maps.ts';
+import { SKIN_PARSING, zoneGrid } from '../engine/effects/skin-analysis-advanced/skin/zones.ts';
 import { parseFaceAt, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

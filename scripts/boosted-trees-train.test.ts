@@ -1,6 +1,6 @@
 /** The boosted-trees trainer and predictor on a drawn problem: three classes by position, with noise. */
 import { describe, expect, it } from 'vitest';
-import { predictProba, readModel, treeValue, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
+import { predictProba, readModel, treeValue, type BoostedTrees } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
 import { seededRandom } from '../engine/image/random.ts';
 import { trainBoostedTrees } from './boosted-trees-train.ts';
 

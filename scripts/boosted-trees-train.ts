@@ -1,10 +1,10 @@
 /**
- * Training of the multi-class gradient-boosted trees that engine/vision/garments/boosted-trees.ts runs:
+ * Training of the multi-class gradient-boosted trees that engine/effects/apparel-background-removal/garments/boosted-trees.ts runs:
  * softmax loss, one tree per class per round fitted to the gradient and hessian (Newton leaves, L2 on
  * leaf values), histogram splits over at most `bins` quantile bins per feature, complete trees of fixed
  * depth, seeded row and feature sampling per round. Deterministic for a given seed.
  */
-import { softmax, type BoostedTrees, type Tree } from '../engine/vision/garments/boosted-trees.ts';
+import { softmax, type BoostedTrees, type Tree } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
 import { seededRandom } from '../engine/image/random.ts';
 
 export interface TrainOptions {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { decodeImage } from '../engine/image/decode.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModelViews, wholeRoi, type Border, type RawAttributes } from '../engine/vision/faces/attribute-models.ts';
+import { ATTRIBUTE_MODELS, faceRoi, registryNets, runAttributeModelViews, wholeRoi, type Border, type RawAttributes } from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';

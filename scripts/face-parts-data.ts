@@ -21,8 +21,8 @@ import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { hairMask, type PersonModel } from '../engine/vision/matting/person.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../engine/vision/parsing/face-parsing.ts';
-import { ANALYZER_PARSING } from '../engine/vision/faces/part-attributes.ts';
-import { partInputs } from '../engine/vision/faces/part-inputs.ts';
+import { ANALYZER_PARSING } from '../engine/effects/face-analyzer/analysis/part-attributes.ts';
+import { partInputs } from '../engine/effects/face-analyzer/analysis/part-inputs.ts';
 
 export type Half = 'fit' | 'check';
 export const half = (rel: string): Half => (createHash('sha1').update(rel).digest()[0] & 1 ? 'check' : 'fit');

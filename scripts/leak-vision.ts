@@ -15,7 +15,7 @@ import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { faceRegions } from '../engine/vision/regions/face-regions.ts';
 import { personMatte } from '../engine/vision/matting/person.ts';
 import { parseFace, type FaceParser } from '../engine/vision/parsing/face-parsing.ts';
-import { combineWithMesh } from '../engine/vision/parsing/combine.ts';
+import { combineWithMesh } from '../engine/vision/regions/combine.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 500);

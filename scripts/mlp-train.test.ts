@@ -1,8 +1,8 @@
 /** The perceptron's trainer and forward pass on a drawn problem: three classes by position, a noise feature, a feature often MISSING. */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../engine/image/random.ts';
-import { mlpInputs, predictMlp, readMlp, type Mlp } from '../engine/vision/garments/mlp.ts';
-import { MISSING } from '../engine/vision/garments/scene.ts';
+import { mlpInputs, predictMlp, readMlp, type Mlp } from '../engine/effects/apparel-background-removal/garments/mlp.ts';
+import { MISSING } from '../engine/effects/apparel-background-removal/garments/scene.ts';
 import { trainMlp } from './mlp-train.ts';
 
 /**

@@ -1,14 +1,14 @@
 /**
- * Training of the small multi-layer perceptron that engine/vision/garments/mlp.ts runs: inputs standardised
+ * Training of the small multi-layer perceptron that engine/effects/apparel-background-removal/garments/mlp.ts runs: inputs standardised
  * from the training rows (clipped to their 0.5 and 99.5 % quantiles, MISSING told apart by indicator inputs),
  * weighted softmax cross-entropy against hard labels or soft targets, Adam with decoupled weight decay,
  * inverted dropout on the hidden units, cosine learning-rate decay, seeded initialisation, shuffling and
  * dropout. Deterministic for a given seed.
  */
 import { seededRandom } from '../engine/image/random.ts';
-import { softmax } from '../engine/vision/garments/boosted-trees.ts';
-import { layerForward, mlpInputs, type Mlp } from '../engine/vision/garments/mlp.ts';
-import { MISSING } from '../engine/vision/garments/scene.ts';
+import { softmax } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
+import { layerForward, mlpInputs, type Mlp } from '../engine/effects/apparel-background-removal/garments/mlp.ts';
+import { MISSING } from '../engine/effects/apparel-background-removal/garments/scene.ts';
 
 export interface MlpTrainOptions {
   data: Float32Array; rows: number; features: string[]; classes: string[];

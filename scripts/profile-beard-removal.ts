@@ -14,8 +14,8 @@ import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
-import { removeBeard } from '../engine/image/retouch/beard-removal.ts';
+import { BEARD_PARSING, BEARD_REGIONS, beardMask } from '../engine/looks/beard/mask.ts';
+import { removeBeard } from '../engine/looks/beard/removal.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

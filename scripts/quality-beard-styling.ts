@@ -35,7 +35,7 @@ import { jobFacts } from '../engine/pipeline/facts.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { BEARD_REGIONS, beardMask } from '../engine/vision/regions/beard.ts';
+import { BEARD_REGIONS, beardMask } from '../engine/looks/beard/mask.ts';
 import { faceRegions, type RegionName } from '../engine/vision/regions/face-regions.ts';
 import { meshFaceWidth } from '../engine/vision/regions/skin-mask.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';

@@ -29,11 +29,11 @@ import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import {
   ATTRIBUTE_MODELS, averageViews, registryNets, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
   type AgeDecode, type AttributeModelSpec, type RawAttributes,
-} from '../engine/vision/faces/attribute-models.ts';
-import { faceAttributes, imageAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+} from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
+import { faceAttributes, imageAttributes, PIPELINE } from '../engine/effects/face-analyzer/analysis/attributes.ts';
 import { findChipFace, type Found } from './face-attributes-chip.ts';
 import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from './face-attributes-split.ts';
-import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/vision/faces/attribute-calibration.ts';
+import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

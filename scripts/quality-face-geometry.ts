@@ -1,5 +1,5 @@
 /**
- * Accuracy of the geometry face attributes (engine/vision/faces/geometry-attributes.ts) on the shared test
+ * Accuracy of the geometry face attributes (engine/effects/face-analyzer/analysis/geometry-attributes.ts) on the shared test
  * faces, against the by-eye labels in scripts/face-geometry-labels.json, per half of a split fixed by file
  * name before anything was measured: sha1(path) first byte even = fit, odd = check. Smile is also scored
  * against FER-2013's own happy / neutral labels. Prints per-attribute accuracy on both halves (with the
@@ -23,8 +23,8 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import {
   decide, geometryFeatures, logit, PROTOTYPES, RULES, type Coded, type GeometryAttributes, type GeometryFeatures, type LogisticRule,
-} from '../engine/vision/faces/geometry-attributes.ts';
-import { measureGeometry, type GeometryMeasures } from '../engine/vision/faces/geometry-measures.ts';
+} from '../engine/effects/face-analyzer/analysis/geometry-attributes.ts';
+import { measureGeometry, type GeometryMeasures } from '../engine/effects/face-analyzer/analysis/geometry-measures.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Accuracy of the part attributes (engine/vision/faces/part-attributes.ts) on the shared test faces against
+ * Accuracy of the part attributes (engine/effects/face-analyzer/analysis/part-attributes.ts) on the shared test faces against
  * the by-eye labels in scripts/face-parts-labels.json, per half of the split by file name (sha1 first byte
  * even = fit, odd = check; scripts/face-parts-data.ts), with the majority-class baseline of each half and
  * the mean probability given. Also the time per face of partAttributes() (parsing and hair mask apart; their
@@ -15,14 +15,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Mask } from '../engine/image/mask.ts';
-import { decideParts, type PartAttributes } from '../engine/vision/faces/part-attributes.ts';
-import { measureParts } from '../engine/vision/faces/part-measures.ts';
+import { decideParts, type PartAttributes } from '../engine/effects/face-analyzer/analysis/part-attributes.ts';
+import { measureParts } from '../engine/effects/face-analyzer/analysis/part-measures.ts';
+import type { Mask } from '../engine/image/mask.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { half, photoData, photoList, type Half, type PhotoData } from './face-parts-data.ts';
 import { personMatteWith, type PersonModel } from '../engine/vision/matting/person.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
-import { HAIR_RVM_SIDE } from '../engine/vision/faces/part-inputs.ts';
+import { HAIR_RVM_SIDE } from '../engine/effects/face-analyzer/analysis/part-inputs.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

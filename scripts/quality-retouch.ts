@@ -29,7 +29,7 @@ import { effectModules } from '../engine/effects/registry.ts';
 import { lumaPlane } from '../engine/image/luma.ts';
 import { type Mask } from '../engine/image/mask.ts';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { bandEnergy, splitBands } from '../engine/image/retouch/frequency.ts';
+import { bandEnergy, splitBands } from '../engine/image/frequency.ts';
 import type { Effect } from '../engine/pipeline/effect.ts';
 import { jobFacts, type JobFacts } from '../engine/pipeline/facts.ts';
 import { runEffect } from '../engine/pipeline/run.ts';

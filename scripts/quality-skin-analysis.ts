@@ -2,7 +2,7 @@
  * Proof of the skin analysis, two ways (no labelled skin dataset ships here):
  *
  *  1. Synthetic ground truth: acne, closed comedones, moles, skin spots and forehead wrinkles of known
- *     size and place rendered into real skin of the shared portraits (engine/vision/skin/synthetic.ts),
+ *     size and place rendered into real skin of the shared portraits (engine/effects/skin-analysis-advanced/skin/synthetic.ts),
  *     three seeds a photo; precision and recall per kind. A detection counts as new only where the clean
  *     photo had none of that kind within 1.5 mm (real findings are neither hits nor false alarms).
  *     Split by photo with half() of scripts/face-parts-data.ts (tune on fit, report both).
@@ -26,9 +26,9 @@ import type { RasterImage } from '../engine/image/raster.ts';
 import type { Face } from '../engine/vision/faces/detect.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import type { FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { AGE_MODEL, analyseSkin, resolvedScale, RIDGE_SIGMAS, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
-import { CREASE_SHARPNESS, foldShape, ridgeField, type FoldShape } from '../engine/vision/skin/ridges.ts';
-import { renderSynthetic } from '../engine/vision/skin/synthetic.ts';
+import { AGE_MODEL, analyseSkin, resolvedScale, RIDGE_SIGMAS, COMEDONE_MIN_PX, eyeArea, labFrame, sharpness, LESION_KINDS, LINES, makeFrame, skinAgeOf, toAgeScale, type MemberName, type SkinAnalysis } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import { CREASE_SHARPNESS, foldShape, ridgeField, type FoldShape } from '../engine/effects/skin-analysis-advanced/skin/ridges.ts';
+import { renderSynthetic } from '../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
 import { findings, place, score, SYNTHETIC_KINDS, tally, type Tally } from './skin-synthetic-data.ts';

@@ -22,7 +22,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { roiPoint } from '../engine/vision/faces/crop.ts';
 import { parseFace, PARSING_CLASSES, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { combineWithMesh, type PartName } from '../engine/vision/parsing/combine.ts';
+import { combineWithMesh, type PartName } from '../engine/vision/regions/combine.ts';
 import { renderDebug } from '../engine/vision/debug/render.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

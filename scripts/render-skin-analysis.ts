@@ -16,10 +16,10 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { skinMaps } from '../contract/endpoints/skin-analysis-advanced.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { analyseSkin, labFrame, makeFrame, RIDGE_SIGMAS, type LesionKind } from '../engine/vision/skin/analyse.ts';
-import { ridgeField } from '../engine/vision/skin/ridges.ts';
-import { toImage } from '../engine/vision/skin/frame.ts';
-import { renderMaps } from '../engine/vision/skin/maps.ts';
+import { analyseSkin, labFrame, makeFrame, RIDGE_SIGMAS, type LesionKind } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import { ridgeField } from '../engine/effects/skin-analysis-advanced/skin/ridges.ts';
+import { toImage } from '../engine/effects/skin-analysis-advanced/skin/frame.ts';
+import { renderMaps } from '../engine/effects/skin-analysis-advanced/skin/maps.ts';
 import { half } from './face-parts-data.ts';
 import { faceData, rasterOf, utkAge } from './skin-analysis-data.ts';
 

@@ -13,9 +13,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RasterImage } from '../engine/image/raster.ts';
-import { shiftMale } from '../engine/vision/faces/attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, attributeModelInputs, faceRoi, registryNets } from '../engine/vision/faces/attribute-models.ts';
-import { faceAttributes, PIPELINE } from '../engine/vision/faces/attributes.ts';
+import { shiftMale } from '../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
+import { ATTRIBUTE_MODELS, attributeModelInputs, faceRoi, registryNets } from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
+import { faceAttributes, PIPELINE } from '../engine/effects/face-analyzer/analysis/attributes.ts';
 import { detectFaces } from '../engine/vision/faces/detect.ts';
 import { ROI_SCALE } from '../engine/vision/faces/mesh.ts';
 import { faceConfig, humanModel, type HumanLike, type TensorLike } from '../engine/vision/models/human.ts';

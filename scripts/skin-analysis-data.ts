@@ -12,7 +12,7 @@ import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { INPUT, parseFace, type FaceParser, type FaceParsing } from '../engine/vision/parsing/face-parsing.ts';
-import { SKIN_PARSING } from '../engine/vision/skin/zones.ts';
+import { SKIN_PARSING } from '../engine/effects/skin-analysis-advanced/skin/zones.ts';
 
 export const CACHE = '/tmp/skin-analysis/cache';
 

@@ -4,9 +4,9 @@
  * and when a finding counts as the rendered one.
  */
 import { seededRandom } from '../engine/image/random.ts';
-import { COMEDONE_MIN_PX, type SkinAnalysis } from '../engine/vision/skin/analyse.ts';
-import { toImage } from '../engine/vision/skin/frame.ts';
-import type { Synthetic, SyntheticKind } from '../engine/vision/skin/synthetic.ts';
+import { COMEDONE_MIN_PX, type SkinAnalysis } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import { toImage } from '../engine/effects/skin-analysis-advanced/skin/frame.ts';
+import type { Synthetic, SyntheticKind } from '../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
 
 export const SYNTHETIC_KINDS: readonly SyntheticKind[] = ['acne', 'closed_comedones', 'mole', 'skin_spot', 'wrinkle'];
 /** Radius (blobs) or half-length (wrinkles) ranges, mm. */

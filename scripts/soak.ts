@@ -4,13 +4,14 @@
  * ../shared/testdata, at a given concurrency. Prints per endpoint the count, p50/p95/max latency, the first
  * request's latency and errors by code, and the engine's RSS along the way against the memory targets.
  *
- *   npm run soak -- [--n 500] [--concurrency 8] [--max-minutes 45] [--no-cold]
+ *   npm run soak -- [--n 500] [--concurrency 8] [--max-minutes 45] [--no-cold] [--only slug,slug]
  *   npm run soak -- --url http://127.0.0.1:8787 --key KEY [--pid PID]
  *
  * Without --url it spawns the engine (node --import tsx engine/server.ts: the node process itself, not a
  * wrapper, so /proc/<pid>/status VmRSS covers its worker threads) on a free loopback port with a temporary
  * data folder, samples its RSS every 250 ms, and first measures each endpoint's first request on a fresh
- * engine of its own (--no-cold skips that). With --url it refuses anything but loopback and samples RSS only
+ * engine of its own (--no-cold skips that), once its RSS has settled (the models it preloads open; see
+ * ATELIER_PRELOAD_MODELS). --only: just these endpoints. With --url it refuses anything but loopback and samples RSS only
  * when given --pid. Photos: ATELIER_TESTDATA or ../shared/testdata; absent, it says so and exits 2.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -37,6 +38,7 @@ const { values: opts } = parseArgs({
     pid: { type: 'string' },
     'max-minutes': { type: 'string', default: '45' },
     'no-cold': { type: 'boolean', default: false },
+    only: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -45,6 +47,7 @@ if (opts.help) {
   process.exit(0);
 }
 const total = positive('n', opts.n);
+const only = opts.only?.split(',').map((s) => s.trim());
 const concurrency = positive('concurrency', opts.concurrency);
 const deadline = Date.now() + positive('max-minutes', opts['max-minutes']) * 60_000;
 /** One request (async: submit to result) gives up after this: long past the engine's own budgets (120 s once a worker takes it), so it only catches a hang. */
@@ -147,6 +150,7 @@ function targetsFor(effects: Record<string, string>): Target[] {
   const out: Target[] = [];
   for (const endpoint of endpointList) {
     if (endpoint.mode === 'query' || effects[endpoint.slug] !== 'available') continue;
+    if (only && !only.includes(endpoint.slug)) continue;
     const field = endpoint.fields.image as ImageField;
     const photos = photosFor(endpoint, field, testdata);
     if (!photos.length) {

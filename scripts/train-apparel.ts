@@ -1,6 +1,6 @@
 /**
- * Trains the learned garment parse (engine/vision/garments/learned.ts) on the fit half of the labelled
- * street photos (scripts/apparel-split.ts) and writes engine/vision/garments/apparel-model.json.
+ * Trains the learned garment parse (engine/effects/apparel-background-removal/garments/learned.ts) on the fit half of the labelled
+ * street photos (scripts/apparel-split.ts) and writes engine/effects/apparel-background-removal/garments/apparel-model.json.
  *   npx tsx scripts/train-apparel.ts [--folds N] [--stages 1|2] [--rounds N] [--depth D] [--rate R] [--min-hessian H]
  *     [--feature-share S] [--class-power p] [--rounds2 N ...] [--seed S] [--drop f,g] [--calibrate]
  *     [--class-boost c=x,...] [--seeds N] [--vote | --no-vote] [--smooth-grid] [--check] [--dry] [--features-only] [--cached-only] [--lower-failures]
@@ -54,13 +54,13 @@ import effect from '../engine/effects/apparel-background-removal/effect.ts';
 import { garmentClasses } from '../engine/effects/apparel-background-removal/garment-classes.ts';
 import { parseFacesAround, parseInput, type P, type State } from '../engine/effects/apparel-background-removal/steps.ts';
 import { stepContext } from '../engine/pipeline/effect.ts';
-import { FEATURES } from '../engine/vision/garments/apparel-features.ts';
-import { predictProba, readModel, type BoostedTrees } from '../engine/vision/garments/boosted-trees.ts';
-import { contextRows, withContext } from '../engine/vision/garments/context.ts';
-import { averageProba, candidateFeatures, meanProba, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/vision/garments/learned.ts';
-import { parseByRules } from '../engine/vision/garments/parse.ts';
-import { L } from '../engine/vision/garments/scene.ts';
-import { predictMlp, readMlp, type Mlp } from '../engine/vision/garments/mlp.ts';
+import { FEATURES } from '../engine/effects/apparel-background-removal/garments/apparel-features.ts';
+import { predictProba, readModel, type BoostedTrees } from '../engine/effects/apparel-background-removal/garments/boosted-trees.ts';
+import { contextRows, withContext } from '../engine/effects/apparel-background-removal/garments/context.ts';
+import { averageProba, candidateFeatures, meanProba, mixProba, candidateNeighbours, candidateRegions, classesOf, CONTEXT_STAGE_FEATURES, LOWER_VOTE, MODEL_CLASSES, predictRegions, readApparelModel, smooth, SMOOTHING, type ApparelModel } from '../engine/effects/apparel-background-removal/garments/learned.ts';
+import { parseByRules } from '../engine/effects/apparel-background-removal/garments/rules.ts';
+import { L } from '../engine/effects/apparel-background-removal/garments/scene.ts';
+import { predictMlp, readMlp, type Mlp } from '../engine/effects/apparel-background-removal/garments/mlp.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { APPAREL_CACHE, loadCached, needsHeads, saveCached } from './apparel-cache.ts';
 import { apparelPhotos, IGNORE, testdata, truth, type ApparelPhoto, type Half } from './apparel-split.ts';
@@ -72,7 +72,7 @@ const args = process.argv.slice(2);
 const opt = (name: string, d: number) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : d; };
 const strOpt = (name: string, d: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : d);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const MODEL_FILE = path.join(repoRoot, 'engine/vision/garments/apparel-model.json');
+const MODEL_FILE = path.join(repoRoot, 'engine/effects/apparel-background-removal/garments/apparel-model.json');
 const FEATURE_CACHE = '/tmp/apparel-features';
 /** First-stage models and their held-out probabilities (crossFitCached). */
 const STAGE_CACHE = '/tmp/apparel-stage1';

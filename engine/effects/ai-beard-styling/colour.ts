@@ -11,8 +11,8 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import type { BeardMask } from '../../vision/regions/beard.ts';
-import { feather } from '../../vision/regions/feather.ts';
+import type { BeardMask } from '../../looks/beard/mask.ts';
+import { feather } from '../../image/feather.ts';
 
 export type RGB = [number, number, number];
 
@@ -117,7 +117,7 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   return { hair: rgb, skin, skinLuma, grey };
 }
 
-/** The face's own facial hair (beard.ts's mask) on the photo as sent. */
+/** The face's own facial hair (looks/beard/mask.ts's mask) on the photo as sent. */
 export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
 /**
  * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask

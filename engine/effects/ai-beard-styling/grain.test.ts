@@ -1,7 +1,7 @@
 /** The photo's blur and grain at the beard's scale, and the drawn hair softened and grained to match. */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../image/random.ts';
-import { gauss } from '../../vision/skin/gauss.ts';
+import { gauss } from '../../image/gauss.ts';
 import { addGrain, edgeBlur, fineGrain, soften } from './grain.ts';
 
 const W = 96, H = 96;

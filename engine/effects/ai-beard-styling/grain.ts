@@ -11,7 +11,7 @@ import { readWindow } from '../../image/window.ts';
 import type { P3 } from '../../vision/regions/uv-map.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
-import { gauss } from '../../vision/skin/gauss.ts';
+import { gauss } from '../../image/gauss.ts';
 
 /** The two scales (px) whose gradients are compared, and the share of the area's strongest edges read. */
 const FINE = 0.7;

@@ -8,8 +8,8 @@ import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../../vision/models/human.ts';
 import { FACE_OVAL, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
-import { feather, grow, minus } from '../../vision/regions/feather.ts';
-import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
+import { feather, grow, minus } from '../../image/feather.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { ATLAS, atlasPoint, faceSurface, faceWindow, rasterPairs, sampleAtlas, type P3, type UvField } from '../../vision/regions/uv-map.ts';
 import type { BeardPart, BeardPreset, Flow } from './presets.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, its own beard removed (beard.ts's mask, exemplar
+ * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask, exemplar
  * inpainting), then either a preset drawn as hair (its parts on the
  * mesh, strands along the flow, the person's hair colour, the photo's light) or the template photo's beard
  * carried over through both meshes and blended in the gradient domain → lossless PNG. The preset wins when
@@ -20,8 +20,8 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
 import type { RegionName } from '../../vision/regions/face-regions.ts';
-import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
-import { fillPolygon, type Pt } from '../../vision/regions/polygon.ts';
+import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane, type OwnBeard } from './colour.ts';
@@ -41,7 +41,7 @@ export interface State extends PortraitState {
 }
 
 /**
- * One parsing per face for both the beard removal's mask (its input size and classes, beard.ts) and the
+ * One parsing per face for both the beard removal's mask (its input size and classes, looks/beard/mask.ts) and the
  * hair colour (brows and scalp hair).
  */
 export const PARSE: ParseOptions = { input: BEARD_PARSING.input, classes: [...BEARD_PARSING_CLASSES, 'rightBrow', 'leftBrow'] };
@@ -71,7 +71,7 @@ export const style: Step<P, State> = perFace<P, State>(async (face, i, c) => {
 
 /**
  * One face's edit into `result`: its own beard removed first (found on `image`, the photo as sent:
- * beard.ts), so a moustache or a goatee leaves bare skin around it, and kept under the preset's dense
+ * looks/beard/mask.ts), so a moustache or a goatee leaves bare skin around it, and kept under the preset's dense
  * parts, then the preset drawn or the template's beard carried over, reading its light from the shaved
  * face. `regions`: BEARD_REGIONS of the face.
  */

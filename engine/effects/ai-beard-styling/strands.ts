@@ -13,7 +13,7 @@
 import type { Rect } from '../../image/rect.ts';
 import type { BeardPart } from './presets.ts';
 import { directionField, type FaceShape } from './shape.ts';
-import { feather } from '../../vision/regions/feather.ts';
+import { feather } from '../../image/feather.ts';
 import { seededRandom } from '../../image/random.ts';
 
 

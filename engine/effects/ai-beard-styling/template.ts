@@ -8,15 +8,15 @@
  */
 import { dilate } from '../../image/change.ts';
 import { lumaPlane } from '../../image/luma.ts';
-import { poissonBlend } from '../../image/poisson.ts';
+import { poissonBlend } from './poisson.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { atlas } from '../../vision/regions/atlas.ts';
-import { feather } from '../../vision/regions/feather.ts';
-import { meshWarp } from '../../vision/regions/mesh-warp.ts';
+import { feather } from '../../image/feather.ts';
+import { meshWarp } from './mesh-warp.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceWindow, sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane } from './colour.ts';

@@ -7,7 +7,7 @@
  * lattice much longer along a strand than across it, two scales (fine strands and the clumps they lie in),
  * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
  */
-import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 
 /** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
 export function hash2(ix: number, iy: number, seed: number): number {

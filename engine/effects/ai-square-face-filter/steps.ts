@@ -1,12 +1,12 @@
 /**
  * Steps of the square-face avatar: the 5 largest faces → each oval warped toward a rounded square
  * (square-warp.ts) → a square around the largest face, brought to 768 px → cartoon stylisation (flat colour,
- * banded light, clean lines: engine/image/cartoon.ts) → framed as a rounded square (transparent corners, PNG).
+ * banded light, clean lines: cartoon.ts) → framed as a rounded square (transparent corners, PNG).
  */
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { cartoon, cartoonDefaults, type CartoonOptions } from '../../image/cartoon.ts';
+import { cartoon, cartoonDefaults, type CartoonOptions } from './cartoon.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';

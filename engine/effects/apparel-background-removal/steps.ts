@@ -8,13 +8,14 @@ import type endpoint from '../../../contract/endpoints/apparel-background-remova
 import type { Params } from '../../../contract/endpoint.ts';
 import { type Mask } from '../../image/mask.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
-import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
-import { parseHeads, type HeadParsing } from '../../vision/garments/head-parsing.ts';
+import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from './garments/human-run.ts';
+import { parseGarments, type GarmentParse } from './garments/parse.ts';
+import type { ParseInput } from './garments/rules.ts';
+import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
-import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
+import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from './garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
@@ -60,6 +61,14 @@ export const findPerson: Step<P, State> = async (c, kit) => {
   v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
   v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
+
+/**
+ * The matte and the person at once: ISNet runs in the model host while Human's models (and, on a worker's
+ * first job, their loading) run in this thread. Neither reads what the other writes.
+ */
+export const matteAndPerson = (modelId: string): Step<P, State> => named('matteAndPerson', async (c, kit) => {
+  await Promise.all([predictMatte(modelId)(c, kit), findPerson(c, kit)]);
+});
 
 /** The parse's size for an image: its longest side WORK_SIDE at most, and the scale to it. */
 export function workSize(W: number, H: number) {

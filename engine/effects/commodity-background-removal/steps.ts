@@ -4,7 +4,7 @@ import type endpoint from '../../../contract/endpoints/commodity-background-remo
 import type { Params } from '../../../contract/endpoint.ts';
 import { type Mask } from '../../image/mask.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';

@@ -6,12 +6,12 @@ import type endpoint from '../../../contract/endpoints/face-analyzer.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { registryNets } from '../../vision/faces/attribute-models.ts';
-import { faceAttributes, type AttributeFamily } from '../../vision/faces/attributes.ts';
+import { registryNets } from './analysis/attribute-models.ts';
+import { faceAttributes, type AttributeFamily } from './analysis/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { geometryAttributes } from '../../vision/faces/geometry-attributes.ts';
-import { ANALYZER_PARSING, partAttributes } from '../../vision/faces/part-attributes.ts';
-import { partInputs } from '../../vision/faces/part-inputs.ts';
+import { geometryAttributes } from './analysis/geometry-attributes.ts';
+import { ANALYZER_PARSING, partAttributes } from './analysis/part-attributes.ts';
+import { partInputs } from './analysis/part-inputs.ts';
 import { ATTRIBUTE_FACES, emptyAttributes, neededMembers, requestedAttributes, type AttributeType, type FaceAttributes, type FaceDetail } from './answer.ts';
 
 export type P = Params<typeof endpoint>;

@@ -6,7 +6,7 @@ import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toXywh, type Rect } from '../../image/rect.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { isnetAt, type IsnetModel } from '../../vision/matting/isnet.ts';
+import { isnetAt, type IsnetModel } from '../../vision/models/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';

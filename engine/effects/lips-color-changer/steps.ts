@@ -6,7 +6,7 @@ import type endpoint from '../../../contract/endpoints/lips-color-changer.ts';
 import type { LipColorInfo, Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { recolor } from '../../image/retouch/recolor.ts';
+import { recolor } from '../../looks/recolor.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { chooseFaces } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';

@@ -7,11 +7,11 @@ import type endpoint from '../../../contract/endpoints/skin-analysis-advanced.ts
 import type { Params } from '../../../contract/endpoint.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '../../vision/skin/analyse.ts';
-import type { LabFrame } from '../../vision/skin/blobs.ts';
-import { IRIS_MM, makeFrame, type Frame } from '../../vision/skin/frame.ts';
-import { renderMaps, type MapName } from '../../vision/skin/maps.ts';
-import { SKIN_PARSING, zoneGrid } from '../../vision/skin/zones.ts';
+import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from './skin/analyse.ts';
+import type { LabFrame } from './skin/blobs.ts';
+import { IRIS_MM, makeFrame, type Frame } from './skin/frame.ts';
+import { renderMaps, type MapName } from './skin/maps.ts';
+import { SKIN_PARSING, zoneGrid } from './skin/zones.ts';
 import { parseFaceAt, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
 

@@ -7,7 +7,7 @@
  * out of it at any photo resolution. Round blobs of 0.7-6 mm are spots to heal; round ones up to 12 mm
  * are patches to even; long thin ones are lines (scars, marks) to even.
  */
-import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 
 export type BlemishKind = 'red' | 'dark';
 export interface Blemish {

@@ -104,7 +104,7 @@ describe('detectFaces', () => {
   });
 
   it('runs inside an engine worker thread, with the registry that worker builds', async () => {
-    const probe = new URL('./worker-probe.test-effect.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/vision-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'vision-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));

@@ -14,10 +14,10 @@ import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
-import { predictMatte, type IsnetModel } from './isnet.ts';
+import { predictMatte, type IsnetModel } from '../models/isnet.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
-import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from './rvm-onnx.ts';
+import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../models/rvm-onnx.ts';
 import { workGuide, type WorkGuide } from './work-guide.ts';
 import type { OnnxNet } from '../models/onnx.ts';
 

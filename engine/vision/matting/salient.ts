@@ -7,7 +7,7 @@
  */
 import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { predict, type IsnetModel, type Prediction } from './isnet.ts';
+import { predict, type IsnetModel, type Prediction } from '../models/isnet.ts';
 
 /** Below this share of confident foreground, the first look counts as "found nothing". */
 export const MIN_COVERAGE = 0.01;

@@ -11,8 +11,8 @@ import type { HumanLike } from '../models/human.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceRegions } from '../regions/face-regions.ts';
 import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleParsing, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
-import { STRIDE } from './bisenet.ts';
-import { combineWithMesh } from './combine.ts';
+import { STRIDE } from '../models/bisenet.ts';
+import { combineWithMesh } from '../regions/combine.ts';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
@@ -148,7 +148,7 @@ describe('parseFace on a frontal portrait', () => {
   });
 
   it('runs the same inside an engine worker thread, with the registry that worker builds', async () => {
-    const probe = new URL('./worker-probe.test-effect.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/parsing-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'parsing-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));

@@ -19,8 +19,8 @@ import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
 import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
-import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from './bisenet.ts';
-import { ONNX_INPUT, ONNX_LOGITS } from './bisenet-onnx.ts';
+import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from '../models/bisenet.ts';
+import { ONNX_INPUT, ONNX_LOGITS } from '../models/bisenet-onnx.ts';
 
 export { PARSING_CLASSES, type FaceParser, type ParsingClass };
 

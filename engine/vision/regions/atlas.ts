@@ -7,8 +7,8 @@
 import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
-import { feather, grow, minus, times, union } from './feather.ts';
-import { fillPolygon, type Pt } from './polygon.ts';
+import { feather, grow, minus, times, union } from '../../image/feather.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { ATLAS, atlasPoint } from './uv-map.ts';
 
 export type AtlasName = 'skin' | 'forehead' | 'leftCheek' | 'rightCheek' | 'leftUnderEye' | 'rightUnderEye' | 'nose' | 'tZone' | 'chin' | 'jaw' | 'beard' | 'moustache';

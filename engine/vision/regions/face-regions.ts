@@ -13,8 +13,8 @@ import {
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
-import { feather, featherReach, times } from './feather.ts';
-import { fillDisc, fillPolygon, type Pt } from './polygon.ts';
+import { feather, featherReach, times } from '../../image/feather.ts';
+import { fillDisc, fillPolygon, type Pt } from '../../image/polygon.ts';
 import { refineEdges } from './refine.ts';
 import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
 

@@ -12,7 +12,7 @@ import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
 import { faceRegions } from './face-regions.ts';
-import { feather, grow } from './feather.ts';
+import { feather, grow } from '../../image/feather.ts';
 
 export interface LipMask {
   /** Coverage 0..1 over `win`. */

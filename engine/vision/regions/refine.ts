@@ -6,8 +6,8 @@
  */
 import type { RasterImage } from '../../image/raster.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
+import { grow } from '../../image/feather.ts';
 import type { Rect } from '../../image/rect.ts';
-import { grow } from './feather.ts';
 
 export type Guide = 'luma' | 'redness';
 

@@ -11,8 +11,8 @@ import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
 import { faceRegionPlanes } from './face-regions.ts';
-import { feather, grow, minus, union } from './feather.ts';
-import { fillPolygon, type Pt } from './polygon.ts';
+import { feather, grow, minus, union } from '../../image/feather.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 
 /**
  * Mesh points around each nostril and the alar base beside it (canonical uv just below the nose tip),
