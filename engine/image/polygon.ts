@@ -1,9 +1,8 @@
-import type { Rect } from './rect.ts';
 /**
  * Anti-aliased rasterisation into float coverage planes (0..1) over a window of the image: polygons by
  * scanlines (SUB rows per pixel, exact coverage along each row) and discs by distance. Even-odd rule.
  */
-
+import type { Rect } from './rect.ts';
 
 export type Pt = readonly [number, number] | readonly [number, number, number];
 
