@@ -172,7 +172,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   soften(out, bare, w, h, look.blur);
   addGrain(out, hair, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
-  // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
+  // moustache's mesh outline, and strands over it cost the likeness most (docs/experiments/ai-beard-styling.md).
   // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
   for (let k = 0; k < n; k++) {
     const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));

@@ -24,7 +24,7 @@ export interface State {
 }
 
 // How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
-// Chosen with scripts/quality-commodity.ts; effect.ts has the numbers.
+// Chosen with scripts/quality/commodity.ts; effect.ts has the numbers.
 export const CONTEXT = 1 / 8;
 
 /**
@@ -41,7 +41,7 @@ export const predictMatte = (modelId: string, context = CONTEXT): Step<P, State>
   ({ matte: v.matte, rgb: v.modelRgb } = await predict(model, c.image, context, 'copy'));
 };
 
-// Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality-commodity.ts
+// Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality/commodity.ts
 // on mattes coarsened to 1/2 and 1/4 of the grid: r = 1 (3x3) moves an edge by the one grid pixel that
 // an upscale smears it over; r = 2+ leaves wider tails (MAE above the plain resize). A small eps is safe:
 // where the matte is flat inside a window its covariance with the guide is 0, so texture cannot print.

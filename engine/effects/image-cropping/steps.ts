@@ -38,7 +38,7 @@ const FLOOR = 32;
 /**
  * The salient object's mass per image column and row: the subject when no face was found, and the figure
  * the faces belong to otherwise. With faces, only when it can move the window (massMatters): ISNet costs
- * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
+ * far more than the face search. Without a target (scripts/quality/cropping.ts finds the subject once for
  * several), always. `side`: ISNet's input side (a multiple of 64; isnet-size.ts).
  */
 export const findSalientObject = (modelId: string, side: number): Step<P, State> => named('findSalientObject', async (c, kit) => {

@@ -23,7 +23,7 @@ export interface State extends PortraitState { frame: Frame; lab: LabFrame; anal
  * Quality gates. minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face under ~170 px wide) lines
  * and lesions of a millimetre are a pixel or less. minSharpness: the fine-to-mid detail ratio around the
  * eyes (analyse.ts sharpness); on the shared portraits whose faces pass the size gate it is 0.53-0.64
- * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (quality-skin-analysis.ts, part 3).
+ * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (scripts/quality/skin-analysis.ts, part 3).
  */
 export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
 

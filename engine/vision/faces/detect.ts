@@ -4,7 +4,7 @@
  * registry's Human instance has loaded, in MediaPipe's arrangement: detector on square tiles, mesh on an
  * upright crop around each detection (again around the mesh when it moved), iris on full-resolution eye
  * crops. Every face must pass both the detector and the mesh's own "face present" score; thresholds are
- * tuned on real photos (scripts/quality-faces.ts).
+ * tuned on real photos (scripts/quality/faces.ts).
  */
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -36,7 +36,7 @@ export interface DetectOptions {
   searchRotations?: boolean;
 }
 
-/** Tuned on the shared test photos (scripts/quality-faces.ts). */
+/** Tuned on the shared test photos (scripts/quality/faces.ts). */
 export const thresholds = {
   /** Detector score below which a box is not even looked at. */
   candidate: 0.3,

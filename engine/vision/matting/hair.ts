@@ -3,7 +3,7 @@
  * closer to the hair above the forehead than to the face's skin and the clothes below the chin. Each face
  * gives a frame (centre, size, roll) in which the head zone, the colour samples and a prior (hair is above
  * the chin; long hair thins out toward the chest) are placed. Worked at <= 512 px and brought to full size
- * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality-faces --person).
+ * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality:faces --person).
  */
 import sharp from 'sharp';
 import { type Mask } from '../../image/mask.ts';

@@ -1,6 +1,6 @@
 /**
  * The learned garment parse: gradient-boosted trees (apparel-model.json, trained by
- * scripts/train-apparel.ts on the fit half of the shared street photos) name each superpixel of the
+ * scripts/train/apparel.ts on the fit half of the shared street photos) name each superpixel of the
  * person none or one of the seven garment classes, from apparel-features.ts: colour, texture, matte,
  * place on the body and against the face, colour against the person's skin, torso and legs, the face
  * parser's hat, hair and cloth around the largest faces (head-parsing.ts), the lower garment's shape
@@ -164,7 +164,7 @@ export function classesOf(probabilities: Float32Array, rows: Float32Array, count
 
 /**
  * Whether connected lower garments are voted skirt or trousers as wholes (voteLower). Off: with the face
- * parser's features it no longer helped the fit folds; train-apparel --vote measures it again.
+ * parser's features it no longer helped the fit folds; scripts/train/apparel.ts --vote measures it again.
  */
 export const LOWER_VOTE = false;
 

@@ -3,7 +3,7 @@
  * input size, the part of the face crop it reads, its input normalisation and how its outputs decode.
  * Taken from human's own modules (src/face/faceres.ts, src/gear/*.ts) and, where human departs from the
  * model's origin, the origin's convention as a second variant; which one runs is decided by measurement
- * (scripts/quality-face-attributes.ts), not here.
+ * (scripts/quality/face-attributes.ts), not here.
  *
  * Every model reads a square crop around the face, upright along the eyes (crop.ts's cropRoi), sized
  * relative to the face's extent; runAttributeModel batches all faces of an image into one model call.
@@ -363,7 +363,7 @@ async function modelCrops(tf: Tf, spec: AttributeModelSpec, image: RasterImage, 
 }
 
 /**
- * What the model sees for each square, for looking at (scripts/face-attributes-crops.ts): size x size
+ * What the model sees for each square, for looking at (scripts/render/face-attributes-crops.ts): size x size
  * pixels, 0..255, one channel for the grey models, else RGB; before the model's own scaling.
  */
 export async function attributeModelInputs(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border = 'black'): Promise<{ data: Uint8Array; size: number; channels: 1 | 3 }[]> {

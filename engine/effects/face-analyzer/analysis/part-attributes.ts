@@ -5,7 +5,7 @@
  * probability of the type given, from a logistic of the measure's margin from its threshold (two-way
  * answers), a product of such margins (ordered cases), pixel shares (hat colour) or the posterior of
  * Gaussian colour classes (hair colour, skin). Constants are in RULES, from the fit half of the shared
- * faces against by-eye labels (scripts/face-parts-labels.json; scripts/quality-face-parts.ts reports both
+ * faces against by-eye labels (scripts/datasets/face-parts-labels.json; scripts/quality/face-parts.ts reports both
  * halves). Where there were no labelled examples the rule is hand-set from what the measure means and is
  * marked "unchecked".
  *
@@ -42,7 +42,7 @@ export interface PartAttributes {
 /**
  * How the face analyzer parses a face for these attributes: only the classes part-measures.ts reads are
  * brought to full resolution (background and cloth, the largest, are not). At the parser's full 512 px:
- * smaller inputs lost accuracy on the shared faces (quality-face-parts.ts, ATELIER_PARSE_INPUT; fit | check):
+ * smaller inputs lost accuracy on the shared faces (scripts/quality/face-parts.ts, ATELIER_PARSE_INPUT; fit | check):
  * 448 hat 98 | 95 (512: 98 | 98), moustache 89 | 86 (91 | 86), skin 65 | 45 (65 | 48); 384 also glasses
  * 98 | 91, bang 92 | 78; 320 worse again.
  */

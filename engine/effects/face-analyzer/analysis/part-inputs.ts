@@ -51,7 +51,7 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
 
 /**
  * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts with
+ * attribute's accuracy on both halves of the shared faces as it was (scripts/quality/face-parts.ts with
  * ATELIER_RVM_SIDE), at a fraction of the matte's CPU: hair length reads how far down the hair goes in face
  * widths, which a coarser matte still tells.
  */
@@ -63,7 +63,7 @@ export const HAIR_RVM_SIDE = 256;
  * crops where the parser sees little hair, and there they spill differently and read worse on the check
  * half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
  */
-export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
+const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 
 /**
  * opts.hair: false when no hair attribute is asked for (no matte then); opts.rvmSide, opts.personModel: RVM's

@@ -110,7 +110,7 @@ export function colourBin([L, a, b]: Lab): number {
  * The window pixels the measures read: on a large face every `step`-th pixel in each direction, which keeps
  * the sample counts bounded (about 30 000), as image columns and rows. A parsing taken at these points only
  * (parseFaceAt) measures the same as a full one. 30 000 against 60 000 left every part attribute's accuracy
- * on both halves of the shared faces as it was (quality-face-parts.ts) for about a third less of the
+ * on both halves of the shared faces as it was (scripts/quality/face-parts.ts) for about a third less of the
  * measures' time: they are shares, means and medians over regions of thousands of points.
  */
 export function partsLattice(win: Rect): ImageLattice {

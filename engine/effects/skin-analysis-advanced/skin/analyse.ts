@@ -586,7 +586,7 @@ export function faceWidthMm(face: Face, pxPerMm: number): number {
  * Skin age: a measurement from the skin's own features (ageFeaturesOf: lines, pouches, spots, melanin,
  * the fold, texture and the face's width), not the face-attribute age model. √(skin age) is linear in the
  * features, least squares with no negative weight (no measure counts backwards) on the "fit" half of the
- * labelled faces (scripts/quality-skin-analysis.ts --fit prints the coefficients), clamped to
+ * labelled faces (scripts/quality/skin-analysis.ts --fit prints the coefficients), clamped to
  * SKIN_AGE_RANGE; the pouch, spots and fold came out at weight 0 (the lines, melanin spread, texture and
  * width tell what they do). A power of the age, not the age: an age's spread grows with it (5 years off is
  * gross on a child, small on a 70-year-old), so in years the children pulled the line little, read 19-25
