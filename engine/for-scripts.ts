@@ -15,12 +15,12 @@ export { changedPixels, dilate, spill } from './image/change.ts';
 export { deltaE, type Lab, labOf, labToRgb, LINEAR, linearToLab, rgbToLab, toLab } from './image/colour.ts';
 export { decodeImage } from './image/decode.ts';
 export { encodePhoto, encodePngFast } from './image/encode.ts';
-export { type Mask } from './image/feather.ts';
 export { bandEnergy, splitBands } from './image/frequency.ts';
 export { lumaPlane } from './image/luma.ts';
-export { type Win } from './image/polygon.ts';
+export { type Mask } from './image/mask.ts';
 export { seededRandom } from './image/random.ts';
 export { type RasterImage } from './image/raster.ts';
+export { type Rect, toXywh, type XywhRect } from './image/rect.ts';
 export { readHeader, sniffFormat } from './image/sniff.ts';
 export { readWindow } from './image/window.ts';
 
@@ -41,7 +41,7 @@ export { readTfGraph } from './vision/models/tf-graph.ts';
 // masks, debug drawings.
 export { renderDebug } from './vision/debug/render.ts';
 export { cropRoi, roiPoint } from './vision/faces/crop.ts';
-export { type Box, detectFaces, type Face } from './vision/faces/detect.ts';
+export { detectFaces, type Face } from './vision/faces/detect.ts';
 export {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE
 } from './vision/faces/landmarks.ts';
@@ -155,7 +155,7 @@ export {
   BEAUTY_FACES, BEAUTY_PARSING, TUNING as BEAUTY_TUNING, retouchFace as beautyRetouchFace
 } from './effects/face-beauty/steps.ts';
 // - smart crop: the subject search and the window
-export { type Box as CropBox, type Size as CropSize, windowSize } from './effects/image-cropping/crop-window.ts';
+export { type Size as CropSize, windowSize } from './effects/image-cropping/crop-window.ts';
 export { findSubjectAt, SALIENCY_SIDE, smartCrop } from './effects/image-cropping/effect.ts';
 export { chooseWindow, type State as CroppingState } from './effects/image-cropping/steps.ts';
 // - lip colour

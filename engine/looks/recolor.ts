@@ -5,8 +5,10 @@
  * on dark lips still reads pink); chroma is the colour's, scaled by how saturated the pixel was against the
  * region's mean (a pale highlight stays paler); hue is the colour's.
  */
+import type { Pixels } from '../image/raster.ts';
+import type { Rect } from '../image/rect.ts';
 import { blend } from './blend.ts';
-import { chroma, fromLab, labOf, toLab, type Area, type Pixels } from '../image/colour.ts';
+import { chroma, fromLab, labOf, toLab } from '../image/colour.ts';
 
 export interface Recolor {
   /** 8-bit sRGB. */
@@ -26,7 +28,7 @@ const CHROMA_RATIO = { least: 0.3, most: 1.5 };
  * Recolours `img` in place over `area`, weighted by `mask` (0..1 over the area). `source` is read for the
  * region's colours (the original photo; it may be `img` itself).
  */
-export function recolor(img: Pixels, source: Pixels, mask: Float32Array, area: Area, c: Recolor): void {
+export function recolor(img: Pixels, source: Pixels, mask: Float32Array, area: Rect, c: Recolor): void {
   const lab = toLab(source, area);
   const t = labOf(c.rgb[0], c.rgb[1], c.rgb[2]);
   const tc = chroma(t.a, t.b), th = Math.atan2(t.b, t.a);

@@ -26,6 +26,8 @@ export function loadCached(dir: string, rel: string): State | null {
   const b = base(dir, rel);
   if (!existsSync(`${b}.json`)) return null;
   const j = JSON.parse(readFileSync(`${b}.json`, 'utf8'));
+  // A cache written before boxes were Rects ({x0, y0, w, h}) is stale: the photo is run again.
+  if ([...(j.faces ?? []), ...(j.objects ?? [])].some((f: { box: object }) => !('x0' in f.box))) return null;
   const bytes = (f: string) => { const buf = readFileSync(f); return new Uint8Array(buf.buffer, buf.byteOffset, buf.length); };
   let heads: State['heads'];
   if (j.heads) {

@@ -23,7 +23,7 @@ export async function findChipFace(human: HumanLike, image: RasterImage): Promis
   const f = up[0];
   const face: Face = {
     ...f,
-    box: { x: f.box.x / k, y: f.box.y / k, width: f.box.width / k, height: f.box.height / k },
+    box: { x0: f.box.x0 / k, y0: f.box.y0 / k, w: f.box.w / k, h: f.box.h / k },
     ...(f.mesh ? { mesh: f.mesh.map(([x, y, z]) => [x / k, y / k, z / k] as [number, number, number]) } : {}),
   };
   return { face, found: 'upscaled' };

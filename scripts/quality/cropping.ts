@@ -24,8 +24,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import smartcrop from 'smartcrop';
 import {
-  chooseWindow, type CropBox as Box, type CroppingState as State, type CropSize as Size, decodeImage, detectFaces,
-  type Face, findSubjectAt, ModelRegistry, type RasterImage, SALIENCY_SIDE, stepContext, windowSize
+  chooseWindow, type CroppingState as State, type CropSize as Size, decodeImage, detectFaces, type Face,
+  findSubjectAt, ModelRegistry, type RasterImage, SALIENCY_SIDE, stepContext, toXywh, windowSize, type XywhRect
 } from '../../engine/for-scripts.ts';
 
 const root = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../../shared/testdata');
@@ -47,7 +47,7 @@ type Method = (typeof METHODS)[number];
 /** The rows of the tables: ours at each side, then the others. */
 const COLUMNS = [...sides.map((s) => `ours@${s}`), 'attention', 'smartcrop'];
 
-interface Case { file: string; image: RasterImage; faces?: Box[]; faceSource?: string; mask?: Float32Array; head?: Float32Array }
+interface Case { file: string; image: RasterImage; faces?: XywhRect[]; faceSource?: string; mask?: Float32Array; head?: Float32Array }
 const HEAD_CLASSES = new Set(['hair', 'hat', 'sunglasses', 'glasses', 'face']);
 
 const labelsJson = JSON.parse(fs.readFileSync(path.join(root, 'labels.json'), 'utf8'));
@@ -67,7 +67,7 @@ async function maskOf(file: string, size: Size, pick: (v: number) => number): Pr
 }
 
 /** The bounds of hand-placed 68-point landmarks (brows to chin, jaw to jaw). */
-function pointsBox(points: number[][]): Box {
+function pointsBox(points: number[][]): XywhRect {
   const xs = points.map((p) => p[0]), ys = points.map((p) => p[1]);
   const x = Math.min(...xs), y = Math.min(...ys);
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
@@ -84,10 +84,10 @@ async function cases(): Promise<Case[]> {
     if (l.kind === 'portrait' || l.kind === 'face_landmarks_image') {
       const image = await load(file);
       const points: number[][][] | undefined = l.landmarks_xy_per_face ?? (l.landmarks_xy && [l.landmarks_xy]);
-      let faces: Box[], faceSource: string;
+      let faces: XywhRect[], faceSource: string;
       if (l.face_boxes_xywh) [faces, faceSource] = [l.face_boxes_xywh.map(([x, y, width, height]: number[]) => ({ x, y, width, height })), 'dlib labels'];
       else if (points) [faces, faceSource] = [points.map(pointsBox), '68-point labels'];
-      else [faces, faceSource] = [(await detectFaces(human as never, image)).map((f: Face) => f.box), 'our detector'];
+      else [faces, faceSource] = [(await detectFaces(human as never, image)).map((f: Face) => toXywh(f.box)), 'our detector'];
       if (faces.length) out.push({ file, image, faces, faceSource });
     } else if (l.kind === 'matting_image' || l.kind === 'object_segmentation_image' || l.kind === 'apparel_parsing_image') {
       const maskFile = l.alpha ?? l.mask ?? l.labels_png;
@@ -103,7 +103,7 @@ async function cases(): Promise<Case[]> {
   return out;
 }
 
-async function attentionWindow(image: RasterImage, target: Size): Promise<Box> {
+async function attentionWindow(image: RasterImage, target: Size): Promise<XywhRect> {
   const { info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .resize(target.width, target.height, { fit: 'cover', position: sharp.strategy.attention }).toBuffer({ resolveWithObject: true });
   const scale = image.width / image.height > target.width / target.height ? target.height / image.height : target.width / image.width;
@@ -132,14 +132,14 @@ const smartcropOps = {
   },
 };
 
-async function smartcropWindow(image: RasterImage, target: Size): Promise<Box> {
+async function smartcropWindow(image: RasterImage, target: Size): Promise<XywhRect> {
   const { topCrop } = await smartcrop.crop(image as never, { width: target.width, height: target.height, imageOperations: smartcropOps } as never);
   return topCrop;
 }
 
-const inside = (b: Box, w: Box) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
+const inside = (b: XywhRect, w: XywhRect) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
 
-function maskKept(mask: Float32Array, width: number, w: Box): number {
+function maskKept(mask: Float32Array, width: number, w: XywhRect): number {
   let all = 0, kept = 0;
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue;
@@ -151,9 +151,9 @@ function maskKept(mask: Float32Array, width: number, w: Box): number {
 }
 
 /** The windows drawn on the photo (faces yellow; ours green, attention red, smartcrop blue), and the three crops side by side. */
-async function render(c: Case, name: string, windows: Record<Method, Box>) {
+async function render(c: Case, name: string, windows: Record<Method, XywhRect>) {
   const colour: Record<Method, string> = { ours: '#00e000', attention: '#ff3030', smartcrop: '#3080ff' };
-  const rect = (b: Box, stroke: string, w: number) => `<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" fill="none" stroke="${stroke}" stroke-width="${w}"/>`;
+  const rect = (b: XywhRect, stroke: string, w: number) => `<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" fill="none" stroke="${stroke}" stroke-width="${w}"/>`;
   const t = Math.max(2, Math.round(Math.max(c.image.width, c.image.height) / 250));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${c.image.width}" height="${c.image.height}">${(c.faces ?? []).map((f) => rect(f, '#ffff00', t)).join('')}${METHODS.map((m) => rect(windows[m], colour[m], t)).join('')}</svg>`;
   const photo = () => sharp(c.image.data, { raw: { width: c.image.width, height: c.image.height, channels: c.image.channels } });
@@ -181,8 +181,9 @@ const cacheFile = (file: string, side: number) => path.join(cacheDir ?? '.', `${
 /** The subject of one photo with ISNet at `side`: from the cache when there, else found (and cached). */
 async function subject(c: Case, side: number, faces: State['faces'] | undefined, facesFound: boolean): Promise<State> {
   const file = cacheDir && cacheFile(c.file, side);
-  if (file && fs.existsSync(file)) {
-    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const j = file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+  // A cache written before boxes were Rects ({x0, y0, w, h}) is stale: the subject is found again.
+  if (j && !(j.faces ?? []).some((f: { box: object }) => !('x0' in f.box))) {
     return { faces: j.faces, mass: j.mass && { columns: j.mass.columns, rows: j.mass.rows } };
   }
   const ctx = stepContext<any, State>(c.image, {}, kit.models);
@@ -211,14 +212,14 @@ for (const c of all) {
   }
   const h = half(c.file);
   for (const [t, target] of Object.entries(TARGETS)) {
-    const ours: Box[] = [];
+    const ours: XywhRect[] = [];
     for (const st of states) {
       const ctx = stepContext<any, State>(c.image, target, kit.models);
       ctx.state = { ...st };
       await chooseWindow(ctx, kit);
-      ours.push(ctx.output.data!.retain_location as Box);
+      ours.push(ctx.output.data!.retain_location as XywhRect);
     }
-    const windows: Record<string, Box> = { attention: await attentionWindow(c.image, target), smartcrop: await smartcropWindow(c.image, target) };
+    const windows: Record<string, XywhRect> = { attention: await attentionWindow(c.image, target), smartcrop: await smartcropWindow(c.image, target) };
     sides.forEach((s, i) => { windows[`ours@${s}`] = ours[i]; });
     const line: string[] = [];
     for (const m of COLUMNS) {

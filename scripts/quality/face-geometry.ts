@@ -49,8 +49,8 @@ async function load(rel: string): Promise<RasterImage> {
 /** P(happy) from human's FER-2013 mini-Xception: grey -1..1, 64x64, square crop 1.2x the face box, mirrored and averaged. */
 async function happyScore(human: HumanLike, image: RasterImage, face: Face): Promise<number> {
   const model = await humanModel(human, 'emotion.json');
-  const side = Math.max(face.box.width, face.box.height) * 1.2;
-  const cx = face.box.x + face.box.width / 2, cy = face.box.y + face.box.height / 2;
+  const side = Math.max(face.box.w, face.box.h) * 1.2;
+  const cx = face.box.x0 + face.box.w / 2, cy = face.box.y0 + face.box.h / 2;
   const left = Math.round(cx - side / 2), top = Math.round(cy - side / 2), size = Math.round(side);
   const pad = { top: Math.max(0, -top), left: Math.max(0, -left), bottom: Math.max(0, top + size - image.height), right: Math.max(0, left + size - image.width), background: '#000' };
   const padded = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).extend(pad).raw().toBuffer({ resolveWithObject: true });

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import {
-  type Box, detectFaces, type Face, hairMask, type Mask, ModelRegistry, PERSON_MODEL, personMatteWith,
-  type PersonModel
+  detectFaces, type Face, hairMask, type Mask, ModelRegistry, PERSON_MODEL, personMatteWith, type PersonModel,
+  type Rect
 } from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,7 +39,7 @@ const BY_EYE: Record<string, [number, number]> = {
 };
 const APPAREL_DEFAULT: [number, number] = [1, 1];
 
-interface Expect { min: number; max: number; boxes?: Box[] }
+interface Expect { min: number; max: number; boxes?: Rect[] }
 
 function expectation(rel: string, label: Record<string, unknown> | undefined): Expect | null {
   if (BY_EYE[rel]) return { min: BY_EYE[rel][0], max: BY_EYE[rel][1] };
@@ -52,24 +52,24 @@ function expectation(rel: string, label: Record<string, unknown> | undefined): E
   return null;
 }
 
-function labelBoxes(label: Record<string, unknown> | undefined): Box[] | undefined {
+function labelBoxes(label: Record<string, unknown> | undefined): Rect[] | undefined {
   if (!label) return undefined;
-  if (Array.isArray(label.face_boxes_xywh)) return (label.face_boxes_xywh as number[][]).map(([x, y, width, height]) => ({ x, y, width, height }));
+  if (Array.isArray(label.face_boxes_xywh)) return (label.face_boxes_xywh as number[][]).map(([x, y, width, height]) => ({ x0: x, y0: y, w: width, h: height }));
   const sets = (label.landmarks_xy_per_face ?? (label.landmarks_xy ? [label.landmarks_xy] : undefined)) as number[][][] | undefined;
   if (!sets) return undefined;
   return sets.map((pts) => {
     const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
-    return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    return { x0: Math.min(...xs), y0: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
   });
 }
 
 /** A labelled box and a found face are the same face when they overlap enough or the label's centre lies in the face. */
-function sameFace(label: Box, face: Box): boolean {
-  const ix = Math.max(0, Math.min(label.x + label.width, face.x + face.width) - Math.max(label.x, face.x));
-  const iy = Math.max(0, Math.min(label.y + label.height, face.y + face.height) - Math.max(label.y, face.y));
-  const iou = (ix * iy) / (label.width * label.height + face.width * face.height - ix * iy);
-  const cx = label.x + label.width / 2, cy = label.y + label.height / 2;
-  return iou >= 0.3 || (cx > face.x && cx < face.x + face.width && cy > face.y && cy < face.y + face.height && face.width < 2.5 * label.width);
+function sameFace(label: Rect, face: Rect): boolean {
+  const ix = Math.max(0, Math.min(label.x0 + label.w, face.x0 + face.w) - Math.max(label.x0, face.x0));
+  const iy = Math.max(0, Math.min(label.y0 + label.h, face.y0 + face.h) - Math.max(label.y0, face.y0));
+  const iou = (ix * iy) / (label.w * label.h + face.w * face.h - ix * iy);
+  const cx = label.x0 + label.w / 2, cy = label.y0 + label.h / 2;
+  return iou >= 0.3 || (cx > face.x0 && cx < face.x0 + face.w && cy > face.y0 && cy < face.y0 + face.h && face.w < 2.5 * label.w);
 }
 
 function score(e: Expect, faces: Face[]) {

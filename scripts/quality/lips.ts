@@ -20,9 +20,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import {
-  classMask, deltaE, detectFaces, type Face, type FaceParser, faceRegions, GLOSS_RED as RED, type Lab, labOf, LINEAR,
-  linearToLab, lipsColorEffect as lips, ModelRegistry, parseFace, type RasterImage, redLipGlossEffect as gloss,
-  runEffect
+  classMask, deltaE, detectFaces, type Face, type FaceParser, faceRegions, GLOSS_RED as RED, type Lab, labOf,
+  LINEAR, linearToLab, lipsColorEffect as lips, ModelRegistry, parseFace, type RasterImage,
+  redLipGlossEffect as gloss, runEffect, toXywh
 } from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,7 +111,7 @@ for (const rel of files) {
   const refs = await Promise.all(faces.slice(0, 5).map(refOf));
   const three = faces.slice(0, 3);
   for (const [name, rgb] of COLOURS) {
-    const infos = three.map((f) => ({ rgba: { r: rgb[0], g: rgb[1], b: rgb[2], a: 100 }, face_rect: f.box }));
+    const infos = three.map((f) => ({ rgba: { r: rgb[0], g: rgb[1], b: rgb[2], a: 100 }, face_rect: toXywh(f.box) }));
     const out = await runEffect(lips, { image, params: { lip_color_infos: infos } }, kit);
     const after = (await sharp(out.images.result.data).removeAlpha().raw().toBuffer()) as Uint8Array;
     rows.push({ rel, half: half(rel), effect: `lips ${name}`, ...measure(image, after, refs.slice(0, three.length), labOf(...rgb)) });

@@ -174,7 +174,7 @@ export async function engineDescriber(models: ModelRegistry) {
     return faces.map((f, i) => {
       const g = attrs[i].gender!;
       const shifted = g.value === 0 ? g.probability : 1 - g.probability;
-      return { box: [f.box.x, f.box.y, f.box.width, f.box.height], male: unshift(shifted, maleAt), gender: g.value === 0 ? 'male' : 'female', embedding: embeddings[i] };
+      return { box: [f.box.x0, f.box.y0, f.box.w, f.box.h], male: unshift(shifted, maleAt), gender: g.value === 0 ? 'male' : 'female', embedding: embeddings[i] };
     });
   }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
 import {
   BEARD_PARSING, BEARD_REGIONS, beardMask, beardTuning, jobFacts, type Mask, ModelRegistry, parsingPlane,
-  type RasterImage, toLab, type Win
+  type RasterImage, type Rect, toLab
 } from '../../engine/for-scripts.ts';
 
 const [out, ...rels] = process.argv.slice(2);
@@ -20,7 +20,7 @@ const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirnam
 Object.assign(beardTuning, JSON.parse(process.env.BT ?? '{}'));
 const models = new ModelRegistry({ threads: 2 });
 const SCALE = 4;
-const windowed = (mask: Mask | undefined, win: Win) => {
+const windowed = (mask: Mask | undefined, win: Rect) => {
   const o = new Float32Array(win.w * win.h);
   if (mask) for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) o[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
   return o;

@@ -22,8 +22,8 @@ for (const rel of photoList(testdata)) {
   const d = await photoData(models, testdata, rel);
   for (let i = 0; i < d.faces.length; i++) {
     const f = d.faces[i], p = d.parsings[i]!;
-    const side = Math.round(Math.max(f.box.width, f.box.height) * 2.6);
-    const cx = f.box.x + f.box.width / 2, cy = f.box.y + f.box.height / 2 + 0.1 * side;
+    const side = Math.round(Math.max(f.box.w, f.box.h) * 2.6);
+    const cx = f.box.x0 + f.box.w / 2, cy = f.box.y0 + f.box.h / 2 + 0.1 * side;
     const left = Math.max(0, Math.round(cx - side / 2)), top = Math.max(0, Math.round(cy - side / 2));
     const w = Math.min(d.image.width - left, side), h = Math.min(d.image.height - top, side);
     const over = await renderDebug(d.image, { masks: [

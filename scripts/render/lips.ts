@@ -39,7 +39,7 @@ for (const rel of files.filter((f) => !only || f.includes(only))) {
   const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
   const faces = (await detectFaces(await models.get('human'), image)).slice(0, 3);
   if (!faces.length) { console.log(`${rel}: no face`); continue; }
-  const rect = (i: number) => ({ x: faces[i].box.x, y: faces[i].box.y, width: faces[i].box.width, height: faces[i].box.height });
+  const rect = (i: number) => ({ x: faces[i].box.x0, y: faces[i].box.y0, width: faces[i].box.w, height: faces[i].box.h });
   const mixed = faces.map((_, i) => ({ rgba: { r: COLOURS[i][0], g: COLOURS[i][1], b: COLOURS[i][2], a: 100 }, face_rect: rect(i) }));
   const runs = [
     await runEffect(lips, { image, params: { lip_color_infos: mixed } }, kit),

@@ -56,7 +56,7 @@ for (const file of files) {
     }
     svg.push(`<path d="${pts.join('')}" stroke="${colour}" stroke-width="1.5" opacity="0.8"/>`);
   }
-  for (const l of a.lesions) svg.push(`<rect x="${l.rect.left}" y="${l.rect.top}" width="${l.rect.width}" height="${l.rect.height}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1.5"/>`);
+  for (const l of a.lesions) svg.push(`<rect x="${l.rect.x0}" y="${l.rect.y0}" width="${l.rect.w}" height="${l.rect.h}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1.5"/>`);
   for (const lines of Object.values(a.internals.lines)) for (const l of lines) {
     const [x0, y0] = toImage(f, l.x0, l.y0), [x1, y1] = toImage(f, l.x1 + 1, l.y1 + 1);
     svg.push(`<rect x="${x0}" y="${y0}" width="${x1 - x0}" height="${y1 - y0}" fill="none" stroke="#00ff60" stroke-width="1"/>`);
@@ -98,7 +98,7 @@ async function chipSheet(which: string) {
       const on = flagged.some(([n]) => n === m);
       svg.push(`<rect x="${x0 * k}" y="${y0 * k}" width="${(x1 - x0) * k}" height="${(y1 - y0) * k}" fill="none" stroke="${on ? '#00ff60' : '#ffff00'}" stroke-width="${on ? 2 : 1}"/>`);
     }
-    for (const l of a.lesions) svg.push(`<rect x="${l.rect.left * k}" y="${l.rect.top * k}" width="${l.rect.width * k}" height="${l.rect.height * k}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1"/>`);
+    for (const l of a.lesions) svg.push(`<rect x="${l.rect.x0 * k}" y="${l.rect.y0 * k}" width="${l.rect.w * k}" height="${l.rect.h * k}" fill="none" stroke="${COLOURS[l.kind]}" stroke-width="1"/>`);
     const flags = flagged.map(([m]) => m.replace(/_wrinkle|_fold/, '')).join(' ');
     svg.push(`<rect x="0" y="${TILE - 34}" width="${TILE}" height="34" fill="#000" opacity="0.6"/><text x="4" y="${TILE - 20}" font-size="13" fill="#fff" font-family="sans-serif">age ${utkAge(file)} skin_age ${a.skinAge} ${f.s.toFixed(2)} px/mm</text><text x="4" y="${TILE - 5}" font-size="12" fill="#8f8" font-family="sans-serif">${flags || '-'}</text>`);
     const W = Math.round(image.width * k), H = Math.round(image.height * k);

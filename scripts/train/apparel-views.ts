@@ -3,7 +3,7 @@
  * its cached model outputs (scripts/datasets/apparel-cache.ts) mirrored, or cut at the top left so that SLIC's grid falls
  * elsewhere on the same garments. The rules and features are then recomputed on the view as on a photo.
  */
-import { type ApparelState as State, workSize } from '../../engine/for-scripts.ts';
+import { type ApparelState as State, type Rect, workSize } from '../../engine/for-scripts.ts';
 
 /**
  * Another view of a photo for training (--augment): `cut` work pixels off its top and left (SLIC's grid then
@@ -19,7 +19,7 @@ export function viewOf(view: View, W: number, H: number) {
   const width = W - d, height = H - d;
   // View x (continuous) from photo x, and a box's left edge.
   const vx = (x: number) => (view.flip ? width - (x - d) : x - d);
-  const box = <B extends { x: number; y: number; width: number; height: number }>(b: B): B => ({ ...b, x: view.flip ? width - (b.x + b.width - d) : b.x - d, y: b.y - d });
+  const box = (b: Rect): Rect => ({ ...b, x0: view.flip ? width - (b.x0 + b.w - d) : b.x0 - d, y0: b.y0 - d });
   const side = (name: string) => (!view.flip ? name : name.startsWith('left') ? `right${name.slice(4)}` : name.startsWith('right') ? `left${name.slice(5)}` : name);
   const raster = (src: Uint8Array, ch: number) => {
     const out = new Uint8Array(width * height * ch);

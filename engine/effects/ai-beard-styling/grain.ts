@@ -6,6 +6,7 @@
  */
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow } from '../../image/window.ts';
 import type { P3 } from '../../vision/regions/uv-map.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
@@ -22,9 +23,9 @@ import { BLUR_COARSE, BLUR_FINE, BLUR_OWN, BLUR_TOP, CAMERA_BLUR, DRAWN_BLUR, GR
  * median, less (in quadrature) the BLUR_OWN blur the pixel grid and the differences add: a pixel-sharp step
  * reads 0. NaN with no edges.
  */
-export function edgeBlur(luma: Float32Array, w: number, h: number, area: { x0: number; y0: number; x1: number; y1: number }): number {
+export function edgeBlur(luma: Float32Array, w: number, h: number, area: Rect): number {
   const fine = gauss(luma, w, h, BLUR_FINE), coarse = gauss(luma, w, h, BLUR_COARSE);
-  const x0 = Math.max(1, area.x0), y0 = Math.max(1, area.y0), x1 = Math.min(w - 1, area.x1), y1 = Math.min(h - 1, area.y1);
+  const x0 = Math.max(1, area.x0), y0 = Math.max(1, area.y0), x1 = Math.min(w - 1, area.x0 + area.w), y1 = Math.min(h - 1, area.y0 + area.h);
   const grad = (p: Float32Array, i: number) => Math.hypot(p[i + 1] - p[i - 1], p[i + w] - p[i - w]) / 2;
   const at: number[] = [], g: number[] = [];
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const i = y * w + x; at.push(i); g.push(grad(fine, i)); }
@@ -125,7 +126,7 @@ export function photoLook(image: RasterImage, mesh: readonly P3[], parsing: Face
   const win = { x0, y0, w: x1 - x0, h: y1 - y0 };
   const luma = lumaPlane(readWindow(image, win), win.w, win.h, image.channels);
   // The blur read inside a margin the Gaussians' borders cannot reach.
-  const blur = edgeBlur(luma, win.w, win.h, { x0: 4, y0: 4, x1: win.w - 4, y1: win.h - 4 });
+  const blur = edgeBlur(luma, win.w, win.h, { x0: 4, y0: 4, w: win.w - 8, h: win.h - 8 });
   const grain = fineGrain(luma, win.w, win.h, parsingPlane(parsing, ['skin'], win));
   return { blur: Math.max(CAMERA_BLUR, blur === blur ? blur : 0), grain };
 }

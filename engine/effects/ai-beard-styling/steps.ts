@@ -11,6 +11,7 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
@@ -19,7 +20,7 @@ import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrai
 import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
-import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
+import type { RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
 import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';

@@ -10,8 +10,9 @@
  * under the skin and short dark stumps, each only darker than the skin it lies on. Seeded: the same photo
  * gives the same beard.
  */
+import type { Rect } from '../../image/rect.ts';
 import type { BeardPart } from './presets.ts';
-import { directionField, type FaceShape, type Rect } from './shape.ts';
+import { directionField, type FaceShape } from './shape.ts';
 import { feather } from '../../image/feather.ts';
 import { BODY_DARK, BODY_OPACITY, EDGE_BAND, EDGE_FLOOR, GREY_BODY_DARK, GREY_DARK, GREY_DARK_SHARE, GREY_SHEEN, GREY_SHEEN_SHARE, GREY_SPREAD, LOCK_WIDTH, MIN_SHARE, MIN_WIDTH, SHADOW_GAIN, SHADOW_TINT, SHEEN_GREY, STRAND_STEP, STRAND_WIDTH, STUBBLE_LENGTH, STUMP_MAX } from './tuning.ts';
 
@@ -102,8 +103,9 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
   const thick = inner ? (i: number) => cover[i] * Math.min(1, inner[i] / peak) : dense;
   const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw, LOCK_WIDTH * (look.blur ?? 0));
   const reach = Math.ceil(1.3 * length + width + 2);
-  const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
-  const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
+  const rx0 = Math.max(0, x0 - reach), ry0 = Math.max(0, y0 - reach), rx1 = Math.min(w, x1 + reach + 1), ry1 = Math.min(h, y1 + reach + 1);
+  const rect: Rect = { x0: rx0, y0: ry0, w: rx1 - rx0, h: ry1 - ry0 };
+  const rw = rect.w, rh = rect.h;
   /** Rect index of a window pixel. */
   const at = (x: number, y: number) => (y - rect.y0) * rw + x - rect.x0;
   const stubble = isStubble(part);
@@ -184,8 +186,8 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       const wt = wid * (1 - 0.55 * t), aa = alpha * (1 - 0.6 * t * t);
       // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
       const r = wt / 2 + 0.5;
-      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rect.x1 - 1, Math.floor(px + r));
-      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(rect.y1 - 1, Math.floor(py + r));
+      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rx1 - 1, Math.floor(px + r));
+      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(ry1 - 1, Math.floor(py + r));
       const r2 = r * r, peak = Math.min(1, wt) * aa;
       for (let yy = ya; yy <= yb; yy++) {
         const ey = yy + 0.5 - py;
@@ -202,7 +204,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
         }
       }
       // Next point: the field where the strand is now, turned by the strand's own angle, hanging with length.
-      const k = at(Math.min(rect.x1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(rect.y1 - 1, Math.max(rect.y0, Math.floor(py))));
+      const k = at(Math.min(rx1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(ry1 - 1, Math.max(rect.y0, Math.floor(py))));
       const fx = dir.dx[k], fy = dir.dy[k];
       if (fx === fx) { dx = fx; dy = fy; }
       turn += bend * STRAND_STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STRAND_STEP) * waveK * STRAND_STEP : 0);
@@ -211,7 +213,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       ux += gx * hang * t; uy += gy * hang * t;
       const un = Math.hypot(ux, uy) || 1;
       px += (ux / un) * STRAND_STEP; py += (uy / un) * STRAND_STEP;
-      if (px < rect.x0 || py < rect.y0 || px >= rect.x1 || py >= rect.y1) break;
+      if (px < rect.x0 || py < rect.y0 || px >= rx1 || py >= ry1) break;
     }
     n += stop ? Math.max(MIN_SHARE, drawn / steps) : 1;
     for (let k = 0; k < nt; k++) {

@@ -10,13 +10,13 @@ import { dilate } from '../../image/change.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { poissonBlend } from './poisson.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { atlas } from '../../vision/regions/atlas.ts';
 import { feather } from '../../image/feather.ts';
 import { meshWarp } from './mesh-warp.ts';
-import type { Win } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceWindow, sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane } from './colour.ts';
@@ -25,7 +25,7 @@ import { BEARD_SKIRT, LIGHT_SIGMA, TEMPLATE_GROW, TEMPLATE_LOG_FLOOR, TEMPLATE_M
 export interface TemplateBeard {
   image: RasterImage;
   mesh: readonly P3[];
-  win: Win;
+  win: Rect;
   /** The beard's coverage over `win`, 0..1. */
   mask: Float32Array;
   /** The template's light over `win`, relative to its skin (colour.ts lightPlane). */
@@ -89,7 +89,7 @@ export function templateBeard(image: RasterImage, face: Face, parsing: FaceParsi
 }
 
 /** Bilinear sample of a window plane at window coordinates (pixel centres at +0.5); 0 outside. */
-function samplePlane(p: Float32Array, win: Win, x: number, y: number): number {
+function samplePlane(p: Float32Array, win: Rect, x: number, y: number): number {
   const fx = x - win.x0 - 0.5, fy = y - win.y0 - 0.5;
   if (fx < 0 || fy < 0 || fx > win.w - 1 || fy > win.h - 1) return 0;
   const x0 = Math.min(win.w - 2, Math.floor(fx)), y0 = Math.min(win.h - 2, Math.floor(fy));
@@ -135,7 +135,7 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
   const reach = Math.max(2, Math.round(TEMPLATE_GROW * fw));
   const m = reach + 3;
   const bx0 = Math.max(0, x0 - m), by0 = Math.max(0, y0 - m), bw = Math.min(win.w, x1 + m + 1) - bx0, bh = Math.min(win.h, y1 + m + 1) - by0;
-  const box: Win = { x0: win.x0 + bx0, y0: win.y0 + by0, w: bw, h: bh };
+  const box: Rect = { x0: win.x0 + bx0, y0: win.y0 + by0, w: bw, h: bh };
   const px = readWindow(result, box);
   const nb = bw * bh;
   const dst = new Float32Array(nb * 3), s = new Float32Array(nb * 3), core = new Uint8Array(nb), trusted = new Uint8Array(nb);

@@ -4,9 +4,9 @@
  * a darker limbal ring is drawn at the iris's edge; the pupil and the catchlights are left alone, and the
  * eyelids clip it (the weight is the iris region times the eye opening).
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { labOf, labToRgb, rgbToLab } from '../../image/colour.ts';
-import type { Mask } from '../../vision/regions/face-regions.ts';
 import type { Lens } from './lens.ts';
 import { CATCHLIGHT_FROM, CATCHLIGHT_GREY, CATCHLIGHT_L, FIBRE_CHROMA, IRIS_REACH, LIGHTNESS_REACH, LIMBAL, PUPIL, PUPIL_MEAN, TOUCHED } from './tuning.ts';
 

@@ -6,7 +6,7 @@
 import type { RasterImage } from '../../image/raster.ts';
 import { fromLab, toLab } from '../../image/colour.ts';
 import { blurPlane } from '../../image/frequency.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { FLOOR, FLOOR_FADE, hairlineLift, lossAt, OUTSIDE_BAND, skullInside, skullSpan, smooth, SKULL, templeSide, toHead, type HeadFrame, type Level } from './hairline.ts';
 import { fringeCover, hangsBeside, ownHairline, type HairMaps } from './hair-maps.ts';
@@ -26,7 +26,7 @@ const hairWeight = (p: number) => (p <= HAIR_SOME ? 0 : p >= HAIR_FIRM ? 1 : (p 
  * The edit of one face, in place over `win` of `img`. Exposed for the quality script and tests.
  * Returns how many pixels it touched.
  */
-export function editHair(img: RasterImage, win: Win, f: HeadFrame, level: Level, maps: HairMaps, seed: number): number {
+export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level, maps: HairMaps, seed: number): number {
   const n = win.w * win.h;
   const U = new Float32Array(n), V = new Float32Array(n);
   for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {

@@ -4,7 +4,7 @@
  */
 import { blurPlane } from '../../image/frequency.ts';
 import { dilatePlane } from '../../image/morphology.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { mirror } from './scalp.ts';
 import { hash2 } from './strands.ts';
 import { BACKDROP_FINE, BACKDROP_GRAIN, GRAIN_SIGMA, MOTTLE_BLOTCH, MOTTLE_BROAD, MOTTLE_GAIN, MOTTLE_MOST, TEXTURE_CLIP, TEXTURE_GAIN, TEXTURE_MARGIN, TEXTURE_SIGMA, TILE_LEAST } from './tuning.ts';
@@ -26,7 +26,7 @@ function grainPlane(w: number, h: number, seed: number, sigma = GRAIN_SIGMA): Fl
  * eyes and hairline beside it never bleed in), soft-clipped, its holes and, without a forehead, all of it
  * filled with grain of the same spread.
  */
-export function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, win: Win, fw: number, seed: number): Float32Array {
+export function scalpTexture(L: Float32Array, sample: Float32Array, forehead: boolean, win: Rect, fw: number, seed: number): Float32Array {
   const n = win.w * win.h, tsig = Math.max(1, TEXTURE_SIGMA * fw);
   const fine = blurPlane(L, win.w, win.h, tsig);
   const outside = new Float32Array(n);
@@ -63,7 +63,7 @@ export function scalpTexture(L: Float32Array, sample: Float32Array, forehead: bo
 }
 
 /** Lightness of the background's fine band round the head, as grain of that spread over the fill. */
-export function backgroundGrain(L: Float32Array, source: Float32Array, win: Win, seed: number): Float32Array {
+export function backgroundGrain(L: Float32Array, source: Float32Array, win: Rect, seed: number): Float32Array {
   const fine = blurPlane(L, win.w, win.h, BACKDROP_FINE);
   let s = 0, count = 0;
   for (let i = 0; i < L.length; i++) if (source[i]) { const d = L[i] - fine[i]; s += d * d; count++; }

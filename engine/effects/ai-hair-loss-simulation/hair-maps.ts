@@ -3,7 +3,7 @@
  * under a hat), whether it runs past the parsed square, whether long hair hangs beside the head, whether
  * bangs cover the forehead, and where the person's own hairline lies.
  */
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { fromHead, type HeadFrame, type SkullSpan } from './hairline.ts';
 import { BESIDE_PATCH, EDGE_SHARE, FOREHEAD_PATCH, HAIRLINE_SCAN, PROBES, PROBES_HIT, SCALP_PATCH, SCAN_STEP } from './tuning.ts';
 
@@ -19,7 +19,7 @@ export interface HairMaps {
  * v 1.05..1.45), those inside the photo. A hat, a headscarf or a bald head leave little; even a receding
  * hairline keeps the crown and the sides.
  */
-export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
+export function hairCover(f: HeadFrame, hair: Float32Array, win: Rect): number {
   let seen = 0, on = 0;
   for (let u = SCALP_PATCH.u0; u <= SCALP_PATCH.u1; u += SCALP_PATCH.du) {
     for (let v = SCALP_PATCH.v0; v <= SCALP_PATCH.v1; v += SCALP_PATCH.dv) {
@@ -37,7 +37,7 @@ export function hairCover(f: HeadFrame, hair: Float32Array, win: Win): number {
  * Whether the parsing's hair runs into its window's top or side edges (over more than 2 % of them): then
  * the hair goes on outside what was parsed. The photo's own edges count too (nothing lies beyond them).
  */
-export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
+export function hairAtEdge(hair: Uint8Array | undefined, win: Rect): boolean {
   if (!hair) return false;
   let on = 0;
   for (let x = 0; x < win.w; x++) if (hair[x] >= 128 || hair[win.w + x] >= 128) on++;
@@ -55,7 +55,7 @@ export function hairAtEdge(hair: Uint8Array | undefined, win: Win): boolean {
  * among its points inside the photo. Long hair falling from the top covers it; short hair leaves the ears
  * and the backdrop there.
  */
-export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): [boolean, boolean] {
+export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Rect): [boolean, boolean] {
   const side = (sign: number) => {
     let seen = 0, on = 0;
     for (const du of BESIDE_PATCH.du) {
@@ -76,7 +76,7 @@ export function hangsBeside(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win:
  * Share of the forehead (|u| ≤ 0.6 off the middle, v 0.3..0.75) the parsing calls hair (≥ 0.5), among its
  * points inside the photo: bangs cover much of it, a hairline (even a low one at the temples) little.
  */
-export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
+export function fringeCover(f: HeadFrame, maps: HairMaps, win: Rect): number {
   let seen = 0, on = 0;
   for (let du = FOREHEAD_PATCH.u0; du <= FOREHEAD_PATCH.u1; du += FOREHEAD_PATCH.du) {
     for (let v = FOREHEAD_PATCH.v0; v <= FOREHEAD_PATCH.v1; v += FOREHEAD_PATCH.dv) {
@@ -91,7 +91,7 @@ export function fringeCover(f: HeadFrame, maps: HairMaps, win: Win): number {
 }
 
 /** Where the hair begins over the middle of the forehead (v), or null when no hair is found there. */
-export function ownHairline(f: HeadFrame, maps: HairMaps, win: Win): number | null {
+export function ownHairline(f: HeadFrame, maps: HairMaps, win: Rect): number | null {
   for (let v = HAIRLINE_SCAN.from; v <= HAIRLINE_SCAN.to; v += SCAN_STEP) {
     let hits = 0;
     for (const du of PROBES) {

@@ -2,7 +2,7 @@
  * The bald head's outline in the head frame: the skull's top read from where short hair ends, and the
  * head's reach in every direction from the person matte's outline less a hair's thickness.
  */
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { fromHead, SKULL, smooth, type HeadFrame, type SkullSpan } from './hairline.ts';
 import type { HairMaps } from './hair-maps.ts';
 import { ANGLES, BELOW_CENTRE, HAIR_THICKNESS, HEAD_MAX, HEAD_MIN, HEAD_WINDOW, OUTLINE_SMOOTH, OUTLINE_SOFT, PROBES, PROBES_HIT, REACH_STEP, SCAN_STEP, SHORT_HAIR, SKULL_SCAN_FROM, TOP_LEAST, TOP_RAISE } from './tuning.ts';
@@ -13,7 +13,7 @@ import { ANGLES, BELOW_CENTRE, HAIR_THICKNESS, HEAD_MAX, HEAD_MIN, HEAD_WINDOW, 
  * under a little above the usual height (short hair), else about the usual height (big hair, or the top
  * outside the parsing).
  */
-export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Win): number {
+export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Rect): number {
   let last = -1;
   for (let v = SKULL_SCAN_FROM; v <= Math.max(HEAD_WINDOW.top, skull.top + HEAD_WINDOW.aboveSkull); v += SCAN_STEP) {
     let hits = 0, known = 0;
@@ -44,7 +44,7 @@ export function skullTop(f: HeadFrame, skull: SkullSpan, maps: HairMaps, win: Wi
  * the angle so the outline is round, not the hair's tufts.
  */
 export interface HeadShape { reach: Float32Array; top: number; skull: SkullSpan }
-export function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Win): HeadShape {
+export function headShape(f: HeadFrame, top: number, skull: SkullSpan, maps: HairMaps, win: Rect): HeadShape {
   const reach = new Float32Array(ANGLES), b = top - SKULL.v0;
   const thick = (HAIR_THICKNESS * 2) / skull.a;
   for (let k = 0; k < ANGLES; k++) {

@@ -7,7 +7,7 @@ import { labToLinear, linearToLab } from '../../image/colour.ts';
 import { maskedBlur } from '../../image/frequency.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { fromHead, SKULL, type HeadFrame } from './hairline.ts';
 import type { HairMaps } from './hair-maps.ts';
 import { headReach, type HeadShape } from './head-shape.ts';
@@ -23,7 +23,7 @@ import {
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Win, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
+export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
   // Forehead skin, else any skin of this face.

@@ -18,7 +18,7 @@ import { EffectError, type Ctx, type Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import { fromHead, headFrame, parseLevel, skullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { editHair } from './edit-hair.ts';
 import { hairAtEdge, hairCover } from './hair-maps.ts';
@@ -46,7 +46,7 @@ export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5
  * The window a face's edit works in: its head frame from the cheeks (skin to sample when a fringe hides
  * the forehead; nothing below the brows changes) to above the skull, clipped.
  */
-export function headWindow(f: HeadFrame, size: { width: number; height: number }): Win | null {
+export function headWindow(f: HeadFrame, size: { width: number; height: number }): Rect | null {
   // A turned head's skull reaches further back and higher in the frame (skullSpan).
   const sk = skullSpan(f.mid, f.down), u0 = Math.min(-HEAD_WINDOW.side, sk.u0 - HEAD_WINDOW.skullSides * sk.a), u1 = Math.max(HEAD_WINDOW.side, sk.u0 + HEAD_WINDOW.skullSides * sk.a);
   const v1 = Math.max(HEAD_WINDOW.top, sk.top + HEAD_WINDOW.aboveSkull), v0 = HEAD_WINDOW.bottom;

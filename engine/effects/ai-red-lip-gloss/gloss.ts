@@ -10,7 +10,9 @@
  *     highlight sits where the real light falls.
  */
 import { boxMean } from '../../image/guided-filter.ts';
-import { LINEAR, toLab, type Area, type Pixels } from '../../image/colour.ts';
+import { LINEAR, toLab } from '../../image/colour.ts';
+import type { Pixels } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { BRIGHT, CORE, DOME_SIGMA, DOME_SLOPE, FAVOUR, FINE_SIGMA, FROM_ABOVE, LIGHT_DEFAULT, LIT_ELSEWHERE, SHADING_LEAST, SHADING_SIGMA, SKIN_AROUND, SPECULAR, STRONG_LIGHT, TILT_EACH, TILT_MOST, WHITENED } from './tuning.ts';
 
 export interface Gloss {
@@ -22,7 +24,7 @@ export interface Gloss {
   direction: [number, number, number];
 }
 
-const blur = (p: Float32Array, area: Area, sigma: number) => {
+const blur = (p: Float32Array, area: Rect, sigma: number) => {
   const r = Math.max(1, Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5));
   return boxMean(boxMean(boxMean(p, area.w, area.h, r), area.w, area.h, r), area.w, area.h, r);
 };
@@ -33,7 +35,7 @@ const ramp = (v: number, lo: number, hi: number) => (hi > lo ? Math.min(1, Math.
  * The highlight for `mask` (0..1 over `area`) on `source`. `scale` is the face width in pixels; `favour`
  * (0..1 over the area, optional) weighs parts of the region up (the lower lip catches more light).
  */
-export function glossHighlight(source: Pixels, mask: Float32Array, area: Area, scale: number, favour?: Float32Array): Gloss {
+export function glossHighlight(source: Pixels, mask: Float32Array, area: Rect, scale: number, favour?: Float32Array): Gloss {
   const { L } = toLab(source, area);
   const n = mask.length;
 

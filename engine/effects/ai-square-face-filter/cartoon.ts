@@ -6,7 +6,8 @@
  */
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { blurPlane } from '../../image/frequency.ts';
-import { fromLab, toLab, type Pixels } from '../../image/colour.ts';
+import { fromLab, toLab } from '../../image/colour.ts';
+import type { Pixels } from '../../image/raster.ts';
 import { BAND_HARDNESS, CARTOON, LINE_FLOOR, LINE_SCALE } from './tuning.ts';
 
 export interface CartoonOptions {

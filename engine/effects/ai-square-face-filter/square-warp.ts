@@ -7,6 +7,7 @@
  * its centroid, and one symmetric square would magnify the near side (the nose of a profile) far out.
  */
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { INNER, MAX_SCALE, OUTER, SQUARENESS } from './tuning.ts';
 
@@ -90,7 +91,7 @@ export function sourceOf(f: FaceFrame, x: number, y: number, table?: RayTable): 
 }
 
 /** Warps the face in `pixels` (a copy of `image`'s), reading from `image`; returns the box it rewrote. */
-export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): { x0: number; y0: number; x1: number; y1: number } {
+export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): Rect {
   const { width, height, channels: ch } = image;
   const reach = OUTER * Math.max(f.a, f.b) * Math.SQRT2; // rs never passes the square's corner
   const table = rayTable(f);
@@ -103,7 +104,7 @@ export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): { x0
       bilinear(image, sx - 0.5, sy - 0.5, pixels, (y * width + x) * ch);
     }
   }
-  return { x0, y0, x1, y1 };
+  return { x0, y0, w: x1 - x0, h: y1 - y0 };
 }
 
 function bilinear(image: RasterImage, x: number, y: number, out: Buffer, o: number) {

@@ -17,10 +17,12 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
+import { type Mask } from '../../image/mask.ts';
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
@@ -28,9 +30,9 @@ import { removeBeard, type RemovalStats } from './removal.ts';
 import { skinSeen } from './skin-seen.ts';
 import { beardTuning, removalTuning } from './tuning.ts';
 import { floodFrom, largestPatch } from './connected.ts';
-import { faceRegions, type Mask, type RegionName } from '../../vision/regions/face-regions.ts';
+import { faceRegions, type RegionName } from '../../vision/regions/face-regions.ts';
 import { feather, grow, union } from '../../image/feather.ts';
-import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from '../../vision/regions/skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
@@ -43,7 +45,7 @@ export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'left
 
 export interface BeardMask {
   /** The window (image pixels) the planes cover. */
-  win: Win;
+  win: Rect;
   faceWidth: number;
   /** 0..1: beard and moustache (all zeros on a clean-shaven face). */
   beard: Float32Array;
@@ -68,7 +70,7 @@ export interface BeardMask {
 }
 
 /** A mask's values resampled onto a window, 0..1. */
-function windowed(mask: Mask | undefined, win: Win): Float32Array {
+function windowed(mask: Mask | undefined, win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
   for (let y = 0; y < win.h; y++) {
@@ -86,7 +88,7 @@ const median = (v: Float32Array | number[]) => { const s = Float32Array.from(v).
  * median where little skin is within reach (the chin and neck lie far from the cheeks). The weight's blur
  * is shared by the planes.
  */
-function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array[] {
+function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Rect, sigma: number): Float32Array[] {
   const den = blurCoarse(weight, win.w, win.h, sigma);
   return planes.map((plane) => {
     const m = median(idx.map((i) => plane[i]));
@@ -105,7 +107,7 @@ function skinReference(planes: Float32Array[], weight: Float32Array, idx: number
  * over the forehead as far as the texture's blurs read (retouchWindow's half a face each way was twice the
  * pixels for nothing).
  */
-export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
+export function beardWindow(face: Face, size: { width: number; height: number }): Rect | null {
   const side = removalTuning.context + beardTuning.skirt;
   return meshWindow(face, size, { side, top: beardTuning.windowTop, bottom: side });
 }

@@ -18,8 +18,9 @@
  */
 import { expand, shrink } from '../../image/guided-filter.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { mapGamut, toByte, toLab, type Area } from '../../image/colour.ts';
+import { mapGamut, toByte, toLab } from '../../image/colour.ts';
 import { blurPlane } from '../../image/frequency.ts';
+import type { Rect } from '../../image/rect.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
 import { restoreLips } from './lips.ts';
@@ -28,7 +29,7 @@ import { removalTuning } from './tuning.ts';
 
 export interface BeardPlanes {
   /** The window of the image the planes cover. */
-  win: Area;
+  win: Rect;
   /** Face width in image pixels (cheek to cheek). */
   faceWidth: number;
   /** 0..1 beard and moustache. */

@@ -8,13 +8,13 @@
  * (rvm-onnx.ts, its graph converted; about a tenth of tfjs-wasm's CPU), on tfjs when that cannot open.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { predictMatte, type IsnetModel } from '../models/isnet.ts';
-import type { Mask } from '../../image/feather.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
 import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../models/rvm-onnx.ts';

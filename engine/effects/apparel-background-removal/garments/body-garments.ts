@@ -4,9 +4,9 @@
  * part, learnt from the regions each prior is sure of and re-learnt from the assignment (EM style, as
  * GrabCut does), then smoothed over neighbouring regions of similar colour.
  */
+import { labDistanceSquared } from '../../../image/colour.ts';
 import { dist, mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE2 } from '../../../image/lab.ts';
 import type { Scene } from './scene.ts';
 
 export const PARTS = ['upper', 'lower', 'shoes', 'bag'] as const;
@@ -48,7 +48,7 @@ function prior(g: Geometry, f: BodyFrame, p: Pt, bags: DetectedObject[]): number
   const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - 0.35 * g.t, g.yh + 0.05 * g.t) * (1 - 0.8 * feet) * (1 - 0.7 * onArm);
   const dAnkle = Math.min(...f.ankles.map((a) => dist(p, a)));
   const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - 0.3 * g.shin, g.ya) * (dAnkle < 0.8 * g.shin ? 1 : 0.2);
-  const inBag = bags.some((b) => p.x >= b.box.x && p.x <= b.box.x + b.box.width && p.y >= b.box.y && p.y <= b.box.y + b.box.height);
+  const inBag = bags.some((b) => p.x >= b.box.x0 && p.x <= b.box.x0 + b.box.w && p.y >= b.box.y0 && p.y <= b.box.y0 + b.box.h);
   const far = Math.min(dArm, dLeg, Math.abs(p.x - g.cx) > g.sw * 0.6 ? Infinity : 0) > g.sw * 0.35;
   const bag = inBag ? (far ? 0.8 : 0.45) : far ? 0.08 : 0.02;
   return [upper, lower, shoes, bag];
@@ -85,7 +85,7 @@ export function assignParts(s: Scene, clothing: Uint8Array, f: BodyFrame, object
       for (const q of s.neighbours[r]) {
         const pq = post.get(q);
         if (!pq) continue;
-        const w = 0.6 * Math.exp(-deltaE2(s.regions[r].lab, s.regions[q].lab) / (2 * 12 ** 2));
+        const w = 0.6 * Math.exp(-labDistanceSquared(s.regions[r].lab, s.regions[q].lab) / (2 * 12 ** 2));
         const nq = normalise(pq);
         for (let k = 0; k < acc.length; k++) acc[k] += w * nq[k];
         wsum += w;
@@ -105,7 +105,7 @@ function likelihood(s: Scene, r: number, seeds: number[]): number {
   const c = s.regions[r].lab;
   for (const q of seeds) {
     const w = s.regions[q].n;
-    num += w * Math.exp(-deltaE2(c, s.regions[q].lab) / (2 * SIGMA * SIGMA));
+    num += w * Math.exp(-labDistanceSquared(c, s.regions[q].lab) / (2 * SIGMA * SIGMA));
     den += w;
   }
   return num / den;

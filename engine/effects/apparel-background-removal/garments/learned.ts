@@ -202,7 +202,7 @@ export function relabel(r: RuleParse, input: ParseInput, model = apparelModel())
   // A hat covers a good part of a head: a speck of hat smaller than a quarter of the face is a mistake
   // (a few superpixels of short dark hair on the official portrait).
   if (r.face) {
-    const least = 0.25 * r.face.box.width * r.face.box.height;
+    const least = 0.25 * r.face.box.w * r.face.box.h;
     for (const piece of groups(r.s, regions.filter((reg) => r.s.label[reg] === L.hat))) if (areaOf(r.s, piece) < least) for (const q of piece) r.s.label[q] = L.background;
   }
 }

@@ -144,7 +144,7 @@ export function faceRoi(face: Face, scale: number): Roi {
   }
   const angle = ((face.pose?.roll ?? face.rotation) * Math.PI) / 180;
   const grow = Math.abs(Math.cos(angle)) + Math.abs(Math.sin(angle));
-  const { x, y, width, height } = face.box;
+  const { x0: x, y0: y, w: width, h: height } = face.box;
   return { cx: x + width / 2, cy: y + height / 2, size: (Math.max(width, height) / grow) * scale, angle };
 }
 

@@ -19,9 +19,9 @@
  * (so the moustache rule reads the colour of the upper-lip band, not a class); hair longer than the crop
  * is seen only through the hair mask, which spills onto the face on tight crops.
  */
+import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
 import type { FaceParsing, ParseOptions, ParsingSample } from '../../../vision/parsing/face-parsing.ts';
-import type { Mask } from '../../../vision/regions/face-regions.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import type { Coded } from './geometry-attributes.ts';
 import { measureParts, type Lab, type PartFeatures } from './part-measures.ts';

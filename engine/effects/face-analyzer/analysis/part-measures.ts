@@ -2,17 +2,18 @@
  * The measures behind the part attributes (part-attributes.ts): what the face parsing, the hair mask and
  * the colours say about glasses, hats, a mask, a moustache, the hair and the skin, taken in the face's own
  * frame (origin between the eyes, x across to the subject's left, y down, unit = the face's width from
- * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, engine/image/lab.ts).
+ * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, toLabInterleaved).
  *
  * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
  */
+import { toLabInterleaved } from '../../../image/colour.ts';
+import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
-import { toLab } from '../../../image/lab.ts';
+import type { Rect } from '../../../image/rect.ts';
 import { faceMeshTables } from '../../../vision/models/human.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../../../vision/parsing/face-parsing.ts';
-import { faceRegionPlanes, type Mask, type RegionName } from '../../../vision/regions/face-regions.ts';
-import type { Win } from '../../../image/polygon.ts';
+import { faceRegionPlanes, type RegionName } from '../../../vision/regions/face-regions.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from '../../../vision/faces/landmarks.ts';
@@ -112,7 +113,7 @@ export function colourBin([L, a, b]: Lab): number {
  * on both halves of the shared faces as it was (scripts/quality/face-parts.ts) for about a third less of the
  * measures' time: they are shares, means and medians over regions of thousands of points.
  */
-export function partsLattice(win: Win): ImageLattice {
+export function partsLattice(win: Rect): ImageLattice {
   const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / 30000)));
   const cols: number[] = [], rows: number[] = [];
   for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
@@ -166,7 +167,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
   /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
   const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
-  const lab = toLab(latticeRgb(image, grid), 3, n);
+  const lab = toLabInterleaved(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
   // Every point's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);
@@ -385,7 +386,7 @@ function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
  * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
  */
 function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
-  parserHair: (i: number) => number, win: Win, grid: ImageLattice) {
+  parserHair: (i: number) => number, win: Rect, grid: ImageLattice) {
   // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
   const nx = grid.cols.length, ny = grid.rows.length;
   const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
@@ -430,7 +431,7 @@ function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [n
       for (let j = 0; j < m; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
       const rgb = new Uint8Array(sure.length * 3);
       sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
-      const l = toLab(rgb, 3, sure.length);
+      const l = toLabInterleaved(rgb, 3, sure.length);
       return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
     },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */

@@ -8,6 +8,7 @@ import { fitPlane, planeResiduals } from '../../../image/plane-fit.ts';
 import { toLab } from '../../../image/colour.ts';
 import { gauss as blurPlane } from '../../../image/gauss.ts';
 import type { RasterImage } from '../../../image/raster.ts';
+import type { Rect } from '../../../image/rect.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import type { FaceParsing, ParsingSample } from '../../../vision/parsing/face-parsing.ts';
 import { findBlobs, measureBlob, type Blob, type LabFrame } from './blobs.ts';
@@ -19,7 +20,6 @@ import { fineTexture, shineMap, skinType, type SkinType } from './shine.ts';
 import { faceMm, skinZones, zoneArea, type ZoneName, type Zones } from './zones.ts';
 
 export interface Scored { value: number; confidence: number }
-export interface Rect { left: number; top: number; width: number; height: number }
 export type LesionKind = 'acne' | 'closed_comedones' | 'mole' | 'skin_spot';
 export const LESION_KINDS: readonly LesionKind[] = ['acne', 'closed_comedones', 'mole', 'skin_spot'];
 export type WrinkleName = 'forehead_wrinkle' | 'crows_feet' | 'eye_finelines' | 'glabella_wrinkle' | 'nasolabial_fold';
@@ -163,17 +163,18 @@ export interface SkinAnalysis {
  * Sharpness: RMS of detail finer than 0.3 mm over RMS of 0.3-1.2 mm detail, around the eyes and brows.
  * Blurred only over the area and a margin of 3 coarse σ (what the blur reaches), not the whole frame.
  */
-export function sharpness(L: Float32Array, w: number, h: number, s: number, area: { x0: number; y0: number; x1: number; y1: number }): number {
+export function sharpness(L: Float32Array, w: number, h: number, s: number, area: Rect): number {
   const sf = Math.max(0.6, 0.3 * s), sc = Math.max(1.2, 1.2 * s), m = Math.ceil(3 * sc);
-  const cx0 = Math.max(0, area.x0 - m), cy0 = Math.max(0, area.y0 - m), cx1 = Math.min(w, area.x1 + m), cy1 = Math.min(h, area.y1 + m);
+  const ax1 = area.x0 + area.w, ay1 = area.y0 + area.h;
+  const cx0 = Math.max(0, area.x0 - m), cy0 = Math.max(0, area.y0 - m), cx1 = Math.min(w, ax1 + m), cy1 = Math.min(h, ay1 + m);
   const cw = cx1 - cx0, ch = cy1 - cy0;
   if (cw <= 2 || ch <= 2) return 0;
   const crop = new Float32Array(cw * ch);
   for (let y = 0; y < ch; y++) crop.set(L.subarray((cy0 + y) * w + cx0, (cy0 + y) * w + cx1), y * cw);
   const f = blurPlane(crop, cw, ch, sf), c = blurPlane(crop, cw, ch, sc);
   let ef = 0, em = 0;
-  for (let y = Math.max(1, area.y0); y < Math.min(h - 1, area.y1); y++) {
-    for (let x = Math.max(1, area.x0); x < Math.min(w - 1, area.x1); x++) {
+  for (let y = Math.max(1, area.y0); y < Math.min(h - 1, ay1); y++) {
+    for (let x = Math.max(1, area.x0); x < Math.min(w - 1, ax1); x++) {
       const i = (y - cy0) * cw + (x - cx0);
       ef += (crop[i] - f[i]) ** 2; em += (f[i] - c[i]) ** 2;
     }
@@ -182,11 +183,12 @@ export function sharpness(L: Float32Array, w: number, h: number, s: number, area
 }
 
 /** The eyes-and-brows box of a frame (the sharpness probe's area). */
-export function eyeArea(f: Frame) {
+export function eyeArea(f: Frame): Rect {
   const idx = [46, 53, 52, 65, 55, 33, 133, 145, 159, 276, 283, 282, 295, 285, 263, 362, 374, 386];
   const xs = idx.map((i) => f.mesh[i][0]), ys = idx.map((i) => f.mesh[i][1]);
   const m = 3 * f.s;
-  return { x0: Math.floor(Math.min(...xs) - m), y0: Math.floor(Math.min(...ys) - m), x1: Math.ceil(Math.max(...xs) + m), y1: Math.ceil(Math.max(...ys) + m) };
+  const x0 = Math.floor(Math.min(...xs) - m), y0 = Math.floor(Math.min(...ys) - m);
+  return { x0, y0, w: Math.ceil(Math.max(...xs) + m) - x0, h: Math.ceil(Math.max(...ys) + m) - y0 };
 }
 
 export function labFrame(f: Frame): LabFrame {
@@ -392,7 +394,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
     if (refined.has(b) && !refinedSpot(b, kind, near)) continue;
     if (lesions.some((l) => Math.hypot(l.blob.x - b.x, l.blob.y - b.y) < Math.max(l.blob.r, b.r))) continue;
     const [x0, y0] = toImage(f, b.x - 1.2 * b.r, b.y - 1.2 * b.r), [x1, y1] = toImage(f, b.x + 1.2 * b.r, b.y + 1.2 * b.r);
-    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b, near)), rect: { left: Math.round(x0), top: Math.round(y0), width: Math.max(1, Math.round(x1 - x0)), height: Math.max(1, Math.round(y1 - y0)) } });
+    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b, near)), rect: { x0: Math.round(x0), y0: Math.round(y0), w: Math.max(1, Math.round(x1 - x0)), h: Math.max(1, Math.round(y1 - y0)) } });
   }
 
   lap('lesions');
@@ -493,13 +495,13 @@ export function planeResidualSpread(xs: readonly number[], ys: readonly number[]
  * in from its edge), so that what the fold scales read there is the zone's own relief, not the edges of
  * the hair, brows or eyes beside it. 1 inside, 0 outside.
  */
-export function coreOf(zone: Float32Array, w: number, h: number, s: number): { core: Float32Array; box: { x0: number; y0: number; x1: number; y1: number } } {
+export function coreOf(zone: Float32Array, w: number, h: number, s: number): { core: Float32Array; box: Rect } {
   const core = new Float32Array(w * h);
   // Blurred only over the zone's box and 3 σ around it (the zone is 0 beyond: the same values).
   let x0 = w, y0 = h, x1 = -1, y1 = -1;
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) if (zone[i] >= 0.5) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
-  const box = { x0, y0, x1, y1 };
-  if (x1 < 0) return { core, box };
+  if (x1 < 0) return { core, box: { x0: 0, y0: 0, w: 0, h: 0 } };
+  const box = { x0, y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
   const sigma = Math.max(...RIDGE_SIGMAS.coarse) * s, m = Math.ceil(3 * sigma);
   const cx0 = Math.max(0, x0 - m), cy0 = Math.max(0, y0 - m), cw = Math.min(w, x1 + m + 1) - cx0, ch = Math.min(h, y1 + m + 1) - cy0;
   const crop = new Float32Array(cw * ch);
@@ -527,8 +529,8 @@ export function withFurrows(fine: RidgeField, fineMin: number, coarse: RidgeFiel
   const coarseMin = Math.max(minDepth, FINE_LINES.noise * spreadIn(coarse.depth, core));
   const depth = new Float32Array(w * h), angle = new Float32Array(w * h);
   // Only the zone's box: findLines reads nothing outside the zone.
-  for (let y = box.y0; y <= box.y1; y++) {
-    for (let x = box.x0, i = y * w + x; x <= box.x1; x++, i++) {
+  for (let y = box.y0; y < box.y0 + box.h; y++) {
+    for (let x = box.x0, i = y * w + x; x < box.x0 + box.w; x++, i++) {
       const f = fine.depth[i] >= fineMin ? fine.depth[i] : 0, c = core[i] && coarse.depth[i] >= coarseMin ? coarse.depth[i] : 0;
       if (c > f) { depth[i] = c; angle[i] = coarse.angle[i]; } else { depth[i] = f; angle[i] = fine.angle[i]; }
     }
