@@ -21,4 +21,11 @@ describe('configFromEnv', () => {
     expect(configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beauty, skin-analysis-advanced' }).disabledEffects).toEqual(['face-beauty', 'skin-analysis-advanced']);
     expect(() => configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beuaty' })).toThrow(/unknown effect face-beuaty; the effects are .*face-beauty/);
   });
+
+  it('preloads no network unless told to, and refuses an id that is not an ONNX network of the catalog', () => {
+    expect(configFromEnv({}).preloadModels).toEqual([]);
+    expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-medium' }).preloadModels).toEqual(['isnet-medium']);
+    expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-small, rvm-onnx' }).preloadModels).toEqual(['isnet-small', 'rvm-onnx']);
+    expect(() => configFromEnv({ ATELIER_PRELOAD_MODELS: 'human' })).toThrow(/human is not an ONNX network of the catalog; those are .*isnet-medium/);
+  });
 });

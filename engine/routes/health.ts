@@ -2,7 +2,7 @@
  * Liveness without a key, plus which effects this engine provides and where each model stands. Models
  * load in a worker when an effect that needs them first runs there, so `ready` (every worker takes jobs)
  * comes within a second or two of start and says nothing about models; `models` does, per catalog id:
- * loaded (in `workers` of the worker threads), loading, loadable (its files are there, nothing has needed
+ * loaded (in `workers` of the threads: worker threads, and the model host for the networks it preloads), loading, loadable (its files are there, nothing has needed
  * it yet) or failed (with the reason: the last load error, or the files that are missing). `storage` says
  * whether the data folder's disk has room (storage.ts); while it is full, `status` is `storage_full`.
  */
@@ -44,7 +44,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
       effects: Object.fromEntries(endpoints.filter((e) => e.mode !== 'query')
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },
-      tasks: { pending: tasks.pendingCount(), running: queue.inFlight },
+      tasks: { pending: await tasks.pendingCount(), running: queue.inFlight },
       storage,
     };
   });

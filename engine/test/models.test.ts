@@ -46,6 +46,28 @@ describe('lazy model loading', () => {
   });
 });
 
+describe('preloaded networks', () => {
+  it('opens ATELIER_PRELOAD_MODELS in the model host once the engine is up, with no request, and serves from it', async () => {
+    const p = await startTestEngine({ preloadModels: ['isnet-medium'] });
+    try {
+      await waitReady(p);
+      let state: unknown;
+      for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+        state = (await get(p, '/healthz', {})).body.models['isnet-medium'];
+        if ((state as { state: string }).state !== 'loading') break;
+      }
+      expect(state).toEqual({ state: 'loaded', workers: 1 });
+      expect((await get(p, '/healthz', {})).body.models['isnet-small']).toEqual({ state: 'loadable' });
+      const r = await post(p, COMMODITY, form({ image: fixture('product_coffee_cup.png'), return_form: 'mask' }));
+      expect(r.status).toBe(200);
+      // The host and the worker that ran it.
+      expect((await get(p, '/healthz', {})).body.models['isnet-medium']).toEqual({ state: 'loaded', workers: 2 });
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe('modelHealth', () => {
   it('prefers loaded, then loading, then a reported failure, then the file check', () => {
     expect(modelHealth([{ state: 'failed', message: 'x' }, { state: 'loaded' }], undefined)).toEqual({ state: 'loaded', workers: 1 });

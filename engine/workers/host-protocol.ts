@@ -18,7 +18,8 @@ export interface HostConnect { type: 'connect'; port: MessagePort }
 /** Start no more runs; answer `stopped` once the one under way has finished (see pool.ts close()). */
 export interface HostStop { type: 'stop' }
 export type HostControl = HostConnect | HostStop;
-/** What the host sends the pool. */
+/** What the host sends the pool: that it has stopped, or where a network it preloads stands. */
 export interface HostStopped { type: 'stopped' }
+export type HostModelEvent = { type: 'model'; id: string; state: 'loading' | 'loaded' } | { type: 'model'; id: string; state: 'failed'; message: string };
 
-export interface HostInit { threads: number; idleMs: number }
+export interface HostInit { threads: number; idleMs: number; preload: string[] }

@@ -2,13 +2,14 @@
  * The model host: one thread that holds the ONNX sessions every worker shares. Workers ask it to open a
  * network by catalog id and to run it; runs go one at a time, each with every core, so the session's
  * arena is sized for one run and the engine holds one copy of each network however many workers it has.
- * Loads nothing until asked, and closes what has not run for a while (ATELIER_MODEL_IDLE_MS).
+ * Opens the networks in init.preload at start and others when asked, and closes what has not run for a
+ * while (ATELIER_MODEL_IDLE_MS).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { catalog } from '../vision/models/catalog.ts';
 import { openLocalOnnx, type OnnxTensor } from '../vision/models/onnx.ts';
 import { IdleNets } from './idle-nets.ts';
-import type { HostControl, HostInit, HostReply, HostRequest, HostStopped } from './host-protocol.ts';
+import type { HostControl, HostInit, HostModelEvent, HostReply, HostRequest, HostStopped } from './host-protocol.ts';
 
 const init = workerData as HostInit;
 
@@ -26,6 +27,17 @@ const nets = new IdleNets(openNet, init.idleMs);
 if (init.idleMs > 0) {
   // Between runs (in their queue), so a network is never closed under one.
   setInterval(() => void serial(() => nets.closeIdle()).catch(() => {}), Math.min(60_000, Math.max(1000, init.idleMs / 4))).unref();
+}
+
+// Opened in the background: a request that needs one meanwhile waits on the same open. One that fails is
+// forgotten (the request asking for it reports why); one that no request runs is closed when idle, as any.
+for (const id of init.preload) {
+  const report = (m: HostModelEvent) => parentPort!.postMessage(m);
+  report({ type: 'model', id, state: 'loading' });
+  nets.open(id).then(
+    () => report({ type: 'model', id, state: 'loaded' }),
+    (err: unknown) => report({ type: 'model', id, state: 'failed', message: err instanceof Error ? err.message : String(err) }),
+  );
 }
 
 /** Runs queue behind each other: concurrent runs would each grow the arena and share the same cores. */

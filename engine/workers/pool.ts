@@ -5,7 +5,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { CodedError, type ErrorCode } from '../../contract/errors.ts';
 import type { EffectOutput } from '../pipeline/effect.ts';
-import type { HostConnect, HostInit, HostStop, HostStopped } from './host-protocol.ts';
+import type { HostConnect, HostInit, HostModelEvent, HostStop, HostStopped } from './host-protocol.ts';
 import type { CancelRequest, HostPortMessage, JobImage, JobRequest, WorkerData, WorkerInit, WorkerMessage } from './protocol.ts';
 
 interface Pending {
@@ -61,8 +61,12 @@ export class WorkerPool {
 
   /** Every worker thread is up and takes jobs (models load later, on first use). */
   get ready(): boolean { return this.slots.every((s) => s.ready); }
-  /** Each worker's models by id, as reported; a replaced worker's are gone with it. */
-  get workerModels(): Map<string, WorkerModel>[] { return this.slots.map((s) => s.models); }
+  /**
+   * Each thread's models by id, as reported: the workers', then the networks the model host preloads
+   * (init.preloadModels); a replaced thread's are gone with it.
+   */
+  get workerModels(): Map<string, WorkerModel>[] { return [...this.slots.map((s) => s.models), this.hostModels]; }
+  private hostModels = new Map<string, WorkerModel>();
   get size(): number { return this.slots.length; }
   get idle(): number { return this.slots.filter((s) => !s.busy).length; }
   /** Jobs waiting for a worker, plus admitted sync requests whose bodies are still arriving. */
@@ -156,8 +160,12 @@ export class WorkerPool {
   }
 
   private spawnHost(): Worker {
-    const init: HostInit = { threads: this.init.threads, idleMs: this.init.modelIdleMs ?? 0 };
+    const init: HostInit = { threads: this.init.threads, idleMs: this.init.modelIdleMs ?? 0, preload: this.init.preloadModels ?? [] };
     const host = new Worker(hostUrl, { workerData: init });
+    this.hostModels = new Map();
+    host.on('message', (m: HostStopped | HostModelEvent) => {
+      if (m.type === 'model') this.hostModels.set(m.id, m.state === 'failed' ? { state: m.state, message: m.message } : { state: m.state });
+    });
     host.on('error', (err) => console.error('[pool] model host error:', err));
     host.on('exit', (code) => {
       if (this.closed) return;

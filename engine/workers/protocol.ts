@@ -37,6 +37,8 @@ export interface WorkerInit {
   threads: number;
   /** The model host closes an ONNX network nothing has run for this long (0: never); see idle-nets.ts. */
   modelIdleMs?: number;
+  /** ONNX networks the model host opens at its start (see EngineConfig.preloadModels). */
+  preloadModels?: string[];
 }
 
 /** What a worker starts with: the pool's init and its port to the model host. */

@@ -37,18 +37,33 @@ const loadEffect = (slug: string): Promise<Effect> => {
   return p;
 };
 
-/** The effect's models, loaded before its first run here; a load that fails makes the effect unavailable, plainly. */
+/**
+ * The effect's models, loaded before its first run here, all at once: ONNX networks open in the model host
+ * while tfjs models load in this thread. A load that fails makes the effect unavailable, plainly; with
+ * several failing, the first in the effect's list is the one named.
+ */
 async function loadModels(effect: Effect) {
-  for (const id of effect.models) {
+  const loads = await Promise.allSettled(effect.models.map((id) => models.get(id)));
+  for (const [i, load] of loads.entries()) {
+    if (load.status === 'fulfilled') continue;
+    const err: unknown = load.reason;
+    if (!(err instanceof ModelLoadError)) throw err;
+    console.error(`[worker] ${effect.slug}: ${err.message}`);
+    // The reason (paths, runtime messages) goes to the log and /healthz, not to the client.
+    throw new CodedError('ERROR_AI_NOT_AVAILABLE', `${effect.slug} is not available right now: its model ${effect.models[i]} could not be loaded (see /healthz)`);
+  }
+}
+
+async function decodeAll(images: JobRequest['images']): Promise<Record<string, RasterImage>> {
+  const decoded: Record<string, RasterImage> = {};
+  for (const [name, img] of Object.entries(images)) {
     try {
-      await models.get(id);
-    } catch (err) {
-      if (!(err instanceof ModelLoadError)) throw err;
-      console.error(`[worker] ${effect.slug}: ${err.message}`);
-      // The reason (paths, runtime messages) goes to the log and /healthz, not to the client.
-      throw new CodedError('ERROR_AI_NOT_AVAILABLE', `${effect.slug} is not available right now: its model ${id} could not be loaded (see /healthz)`);
+      decoded[name] = await decodeImage(img.bytes, img.format, img.maxPixels);
+    } catch {
+      throw new CodedError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
     }
   }
+  return decoded;
 }
 
 /** The running job's controller, so a cancel from the pool can stop it. */
@@ -57,15 +72,11 @@ const running = new Map<number, AbortController>();
 /** Decodes the job's images and runs its effect. Steps look at the signal between them. */
 async function work(job: JobRequest, signal: AbortSignal): Promise<EffectOutput> {
   const effect = await loadEffect(job.slug);
+  // Decoding (sharp's threads) goes on while the models load.
+  const decoding = decodeAll(job.images);
+  decoding.catch(() => {});
   await loadModels(effect);
-  const decoded: Record<string, RasterImage> = {};
-  for (const [name, img] of Object.entries(job.images)) {
-    try {
-      decoded[name] = await decodeImage(img.bytes, img.format, img.maxPixels);
-    } catch {
-      throw new CodedError('FILE_DECODING_FAILURE', `${name}: the bytes look like ${img.format.toUpperCase()} but do not decode`);
-    }
-  }
+  const decoded = await decoding;
   const { image, ...others } = decoded;
   return runEffect(effect, { image, images: others, params: job.params }, { models, signal });
 }

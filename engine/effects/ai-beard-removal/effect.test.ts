@@ -1,7 +1,7 @@
 /**
  * Beard removal over real HTTP on the public-domain portrait in engine/test/fixtures: clean-shaven as it
- * is (it must come back unchanged), and with a short and a dense beard drawn onto it (engine/vision/
- * regions/synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere.
+ * is (it must come back unchanged), and with a short and a dense beard drawn onto it
+ * (synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { detectFaces } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { meshFaceWidth } from '../../vision/regions/skin-mask.ts';
-import { drawStubble } from '../../vision/regions/synthetic-beard.ts';
+import { drawStubble } from './synthetic-beard.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
 let e: TestEngine;

@@ -1,7 +1,8 @@
 /**
  * Steps of beard removal: the faces (the portrait template: the 5 largest) → each face's beard mask read
- * from the photo as sent and removed from the result (engine/vision/regions/beard.ts, removeFaceBeard) →
- * PNG, so every pixel outside the beards comes back unchanged.
+ * from the photo as sent and removed from the result (engine/looks/beard/mask.ts, removeFaceBeard) →
+ * PNG, so every pixel outside the beards comes back unchanged. The effect is the beard look alone: its
+ * parameters are the look's (engine/looks/beard/tuning.ts), shared with beard styling.
  */
 import type endpoint from '../../../contract/endpoints/ai-beard-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
@@ -9,7 +10,7 @@ import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { BEARD_PARSING, BEARD_REGIONS, removeFaceBeard } from '../../vision/regions/beard.ts';
+import { BEARD_PARSING, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
 
 export type P = Params<typeof endpoint>;
 

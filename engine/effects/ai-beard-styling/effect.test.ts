@@ -97,7 +97,7 @@ describe('ai-beard-styling', () => {
     if ('error' in r) throw new Error(r.error.message);
     // Over the chin, the hair's fine texture (mean luma step between neighbours) falls to under half the
     // stubbled photo's. (Its tone is the removal's own business: on an all-stubbled face it fills darker
-    // than the clean skin, see beard.ts.)
+    // than the clean skin, see looks/beard/mask.ts.)
     const texture = (a: { data: Buffer; width: number }) => {
       const [x0, y0, x1, y1] = [CHIN[0] * a.width, CHIN[1] * r.height, CHIN[2] * a.width, CHIN[3] * r.height].map(Math.round);
       const luma = (o: number) => 0.299 * a.data[o] + 0.587 * a.data[o + 1] + 0.114 * a.data[o + 2];

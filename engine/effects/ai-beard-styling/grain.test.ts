@@ -1,7 +1,7 @@
 /** The photo's blur and grain at the beard's scale, and the drawn hair softened and grained to match. */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../image/random.ts';
-import { gauss } from '../../vision/skin/gauss.ts';
+import { gauss } from '../../image/gauss.ts';
 import { addGrain, edgeBlur, fineGrain, soften } from './grain.ts';
 
 const W = 96, H = 96;
@@ -15,7 +15,7 @@ function disc(sigma: number, noise = 0, seed = 1) {
   for (let i = 0; i < b.length; i++) b[i] += noise * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   return b;
 }
-const AREA = { x0: 8, y0: 8, x1: 88, y1: 88 };
+const AREA = { x0: 8, y0: 8, w: 80, h: 80 };
 
 describe('edgeBlur', () => {
   it('reads the blur a photo was given, within a fifth', () => {

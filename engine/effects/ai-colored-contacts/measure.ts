@@ -1,12 +1,12 @@
 /**
- * The issue's measures of a contacts result, shared by the HTTP test and scripts/quality-contacts.ts:
+ * The quality measures of a contacts result, shared by the HTTP test and scripts/quality/contacts.ts:
  * spill (pixels changed by more than 12 outside the eye openings grown by 6 % of the face width, over the
  * pixels there), coverage (the share of eye-opening pixels changed) and whether the changed pixels moved
  * toward the lens colour (mean ΔE2000 to it, before and after).
  */
 import { changedPixels, dilate, spill } from '../../image/change.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { deltaE, labOf } from '../../image/retouch/color.ts';
+import { deltaE, labOf } from '../../image/colour.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { faceRegions } from '../../vision/regions/face-regions.ts';
 

@@ -6,7 +6,7 @@ import { fixture, form, get, pollTask, post, solidPng, startTestEngine, waitRead
 import { detectFaces } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
-import { toLab } from '../../image/retouch/color.ts';
+import { toLab } from '../../image/colour.ts';
 import { headFrame, toHead } from './hairline.ts';
 
 const HAIR_LOSS = '/api/portrait/editing/ai-hair-loss-simulation';

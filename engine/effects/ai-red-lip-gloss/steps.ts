@@ -6,20 +6,16 @@ import type endpoint from '../../../contract/endpoints/ai-red-lip-gloss.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { blend } from '../../image/retouch/blend.ts';
-import { glossHighlight } from '../../image/retouch/gloss.ts';
-import { recolor } from '../../image/retouch/recolor.ts';
+import { blend } from '../../looks/blend.ts';
+import { glossHighlight } from './gloss.ts';
+import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { GLOSS, RED } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 export interface Glossed { result: RasterImage }
-
-/** A blue-leaning classic red (#B0122E) at 85%: strong, with the lips' own colour still under it. */
-export const RED = { rgb: [176, 18, 46] as const, opacity: 0.85 };
-/** How much of the highlight's light is screened on at its peak. */
-const GLOSS = 0.9;
 
 export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
@@ -37,8 +33,8 @@ export const glossLips: Step<P, PortraitState, Glossed> = async (c, kit) => {
 };
 
 /**
- * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
- * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
+ * Lossless, so every pixel outside the lips comes back byte for byte (JPEG moved the photo's edges:
+ * docs/experiments/lips-color-changer.md#lossless-png-not-the-photos-jpeg-kept).
  */
 export const encode: Step<P, Glossed> = async (c) => {
   c.output.images.result = await encodePngFast(c.state.result);

@@ -1,6 +1,6 @@
 /** The seven garment classes of the endpoint and the parse labels each one collects. */
 import { garmentClasses } from '../../../contract/endpoints/apparel-background-removal.ts';
-import { L } from '../../vision/garments/scene.ts';
+import { L } from './garments/scene.ts';
 
 export type GarmentClass = (typeof garmentClasses)[number];
 export { garmentClasses };

@@ -7,13 +7,14 @@ import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { named, type Ctx, type Kit, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from '../../vision/garments/human-run.ts';
-import { parseGarments, type GarmentParse, type ParseInput } from '../../vision/garments/parse.ts';
-import { parseHeads, type HeadParsing } from '../../vision/garments/head-parsing.ts';
+import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from './garments/human-run.ts';
+import { parseGarments, type GarmentParse } from './garments/parse.ts';
+import type { ParseInput } from './garments/rules.ts';
+import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
-import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from '../../vision/garments/bags.ts';
+import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from './garments/bags.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
@@ -66,6 +67,15 @@ export const findPerson: Step<P, object, Person> = async (c, kit) => {
   return { faces, points, objects, hair };
 };
 
+/**
+ * The matte and the person at once: ISNet runs in the model host while Human's models (and, on a worker's
+ * first job, their loading) run in this thread. Neither reads what the other writes.
+ */
+export const matteAndPerson = (modelId: string): Step<P, object, Alpha & Person> => named('matteAndPerson', async (c: Ctx<P>, kit: Kit) => {
+  const [alpha, person] = await Promise.all([predictMatte(modelId)(c, kit), findPerson(c, kit)]);
+  return { ...alpha, ...person };
+});
+
 /** The parse's size for an image: its longest side WORK_SIDE at most, and the scale to it. */
 export function workSize(W: number, H: number) {
   const k = Math.min(1, WORK_SIDE / Math.max(W, H));
@@ -89,7 +99,7 @@ export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
   const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const matte = await grey(raw(v.alpha, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
-  const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
+  const box = (b: Face['box']) => ({ x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k });
   return {
     rgb, channels: 3, width, height, matte,
     faces: v.faces.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),

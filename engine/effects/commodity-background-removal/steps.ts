@@ -2,8 +2,9 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/commodity-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/matting/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
@@ -13,7 +14,7 @@ import { encodePngFast, type RawPixels } from '../../image/encode.ts';
 export type P = Params<typeof endpoint>;
 
 export interface Predicted {
-  matte: Matte;
+  matte: Mask;
   /** RGB at model resolution, as the network saw it; the guide for refinement. */
   modelRgb: Buffer;
 }
@@ -21,7 +22,7 @@ export interface Predicted {
 export interface Alpha { alpha: Uint8Array }
 
 // How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
-// Chosen with scripts/quality-commodity.ts; effect.ts has the numbers.
+// Chosen with scripts/quality/commodity.ts; effect.ts has the numbers.
 export const CONTEXT = 1 / 8;
 
 /**
@@ -38,7 +39,7 @@ export const predictMatte = (modelId: string, context = CONTEXT): Step<P, object
   return { matte, modelRgb: rgb };
 };
 
-// Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality-commodity.ts
+// Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality/commodity.ts
 // on mattes coarsened to 1/2 and 1/4 of the grid: r = 1 (3x3) moves an edge by the one grid pixel that
 // an upscale smears it over; r = 2+ leaves wider tails (MAE above the plain resize). A small eps is safe:
 // where the matte is flat inside a window its covariance with the guide is 0, so texture cannot print.
@@ -95,9 +96,9 @@ export const applyReturnForm: Step<P, Alpha, { result: RawPixels }> = (c) => {
     case 'crop': {
       // Nothing found: the whole frame, fully transparent, like the mask form's all-black answer,
       // rather than an error (no error code fits "no product", and a client can still show it).
-      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { left: 0, top: 0, width, height };
+      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { x0: 0, y0: 0, w: width, h: height };
       const cut = withAlpha(extractBox(data, width, channels, box), channels, extractBox(alpha, width, 1, box));
-      return { result: { data: cut, width: box.width, height: box.height, channels: 4 } };
+      return { result: { data: cut, width: box.w, height: box.h, channels: 4 } };
     }
     default:
       return { result: { data: withAlpha(data, channels, alpha), width, height, channels: 4 } };

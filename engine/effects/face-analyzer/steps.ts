@@ -6,12 +6,12 @@ import type endpoint from '../../../contract/endpoints/face-analyzer.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { registryNets } from '../../vision/faces/attribute-models.ts';
-import { faceAttributes, type AttributeFamily } from '../../vision/faces/attributes.ts';
+import { registryNets } from './analysis/attribute-models.ts';
+import { faceAttributes, type AttributeFamily } from './analysis/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { geometryAttributes } from '../../vision/faces/geometry-attributes.ts';
-import { ANALYZER_PARSING, partAttributes } from '../../vision/faces/part-attributes.ts';
-import { partInputs } from '../../vision/faces/part-inputs.ts';
+import { geometryAttributes } from './analysis/geometry-attributes.ts';
+import { ANALYZER_PARSING, partAttributes } from './analysis/part-attributes.ts';
+import { partInputs } from './analysis/part-inputs.ts';
 import { ATTRIBUTE_FACES, emptyAttributes, neededMembers, requestedAttributes, type AttributeType, type FaceAttributes, type FaceDetail } from './answer.ts';
 
 export type P = Params<typeof endpoint>;
@@ -80,7 +80,7 @@ export const measure: Step<P, PortraitState, Measured> = async (c, kit) => {
   return { measured };
 };
 
-const rect = (f: Face) => ({ x: Math.round(f.box.x), y: Math.round(f.box.y), width: Math.round(f.box.width), height: Math.round(f.box.height) });
+const rect = (f: Face) => ({ x: Math.round(f.box.x0), y: Math.round(f.box.y0), width: Math.round(f.box.w), height: Math.round(f.box.h) });
 
 export const answer: Step<P, PortraitState & Measured> = (c) => {
   const types = requested(c.params);

@@ -7,14 +7,14 @@ import type endpoint from '../../../contract/endpoints/face-beauty.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { sharpenMasked } from '../../image/retouch/sharpen.ts';
-import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../image/retouch/smooth.ts';
-import { whitenSkin } from '../../image/retouch/tone.ts';
+import type { Rect } from '../../image/rect.ts';
+import { sharpenMasked } from './sharpen.ts';
+import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
+import { whitenSkin } from '../../looks/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
-import type { Win } from '../../vision/regions/polygon.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 
@@ -32,7 +32,7 @@ export const BEAUTY_FACES = 5;
 const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ?? 0.5, white: p.white ?? 0.3 });
 
 /**
- * Tuning, in face widths where it is a size (scripts/quality-retouch.ts on the shared portraits' tune half;
+ * Tuning, in face widths where it is a size (scripts/quality/retouch.ts on the shared portraits' tune half;
  * the figures behind each value are in the commit messages).
  * radius: blemishes and blotches up to ~4 % of the face flatten; eps: contrasts below ~0.1 (25 levels)
  * count as skin texture; pores (~0.4 % of the face) come back at `texture`. white.lift: L units at
@@ -49,7 +49,7 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
  * smooth.lowerFace (lowerFacePlane: chin, jaw, the folds beside the mouth): smoothed in full from toWidth px,
  * not at all below fromWidth. On a small face the smile lines, mouth corners and the jaw's and a beard's
  * shadow are 1-2 px lines, what the face is recognised (and its gender read) by, not blemishes; flattening
- * them turned small men female and cost likeness (the ablation in scripts/ablate-beauty-identity.ts).
+ * them turned small men female and cost likeness (the ablation in docs/experiments/face-beauty.md).
  */
 export const TUNING = {
   smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shape: { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40, keepEnergy: 0.5, epsWidth: 100, lowerFace: { fromWidth: 35, toWidth: 50 } },
@@ -63,7 +63,7 @@ export const TUNING = {
  * with a little hair and neck, which is all its masks need) and only the classes its masks use (see
  * retouchMasks). The face gets as many model pixels as at 384 over the default 1.25 square, for 0.74 of
  * its CPU (359 against 485 ms a face, median of the tune half's 21 faces, loaded 2 cores); the masks
- * agree with 384's at skin/tone IoU 0.84-0.96. 320 over the default square failed quality-retouch's tune
+ * agree with 384's at skin/tone IoU 0.84-0.96. 320 over the default square failed quality:retouch's tune
  * half (a headscarf read as hair was sharpened, spill 0.31 %; a small face's cheeks kept 0.82 of their
  * texture); 256 was worse.
  */
@@ -80,7 +80,7 @@ export const BEAUTY_PARSING: ParseOptions = {
 export const findFaces = selectFaces<P>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
 
 /** One face's edit over the pixels of `win` (interleaved, the image's channels), in place. */
-export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, p: Partial<P>): void {
+export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Rect, p: Partial<P>): void {
   const d = degrees(p), t = TUNING;
   const m = retouchMasks(face, parsing, win);
   const fw = m.faceWidth, { w, h } = win;

@@ -6,11 +6,12 @@ import type endpoint from '../../../contract/endpoints/lips-color-changer.ts';
 import type { LipColorInfo, Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { recolor } from '../../image/retouch/recolor.ts';
+import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { LIP_LIGHTNESS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -33,14 +34,14 @@ export const colourLips: Step<P, PortraitState, Coloured> = (c, kit) => {
     const lips = lipMask(face, c.image, c.facts.regions);
     if (!lips) continue;
     const { r, g, b, a } = info.rgba;
-    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100 });
+    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100, lightness: LIP_LIGHTNESS });
   }
   return { result };
 };
 
 /**
- * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
- * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
+ * Lossless, so every pixel outside the lips comes back byte for byte (JPEG moved the photo's edges:
+ * docs/experiments/lips-color-changer.md#lossless-png-not-the-photos-jpeg-kept).
  */
 export const encode: Step<P, Coloured> = async (c) => {
   c.output.images.result = await encodePngFast(c.state.result);

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skinMaps } from '../../../contract/endpoints/skin-analysis-advanced.ts';
 import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
-import { SKIN_AGE_RANGE } from '../../vision/skin/analyse.ts';
+import { SKIN_AGE_RANGE } from './skin/analyse.ts';
 import { MAX_CODE, SCORED_MEMBERS } from './answer.ts';
 
 const SKIN = '/api/portrait/analysis/skin-analysis-advanced';

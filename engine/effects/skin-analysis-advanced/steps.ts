@@ -8,11 +8,11 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from '../../vision/skin/analyse.ts';
-import type { LabFrame } from '../../vision/skin/blobs.ts';
-import { IRIS_MM, makeFrame, type Frame } from '../../vision/skin/frame.ts';
-import { renderMaps, type MapName } from '../../vision/skin/maps.ts';
-import { SKIN_PARSING, zoneGrid } from '../../vision/skin/zones.ts';
+import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from './skin/analyse.ts';
+import type { LabFrame } from './skin/blobs.ts';
+import { IRIS_MM, makeFrame, type Frame } from './skin/frame.ts';
+import { renderMaps, type MapName } from './skin/maps.ts';
+import { SKIN_PARSING, zoneGrid } from './skin/zones.ts';
 import { parseFaceAt, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
 
@@ -25,7 +25,7 @@ export interface Analysed { analysis: SkinAnalysis }
  * Quality gates. minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face under ~170 px wide) lines
  * and lesions of a millimetre are a pixel or less. minSharpness: the fine-to-mid detail ratio around the
  * eyes (analyse.ts sharpness); on the shared portraits whose faces pass the size gate it is 0.53-0.64
- * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (quality-skin-analysis.ts, part 3).
+ * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (scripts/quality/skin-analysis.ts, part 3).
  */
 export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
 

@@ -7,7 +7,7 @@
  * out of it at any photo resolution. Round blobs of 0.7-6 mm are spots to heal; round ones up to 12 mm
  * are patches to even; long thin ones are lines (scars, marks) to even.
  */
-import { blurPlane, maskedBlur } from '../../image/retouch/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 
 export type BlemishKind = 'red' | 'dark';
 export interface Blemish {
@@ -23,7 +23,7 @@ export interface Blemish {
 }
 export interface Blemishes { spots: Blemish[]; patches: Blemish[]; lines: Blemish[] }
 
-/** Tuning (scripts/blemish-synthetic.ts and the shared portraits' tune half). Sizes in mm, contrasts in Lab units. */
+/** Tuning (scripts/quality/blemishes.ts and the shared portraits' tune half). Sizes in mm, contrasts in Lab units. */
 export const FIND = {
   /** Pore-scale grain smoothed away before looking. */
   grainMm: 0.2,
@@ -43,7 +43,7 @@ export const FIND = {
   /**
    * A spot stands out from the skin around it, not only from the face's skin at large: its peak must be
    * `k` x the contrast's spread within about `mm` of it (the spot included). Stubble, creases, a textured
-   * or glistening cheek vary that much all over and give none. On the tune half (blemish-synthetic, 6
+   * or glistening cheek vary that much all over and give none. On the tune half (quality:blemishes, 6
    * faces): spots found on the untouched photos 26.3 -> 9.0 a face, rendered ones found red 0.88 -> 0.88,
    * dark 0.79 -> 0.75; k 3.5 left 6.2 a face but found dark 0.63, k 4 2.8 and 0.54; 4 mm did no better.
    * Run as npm run quality:blemishes places its rendered spots away from the photo's own, so with fewer of

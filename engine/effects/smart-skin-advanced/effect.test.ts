@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, form, get, pollTask, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { rgbToLab } from '../../image/retouch/color.ts';
+import { rgbToLab } from '../../image/colour.ts';
 import { detectFaces, type Face } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';

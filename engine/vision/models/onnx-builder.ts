@@ -1,5 +1,5 @@
 /**
- * What the tfjs-graph -> ONNX converters (parsing/bisenet-onnx.ts, faces/faceres-onnx.ts) share: the nodes
+ * What the tfjs-graph -> ONNX converters (bisenet-onnx.ts, faceres-onnx.ts, rvm-onnx.ts) share: the nodes
  * their outputs need, in order, and an ONNX graph built value by value, each TF node's result kept either as
  * a tensor of the ONNX graph (with its NHWC shape) or as a constant known here, plus the convolution
  * lowering both networks need. Each converter keeps only its own ops and conventions.

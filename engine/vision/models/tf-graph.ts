@@ -1,6 +1,6 @@
 /**
  * TensorFlow graph models as tfjs ships them (model.json and weight shards), read for conversion to ONNX
- * (parsing/bisenet-onnx.ts, faces/faceres-onnx.ts): the nodes and float weights, and the layout helpers
+ * (bisenet-onnx.ts, faceres-onnx.ts, rvm-onnx.ts): the nodes and float weights, and the layout helpers
  * the converters share (TF's NHWC, SAME padding and HWIO kernels against ONNX's NCHW and OIHW).
  */
 import { readFile } from 'node:fs/promises';

@@ -3,15 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { WorkerPool } from '../../workers/pool.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
-import { faceRegions, type Mask } from '../regions/face-regions.ts';
+import { faceRegions } from '../regions/face-regions.ts';
 import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleParsing, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
-import { STRIDE } from './bisenet.ts';
-import { combineWithMesh } from './combine.ts';
+import { STRIDE } from '../models/bisenet.ts';
+import { combineWithMesh } from '../regions/combine.ts';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
@@ -147,7 +148,7 @@ describe('parseFace on a frontal portrait', () => {
   });
 
   it('runs the same inside an engine worker thread, with the registry that worker builds', async () => {
-    const probe = new URL('./worker-probe.test-effect.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/parsing-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'parsing-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));
@@ -210,7 +211,7 @@ describe('combineWithMesh', () => {
     expect(count(parts.hair!)).toBeGreaterThan(count(parts.skin!));
     expect(count(parts.glasses!)).toBe(0);
     // Another face right beside this one takes the pixels nearer to it.
-    const other: Face = { ...face, box: { ...face.box, x: face.box.x + 0.8 * face.box.width } };
+    const other: Face = { ...face, box: { ...face.box, x0: face.box.x0 + 0.8 * face.box.w } };
     const shared = combineWithMesh(parsing, face, image, { others: [face, other], names: ['hair'] });
     expect(count(shared.hair!)).toBeLessThan(0.9 * count(parts.hair!)); // measured 0.81
     expect(Object.keys(shared)).toEqual(['hair']);

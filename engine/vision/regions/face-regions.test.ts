@@ -2,11 +2,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
-import { faceRegionPlanes, faceRegions, REGION_NAMES, type Mask, type RegionName } from './face-regions.ts';
-import { feather } from './feather.ts';
+import { faceRegionPlanes, faceRegions, REGION_NAMES, type RegionName } from './face-regions.ts';
+import { feather } from '../../image/feather.ts';
 import { atlas, type AtlasName } from './atlas.ts';
 import { ATLAS, faceWindow, LO, sampleAtlas, SPAN, uvField, type UvField } from './uv-map.ts';
 

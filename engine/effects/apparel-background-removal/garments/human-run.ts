@@ -1,0 +1,56 @@
+/**
+ * Body keypoints and COCO objects from the registry's Human instance, for garment parsing.
+ *
+ * Human merges the config given to detect() into its own for good, so a call that turns body or object
+ * detection on would leave them on (and face detection off) for the next caller in the worker. Each run
+ * here saves the sections it touches and puts them back afterwards.
+ */
+import type { RasterImage } from '../../../image/raster.ts';
+import type { Rect } from '../../../image/rect.ts';
+import { timeModel } from '../../../vision/models/clock.ts';
+import type { HumanLike } from '../../../vision/models/human.ts';
+import { detectorView } from '../../../vision/faces/view.ts';
+
+export interface BodyPoint { name: string; x: number; y: number; score: number }
+export interface DetectedObject { label: string; score: number; box: Rect }
+
+interface RawObject { label: string; score: number; box: [number, number, number, number] }
+interface RawBody { score: number; keypoints: { part: string; position: [number, number, number?]; score: number }[] }
+
+/** Sections of human's config that a garment run changes. */
+const SECTIONS = ['face', 'body', 'object', 'hand', 'segmentation'] as const;
+
+async function runOnce(h: HumanLike, image: RasterImage, config: Record<string, unknown>) {
+  const saved = Object.fromEntries(SECTIONS.map((s) => [s, structuredClone(h.config[s])]));
+  // A square view (padded right and bottom) keeps proportions for the square-input models.
+  const view = await detectorView(image, 1024);
+  const input = h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32');
+  try {
+    const result = await timeModel(() => h.detect(input, config)) as unknown as { body: RawBody[]; object: RawObject[]; error: string | null };
+    if (result.error) throw new Error(`human detection failed: ${result.error}`);
+    return { result, k: 1 / view.scale };
+  } finally {
+    input.dispose();
+    for (const s of SECTIONS) h.config[s] = saved[s];
+  }
+}
+
+/** 17 COCO keypoints of the most prominent person (movenet), in image pixels. */
+export async function bodyPoints(human: unknown, image: RasterImage): Promise<BodyPoint[]> {
+  const { result, k } = await runOnce(human as HumanLike, image, {
+    face: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false },
+    body: { enabled: true, modelPath: 'movenet-thunder.json', maxDetected: 1, minConfidence: 0.05, skipFrames: 0, skipTime: 0 },
+  });
+  const body = result.body[0];
+  if (!body) return [];
+  return body.keypoints.map((p) => ({ name: p.part, x: p.position[0] * k, y: p.position[1] * k, score: p.score }));
+}
+
+/** COCO objects (centernet), in image pixels. */
+export async function detectObjects(human: unknown, image: RasterImage, minScore = 0.2): Promise<DetectedObject[]> {
+  const { result, k } = await runOnce(human as HumanLike, image, {
+    face: { enabled: false }, hand: { enabled: false }, body: { enabled: false }, segmentation: { enabled: false },
+    object: { enabled: true, modelPath: 'centernet.json', minConfidence: minScore, iouThreshold: 0.4, maxDetected: 20, skipFrames: 0, skipTime: 0 },
+  });
+  return result.object.map((o) => ({ label: o.label, score: o.score, box: { x0: o.box[0] * k, y0: o.box[1] * k, w: o.box[2] * k, h: o.box[3] * k } }));
+}

@@ -1,0 +1,121 @@
+/**
+ * Age, gender and emotion for each detected face, from human's attribute models run on the same Human
+ * instance (so on a worker's own registry). Which model, crop and decode answers each question was chosen
+ * by measurement on half of the shared test faces and checked on the other half
+ * (scripts/quality/face-attributes.ts; figures in README.md); PIPELINE records that choice.
+ *
+ * Every value comes with a probability: gender and emotion the model's own for the class reported, age
+ * the model's probability that the true age is within AGE_WINDOW years of the value (attribute-calibration.ts).
+ */
+import type { RasterImage } from '../../../image/raster.ts';
+import type { HumanLike } from '../../../vision/models/human.ts';
+import { humanModel } from '../../../vision/models/human.ts';
+import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
+import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, type Border, type CropCache, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import type { Roi } from '../../../vision/faces/crop.ts';
+import type { Face } from '../../../vision/faces/detect.ts';
+
+export interface FaceAttributes {
+  /** Years as an integer; AGE_CAP (65) means 65 or older. probability: P(true age within 5 years of value; for 65: at least 60). */
+  age: { value: number; probability: number };
+  /** 0 male, 1 female; probability of the value given. */
+  gender: { value: 0 | 1; probability: number };
+  /** 0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful; scores: all seven, summing to 1. */
+  emotion: { value: number; probability: number; scores: number[] };
+}
+
+/**
+ * Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or
+ * not, and what the square shows where it runs past the image (attribute-models.ts Border).
+ */
+interface Step { models: string[]; scale: number; flip: boolean; border: Border }
+
+/** The measured choice (see the file comment); temperature 1 = the models' own probabilities. */
+export const PIPELINE: {
+  age: Step & { decode: AgeDecode; temperature: number };
+  /** maleAt: P(male) at which a face counts as male (HSE's own code uses 0.6); probabilities are shifted to match. */
+  gender: Step & { maleAt: number; temperature: number };
+  emotion: Step & { temperature: number };
+} = {
+  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, border: 'black', decode: 'human', temperature: 1 },
+  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, border: 'black', maleAt: 0.6, temperature: 1 },
+  emotion: { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', temperature: 1 },
+};
+
+/** Loads the pipeline's models into this Human instance (a worker can call it at start-up). */
+export async function loadFaceAttributeModels(human: unknown): Promise<void> {
+  const files = new Set([PIPELINE.age, PIPELINE.gender, PIPELINE.emotion].flatMap((s) => s.models.map((m) => ATTRIBUTE_MODELS[m].file)));
+  await Promise.all([...files].map((f) => humanModel(human as HumanLike, f)));
+}
+
+export type AttributeFamily = keyof FaceAttributes;
+const ALL_FAMILIES: ReadonlySet<AttributeFamily> = new Set(['age', 'gender', 'emotion']);
+
+/**
+ * Attributes of each face (same order as `faces`), all faces of the image batched into one call per model.
+ * `human` is the registry's Human instance (models.get('human')); `nets` (registryNets(models)) runs the
+ * models that have an ONNX network there (the same outputs, several times cheaper); without, all run on tfjs.
+ * With `families`, only their models run and only they are answered (a request for gender alone does not
+ * pay for the age and emotion models).
+ */
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets): Promise<FaceAttributes[]>;
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets: AttributeNets | undefined, families: ReadonlySet<AttributeFamily>): Promise<Partial<FaceAttributes>[]>;
+export function faceAttributes(human: unknown, image: RasterImage, faces: Face[], nets?: AttributeNets, families = ALL_FAMILIES): Promise<Partial<FaceAttributes>[]> {
+  if (faces.length === 0) return Promise.resolve([]);
+  return attributesOf(human as HumanLike, image, faces.length, (scale) => faces.map((f) => faceRoi(f, scale)), nets, families);
+}
+
+/**
+ * Attributes of an image that is itself a face crop in which no face was detected (a tiny or tight chip):
+ * every model reads the whole image, whatever its usual margin.
+ */
+export async function imageAttributes(human: unknown, image: RasterImage, nets?: AttributeNets): Promise<FaceAttributes> {
+  const [a] = await attributesOf(human as HumanLike, image, 1, () => [wholeRoi(image)], nets, ALL_FAMILIES);
+  return a as FaceAttributes;
+}
+
+async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt: (scale: number) => Roi[], nets: AttributeNets | undefined, families: ReadonlySet<AttributeFamily>): Promise<Partial<FaceAttributes>[]> {
+  // Steps that share a model, crop and flip run it once.
+  const runs = new Map<string, RawAttributes[]>();
+  // Models that read the same squares (age and gender: FaceRes-deep at 1.6 under two conventions) cut them once.
+  const crops: CropCache = new Map();
+  const run = async (s: Step): Promise<RawAttributes[]> => {
+    const perModel: RawAttributes[][] = [];
+    // One model at a time: the wasm backend gains nothing from interleaving them.
+    for (const m of s.models) {
+      const key = `${m}|${s.scale}|${s.flip}|${s.border}`;
+      let r = runs.get(key);
+      if (!r) {
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets, s.border, crops);
+        runs.set(key, r);
+      }
+      perModel.push(r);
+    }
+    return Array.from({ length: n }, (_, i) => meanAttributes(perModel.map((r) => r[i])));
+  };
+  const ageRaw = families.has('age') ? await run(PIPELINE.age) : undefined;
+  const genderRaw = families.has('gender') ? await run(PIPELINE.gender) : undefined;
+  const emotionRaw = families.has('emotion') ? await run(PIPELINE.emotion) : undefined;
+  return Array.from({ length: n }, (_, i) => {
+    const out: Partial<FaceAttributes> = {};
+    if (ageRaw) {
+      const age = Math.max(0, Math.min(AGE_CAP, Math.round(decodeAge(ageRaw[i], PIPELINE.age.decode) ?? 0)));
+      out.age = { value: age, probability: prob(ageProbability(ageRaw[i], age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) ?? 0) };
+    }
+    if (genderRaw) {
+      const male = shiftMale(genderRaw[i].male ?? 0.5, PIPELINE.gender.maleAt);
+      const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
+      out.gender = { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) };
+    }
+    if (emotionRaw) {
+      const scores = temperatureScale(emotionRaw[i].emotion ?? new Array(7).fill(1 / 7), PIPELINE.emotion.temperature);
+      const value = scores.indexOf(Math.max(...scores));
+      out.emotion = { value, probability: prob(scores[value]), scores: scores.map(round4) };
+    }
+    return out;
+  });
+}
+
+const round4 = (v: number) => Math.round(v * 1e4) / 1e4;
+/** In (0, 1]: a probability of exactly 0 would claim certainty the model cannot have. */
+const prob = (v: number) => Math.max(1e-4, Math.min(1, round4(v)));

@@ -1,0 +1,446 @@
+/**
+ * The measures behind the part attributes (part-attributes.ts): what the face parsing, the hair mask and
+ * the colours say about glasses, hats, a mask, a moustache, the hair and the skin, taken in the face's own
+ * frame (origin between the eyes, x across to the subject's left, y down, unit = the face's width from
+ * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, toLabInterleaved).
+ *
+ * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
+ * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
+ */
+import { toLabInterleaved } from '../../../image/colour.ts';
+import type { Mask } from '../../../image/mask.ts';
+import type { RasterImage } from '../../../image/raster.ts';
+import type { Rect } from '../../../image/rect.ts';
+import { faceMeshTables } from '../../../vision/models/human.ts';
+import { sampleParsing, type FaceParsing, type ImageLattice, type ParsingClass, type ParsingSample } from '../../../vision/parsing/face-parsing.ts';
+import { faceRegionPlanes, type RegionName } from '../../../vision/regions/face-regions.ts';
+import type { Face } from '../../../vision/faces/detect.ts';
+import { faceFrame } from './geometry-measures.ts';
+import { CHIN, FOREHEAD_TOP } from '../../../vision/faces/landmarks.ts';
+
+export type Lab = [number, number, number];
+
+export interface PartFeatures {
+  /** Mean glasses probability over a band across both eyes (brow to cheek top, outer corner to outer corner). */
+  glassBand: number;
+  /** Mean glasses probability inside the mesh's eye openings (a clear lens lets the parser see the eye). */
+  lensGlass: number;
+  /** Mean eye-class probability inside the mesh's eye openings (the iris and white seen). */
+  eyeSeen: number;
+  /** L* of the eye openings minus L* of the skin (median of each): a dark lens is far below skin. */
+  lensDark: number;
+  /** Mean hat probability over a cap above the forehead top (1 face width across, 0.45 high). */
+  hatTop: number;
+  /** Mean hat probability beside the face at ear level (a helmet covers the ears, a hat does not). */
+  hatEars: number;
+  /** Hat pixels' width at their widest over the face width (a brim sticks out). */
+  hatWidth: number;
+  /** Share of the hat's pixels that are near-white highlights (L* > 85, chroma < 15): a glossy shell. */
+  hatGloss: number;
+  /** Shares of the hat's pixels by colour bin: red(+orange), yellow, blue, black, grey/white, other. */
+  hatColours: number[];
+  /** Share of the mesh nose / lips / chin regions that is neither skin, nose, lips nor mouth to the parser and far from skin in colour. */
+  coverNose: number; coverMouth: number; coverChin: number;
+  /** L* of cheek skin minus L* of the upper-lip band (mesh moustache region, lips and nostrils left out). */
+  lipBandDark: number;
+  /** Spread of L* (median absolute deviation) in the upper-lip band over that of cheek skin: hair is textured. */
+  lipBandTexture: number;
+  /** L* of cheek skin minus L* of the chin and jaw below the lips (mesh beard region). */
+  chinDark: number;
+  /** Hair (hair mask, else the parser's hair) at the bottom: its 97th-percentile depth below the chin, in face widths. */
+  hairBelowChin: number;
+  /** Hair area over the face width squared. */
+  hairArea: number;
+  /** Mean hair over a cap above the forehead top; mean parser skin there (a bald crown). */
+  crownHair: number; crownSkin: number;
+  /** Mean hair beside the face from ear level to the chin. */
+  sideHair: number;
+  /** Mean parser hair over the mesh forehead (a fringe covers it). */
+  fringe: number;
+  /** Median L*a*b* of the surest hair pixels (NaN when there are too few). */
+  hairLab: Lab;
+  /** Median L*a*b* of cheek and forehead skin. */
+  skinLab: Lab;
+  /** Skin evenness: median absolute deviation of L* over cheek and forehead skin. */
+  skinSpread: number;
+  /** Mean mirror mismatch of the 3D mesh (pairs across the midline), in face widths. */
+  asymmetry: number;
+  /** Eye distance, mouth width, nose width over face width; face length over width. */
+  proportions: [number, number, number, number];
+}
+
+/** The mesh point mirrored across the midline, from the canonical uv map (u -> 1 - u), for the 468 points. */
+let mirrorTable: Int16Array | undefined;
+export function mirrorPairs(): Int16Array {
+  if (mirrorTable) return mirrorTable;
+  const { uv } = faceMeshTables();
+  const n = Math.min(468, uv.length);
+  mirrorTable = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    let best = 0, bd = Infinity;
+    for (let j = 0; j < n; j++) {
+      const d = (uv[j][0] - (1 - uv[i][0])) ** 2 + (uv[j][1] - uv[i][1]) ** 2;
+      if (d < bd) { bd = d; best = j; }
+    }
+    mirrorTable[i] = best;
+  }
+  return mirrorTable;
+}
+
+const median = (v: number[]) => {
+  if (!v.length) return NaN;
+  const s = Float64Array.from(v).sort();
+  return s[Math.floor(s.length / 2)];
+};
+const mad = (v: number[]) => { const m = median(v); return median(v.map((x) => Math.abs(x - m))); };
+const medianLab = (px: Lab[]): Lab => [median(px.map((p) => p[0])), median(px.map((p) => p[1])), median(px.map((p) => p[2]))];
+
+/** Colour bins for a hat: red (and orange), yellow, blue, black, grey/white, other (green, purple, brown). */
+export function colourBin([L, a, b]: Lab): number {
+  const C = Math.hypot(a, b), h = ((Math.atan2(b, a) * 180) / Math.PI + 360) % 360;
+  if (L < 35 && C < 20) return 3;
+  if (C < 14) return 4;
+  if (h < 62 || h >= 330) return L < 35 && C < 30 ? 5 : 0;
+  if (h < 105) return L > 55 ? 1 : 5;
+  if (h >= 200 && h < 300) return 2;
+  return 5;
+}
+
+/**
+ * The window pixels the measures read: on a large face every `step`-th pixel in each direction, which keeps
+ * the sample counts bounded (about 30 000), as image columns and rows. A parsing taken at these points only
+ * (parseFaceAt) measures the same as a full one. 30 000 against 60 000 left every part attribute's accuracy
+ * on both halves of the shared faces as it was (scripts/quality/face-parts.ts) for about a third less of the
+ * measures' time: they are shares, means and medians over regions of thousands of points.
+ */
+export function partsLattice(win: Rect): ImageLattice {
+  const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / 30000)));
+  const cols: number[] = [], rows: number[] = [];
+  for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
+  for (let y = 0; y < win.h; y += step) rows.push(win.y0 + y);
+  return { cols: Int32Array.from(cols), rows: Int32Array.from(rows) };
+}
+
+/**
+ * The measures of one face from its parsing: a full one (FaceParsing), or one taken at partsLattice(win)'s
+ * points only (parseFaceAt), which gives the same features for less work.
+ */
+/**
+ * A per-point quantity (0 or more) and, when known, its support: the points where it may be above 0,
+ * ascending. The measures below visit only a support's points: most of them read a small region of the window.
+ */
+type Field = ((i: number) => number) & { support?: Int32Array };
+const within = (f: (i: number) => number, support?: Int32Array): Field => Object.assign(f, { support });
+
+export function measureParts(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartFeatures | null {
+  const mesh = face.mesh;
+  if (!mesh || mesh.length < 468) return null;
+  const fr = faceFrame(mesh);
+  const W = fr.width;
+  // The image-plane frame: the mesh's across and down axes as they appear in the photo (the frame's x and y
+  // projected), so a point's (u, v) holds however the head is turned in the plane.
+  const o = fr.toImage([0, 0, 0]), ex = fr.toImage([1, 0, 0]), ey = fr.toImage([0, 1, 0]);
+  const ax = [ex[0] - o[0], ex[1] - o[1]], ay = [ey[0] - o[0], ey[1] - o[1]];
+  const det = ax[0] * ay[1] - ax[1] * ay[0] || 1;
+  const local = (x: number, y: number): [number, number] => {
+    const dx = x - o[0], dy = y - o[1];
+    return [(dx * ay[1] - dy * ay[0]) / det, (ax[0] * dy - ax[1] * dx) / det];
+  };
+  const at = (i: number) => local(mesh[i][0], mesh[i][1]);
+  const vTop = at(FOREHEAD_TOP)[1], vChin = at(CHIN)[1], vEar = (at(234)[1] + at(454)[1]) / 2;
+  const vEye = (at(159)[1] + at(386)[1] + at(145)[1] + at(374)[1]) / 4;
+  const uEye = Math.max(Math.abs(at(33)[0]), Math.abs(at(263)[0]));
+
+  // Everything below is read at the lattice's points only: planes, colours and face coordinates are per point.
+  const sample = 'at' in parsing ? parsing : sampleParsing(parsing, partsLattice(parsing.win));
+  const { win, classes, at: grid } = sample;
+  const nx = grid.cols.length, n = nx * grid.rows.length;
+  const P = (c: ParsingClass) => classes[c];
+  /** The summed probability of some classes at window pixel i, 0..1 (the planes looked up once, not per pixel). */
+  const probOf = (names: ParsingClass[]) => {
+    const planes = names.map(P).filter((p): p is Uint8Array => !!p);
+    // One plane (most calls): read directly, no loop (0 + p[i] is p[i], so the value is the same).
+    if (planes.length === 1) { const p0 = planes[0]; return (i: number) => Math.min(1, p0[i] / 255); }
+    return (i: number) => { let s = 0; for (let j = 0; j < planes.length; j++) s += planes[j][i]; return Math.min(1, s / 255); };
+  };
+  const hairProb = probOf(['hair']), glassesProb = probOf(['glasses']), eyeProb = probOf(['leftEye', 'rightEye']);
+  const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
+  /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
+  const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
+  const lab = toLabInterleaved(latticeRgb(image, grid), 3, n);
+  const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
+  // Every point's face coordinates, once.
+  const U = new Float32Array(n), V = new Float32Array(n);
+  for (let q = 0; q < grid.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const dx = grid.cols[k] + 0.5 - o[0], dy = grid.rows[q] + 0.5 - o[1];
+    U[q * nx + k] = (dx * ay[1] - dy * ay[0]) / det; V[q * nx + k] = (ax[0] * dy - ax[1] * dx) / det;
+  }
+  /** Every point, or (ascending, so sums add up in the same order) only those of a support. */
+  const each = (f: (i: number) => void, support?: Int32Array) => {
+    if (support) for (let j = 0; j < support.length; j++) f(support[j]);
+    else for (let i = 0; i < n; i++) f(i);
+  };
+  const meanOver = (inside: Field, value: (i: number) => number) => {
+    let s = 0, w = 0;
+    each((i) => { const k = inside(i); if (k > 0) { s += k * value(i); w += k; } }, inside.support);
+    return w > 0 ? s / w : NaN;
+  };
+  // The supports below are found by plain loops over the points (no test function called per point: with
+  // tens of thousands of points per face these scans were a large share of the measures' time).
+  const found = new Int32Array(n);
+  /** The ascending union of supports (undefined, i.e. every point, if any is). */
+  const union = (...fs: Field[]): Int32Array | undefined => {
+    if (fs.some((f) => !f.support)) return undefined;
+    const hit = new Uint8Array(n);
+    for (const f of fs) { const sup = f.support!; for (let j = 0; j < sup.length; j++) hit[sup[j]] = 1; }
+    let m = 0;
+    for (let i = 0; i < n; i++) if (hit[i] === 1) found[m++] = i;
+    return found.slice(0, m);
+  };
+  const box = (u0: number, u1: number, v0: number, v1: number): Field => {
+    let m = 0;
+    for (let i = 0; i < n; i++) { const u = U[i], v = V[i]; if (u >= u0 && u <= u1 && v >= v0 && v <= v1) found[m++] = i; }
+    return within((i: number) => (U[i] >= u0 && U[i] <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0), found.slice(0, m));
+  };
+  const sides = (u0: number, u1: number, v0: number, v1: number): Field => {
+    let m = 0;
+    for (let i = 0; i < n; i++) { const u = Math.abs(U[i]), v = V[i]; if (u >= u0 && u <= u1 && v >= v0 && v <= v1) found[m++] = i; }
+    return within((i: number) => (Math.abs(U[i]) >= u0 && Math.abs(U[i]) <= u1 && V[i] >= v0 && V[i] <= v1 ? 1 : 0), found.slice(0, m));
+  };
+
+  const names: RegionName[] = ['leftCheek', 'rightCheek', 'forehead', 'nose', 'chin', 'moustache', 'beard', 'leftEye', 'rightEye', 'upperLip', 'lowerLip'];
+  const reg = faceRegionPlanes(face, image, undefined, names);
+  // Each region at the points, read once (the measures below visit them many times), in 8-bit steps as its mask has them.
+  const atPoints = new Map<RegionName, { values: Float64Array; support: Int32Array } | null>();
+  const R = (name: RegionName): Field => {
+    let w = atPoints.get(name);
+    if (w === undefined) {
+      const r = reg[name];
+      w = null;
+      if (r) {
+        const { plane, win: rw } = r, values = new Float64Array(n), support: number[] = [];
+        // Only the lattice's rows and columns inside the region's window (both ascend).
+        const k0 = firstAtLeast(grid.cols, rw.x0), k1 = firstAtLeast(grid.cols, rw.x0 + rw.w);
+        for (let q = firstAtLeast(grid.rows, rw.y0), q1 = firstAtLeast(grid.rows, rw.y0 + rw.h); q < q1; q++) {
+          const row = (grid.rows[q] - rw.y0) * rw.w - rw.x0;
+          for (let k = k0; k < k1; k++) {
+            const v = plane[row + grid.cols[k]];
+            if (v <= 0) continue;
+            values[q * nx + k] = (v >= 1 ? 255 : Math.round(v * 255)) / 255;
+            support.push(q * nx + k);
+          }
+        }
+        w = { values, support: Int32Array.from(support) };
+      }
+      atPoints.set(name, w);
+    }
+    if (!w) return within(() => 0, new Int32Array(0));
+    const arr = w.values;
+    return within((i: number) => arr[i], w.support);
+  };
+  const any = (...fs: Field[]): Field => within((i: number) => { let m = -Infinity; for (const f of fs) { const v = f(i); if (v > m) m = v; } return m; }, union(...fs));
+  const cheeks = any(R('leftCheek'), R('rightCheek'));
+  const skinP = probOf(['skin']);
+  const collect = (inside: Field, min = 0.5) => { const out: Lab[] = []; each((i) => { if (inside(i) >= min) out.push(labAt(i)); }, inside.support); return out; };
+
+  // Skin: cheeks and forehead where the parser is sure of skin.
+  const forehead = R('forehead');
+  const skinPx = collect(within((i) => Math.max(cheeks(i), forehead(i)) * skinP(i), union(cheeks, forehead)), 0.6);
+  const cheekPx = collect(both(cheeks, skinP), 0.6);
+  const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
+  const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
+  const cheekMad = cheekPx.length >= 20 ? mad(cheekPx.map((p) => p[0])) : mad(skinPx.map((p) => p[0]));
+  // What a mask leaves of the cheeks and forehead (the parser does not call a mask skin) is the reference.
+  const refSkin = skinLab;
+
+  // Glasses.
+  const eyes = any(R('leftEye'), R('rightEye'));
+  const glassBand = meanOver(box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1), glassesProb);
+  const lensGlass = meanOver(eyes, glassesProb);
+  const eyeSeen = meanOver(eyes, eyeProb);
+  const eyePx = collect(eyes);
+  const lensDark = median(eyePx.map((p) => p[0])) - skinLab[0];
+
+  // Hat.
+  const hatP = probOf(['hat']);
+  // UTKFace-style chips carry pure black fill from their alignment, which the parser takes for a hat: such pixels are left out.
+  const filled = (i: number) => (lab[3 * i] > 0.5 ? 1 : 0);
+  const cap = box(-0.5, 0.5, vTop - 0.45, vTop - 0.05);
+  // The share of the cap the parser is sure is hat (its mean probability also counts dark hair as a third hat).
+  const hatTop = meanOver(within((i) => cap(i) * filled(i), cap.support), (i) => (hatP(i) >= 0.5 ? 1 : 0));
+  const hatEars = meanOver(sides(0.45, 0.75, vEye, vEar + 0.2), hatP);
+  let hatWidth = 0;
+  const hatPx: Lab[] = [];
+  {
+    // Widest extent of the hat across, per 0.05-high slice of the head.
+    const lo = new Map<number, number>(), hi = new Map<number, number>();
+    each((i) => {
+      if (hatP(i) < 0.5 || !filled(i)) return;
+      hatPx.push(labAt(i));
+      const k = Math.round(V[i] / 0.05);
+      lo.set(k, Math.min(lo.get(k) ?? Infinity, U[i])); hi.set(k, Math.max(hi.get(k) ?? -Infinity, U[i]));
+    });
+    for (const [k, a] of lo) hatWidth = Math.max(hatWidth, hi.get(k)! - a);
+  }
+  const hatColours = [0, 0, 0, 0, 0, 0];
+  let gloss = 0;
+  for (const p of hatPx) {
+    hatColours[colourBin(p)]++;
+    if (p[0] > 85 && Math.hypot(p[1], p[2]) < 15) gloss++;
+  }
+  const nh = Math.max(1, hatPx.length);
+  for (let k = 0; k < 6; k++) hatColours[k] /= nh;
+
+  // Mask: not skin-coloured (ΔE76 > 18 from the skin the parser is sure of) and either not skin/nose/lips to the parser
+  // or less red than skin (a* 6 below it). The parser alone does not do: over a plain patch where a face
+  // should be it still draws nose and lips (measured: a light-blue patch over nose, mouth and chin read
+  // 10% / 20% / 40% covered by the parser alone). Lips are redder than skin, masks (white, blue, grey,
+  // black) are not; the mouth opening (teeth) is left out.
+  const covered = (i: number) => {
+    const L = lab[3 * i], A = lab[3 * i + 1], B = lab[3 * i + 2];
+    if (Math.hypot(L - refSkin[0], A - refSkin[1], B - refSkin[2]) <= 18) return 0;
+    return A < refSkin[1] - 6 ? 1 : 1 - faceProb(i);
+  };
+  // A mask is smooth cloth, a beard (which passes the colour test too) is textured: the covered share is
+  // weighed by how even the covered pixels' L* is (MAD below about 6).
+  const cover = (region: (i: number) => number) => {
+    const share = meanOver(region, covered);
+    const ls = collect(both(region, covered), 0.5).map((c) => c[0]);
+    return ls.length < 10 ? share : share / (1 + Math.exp((mad(ls) - 6) / 1));
+  };
+  const coverNose = cover(R('nose'));
+  const coverMouth = cover(any(R('upperLip'), R('lowerLip')));
+  const coverChin = cover(R('chin'));
+
+  // Moustache and beard: darker and more textured than cheek skin, where the parser sees skin or hair.
+  const notLips = (i: number) => 1 - mouthProb(i);
+  // Not conditioned on the parser's skin: a dark moustache is sometimes nose or mouth to it.
+  const moustache = R('moustache'), beard = R('beard'), vMouthTop = at(17)[1];
+  const lipBand = collect(both(moustache, notLips), 0.5);
+  const lipBandL = lipBand.map((p) => p[0]);
+  const lipBandDark = cheekL - median(lipBandL);
+  const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
+  const beardNotLips = both(beard, notLips);
+  const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
+  const chinDark = cheekL - median(chinPx.map((p) => p[0]));
+
+  // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
+  const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
+  const hairAt = hairSampler(hair, local, image, W, parserHair, win, grid);
+  // Within the crop the parser's hair is the surer (the matte-based mask spills onto the face of tight crops);
+  // the mask is for how far down the hair goes.
+  const crown = box(-0.35, 0.35, vTop - 0.35, vTop - 0.05), beside = sides(0.5, 0.85, vEar, vChin);
+  const crownHair = meanOver(within((i) => crown(i) * filled(i), crown.support), parserHair);
+  const crownSkin = meanOver(box(-0.3, 0.3, vTop - 0.3, vTop - 0.05), skinP);
+  const sideHair = meanOver(within((i) => beside(i) * filled(i), beside.support), parserHair);
+  // No hair at all: its bottom counts as the forehead top.
+  const hairBelowChin = Math.max(hairAt.depth(0.97), vTop) - vChin;
+  const hairArea = hairAt.area;
+  const fringe = meanOver(forehead, hairProb);
+  const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
+  const maskLab = surest.length >= 30 ? [] : hairAt.lab();
+  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
+
+  // Symmetry and proportions from the 3D mesh in the face frame.
+  const pairs = mirrorPairs();
+  let asym = 0, np = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const j = pairs[i];
+    if (j === i) continue;
+    const a = fr.at(i), b = fr.at(j);
+    asym += Math.hypot(a[0] + b[0], a[1] - b[1], a[2] - b[2]); np++;
+  }
+  const dist = (i: number, j: number) => { const a = fr.at(i), b = fr.at(j); return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); };
+  const proportions: [number, number, number, number] = [dist(468, 473), dist(61, 291), dist(64, 294), dist(FOREHEAD_TOP, CHIN)];
+
+  return {
+    glassBand, lensGlass, eyeSeen, lensDark,
+    hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
+    coverNose, coverMouth, coverChin,
+    lipBandDark, lipBandTexture, chinDark,
+    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
+    skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
+    asymmetry: np ? asym / np : NaN, proportions,
+  };
+}
+
+/** The first index of an ascending list whose value is at least v (the list's length if none). */
+function firstAtLeast(list: Int32Array, v: number): number {
+  let lo = 0, hi = list.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (list[m] < v) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+/** RGB at the lattice's points, 3 channels. */
+function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
+  const ch = image.channels, nx = at.cols.length, out = new Uint8Array(nx * at.rows.length * 3);
+  for (let q = 0; q < at.rows.length; q++) for (let k = 0; k < nx; k++) {
+    const s = (at.rows[q] * image.width + at.cols[k]) * ch, d = (q * nx + k) * 3;
+    out[d] = image.data[s]; out[d + 1] = image.data[s + 1]; out[d + 2] = image.data[s + 2];
+  }
+  return out;
+}
+
+/**
+ * Hair in face coordinates: the hair mask over u in [-1.5, 1.5], v in [-1.3, 3] (face widths), sampled on a
+ * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
+ */
+function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
+  parserHair: (i: number) => number, win: Rect, grid: ImageLattice) {
+  // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
+  const nx = grid.cols.length, ny = grid.rows.length;
+  const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
+  const stepPx = Math.max(1, 0.02 * W);
+  // Invert the frame by sampling the image on a grid around the face, keeping points inside the u, v window.
+  const c = local(0, 0), cx1 = local(1, 0), cy1 = local(0, 1);
+  const du = [cx1[0] - c[0], cx1[1] - c[1]], dv = [cy1[0] - c[0], cy1[1] - c[1]];
+  const detI = du[0] * dv[1] - du[1] * dv[0] || 1;
+  const k = stepPx / W;
+  // The grid's points: face coordinates, hair, pixel offset in the image, in typed arrays sized by counting
+  // the loops' steps (the same float steps as the loops below).
+  let nu = 0, nv = 0;
+  for (let u = -1.5; u <= 1.5; u += k) nu++;
+  for (let v = -1.3; v <= 3; v += k) nv++;
+  const us = new Float64Array(nu * nv), vs = new Float64Array(nu * nv), hs = new Float64Array(nu * nv), offsets = new Int32Array(nu * nv);
+  let m = 0;
+  const [c0, c1] = c, [du0, du1] = du, [dv0, dv1] = dv;
+  // The mask may be smaller than the image (the analyzer's is at the hair mask's work size): read it to scale.
+  const hx = hair ? hair.width / image.width : 1, hy = hair ? hair.height / image.height : 1;
+  for (let v = -1.3; v <= 3; v += k) for (let u = -1.5; u <= 1.5; u += k) {
+    // Face to image coordinates (the frame inverted), written out: this loop visits some 30 000 points.
+    const a = u - c0, b = v - c1;
+    const x = (a * dv1 - b * dv0) / detI, y = (du0 * b - du1 * a) / detI;
+    const xi = Math.floor(x), yi = Math.floor(y);
+    if (xi < 0 || yi < 0 || xi >= image.width || yi >= image.height) continue;
+    let h: number;
+    if (hair) h = hair.data[Math.min(hair.height - 1, Math.floor((yi + 0.5) * hy)) * hair.width + Math.min(hair.width - 1, Math.floor((xi + 0.5) * hx))] / 255;
+    else {
+      const wx = xi - win.x0, wy = yi - win.y0;
+      h = wx >= 0 && wy >= 0 && wx < win.w && wy < win.h ? parserHair(Math.min(ny - 1, Math.round(wy / step)) * nx + Math.min(nx - 1, Math.round(wx / step))) : 0;
+    }
+    us[m] = u; vs[m] = v; hs[m] = h; offsets[m] = yi * image.width + xi; m++;
+  }
+  const cell = k * k;
+  let area = 0;
+  for (let j = 0; j < m; j++) area += hs[j] * cell;
+  return {
+    area,
+    /** L*a*b* of the points surely hair (> 0.8). */
+    lab: (): Lab[] => {
+      const sure: number[] = [];
+      for (let j = 0; j < m; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
+      const rgb = new Uint8Array(sure.length * 3);
+      sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
+      const l = toLabInterleaved(rgb, 3, sure.length);
+      return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
+    },
+    /** The depth (v) above which this share of the hair lies (-Infinity without hair). */
+    depth: (q: number) => {
+      const all = new Float64Array(m);
+      let nd = 0;
+      for (let j = 0; j < m; j++) if (hs[j] > 0.5 && Math.abs(us[j]) < 1.2) all[nd++] = vs[j];
+      const d = all.subarray(0, nd).sort();
+      return d.length ? d[Math.min(d.length - 1, Math.floor(q * d.length))] : -Infinity;
+    },
+  };
+}
