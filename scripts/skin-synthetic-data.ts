@@ -4,7 +4,8 @@
  * and when a finding counts as the rendered one.
  */
 import { seededRandom } from '../engine/image/random.ts';
-import { COMEDONE_MIN_PX, type SkinAnalysis } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import type { SkinAnalysis } from '../engine/effects/skin-analysis-advanced/skin/analyse.ts';
+import { COMEDONE_MIN_PX } from '../engine/effects/skin-analysis-advanced/tuning.ts';
 import { toImage } from '../engine/effects/skin-analysis-advanced/skin/frame.ts';
 import type { Synthetic, SyntheticKind } from '../engine/effects/skin-analysis-advanced/skin/synthetic.ts';
 
