@@ -5,7 +5,7 @@ import { errorCodes } from './errors.ts';
 import { ContractError, validateFields } from './validate.ts';
 
 describe('contract', () => {
-  it('describes the 15 endpoints of interface.md, each under its group prefix', () => {
+  it('describes the 15 endpoints of the interface (docs/interface.md#endpoints), each under its group prefix', () => {
     expect(endpointList).toHaveLength(15);
     expect(new Set(endpointList.map((e) => e.path)).size).toBe(15);
     for (const e of endpointList) {
@@ -28,7 +28,7 @@ describe('contract', () => {
     }
   });
 
-  it('keeps the section 8 limits', () => {
+  it('keeps the interface\'s image limits (docs/interface.md#image-limits)', () => {
     const img = (e: { fields: Record<string, unknown> }) => e.fields.image as { limits: { maxBytes: number; maxSide: number; formats: readonly string[] } };
     expect(img(endpoints.commodityBackgroundRemoval).limits).toMatchObject({ maxBytes: 3 * 1024 * 1024, maxSide: 1999, formats: ['jpeg', 'png', 'bmp'] });
     expect(img(endpoints.apparelBackgroundRemoval).limits).toMatchObject({ maxBytes: 5 * 1024 * 1024, maxSide: 2999 });

@@ -1,4 +1,7 @@
-/** The 15 endpoints of interface.md as data: the engine's routes and validation and the studio's panels read this. */
+/**
+ * The 15 endpoints of the interface (docs/interface.md#endpoints) as data: the engine's routes and validation
+ * and the studio's panels read this.
+ */
 import apparelBackgroundRemoval from './endpoints/apparel-background-removal.ts';
 import commodityBackgroundRemoval from './endpoints/commodity-background-removal.ts';
 import smartSkinAdvanced from './endpoints/smart-skin-advanced.ts';

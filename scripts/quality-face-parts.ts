@@ -21,7 +21,7 @@ import { ModelRegistry } from '../engine/vision/models/registry.ts';
 import { half, photoData, photoList, type Half, type PhotoData } from './face-parts-data.ts';
 import { personMatteWith, type PersonModel } from '../engine/vision/matting/person.ts';
 import { hairFromMatte } from '../engine/vision/matting/hair.ts';
-import { HAIR_RVM_SIDE } from '../engine/effects/face-analyzer/analysis/part-inputs.ts';
+import { HAIR_RVM_SIDE } from '../engine/effects/face-analyzer/tuning.ts';
 import type { Mask } from '../engine/vision/regions/face-regions.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

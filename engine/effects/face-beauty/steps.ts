@@ -25,10 +25,10 @@ export interface State extends PortraitState {
   result: RasterImage;
 }
 
-/** Faces that get retouched: the largest five, as decisions.md's other multi-face effects. */
+/** Faces that get retouched: the largest five, as the other multi-face effects (docs/interface.md#face-beauty). */
 export const BEAUTY_FACES = 5;
 
-/** Defaults as decisions.md (the contract carries them too; a script calling the steps may omit them). */
+/** Defaults as docs/interface.md#face-beauty (the contract carries them too; a script calling the steps may omit them). */
 const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ?? 0.5, white: p.white ?? 0.3 });
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Steps of the advanced skin retouch: the flags read into one plan (interface.md 4.3 rules 1 and 2) → the
- * 5 largest faces → each face retouched in its own window, on its skin only (skin-mask.ts: parsing skin
+ * Steps of the advanced skin retouch: the flags read into one plan (docs/interface.md#smart-skin-retouch,
+ * rules 1 and 2) → the 5 largest faces → each face retouched in its own window, on its skin only (skin-mask.ts: parsing skin
  * without eyes, brows, lips, nostrils, hair or glasses) → the photo (JPEG 97 4:4:4 when opaque, so
  * re-encoding moves nothing outside the faces by more than a few levels).
  *
