@@ -14,11 +14,13 @@ import { parseGarments, type GarmentParse } from './garments/parse.ts';
 import type { ParseInput } from './garments/rules.ts';
 import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
-import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from './garments/bags.ts';
+import { BAG_LABELS } from './garments/bags.ts';
+import { BAGS } from './garments/tuning.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './garment-classes.ts';
+import { MESH_FACES, WORK_SIDE } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -37,9 +39,6 @@ export interface State {
   masks?: Record<string, Uint8Array>;
 }
 
-/** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */
-export const WORK_SIDE = 512;
-
 const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
 
@@ -54,10 +53,10 @@ export const predictMatte = (modelId: string): Step<P, State> => named('predictM
 export const findPerson: Step<P, State> = async (c, kit) => {
   const v = c.state;
   const human = await kit.models.get('human');
-  v.faces = await c.facts.faces({ meshFaces: 3 });
+  v.faces = await c.facts.faces({ meshFaces: MESH_FACES });
   v.points = await bodyPoints(human, c.image);
   // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
-  v.objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
+  v.objects = (await detectObjects(human, c.image, BAGS.hangingScore)).filter((o) => o.score >= BAGS.minScore || BAG_LABELS.has(o.label));
   v.hair = v.faces.length ? (await c.facts.hairMask(v.faces)).data : undefined;
 };
 
