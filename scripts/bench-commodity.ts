@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { removeBackground } from '@imgly/background-removal-node';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
+import { MODEL } from '../engine/effects/commodity-background-removal/tuning.ts';
 import { loadIsnet, type IsnetVariant } from '../engine/vision/models/isnet.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

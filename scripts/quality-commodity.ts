@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { stepContext, type Ctx, type Step } from '../engine/pipeline/effect.ts';
-import { CONTEXT, applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P, type State } from '../engine/effects/commodity-background-removal/steps.ts';
-import { MODEL } from '../engine/effects/commodity-background-removal/effect.ts';
+import { applyReturnForm, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte, type P, type State } from '../engine/effects/commodity-background-removal/steps.ts';
+import { CONTEXT, MODEL } from '../engine/effects/commodity-background-removal/tuning.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
