@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import type { RasterImage } from '../engine/image/raster.ts';
 import { jobFacts } from '../engine/pipeline/facts.ts';
 import { ModelRegistry } from '../engine/vision/models/registry.ts';
-import { BEAUTY_PARSING, TUNING } from '../engine/effects/face-beauty/steps.ts';
+import { BEAUTY_PARSING, TUNING } from '../engine/effects/face-beauty/tuning.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../engine/vision/regions/skin-mask.ts';
 import { readWindow } from '../engine/image/window.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../engine/looks/smooth.ts';
