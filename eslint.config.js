@@ -23,6 +23,11 @@ const boundaries = [
   { target: './contract', from: ['./engine', './src', './scripts', './e2e'], message: 'the contract is pure data, imported by engine and studio, importing neither' },
   { target: './engine', from: ['./src', './scripts', './e2e'], message: 'the engine does not depend on the studio or the scripts' },
   { target: './src', from: ['./engine', './scripts', './proxy.config.ts'], message: 'the studio reaches the engine over HTTP only' },
+  // Scripts reach the engine through engine/for-scripts.ts; the studio's launcher alone starts it from server.ts
+  // and config.ts, so that `npm start` loads no more of the engine than the server does.
+  { target: './scripts', from: './engine', except: ['./for-scripts.ts', './server.ts', './config.ts'], message: 'scripts reach the engine through engine/for-scripts.ts only: re-export what a script needs there' },
+  { target: ['./scripts/!(dev)/**', './scripts/*.ts', './scripts/dev/!(studio-server).ts'], from: ['./engine/server.ts', './engine/config.ts'], message: 'only the studio\'s launcher (scripts/dev/studio-server.ts) starts the engine itself: other scripts take startTestEngine from engine/for-scripts.ts' },
+  { target: './engine', from: './engine/for-scripts.ts', message: 'engine/for-scripts.ts is the scripts\' way in: engine code imports from the module that defines a name' },
 ];
 const layers = [
   ...engineOrder.map((layer, i) => {

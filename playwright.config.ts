@@ -30,7 +30,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite build && npx tsx scripts/start.ts',
+    command: 'npx vite build && npx tsx scripts/dev/start.ts',
     url: `http://127.0.0.1:${studioPort}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

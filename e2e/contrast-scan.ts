@@ -1,4 +1,4 @@
-/** Shared by the browser tests and scripts/measure-studio.ts. */
+/** Shared by the browser tests and scripts/bench/measure-studio.ts. */
 /**
  * Every visible element with its own text against the first opaque background behind it (WCAG ratio).
  * A string, so that no build helper of this script leaks into the page.

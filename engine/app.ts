@@ -4,7 +4,9 @@
  *   3. closing guard      4. auth (bound to every contract route as it is declared)
  *   5. routes: effects, task result, results, health, OpenAPI + docs
  *   6. 405 + Allow for the methods a known path does not serve (plugins/methods.ts; needs every route in)
- * Services (worker pool, task store and queue, result store) are created here and closed on app.close().
+ * Services (worker pool, task backend and queue, input and result blob stores) are created here and closed
+ * on app.close(). The backends are the embedded ones (tasks/embedded-backend.ts); routes and the queue
+ * reach them only through their interfaces (tasks/backend.ts, results/blob-store.ts).
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -20,8 +22,9 @@ import healthRoute from './routes/health.ts';
 import { docsCsp, openApiDocument } from './http/openapi.ts';
 import { effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
+import { randomUUID } from 'node:crypto';
 import { ResultStore } from './results/store.ts';
-import { TaskStore } from './tasks/store.ts';
+import { openEmbeddedBackends, type EmbeddedTaskBackend } from './tasks/embedded-backend.ts';
 import { TaskQueue } from './tasks/queue.ts';
 import { StorageMonitor } from './storage.ts';
 import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
@@ -31,7 +34,8 @@ import type { Services } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    services: Services;
+    /** As built here: on the embedded backends, which tests may look into (the routes see only `Services`). */
+    services: Services<EmbeddedTaskBackend>;
     /**
      * Graceful stop: keeps listening, answers new requests 503 with Retry-After (/healthz says
      * shutting_down) while requests and running tasks already under way finish, for at most `timeoutMs`;
@@ -62,13 +66,15 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
   const effects: Record<string, string> = { ...effectModules, ...config.extraEffects };
   for (const slug of config.disabledEffects) delete effects[slug];
-  const results = new ResultStore(config.dataDir);
-  await results.init();
-  const tasks = new TaskStore(config.dataDir);
-  const storage = new StorageMonitor([config.dataDir, tasks.inputDir, results.dir], config.minFreeBytes);
+  const backends = openEmbeddedBackends(lock);
+  const { tasks, inputs } = backends;
+  const results = new ResultStore(backends.results);
+  const storage = new StorageMonitor(backends.dirs, config.minFreeBytes);
   const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels }, config.workers, config.maxWaitingJobs);
-  const queue = new TaskQueue(tasks, pool, results, storage, { concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
-  const services: Services = { config, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
+  // This engine's name in the leases it takes: new at every start, so a restarted engine's own earlier claims are another holder's.
+  const holder = randomUUID();
+  const queue = new TaskQueue(tasks, inputs, pool, results, storage, { holder, concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs });
+  const services: Services<EmbeddedTaskBackend> = { config, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
 
   const app = Fastify({
     logger,
@@ -114,19 +120,26 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   app.get('/openapi.json', { schema: { hide: true } }, async () => openApiDocument());
   methods.addMethodNotAllowed();
 
+  // Tasks whose lease ran out go back to the queue (embedded, only this engine takes leases, renewed while
+  // it runs them: a task finds one run out only if its renewal could not be written); expired tasks,
+  // inputs and results go.
   const sweep = async () => {
-    const t = tasks.sweep(config.retentionMs);
+    const requeued = await tasks.requeueExpired();
+    const t = await tasks.sweep(config.retentionMs);
+    const i = await inputs.expire(config.retentionMs);
     const r = await results.sweep(config.retentionMs);
-    if (t || r) app.log.info({ tasks: t, results: r }, 'swept expired tasks and results');
+    if (requeued) app.log.warn({ requeued }, 'requeued tasks whose lease ran out');
+    if (t || i || r) app.log.info({ tasks: t, inputs: i, results: r }, 'swept expired tasks and results');
   };
   const sweeper = setInterval(() => void sweep().catch((err) => app.log.error({ err }, 'sweep failed')), config.sweepIntervalMs);
   sweeper.unref();
 
   app.addHook('onReady', async () => {
+    const requeued = await queue.recover();
+    if (requeued) app.log.info({ requeued }, 'requeued tasks interrupted by the last stop');
     // A sweep that fails (its deletes need room in the database's log, on a full disk) does not stop the start.
     await sweep().catch((err) => app.log.error({ err }, 'sweep failed'));
-    const requeued = queue.start();
-    if (requeued) app.log.info({ requeued }, 'requeued tasks interrupted by the last stop');
+    queue.start();
   });
   app.decorate('drain', async (timeoutMs: number) => {
     services.closing = true;
@@ -152,8 +165,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     clearInterval(sweeper);
     queue.interrupt();
     await pool.close();
-    tasks.close();
-    lock.release();
+    await tasks.close(); // and the data folder's lock with it
   });
   return app;
 }

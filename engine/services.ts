@@ -3,15 +3,16 @@ import type { EngineConfig } from './config.ts';
 import type { BaseUrlOf } from './http/base-url.ts';
 import type { ResultStore } from './results/store.ts';
 import type { StorageMonitor } from './storage.ts';
+import type { TaskBackend } from './tasks/backend.ts';
 import type { TaskQueue } from './tasks/queue.ts';
-import type { TaskStore } from './tasks/store.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
-export interface Services {
+/** `Tasks`: routes see the interface; the app that built the services knows which backend it opened. */
+export interface Services<Tasks extends TaskBackend = TaskBackend> {
   config: EngineConfig;
   effects: Record<string, string>;
   pool: WorkerPool;
-  tasks: TaskStore;
+  tasks: Tasks;
   queue: TaskQueue;
   results: ResultStore;
   storage: StorageMonitor;

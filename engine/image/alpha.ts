@@ -1,4 +1,5 @@
 /** Alpha-channel helpers over interleaved 8-bit pixels: join, combine, and find the opaque area. */
+import type { Rect } from './rect.ts';
 
 /**
  * RGB(A) pixels with their alpha replaced by `alpha`, as RGBA. Fully transparent pixels become 0,0,0,0:
@@ -21,10 +22,8 @@ export function multiplyByInputAlpha(alpha: Uint8Array, rgba: Uint8Array): Uint8
   return alpha;
 }
 
-export interface Box { left: number; top: number; width: number; height: number }
-
-/** The smallest box holding every pixel with alpha > threshold; null when there is none. */
-export function alphaBounds(alpha: Uint8Array, width: number, height: number, threshold: number): Box | null {
+/** The smallest rectangle holding every pixel with alpha > threshold; null when there is none. */
+export function alphaBounds(alpha: Uint8Array, width: number, height: number, threshold: number): Rect | null {
   let top = -1, bottom = -1, left = width, right = -1;
   for (let y = 0; y < height; y++) {
     const row = y * width;
@@ -37,15 +36,15 @@ export function alphaBounds(alpha: Uint8Array, width: number, height: number, th
     if (first < left) left = first;
     if (last > right) right = last;
   }
-  return top < 0 ? null : { left, top, width: right - left + 1, height: bottom - top + 1 };
+  return top < 0 ? null : { x0: left, y0: top, w: right - left + 1, h: bottom - top + 1 };
 }
 
-/** Copies a box out of interleaved pixels. */
-export function extractBox(data: Uint8Array, width: number, channels: number, box: Box): Buffer {
-  const out = Buffer.allocUnsafe(box.width * box.height * channels);
-  const rowBytes = box.width * channels;
-  for (let y = 0; y < box.height; y++) {
-    const src = ((box.top + y) * width + box.left) * channels;
+/** Copies a rectangle out of interleaved pixels. */
+export function extractBox(data: Uint8Array, width: number, channels: number, box: Rect): Buffer {
+  const out = Buffer.allocUnsafe(box.w * box.h * channels);
+  const rowBytes = box.w * channels;
+  for (let y = 0; y < box.h; y++) {
+    const src = ((box.y0 + y) * width + box.x0) * channels;
     out.set(data.subarray(src, src + rowBytes), y * rowBytes);
   }
   return out;

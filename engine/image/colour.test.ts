@@ -12,7 +12,7 @@ function samples(): number[][] {
   return out;
 }
 
-describe('retouch colour', () => {
+describe('colour', () => {
   it('converts buffers to Lab as culori does, to within 0.02', () => {
     const s = samples();
     const data = new Uint8Array(s.flat());

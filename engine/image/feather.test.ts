@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fillDisc, fillPolygon, type Win } from './polygon.ts';
-import { feather, grow, minus, toMask, union } from './feather.ts';
+import { toMask } from './mask.ts';
+import { fillDisc, fillPolygon } from './polygon.ts';
+import { feather, grow, minus, union } from './feather.ts';
 import { boxMean } from './guided-filter.ts';
+import type { Rect } from './rect.ts';
 
 const sum = (p: Float32Array) => p.reduce((s, v) => s + v, 0);
-const at = (p: Float32Array, win: Win, x: number, y: number) => p[(y - win.y0) * win.w + (x - win.x0)];
+const at = (p: Float32Array, win: Rect, x: number, y: number) => p[(y - win.y0) * win.w + (x - win.x0)];
 
 describe('fillPolygon', () => {
-  const win: Win = { x0: 0, y0: 0, w: 12, h: 12 };
+  const win: Rect = { x0: 0, y0: 0, w: 12, h: 12 };
   it('covers exactly the polygon area, with fractional edge pixels', () => {
     const p = fillPolygon([[2.25, 3], [7.75, 3], [7.75, 8.5], [2.25, 8.5]], win);
     expect(sum(p)).toBeCloseTo(5.5 * 5.5, 1);
@@ -19,19 +21,19 @@ describe('fillPolygon', () => {
     expect(at(p, win, 4, 9)).toBe(0);
   });
   it('handles a window offset into the image, and triangles', () => {
-    const w2: Win = { x0: 100, y0: 50, w: 20, h: 20 };
+    const w2: Rect = { x0: 100, y0: 50, w: 20, h: 20 };
     const p = fillPolygon([[102, 52], [112, 52], [102, 62]], w2);
     expect(sum(p)).toBeCloseTo(50, 0);
     expect(at(p, w2, 103, 53)).toBe(1);
   });
   it('fills discs by area', () => {
-    const w: Win = { x0: 0, y0: 0, w: 40, h: 40 };
+    const w: Rect = { x0: 0, y0: 0, w: 40, h: 40 };
     expect(sum(fillDisc(20, 20, 10, w))).toBeCloseTo(Math.PI * 100, -1);
   });
 });
 
 describe('feather and mask operations', () => {
-  const win: Win = { x0: 0, y0: 0, w: 41, h: 41 };
+  const win: Rect = { x0: 0, y0: 0, w: 41, h: 41 };
   it('blurs with about the asked sigma and keeps the mass', () => {
     const p = new Float32Array(41 * 41); p[20 * 41 + 20] = 1;
     const b = feather(p, win, 3);
@@ -54,7 +56,7 @@ describe('feather and mask operations', () => {
     expect(sum(union(hole, a))).toBeCloseTo(400, 0);
   });
   it('places a window into a full-size 8-bit mask, clipped to the image', () => {
-    const w: Win = { x0: 5, y0: 2, w: 4, h: 3 };
+    const w: Rect = { x0: 5, y0: 2, w: 4, h: 3 };
     const m = toMask(new Float32Array(12).fill(0.5), w, { width: 8, height: 4 });
     expect(m.data.length).toBe(32);
     expect(m.data[2 * 8 + 5]).toBe(128);
@@ -66,7 +68,7 @@ describe('feather and mask operations', () => {
 
 describe('feather over the feature\'s part of the window', () => {
   it('gives what blurring the whole window gives', () => {
-    const win: Win = { x0: 3, y0: 7, w: 160, h: 120 };
+    const win: Rect = { x0: 3, y0: 7, w: 160, h: 120 };
     const a = fillPolygon([[40, 30], [60, 28], [58, 44], [41, 47]], win);
     const g = feather(a, win, 3);
     const whole = boxMean(boxMean(boxMean(a, win.w, win.h, 3), win.w, win.h, 3), win.w, win.h, 3);

@@ -1,14 +1,11 @@
 /**
- * Soft-mask kernels over float planes (0..1) on a window of the image: Gaussian feathering, growing, the
- * set operations, and the final full-resolution 8-bit Mask. faceRegions() is synchronous (the agreed API),
- * so the blur is three running box means in JS (O(pixels) at any radius; the shared boxMean) rather than
- * sharp's asynchronous one.
+ * Soft-mask kernels over float planes (0..1) on a window of the image: Gaussian feathering, growing and
+ * the set operations (image/mask.ts's toMask makes the final full-resolution 8-bit Mask). faceRegions() is
+ * synchronous (the agreed API), so the blur is three running box means in JS (O(pixels) at any radius; the
+ * shared boxMean) rather than sharp's asynchronous one.
  */
 import { boxMean } from './guided-filter.ts';
-import type { Win } from './polygon.ts';
-
-/** 0..255 coverage at full image resolution. */
-export interface Mask { data: Uint8Array; width: number; height: number }
+import type { Rect } from './rect.ts';
 
 /**
  * Gaussian-like blur with standard deviation about `sigma` pixels: three box means of radius r, whose
@@ -17,7 +14,7 @@ export interface Mask { data: Uint8Array; width: number; height: number }
  * and past 4r + 1 of margin the window's clipped edge cannot tell the part from the whole, so the result
  * is the same.
  */
-export function feather(plane: Float32Array, win: Win, sigma: number): Float32Array {
+export function feather(plane: Float32Array, win: Rect, sigma: number): Float32Array {
   const r = featherRadius(sigma);
   if (r < 1) return plane;
   const m = 4 * r + 1;
@@ -49,7 +46,7 @@ const featherRadius = (sigma: number) => Math.round(Math.sqrt(sigma * sigma + 0.
 export const featherReach = (sigma: number): number => { const r = featherRadius(sigma); return r < 1 ? 0 : 4 * r + 1; };
 
 /** Grows a mask softly: full coverage out to about px / 2 beyond its edge, fading to nothing by px. */
-export function grow(plane: Float32Array, win: Win, px: number): Float32Array {
+export function grow(plane: Float32Array, win: Rect, px: number): Float32Array {
   // Blur with sigma px/3: one and a half sigmas out the blurred edge is at 0.067 of full, three sigmas out ~0.
   // feather hands back a new plane, or the input itself when the blur is under a pixel: only then copied.
   const f = feather(plane, win, Math.max(1, px / 3)), b = f === plane ? Float32Array.from(f) : f;
@@ -74,18 +71,4 @@ export function times(a: Float32Array, b: Float32Array): Float32Array {
   const out = new Float32Array(a.length);
   for (let i = 0; i < out.length; i++) out[i] = a[i] * b[i];
   return out;
-}
-
-/** The window's plane placed into a zero mask the size of the image. */
-export function toMask(plane: Float32Array, win: Win, size: { width: number; height: number }): Mask {
-  const data = new Uint8Array(size.width * size.height);
-  const xa = Math.max(0, win.x0), xb = Math.min(size.width, win.x0 + win.w);
-  for (let y = Math.max(0, win.y0); y < Math.min(size.height, win.y0 + win.h); y++) {
-    const src = (y - win.y0) * win.w - win.x0, dst = y * size.width;
-    for (let x = xa; x < xb; x++) {
-      const v = plane[src + x];
-      data[dst + x] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * 255);
-    }
-  }
-  return { data, width: size.width, height: size.height };
 }

@@ -2,16 +2,14 @@
  * Anti-aliased rasterisation into float coverage planes (0..1) over a window of the image: polygons by
  * scanlines (SUB rows per pixel, exact coverage along each row) and discs by distance. Even-odd rule.
  */
-
-/** A rectangle of image pixels that a plane covers; plane index = (y - y0) * w + (x - x0). */
-export interface Win { x0: number; y0: number; w: number; h: number }
+import type { Rect } from './rect.ts';
 
 export type Pt = readonly [number, number] | readonly [number, number, number];
 
 const SUB = 8;
 
 /** Adds the coverage of a polygon (image coordinates, pixel (x, y) spans [x, x+1)) into `out` with max(). */
-export function fillPolygon(points: readonly Pt[], win: Win, out: Float32Array = new Float32Array(win.w * win.h)): Float32Array {
+export function fillPolygon(points: readonly Pt[], win: Rect, out: Float32Array = new Float32Array(win.w * win.h)): Float32Array {
   const n = points.length;
   if (n < 3) return out;
   const row = new Float32Array(win.w + 2);
@@ -55,7 +53,7 @@ function addSpan(row: Float32Array, a: number, b: number, w: number) {
 }
 
 /** Adds an anti-aliased disc into `out` with max(). */
-export function fillDisc(cx: number, cy: number, r: number, win: Win, out: Float32Array = new Float32Array(win.w * win.h)): Float32Array {
+export function fillDisc(cx: number, cy: number, r: number, win: Rect, out: Float32Array = new Float32Array(win.w * win.h)): Float32Array {
   const x0 = Math.max(0, Math.floor(cx - r - 1) - win.x0), x1 = Math.min(win.w - 1, Math.ceil(cx + r + 1) - win.x0);
   const y0 = Math.max(0, Math.floor(cy - r - 1) - win.y0), y1 = Math.min(win.h - 1, Math.ceil(cy + r + 1) - win.y0);
   for (let y = y0; y <= y1; y++) {

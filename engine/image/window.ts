@@ -1,10 +1,8 @@
 /** Copying a rectangle of an image's pixels out and back, so an effect can work on one face's window only. */
 import type { RasterImage } from './raster.ts';
+import type { Rect } from './rect.ts';
 
-/** A rectangle of image pixels (the vision layer's Win has this shape). */
-export interface PixelWindow { x0: number; y0: number; w: number; h: number }
-
-export function readWindow(img: RasterImage, win: PixelWindow): Buffer {
+export function readWindow(img: RasterImage, win: Rect): Buffer {
   const ch = img.channels, out = Buffer.alloc(win.w * win.h * ch);
   for (let y = 0; y < win.h; y++) {
     const s = ((win.y0 + y) * img.width + win.x0) * ch;
@@ -13,7 +11,7 @@ export function readWindow(img: RasterImage, win: PixelWindow): Buffer {
   return out;
 }
 
-export function writeWindow(img: RasterImage, win: PixelWindow, px: Buffer): void {
+export function writeWindow(img: RasterImage, win: Rect, px: Buffer): void {
   const ch = img.channels;
   for (let y = 0; y < win.h; y++) px.copy(img.data, ((win.y0 + y) * img.width + win.x0) * ch, y * win.w * ch, (y + 1) * win.w * ch);
 }

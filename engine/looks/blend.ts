@@ -2,7 +2,9 @@
  * Blending a layer into an image through a soft mask, in linear light: mixing in gamma-encoded sRGB darkens
  * the half-covered edge of a mask and makes screen or soft light too strong in the shadows.
  */
-import { LINEAR, toByte, type Area, type Pixels } from '../image/colour.ts';
+import { LINEAR, toByte } from '../image/colour.ts';
+import type { Pixels } from '../image/raster.ts';
+import type { Rect } from '../image/rect.ts';
 
 export type BlendMode = 'normal' | 'screen' | 'multiply' | 'soft-light';
 
@@ -25,7 +27,7 @@ export function blendChannel(mode: BlendMode, b: number, s: number): number {
  * `opacity`. The layer is either pixels the size of the area or one 8-bit sRGB colour. Pixels whose weight
  * is 0 are not touched at all (not even re-encoded), so nothing outside the mask changes.
  */
-export function blend(base: Pixels, layer: Pixels | readonly [number, number, number], mask: Float32Array, area: Area, opacity = 1, mode: BlendMode = 'normal'): void {
+export function blend(base: Pixels, layer: Pixels | readonly [number, number, number], mask: Float32Array, area: Rect, opacity = 1, mode: BlendMode = 'normal'): void {
   const ch = base.channels;
   const flat = !('data' in layer);
   const lc = flat ? 0 : layer.channels;

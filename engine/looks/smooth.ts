@@ -137,7 +137,7 @@ function textureFor(plane: Float32Array, base: Float32Array, fine: Float32Array,
  * smoothPlane, then blended in by `mask` x `strength` (0..1). Only the mask's bounding box is filtered,
  * grown by the filters' reach (2r for the guided filter's two window means, 3 box radii for the pore band),
  * so pixels the mask covers see the same neighbourhood as over the whole plane. `keep` is weighed once, on
- * the luma of the three channels' bands (the texture a viewer sees, and what quality-retouch measures),
+ * the luma of the three channels' bands (the texture a viewer sees, and what quality:retouch measures),
  * and the one share applies to all three: a third of the cost of weighing each, and no channel's grain
  * comes back more than another's.
  */

@@ -3,12 +3,13 @@
  * face's regions and parsing, the person matte, the hair mask. Each is computed on first use and kept for the rest of
  * the job only, so no step recomputes one and nothing outlives the job (no module-level caches).
  */
+import { type Mask } from '../image/mask.ts';
 import type { RasterImage } from '../image/raster.ts';
 import { timeModel } from '../vision/models/clock.ts';
 import { detectFaces, type DetectOptions, type Face } from '../vision/faces/detect.ts';
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
-import { faceRegions, REGION_NAMES, type Mask, type RegionName } from '../vision/regions/face-regions.ts';
+import { faceRegions, REGION_NAMES, type RegionName } from '../vision/regions/face-regions.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
 
 export interface JobFacts {
@@ -59,7 +60,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
     personMatte: () => (matte ??= personMatte(models, image)),
     hairMask: async (given) => {
       const list = given ?? await facts.faces();
-      const key = list.map((f) => `${f.box.x},${f.box.y},${f.box.width},${f.box.height}`).join(';');
+      const key = list.map((f) => `${f.box.x0},${f.box.y0},${f.box.w},${f.box.h}`).join(';');
       return once(hair, key, async () => hairMask(models, image, list, await facts.personMatte()));
     },
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Face } from '../vision/faces/detect.ts';
 import { chooseFaces } from './portrait.ts';
 
-const face = (x: number, y: number, side: number): Face => ({ box: { x, y, width: side, height: side }, score: 0.9, rotation: 0 });
+const face = (x: number, y: number, side: number): Face => ({ box: { x0: x, y0: y, w: side, h: side }, score: 0.9, rotation: 0 });
 // Largest first, as detectFaces answers.
 const faces = [face(0, 0, 300), face(400, 0, 200), face(700, 0, 100)];
 

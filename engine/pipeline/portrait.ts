@@ -6,27 +6,28 @@
  *   4. compositing, or the answer for an analysis.
  * Steps 1 and 3 are here; gates and compositing are the effect's own.
  */
-import type { Box, DetectOptions, Face } from '../vision/faces/detect.ts';
+import { fromXywh, type Rect, type XywhRect } from '../image/rect.ts';
+import type { DetectOptions, Face } from '../vision/faces/detect.ts';
 import { EffectError, named, type Ctx, type Kit, type Step } from './effect.ts';
 
 export interface FaceChoice {
   /** How many of the largest faces (default 1). */
   count?: number;
-  /** Pick the face this rectangle overlaps most instead (the contract's `face_rect`). */
-  rect?: Box;
+  /** Pick the face this rectangle overlaps most instead (the contract's `face_rect`, in its shape). */
+  rect?: XywhRect;
   detect?: DetectOptions;
 }
 
 /** What a portrait effect's state holds after selectFaces. */
 export interface PortraitState { faces: Face[] }
 
-const overlap = (a: Box, b: Box) =>
-  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const overlap = (a: Rect, b: Rect) =>
+  Math.max(0, Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0));
 
 /** The chosen faces among all found (which come largest first). A rect that overlaps no face picks none. */
 export function chooseFaces(faces: readonly Face[], choice: FaceChoice): Face[] {
   if (choice.rect) {
-    const rect = choice.rect;
+    const rect = fromXywh(choice.rect);
     const best = faces.reduce<Face | undefined>((b, f) => (overlap(f.box, rect) > (b ? overlap(b.box, rect) : 0) ? f : b), undefined);
     return best ? [best] : [];
   }

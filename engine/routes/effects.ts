@@ -17,10 +17,9 @@ import type { Services } from '../services.ts';
 /** A count of places with a limit; each place is given back once, whichever path gives it first. */
 class Places {
   private taken = 0;
-  constructor(private readonly limit: () => number) {}
   get count(): number { return this.taken; }
-  take(): { release(): void } | undefined {
-    if (this.taken >= this.limit()) return undefined;
+  take(limit: number): { release(): void } | undefined {
+    if (this.taken >= limit) return undefined;
     this.taken++;
     let held = true;
     return { release: () => { if (held) { held = false; this.taken--; } } };
@@ -30,9 +29,10 @@ class Places {
 export default async function effectRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { config } = services;
   // Bodies being read, sync and async: each may buffer a photo of up to 10 MB.
-  const uploads = new Places(() => config.maxUploads);
-  // Async submits still uploading will each be a task: they count against the queue's limit from admission.
-  const submits = new Places(() => config.maxQueuedTasks - services.tasks.pendingCount());
+  const uploads = new Places();
+  // Async submits still uploading will each be a task: they count against the queue's limit from admission,
+  // beside the tasks the backend has pending (counted over every engine sharing it).
+  const submits = new Places();
 
   for (const endpoint of endpointList) {
     if (endpoint.mode !== 'query') app.post(endpoint.path, (req, reply) => handle(endpoint, req, reply));
@@ -51,7 +51,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
     onClose(reply, releaseAll);
     try {
       if (endpoint.mode === 'async') {
-        const submit = submits.take();
+        const submit = submits.take(config.maxQueuedTasks - await tasks.pendingCount());
         if (!submit) throw new ApiError('EXCEEDING_LIMITS', `the task queue is full (${config.maxQueuedTasks} tasks waiting or uploading); retry later`, 30);
         held.push(submit);
         storage.refuseUnlessRoom();
@@ -59,9 +59,9 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
         storage.refuseUnlessRoom(Object.values(upload.images).reduce((n, img) => n + img.bytes.length, 0));
         let task;
         try {
-          task = tasks.create(endpoint.slug, upload.params, upload.images, req.apiKeyOwner);
+          task = await tasks.submit(endpoint.slug, upload.params, upload.images, req.apiKeyOwner);
         } catch (err) {
-          if (isNoSpace(err)) throw storage.refusal(err); // create left nothing behind
+          if (isNoSpace(err)) throw storage.refusal(err); // submit left nothing behind
           throw err;
         }
         storage.noteWritten();
@@ -92,7 +92,7 @@ export default async function effectRoutes(app: FastifyInstance, { services }: {
 
   /** Reads the body within the upload limit; its upload place is given back as soon as the body is in. */
   async function readBody(req: FastifyRequest, endpoint: Endpoint, held: { release(): void }[]) {
-    const place = uploads.take();
+    const place = uploads.take(config.maxUploads);
     if (!place) throw new ApiError('EXCEEDING_LIMITS', `${uploads.count} uploads are already under way; retry shortly`, 5);
     held.push(place);
     try {

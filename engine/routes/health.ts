@@ -45,7 +45,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
       effects: Object.fromEntries(endpointList.filter((e) => e.mode !== 'query')
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },
-      tasks: { pending: tasks.pendingCount(), running: queue.inFlight },
+      tasks: { pending: await tasks.pendingCount(), running: queue.inFlight },
       storage,
     };
   });

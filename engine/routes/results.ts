@@ -1,27 +1,25 @@
 /** Result files, by unguessable name, without a key (URLs are handed only to the requester), cacheable for the time they have left. */
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 
 export default async function resultRoutes(app: FastifyInstance, { services }: { services: Services }) {
   app.get('/results/:name', async (req, reply) => {
     const { name } = req.params as { name: string };
-    const file = services.results.pathOf(name);
-    const stat = file ? await fs.promises.stat(file).catch(() => undefined) : undefined;
-    if (!file || !stat?.isFile()) return reply.fail('ERROR_AI_NOT_EXISTS', `no result ${name}; results are kept 24 hours`);
+    const blob = await services.results.open(name);
+    if (!blob) return reply.fail('ERROR_AI_NOT_EXISTS', `no result ${name}; results are kept 24 hours`);
     return reply
       .type(name.endsWith('.png') ? 'image/png' : 'image/jpeg')
-      .header('Content-Length', stat.size)
-      .header('Cache-Control', cacheControl(stat.mtimeMs, services.config.retentionMs))
-      .send(fs.createReadStream(file));
+      .header('Content-Length', blob.size)
+      .header('Cache-Control', cacheControl(blob.savedAt, services.config.retentionMs))
+      .send(blob.stream);
   });
 }
 
 /**
- * Cacheable until the sweeper may delete the file (its mtime plus the retention), never longer: a cache
+ * Cacheable until the sweeper may delete the result (its save time plus the retention), never longer: a cache
  * must not keep serving a result after its URL has stopped working. One past its time, not swept yet, gets 0.
  */
-export function cacheControl(mtimeMs: number, retentionMs: number, now = Date.now()): string {
-  const left = Math.floor((mtimeMs + retentionMs - now) / 1000);
+export function cacheControl(savedAt: number, retentionMs: number, now = Date.now()): string {
+  const left = Math.floor((savedAt + retentionMs - now) / 1000);
   return left > 0 ? `private, max-age=${left}, immutable` : 'private, max-age=0';
 }

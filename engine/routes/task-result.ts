@@ -16,7 +16,7 @@ export default async function taskResultRoute(app: FastifyInstance, { services }
   const endpoint = endpoints.queryAsyncTaskResult;
   app.get(endpoint.path, async (req, reply) => {
     const { task_id } = validateFields(endpoint, queryFields(endpoint, req.query), new Set()) as { task_id: string };
-    const found = /^[a-f0-9]{32}$/.test(task_id) ? services.tasks.get(task_id) : undefined;
+    const found = /^[a-f0-9]{32}$/.test(task_id) ? await services.tasks.find(task_id) : undefined;
     const task = found && (found.owner === undefined || found.owner === req.apiKeyOwner) ? found : undefined;
     if (!task) return reply.fail('ERROR_TASK_NOT_EXISTS', `no task ${task_id}; tasks are kept 24 hours after submission`);
     if (task.status < 2) return reply.envelope({ task_status: task.status });

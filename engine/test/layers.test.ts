@@ -43,8 +43,30 @@ describe('engine layers', () => {
   });
 
   it('fails lint for an import cycle made of type-only imports', async () => {
-    // feather.ts imports polygon.ts's Win type; polygon.ts importing a type back closes the cycle.
-    const polygon = "import type { Mask } from './feather.ts';\nexport type Win = { x0: number; y0: number; w: number; h: number };\nexport type M = Mask;\n";
-    expect(await problems('engine/image/polygon.ts', polygon)).toContain('local/no-cycle');
+    // mask.ts imports rect.ts's Rect type; rect.ts importing a type back closes the cycle.
+    const rect = "import type { Mask } from './mask.ts';\nexport interface Rect { x0: number; y0: number; w: number; h: number }\nexport type M = Mask;\n";
+    expect(await problems('engine/image/rect.ts', rect)).toContain('local/no-cycle');
+  });
+});
+
+describe('the scripts reach the engine through engine/for-scripts.ts (the studio\'s launcher starts it itself)', () => {
+  it.each([
+    ['a script reaching into vision', 'scripts/quality/probe.ts', "import { detectFaces } from '../../engine/vision/faces/detect.ts';\nexport const f = detectFaces;\n"],
+    ['a script test reaching into an effect, for a type alone', 'scripts/bench/probe.test.ts', "import type { State } from '../../engine/effects/image-cropping/steps.ts';\nexport type S = State;\n"],
+    ['engine code importing the scripts\' module', 'engine/effects/face-beauty/probe.ts', "import { ModelRegistry } from '../../for-scripts.ts';\nexport const f = ModelRegistry;\n"],
+    ['a script other than the studio\'s launcher starting the engine itself', 'scripts/bench/probe.ts', "import { startEngine } from '../../engine/server.ts';\nexport const f = startEngine;\n"],
+    ['a dev script other than the launcher reading the engine\'s config', 'scripts/dev/probe.ts', "import { configFromEnv } from '../../engine/config.ts';\nexport const f = configFromEnv;\n"],
+  ])('fails lint for %s', async (_, filePath, code) => {
+    expect(await problems(filePath, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it('passes lint for the studio\'s launcher starting the engine', async () => {
+    const code = "import { startEngine } from '../../engine/server.ts';\nimport { configFromEnv } from '../../engine/config.ts';\nexport const f = [startEngine, configFromEnv];\n";
+    expect(await problems('scripts/dev/studio-server.ts', code)).toEqual([]);
+  });
+
+  it('passes lint for a script using engine/for-scripts.ts and the contract', async () => {
+    const code = "import { detectFaces } from '../../engine/for-scripts.ts';\nimport { endpointList } from '../../contract/index.ts';\nexport const f = [detectFaces, endpointList];\n";
+    expect(await problems('scripts/quality/probe.ts', code)).toEqual([]);
   });
 });

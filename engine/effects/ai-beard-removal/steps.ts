@@ -1,7 +1,8 @@
 /**
  * Steps of beard removal: the faces (the portrait template: the 5 largest) → each face's beard mask read
  * from the photo as sent and removed from the result (engine/looks/beard/mask.ts, removeFaceBeard) →
- * PNG, so every pixel outside the beards comes back unchanged.
+ * PNG, so every pixel outside the beards comes back unchanged. The effect is the beard look alone: its
+ * parameters are the look's (engine/looks/beard/tuning.ts), shared with beard styling.
  */
 import type endpoint from '../../../contract/endpoints/ai-beard-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';

@@ -4,27 +4,20 @@
  * the broad lightness of the skin, relative to the face's typical skin, so a beard on the shadowed side of
  * a face is darker.
  */
+import { LINEAR64, linearToSrgb, srgbToLinear } from '../../image/colour.ts';
 import { expand, shrink } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow } from '../../image/window.ts';
 import type { FaceParsing, ParsingClass } from '../../vision/parsing/face-parsing.ts';
 import type { BeardMask } from '../../looks/beard/mask.ts';
 import { feather } from '../../image/feather.ts';
-import type { Win } from '../../image/polygon.ts';
+import { CLASS_SURE, FALLBACK, GREY_LUMA, NECK, OWN_BAND, OWN_DARK, OWN_HIDDEN, OWN_LEAST, OWN_SHARE, OWN_SURE, WHITE_MAX } from './tuning.ts';
 
 export type RGB = [number, number, number];
 
-/** The light under the chin, away from any skin, relative to the face's skin (necks are shadowed by the jaw). */
-const NECK = 0.8;
-/** Parsing probability (0..255) a pixel needs to count for a class. */
-const SURE = 160;
-/** A dark brown for a face whose hair and brows cannot be seen (hat, glasses over the brows). */
-const FALLBACK: RGB = [58, 44, 36];
-
 const luma = (c: readonly number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-const toLinear = (v: number) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
-const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (1 / 2.4) - 0.055);
 
 /**
  * Per luma level (0..255), how many pixels the classes are sure of and their summed linear RGB: enough to
@@ -33,11 +26,11 @@ const toSrgb = (x: number) => 255 * (x <= 0.0031308 ? 12.92 * x : 1.055 * x ** (
 function classHistogram(image: RasterImage, parsing: FaceParsing, classes: readonly ParsingClass[]) {
   const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
   const w = parsing.win.w;
-  return histogram(image, parsing.win, planes.length ? (x, y) => { let p = 0; for (const pl of planes) p += pl[y * w + x]; return p >= SURE; } : null);
+  return histogram(image, parsing.win, planes.length ? (x, y) => { let p = 0; for (const pl of planes) p += pl[y * w + x]; return p >= CLASS_SURE; } : null);
 }
 
 /** histogram() over a window's pixels where `sure` holds (none with null). */
-function histogram(image: RasterImage, win: Win, sure: ((x: number, y: number) => boolean) | null) {
+function histogram(image: RasterImage, win: Rect, sure: ((x: number, y: number) => boolean) | null) {
   const { x0, y0, w, h } = win, ch = image.channels;
   const count = new Float64Array(256), sum = new Float64Array(256 * 3);
   let total = 0;
@@ -49,13 +42,11 @@ function histogram(image: RasterImage, win: Win, sure: ((x: number, y: number) =
       const r = image.data[o], g = image.data[o + 1], b = image.data[o + 2];
       const l = Math.min(255, Math.round(luma([r, g, b])));
       count[l]++; total++;
-      sum[l * 3] += LINEAR[r]; sum[l * 3 + 1] += LINEAR[g]; sum[l * 3 + 2] += LINEAR[b];
+      sum[l * 3] += LINEAR64[r]; sum[l * 3 + 1] += LINEAR64[g]; sum[l * 3 + 2] += LINEAR64[b];
     }
   }
   return { count, sum, total };
 }
-
-const LINEAR = Float64Array.from({ length: 256 }, (_, v) => toLinear(v));
 
 /** Mean colour (sRGB) of the pixels between two luma quantiles, averaged in linear light; null with too few. */
 function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, min = 30): RGB | null {
@@ -71,7 +62,7 @@ function band(hist: ReturnType<typeof classHistogram>, lo: number, hi: number, m
     if (take > 0) { const k = take / c; for (let j = 0; j < 3; j++) acc[j] += hist.sum[l * 3 + j] * k; n += take; }
     seen += c;
   }
-  return n ? (acc.map((s) => toSrgb(s / n)) as RGB) : null;
+  return n ? (acc.map((s) => linearToSrgb(s / n)) as RGB) : null;
 }
 
 export interface FaceTone {
@@ -95,13 +86,13 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
   const hair = band(classHistogram(image, parsing, ['hair']), 0.2, 0.6, 200);
   const skin = band(classHistogram(image, parsing, ['skin']), 0.3, 0.8) ?? [190, 150, 130];
   let rgb: RGB;
-  if (brows && hair) rgb = [0, 1, 2].map((c) => toSrgb(0.6 * toLinear(brows[c]) + 0.4 * toLinear(hair[c]))) as RGB;
+  if (brows && hair) rgb = [0, 1, 2].map((c) => linearToSrgb(0.6 * srgbToLinear(brows[c]) + 0.4 * srgbToLinear(hair[c]))) as RGB;
   else rgb = brows ?? hair ?? FALLBACK;
   // The person's own beard or moustache, where there is one, is the colour a drawn one must match.
   const facial = own ? band(histogram(own.photo, own.win, (x, y) => own.beard[y * own.win.w + x] >= OWN_SURE), OWN_BAND[0], OWN_BAND[1], Math.max(30, OWN_LEAST * own.faceWidth ** 2)) : null;
   // Only hair clearly darker than the skin: a faint stubble's mask reads as the skin's colour.
   const share = facial ? OWN_SHARE * Math.min(1, own!.hidden / OWN_HIDDEN) * Math.min(1, Math.max(0, (OWN_DARK - luma(facial) / luma(skin)) / 0.2)) : 0;
-  if (facial && share > 0) rgb = [0, 1, 2].map((c) => toSrgb(share * toLinear(facial[c]) + (1 - share) * toLinear(rgb[c]))) as RGB;
+  if (facial && share > 0) rgb = [0, 1, 2].map((c) => linearToSrgb(share * srgbToLinear(facial[c]) + (1 - share) * srgbToLinear(rgb[c]))) as RGB;
   const skinLuma = luma(skin);
   const grey = greyness(rgb, skinLuma);
   let l = luma(rgb);
@@ -122,23 +113,6 @@ export function faceTone(image: RasterImage, parsing: FaceParsing, own?: OwnBear
 
 /** The face's own facial hair (looks/beard/mask.ts's mask) on the photo as sent. */
 export type OwnBeard = Pick<BeardMask, 'win' | 'faceWidth' | 'beard' | 'hidden'> & { photo: RasterImage };
-/**
- * Mask value a pixel needs to count as the own beard, and the luma band read (its darker part: the mask
- * holds skin between the hairs), at least OWN_LEAST face widths² of it.
- */
-const OWN_SURE = 0.5;
-const OWN_BAND = [0.03, 0.35] as const;
-const OWN_LEAST = 0.004;
-/** The own beard's share of the colour, reached from OWN_HIDDEN of its hair hiding the skin (a sparse stubble's skin weighs less). */
-const OWN_SHARE = 0.8;
-const OWN_HIDDEN = 0.5;
-/** The own beard counts fully at 0.2 below this lightness relative to the skin's, not at all from it. */
-const OWN_DARK = 0.7;
-
-/** The lightness, relative to the skin's, a fully grey or white beard is drawn at. */
-const GREY_LUMA = 1.12;
-/** The lightest a beard's colour is drawn (its strands' highlights go above it). */
-const WHITE_MAX = 235;
 
 /**
  * 0..1: how grey or white a hair colour is, by a low saturation (blond and brown hair are saturated) and a
@@ -156,13 +130,13 @@ export function greyness(rgb: RGB, skinLuma: number): number {
  * (the broad light, not the texture) over the skin's typical luma, clamped so that a highlight or a dark
  * background cannot make the hair glow or vanish.
  */
-export function lightPlane(image: RasterImage, win: Win, skinLuma: number, sigma: number, skin?: Float32Array): Float32Array {
+export function lightPlane(image: RasterImage, win: Rect, skinLuma: number, sigma: number, skin?: Float32Array): Float32Array {
   const px = readWindow(image, win);
   const l = lumaPlane(px, win.w, win.h, image.channels);
   const ref = Math.max(0.05, skinLuma / 255);
   // The broad light needs no full resolution: blurred on blocks of about sigma / 4, then brought back.
   const s = Math.max(1, Math.floor(sigma / 4));
-  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Win = { x0: 0, y0: 0, w: gw, h: gh };
+  const gw = Math.ceil(win.w / s), gh = Math.ceil(win.h / s), grid: Rect = { x0: 0, y0: 0, w: gw, h: gh };
   const small = new Float32Array(gw * gh);
   if (skin) {
     // Weighted by the skin (normalised convolution): the light on the skin, not the collar's or the background's.

@@ -15,7 +15,7 @@ function disc(sigma: number, noise = 0, seed = 1) {
   for (let i = 0; i < b.length; i++) b[i] += noise * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   return b;
 }
-const AREA = { x0: 8, y0: 8, x1: 88, y1: 88 };
+const AREA = { x0: 8, y0: 8, w: 80, h: 80 };
 
 describe('edgeBlur', () => {
   it('reads the blur a photo was given, within a fifth', () => {

@@ -6,49 +6,44 @@
  */
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow } from '../../image/window.ts';
 import type { P3 } from '../../vision/regions/uv-map.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { gauss } from '../../image/gauss.ts';
-
-/** The two scales (px) whose gradients are compared, and the share of the area's strongest edges read. */
-const FINE = 0.7;
-const COARSE = 2;
-const TOP = 0.03;
-/** What edgeBlur reads on a pixel-sharp step (and, in quadrature, over any blur up to 2 px: 0.55-0.59). */
-const OWN = 0.57;
+import { BLUR_COARSE, BLUR_FINE, BLUR_OWN, BLUR_TOP, CAMERA_BLUR, DRAWN_BLUR, GRAIN_SIGMA } from './tuning.ts';
 
 /**
  * The photo's blur at its strongest edges in `area` (x0..x1, y0..y1 exclusive, within the plane), as a
  * Gaussian's standard deviation in pixels. An edge blurred by s has a gradient, measured by a derivative
- * of Gaussian at scale t, of C / sqrt(2π (s² + t²)): the ratio R of the gradients at FINE and COARSE gives
- * s² = (COARSE² - R² FINE²) / (R² - 1) (the defocus estimate by re-blurring, after Zhuo and Sim 2011),
- * read at the area's strongest edges (eyelids, brows, lip lines, glasses) and taken as their median, less
- * (in quadrature) the OWN blur the pixel grid and the differences add: a pixel-sharp step reads 0. NaN
- * with no edges.
+ * of Gaussian at scale t, of C / sqrt(2π (s² + t²)): the ratio R of the gradients at BLUR_FINE and
+ * BLUR_COARSE gives s² = (COARSE² - R² FINE²) / (R² - 1) (the defocus estimate by re-blurring, after Zhuo
+ * and Sim 2011), read at the area's strongest edges (eyelids, brows, lip lines, glasses) and taken as their
+ * median, less (in quadrature) the BLUR_OWN blur the pixel grid and the differences add: a pixel-sharp step
+ * reads 0. NaN with no edges.
  */
-export function edgeBlur(luma: Float32Array, w: number, h: number, area: { x0: number; y0: number; x1: number; y1: number }): number {
-  const fine = gauss(luma, w, h, FINE), coarse = gauss(luma, w, h, COARSE);
-  const x0 = Math.max(1, area.x0), y0 = Math.max(1, area.y0), x1 = Math.min(w - 1, area.x1), y1 = Math.min(h - 1, area.y1);
+export function edgeBlur(luma: Float32Array, w: number, h: number, area: Rect): number {
+  const fine = gauss(luma, w, h, BLUR_FINE), coarse = gauss(luma, w, h, BLUR_COARSE);
+  const x0 = Math.max(1, area.x0), y0 = Math.max(1, area.y0), x1 = Math.min(w - 1, area.x0 + area.w), y1 = Math.min(h - 1, area.y0 + area.h);
   const grad = (p: Float32Array, i: number) => Math.hypot(p[i + 1] - p[i - 1], p[i + w] - p[i - w]) / 2;
   const at: number[] = [], g: number[] = [];
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) { const i = y * w + x; at.push(i); g.push(grad(fine, i)); }
   if (!g.length) return NaN;
   const order = g.map((_, k) => k).sort((a, b) => g[b] - g[a]);
-  const take = Math.max(5, Math.round(TOP * g.length));
+  const take = Math.max(5, Math.round(BLUR_TOP * g.length));
   const est: number[] = [];
   for (const k of order.slice(0, take)) {
     if (g[k] < 0.01) break;
     const r = g[k] / Math.max(1e-6, grad(coarse, at[k]));
     const r2 = r * r;
-    // R tends to COARSE / FINE for a perfect step, and to 1 for a broad blur.
-    est.push(r2 <= 1.0001 ? 8 : Math.sqrt(Math.max(0, (COARSE * COARSE - r2 * FINE * FINE) / (r2 - 1))));
+    // R tends to BLUR_COARSE / BLUR_FINE for a perfect step, and to 1 for a broad blur.
+    est.push(r2 <= 1.0001 ? 8 : Math.sqrt(Math.max(0, (BLUR_COARSE * BLUR_COARSE - r2 * BLUR_FINE * BLUR_FINE) / (r2 - 1))));
   }
   if (!est.length) return NaN;
   est.sort((a, b) => a - b);
   const m = est[est.length >> 1];
-  return Math.sqrt(Math.max(0, m * m - OWN * OWN));
+  return Math.sqrt(Math.max(0, m * m - BLUR_OWN * BLUR_OWN));
 }
 
 /**
@@ -64,11 +59,6 @@ export function fineGrain(luma: Float32Array, w: number, h: number, weight: Floa
   v.sort((a, b) => a - b);
   return 1.4826 * v[v.length >> 1];
 }
-/** The scale (px) below which detail counts as grain. */
-const GRAIN_SIGMA = 1;
-
-/** The blur (px) the drawn strands have of their own (anti-aliased to the pixel), as edgeBlur reads it. */
-export const DRAWN_BLUR = 0.3;
 
 /**
  * The drawn change softened to the photo's blur: `out` (RGB floats) over `under` (the same before drawing)
@@ -119,13 +109,6 @@ export function addGrain(out: Float32Array, alpha: Float32Array, w: number, h: n
  */
 const FEATURES = [33, 133, 159, 145, 263, 362, 386, 374, 70, 105, 107, 300, 334, 336, 1, 61, 291, 0, 17];
 
-/**
- * The least blur a photo's pixels are taken to have: a sharpened photo's overshoot reads as no blur at
- * all, yet no camera's pixel is sharper than its lens and demosaicing (at 0 a small face's strands were
- * single-pixel specks, salt and pepper).
- */
-const CAMERA_BLUR = 0.6;
-
 export interface PhotoLook {
   /** edgeBlur over the face's features, px (0 where none could be read). */
   blur: number;
@@ -143,7 +126,7 @@ export function photoLook(image: RasterImage, mesh: readonly P3[], parsing: Face
   const win = { x0, y0, w: x1 - x0, h: y1 - y0 };
   const luma = lumaPlane(readWindow(image, win), win.w, win.h, image.channels);
   // The blur read inside a margin the Gaussians' borders cannot reach.
-  const blur = edgeBlur(luma, win.w, win.h, { x0: 4, y0: 4, x1: win.w - 4, y1: win.h - 4 });
+  const blur = edgeBlur(luma, win.w, win.h, { x0: 4, y0: 4, w: win.w - 8, h: win.h - 8 });
   const grain = fineGrain(luma, win.w, win.h, parsingPlane(parsing, ['skin'], win));
   return { blur: Math.max(CAMERA_BLUR, blur === blur ? blur : 0), grain };
 }

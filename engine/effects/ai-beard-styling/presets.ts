@@ -1,9 +1,9 @@
 /**
- * The 24 beard presets of interface.md as shapes on the canonical face (the mesh's UV space: u across
- * from the subject's right, v down; the face outline runs from v 0.11 at the hairline to v 0.954 at the
- * chin, the mouth corners sit at (0.382, 0.695) and (0.618, 0.695)). Sampled through each face's mesh
- * (shape.ts), a shape follows any face, pose and expression. Below the chin the mesh's skirt carries the
- * shapes onto the neck (to v about 1.2), where long beards hang.
+ * The 24 beard presets (docs/interface.md#beard-styling) as shapes on the canonical face (the mesh's UV
+ * space: u across from the subject's right, v down; the face outline runs from v 0.11 at the hairline to
+ * v 0.954 at the chin, the mouth corners sit at (0.382, 0.695) and (0.618, 0.695)). Sampled through each
+ * face's mesh (shape.ts), a shape follows any face, pose and expression. Below the chin the mesh's skirt
+ * carries the shapes onto the neck (to v about 1.2), where long beards hang.
  *
  * Each preset is a few parts; a part is a closed outline with how its hair grows: the flow (which way the
  * strands point, strands.ts), their length in face widths, how many times over the strands cover the part
@@ -66,10 +66,9 @@ function cheekLine(low: number): UV[] {
 }
 
 /**
- * A full beard's upper edge pulled halfway down toward the mouth's level (v 0.72): the cheek line drawn as
- * high as the cheekbones and a sideburn up to the ear's middle covered the face's sides, which is what
- * the face descriptor reads most (human's similarity on the tune half's men, FullBeardClassic: 0.64 ->
- * 0.69 on obama, 0.76 -> 0.79 on lacamoire, 0.59 -> 0.62 on helen_3248846504), and real cheek lines run lower.
+ * A full beard's upper edge pulled halfway down toward the mouth's level (v 0.72): drawn as high as the
+ * cheekbones it covered the face's sides, which the face descriptor reads most, and real cheek lines run
+ * lower (docs/experiments/ai-beard-styling.md#a-full-beards-upper-edge-pulled-halfway-down-kept).
  */
 const CHEEK_SQUEEZE = 0.5;
 const lowered = (pts: readonly UV[]): UV[] => pts.map(([u, v]) => [u, v < 0.72 ? r3(0.72 - (0.72 - v) * (1 - CHEEK_SQUEEZE)) : v] as UV);

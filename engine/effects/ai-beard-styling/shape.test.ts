@@ -4,7 +4,8 @@ import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import { faceMeshTables } from '../../vision/models/human.ts';
 import { faceSurface, type P3 } from '../../vision/regions/uv-map.ts';
-import { BEARD_SKIRT, beardSurface } from './shape.ts';
+import { beardSurface } from './shape.ts';
+import { BEARD_SKIRT } from './tuning.ts';
 import { farSide } from './steps.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 
@@ -50,7 +51,7 @@ describe('beardSurface', () => {
 });
 
 describe('farSide', () => {
-  const face = (mesh: P3[]): Face => ({ box: { x: 0, y: 0, width: 640, height: 600 }, score: 1, rotation: 0, mesh: mesh as Face['mesh'] });
+  const face = (mesh: P3[]): Face => ({ box: { x0: 0, y0: 0, w: 640, h: 600 }, score: 1, rotation: 0, mesh: mesh as Face['mesh'] });
   const win = { x0: 0, y0: 0, w: 640, h: 600 }, faceWidth = 300;
 
   it('is nothing on a frontal face', () => {

@@ -4,29 +4,18 @@
  * face's terms (down on the chin, outward and down on the cheeks, sideways on the moustache) carried into
  * the photo through the mesh's local Jacobian, so it follows the jaw and lips of any face and pose.
  */
+import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../../vision/models/human.ts';
 import { FACE_OVAL, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import { feather, grow, minus } from '../../image/feather.ts';
-import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { ATLAS, atlasPoint, faceSurface, faceWindow, rasterPairs, sampleAtlas, type P3, type UvField } from '../../vision/regions/uv-map.ts';
 import type { BeardPart, BeardPreset, Flow } from './presets.ts';
-
-/** The mesh's skirt reaches this far past the outline (uv-map.ts), so beards can hang to v about 1.2. */
-export const BEARD_SKIRT = 0.6;
+import { BEARD_SKIRT, FAR_CUT, FAR_YAW, LIP_OVERHANG } from './tuning.ts';
 
 const ramp = (x: number, a: number, b: number) => Math.min(1, Math.max(0, (x - a) / (b - a)));
 
-/**
- * A turned face's far side: from FAR_YAW[0] degrees of yaw to FAR_YAW[1], the skirt's sideways reach past
- * its jaw is cut by up to FAR_CUT (its reach down, under the jaw, is kept). The skirt runs out from the
- * outline's centre, which on the far side points past the silhouette into the backdrop, where a beard's part
- * beyond the jaw then hung beside the face; a real beard there stands out from the jaw by its own thickness,
- * seen edge on, so its outline follows the visible jaw. steps.ts clips the far side to the person from the
- * same yaw. Under 15 degrees the far jaw shows almost as a frontal one does.
- */
-export const FAR_YAW = [15, 35] as const;
-const FAR_CUT = 0.85;
 /** How far a turned face is turned, 0..1 over FAR_YAW. */
 export const turned = (yaw: number) => ramp(Math.abs(yaw), FAR_YAW[0], FAR_YAW[1]);
 
@@ -51,7 +40,7 @@ export function beardSurface(mesh: readonly P3[]): ReturnType<typeof faceSurface
   return s;
 }
 
-const ATLAS_WIN: Win = { x0: 0, y0: 0, w: ATLAS, h: ATLAS };
+const ATLAS_WIN: Rect = { x0: 0, y0: 0, w: ATLAS, h: ATLAS };
 /** Atlas pixels per canonical unit (the face is about 1 wide). */
 const PER_UNIT = ATLAS / 1.5;
 
@@ -73,8 +62,6 @@ function lips(drop = 0): Float32Array {
 }
 
 const MOUSTACHE_FLOWS: readonly Flow[] = ['moustache', 'handlebar', 'imperial'];
-/** How far a moustache may hang over the upper lip, canonical units (the lip is about 0.04 tall). */
-const LIP_OVERHANG = 0.016;
 
 const partAtlases = new WeakMap<BeardPart, Float32Array>();
 /** A part's coverage on the atlas (0..1), softened by about 0.8 % of the face; the same for every face, so kept. */
@@ -114,7 +101,7 @@ export function canonicalFlow(flow: Flow, u: number, v: number): [number, number
 }
 
 export interface FaceShape {
-  win: Win;
+  win: Rect;
   field: UvField;
   /** Face width in pixels (cheek to cheek on the mesh). */
   faceWidth: number;
@@ -130,7 +117,7 @@ export interface FaceShape {
  * The window a preset can reach on a face: the mesh and skirt points at or below the preset's highest
  * canonical point (less a margin), padded by its longest strand; within the face's window.
  */
-export function presetWindow(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }, faceWidth: number): Win {
+export function presetWindow(preset: BeardPreset, mesh: readonly P3[], size: { width: number; height: number }, faceWidth: number): Rect {
   const full = faceWindow(mesh, size, BEARD_SKIRT);
   const top = Math.min(...preset.parts.flatMap((p) => p.outline.map(([, v]) => v))) - 0.06;
   const { xy, q } = beardSurface(mesh);
@@ -160,18 +147,15 @@ export function faceShape(preset: BeardPreset, mesh: readonly P3[], size: { widt
   return { win, field, faceWidth, coverage, union, down: [dx / n, dy / n] };
 }
 
-/** Window pixels [x0, x1) x [y0, y1). */
-export interface Rect { x0: number; y0: number; x1: number; y1: number }
-
 /**
  * The direction (unit vector, photo pixels) hair of `flow` grows at every window pixel the mesh covers:
  * the canonical flow through the inverse of the mesh's local Jacobian d(u, v)/d(x, y). NaN off the mesh.
- * Over `rect` only (row-major over the rect), all the window by default.
+ * Over `rect` of the window only (row-major over the rect), all the window by default.
  */
-export function directionField(f: FaceShape, flow: Flow, rect: Rect = { x0: 0, y0: 0, x1: f.win.w, y1: f.win.h }): { dx: Float32Array; dy: Float32Array } {
+export function directionField(f: FaceShape, flow: Flow, rect: Rect = { x0: 0, y0: 0, w: f.win.w, h: f.win.h }): { dx: Float32Array; dy: Float32Array } {
   const { u, v } = f.field, { w, h } = f.win;
-  const rw = rect.x1 - rect.x0;
-  const dx = new Float32Array(rw * (rect.y1 - rect.y0)).fill(NaN), dy = new Float32Array(dx.length).fill(NaN);
+  const rw = rect.w;
+  const dx = new Float32Array(rw * rect.h).fill(NaN), dy = new Float32Array(dx.length).fill(NaN);
   const diff = (p: Float32Array, i: number, step: number, lo: boolean, hi: boolean) => {
     const a = lo ? p[i - step] : NaN, b = hi ? p[i + step] : NaN, c = p[i];
     if (a === a && b === b) return (b - a) / 2;
@@ -179,8 +163,8 @@ export function directionField(f: FaceShape, flow: Flow, rect: Rect = { x0: 0, y
     if (a === a) return c - a;
     return NaN;
   };
-  for (let y = rect.y0; y < rect.y1; y++) {
-    for (let x = rect.x0; x < rect.x1; x++) {
+  for (let y = rect.y0; y < rect.y0 + rect.h; y++) {
+    for (let x = rect.x0; x < rect.x0 + rect.w; x++) {
       const i = y * w + x, o = (y - rect.y0) * rw + x - rect.x0;
       if (u[i] !== u[i]) continue;
       const ux = diff(u, i, 1, x > 0, x < w - 1), vx = diff(v, i, 1, x > 0, x < w - 1);

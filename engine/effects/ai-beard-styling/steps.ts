@@ -1,15 +1,17 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask, exemplar
- * inpainting), then either a preset drawn as hair (its parts on the
- * mesh, strands along the flow, the person's hair colour, the photo's light) or the template photo's beard
- * carried over through both meshes and blended in the gradient domain → lossless PNG. The preset wins when
- * both sources are given (decisions.md); the contract's oneOf group already refuses a request with neither.
+ * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask,
+ * exemplar inpainting), then either a preset drawn as hair (its parts on the mesh, strands along the flow,
+ * the person's hair colour, the photo's light) or the template photo's beard carried over through both
+ * meshes and blended in the gradient domain → lossless PNG. The preset wins when both sources are given
+ * (docs/interface.md#beard-styling); the contract's oneOf group already refuses a request with neither.
+ * Parameters: tuning.ts.
  */
 import type endpoint from '../../../contract/endpoints/ai-beard-styling.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
@@ -18,7 +20,7 @@ import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrai
 import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
-import type { Mask, RegionName } from '../../vision/regions/face-regions.ts';
+import type { RegionName } from '../../vision/regions/face-regions.ts';
 import { BEARD_PARSING, BEARD_PARSING_CLASSES, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
 import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
@@ -30,6 +32,7 @@ import { seededRandom } from '../../image/random.ts';
 import { drawPart, hashSeed, isStubble } from './strands.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -55,7 +58,7 @@ export const readTemplate: Step<P, State> = async (c, kit) => {
   const facts = jobFacts(template, kit.models);
   const face = (await facts.faces()).find((f) => f.mesh);
   if (!face) throw new EffectError('ERROR_NO_FACE_IN_FILE', 'no face was found in image_template');
-  const parsing = await facts.parsing(face, { input: 384, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
+  const parsing = await facts.parsing(face, { input: TEMPLATE_PARSE_INPUT, classes: ['skin', 'neck', 'hair', 'rightBrow', 'leftBrow', 'upperLip', 'lowerLip', 'mouth', 'nose', 'background', 'cloth'] });
   const beard = templateBeard(template, face, parsing);
   if (!beard) throw new EffectError('ERROR_INVALID_PARAMETER', 'image_template: no beard or moustache was found on the face in the template photo');
   c.state.template = beard;
@@ -79,8 +82,8 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
   const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
   if (typeof beard === 'string') {
     // The person's own beard stays under the style's dense parts: only where the style needs bare skin
-    // (outside it, and under stubble, which is short hair over skin) is it removed (issue 11), so the drawn
-    // strands lie over real hair rather than over a fill.
+    // (outside it, and under stubble, which is short hair over skin) is it removed, so the drawn strands lie
+    // over real hair rather than over a fill.
     if (shaved) {
       const preset = presetByName(beard) ?? fail(beard);
       keepUnderStyle(image, result, faceShape(preset, face.mesh!, image), preset.parts.map((p) => p.body >= DENSE_BODY));
@@ -90,9 +93,6 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
 }
 
 const fail = (name: string): never => { throw new EffectError('ERROR_INVALID_PARAMETER', `beard: unknown preset ${name}`); };
-
-/** A part with a body this opaque is dense hair (every style but stubble, whose body is 0.22-0.25). */
-const DENSE_BODY = 0.5;
 
 /** `image`'s own pixels back into `result` in proportion to the coverage of the `dense` parts (their soft outline). */
 export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: Pick<FaceShape, 'win' | 'coverage'>, dense: readonly boolean[]): void {
@@ -118,7 +118,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const shape = faceShape(preset, face.mesh!, image);
   const tone = faceTone(image, parsing, own);
   const skin = parsingPlane(parsing, ['skin', 'neck'], shape.win);
-  const light = lightPlane(image, shape.win, tone.skinLuma, 0.03 * shape.faceWidth, skin);
+  const light = lightPlane(image, shape.win, tone.skinLuma, LIGHT_SIGMA * shape.faceWidth, skin);
   const ch = result.channels;
   const px = readWindow(result, shape.win);
   const n = shape.win.w * shape.win.h;
@@ -134,8 +134,8 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // past the jaw as real beards do (cut there too, it lost its chin cover).
   // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
   // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
-  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, the full beards of a
-  // child's near-profile, helen_3067126321, lost their mass in front of the chin).
+  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, a near-profile's full
+  // beard lost its mass in front of the chin).
   const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
   const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
@@ -171,7 +171,7 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   soften(out, bare, w, h, look.blur);
   addGrain(out, hair, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
-  // moustache's mesh outline, and strands over it cost the likeness most (scripts/beard-identity-probe.ts).
+  // moustache's mesh outline, and strands over it cost the likeness most (docs/experiments/ai-beard-styling.md).
   // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
   for (let k = 0; k < n; k++) {
     const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
@@ -183,9 +183,9 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
 
-/** Whether a part's outline holds the chin's middle (canonical (0.5, 0.92)): its atlas pixel half covered or more. */
+/** Whether a part's outline holds the chin's middle (CHIN_MIDDLE): its atlas pixel half covered or more. */
 function overChin(part: BeardPart): boolean {
-  const [x, y] = atlasPoint(0.5, 0.92);
+  const [x, y] = atlasPoint(CHIN_MIDDLE[0], CHIN_MIDDLE[1]);
   return fillPolygon(part.outline.map(([u, v]) => atlasPoint(u, v) as Pt), { x0: Math.floor(x), y0: Math.floor(y), w: 1, h: 1 })[0] >= 0.5;
 }
 
@@ -193,8 +193,7 @@ function overChin(part: BeardPart): boolean {
  * How much a hat covers each window pixel, 0..1: the parser calls a headscarf or a hood wrapping the cheeks
  * and jaw hat, and a beard drawn over it (its mesh outline runs under the scarf) floated on the cloth. Not
  * the parser's cloth: beside a lowered or tilted head's jaw that is the shirt or jacket a beard lies over
- * (helen_3139620200, three_men_hats; the scarf is hat too wherever it meets the beard). Its edge snapped to
- * the photo's as silhouette() does.
+ * (the scarf is hat too wherever it meets the beard). Its edge snapped to the photo's as silhouette() does.
  */
 function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: number): Float32Array {
   const { w, h } = shape.win;
@@ -204,18 +203,6 @@ function occluder(parsing: FaceParsing, shape: FaceShape, px: Uint8Array, ch: nu
   for (let i = 0; i < q.length; i++) q[i] = Math.min(1, Math.max(0, (q[i] - OCCLUDE_FROM) / (OCCLUDE_TO - OCCLUDE_FROM)));
   return q;
 }
-/** Hat probability from which the beard gives way, and from which it is gone. */
-const OCCLUDE_FROM = 0.3;
-const OCCLUDE_TO = 0.6;
-/** The parsing's soft lip edge taken as lip from half confidence: a softer edge left a band of half-drawn hair on the lip. */
-const LIP_GAIN = 2;
-/**
- * Background probability from which the photo's own pixels start to come back, and from which all of them
- * do: low, as the parsing's background fades in slowly past a turned face's silhouette (0.25 at the lip's
- * edge, 0.5 a twentieth of the face's width beyond it).
- */
-const BACK_FROM = 0.2;
-const BACK_TO = 0.5;
 /** The parts clipped to the person (by their flow): the moustaches. */
 const MOUSTACHE_FLOWS: ReadonlySet<string> = new Set(['moustache', 'handlebar', 'imperial']);
 
@@ -229,13 +216,10 @@ function silhouette(back: Float32Array, px: Uint8Array, w: number, h: number, ch
   for (let i = 0; i < q.length; i++) q[i] = q[i] < 0 ? 0 : q[i] > 1 ? 1 : q[i];
   return q;
 }
-/** The guided filter's window radius in face widths, and its damping (luma 0..1 squared). */
-const SNAP_RADIUS = 0.03;
-const SNAP_EPS = 0.002;
 
 /**
  * How much each window pixel lies on a turned face's far side (0..1), or null on a face turned less than
- * shape.ts's FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
+ * FAR_YAW[0] degrees: the yaw's ramp to FAR_YAW[1] times the distance past the nose-chin line (mesh 168 to
  * 152) toward the far side, ramped over FAR_SIDE face widths, so the chin and the near side are never clipped.
  * Given the shape's uv field, also the far cheek above the chin by canonical u (FAR_U, FAR_V).
  */
@@ -266,11 +250,6 @@ export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> 
   }
   return out;
 }
-/** The far side's ramp past the nose-chin line, face widths. */
-const FAR_SIDE = [0.04, 0.14] as const;
-/** ... and past the face's middle in canonical u (the mouth corner sits 0.118 out), above the chin (v). */
-const FAR_U = [0.08, 0.14] as const;
-const FAR_V = [0.8, 0.9] as const;
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 

@@ -10,10 +10,11 @@
  * under the skin and short dark stumps, each only darker than the skin it lies on. Seeded: the same photo
  * gives the same beard.
  */
+import type { Rect } from '../../image/rect.ts';
 import type { BeardPart } from './presets.ts';
-import { directionField, type FaceShape, type Rect } from './shape.ts';
+import { directionField, type FaceShape } from './shape.ts';
 import { feather } from '../../image/feather.ts';
-import { seededRandom } from '../../image/random.ts';
+import { BODY_DARK, BODY_OPACITY, EDGE_BAND, EDGE_FLOOR, GREY_BODY_DARK, GREY_DARK, GREY_DARK_SHARE, GREY_SHEEN, GREY_SHEEN_SHARE, GREY_SPREAD, LOCK_WIDTH, MIN_SHARE, MIN_WIDTH, SHADOW_GAIN, SHADOW_TINT, SHEEN_GREY, STRAND_STEP, STRAND_WIDTH, STUBBLE_LENGTH, STUMP_MAX } from './tuning.ts';
 
 
 export const hashSeed = (text: string) => {
@@ -54,58 +55,7 @@ export interface HairLook {
   blur?: number;
 }
 
-/** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
-const STRAND_WIDTH = 0.0024;
-const MIN_WIDTH = 0.6;
-const LOCK_WIDTH = 0.8;
-/**
- * The body's share of its part's opacity and its darkness against the strands: the shadowed depth between
- * hairs, dark enough that strands stand out from it (at 0.7 light brown beards read as a flat tinted patch).
- */
-const BODY_OPACITY = 0.9;
-const BODY_DARK = 0.55;
-/**
- * A grey or white beard's body: still darker than its strands (the gaps between light hairs), but at 0.55
- * a silver beard read as a dark grey smudge.
- */
-const GREY_BODY_DARK = 0.78;
-/** The grey of light reflected off a hair's surface (whatever its colour). */
-const SHEEN = 200;
-/**
- * White hair's strands: light and translucent, so they catch the light as near-white highlights far more
- * often than dark hair, with darker strands (in their neighbours' shadow) between; at the dark hair's
- * spread and SHEEN a silver beard read as a flat, dull grey. Per strand, for fully grey hair: the
- * lightness's spread about 1, the share of highlights and their strength, the share of shadowed strands.
- */
-const GREY_SPREAD = 0.6;
-const GREY_SHEEN_SHARE = 0.4;
-const GREY_SHEEN = [0.45, 0.45] as const;
-const GREY_DARK_SHARE = 0.2;
-const GREY_DARK = 0.55;
-/**
- * The outline's edge as a band, in face widths (the blur of the coverage the body and the roots follow):
- * hair thins out over it into sparser strands, not stopping at a line across the cheek.
- */
-const EDGE_BAND = 0.05;
-/** The share of the density a beard keeps at its very edge (lower, a chin strap's jaw line lost its chin cover). */
-const EDGE_FLOOR = 0.4;
-/** The least a strand ended by a stop counts for (the strands a part draws are then at most 1 / it times). */
-const MIN_SHARE = 0.25;
-/** Step along a strand, pixels. */
-const STEP = 0.75;
-
-/** Strands shorter than this (face widths) are stubble: stumps in skin, not hair lying over it. */
-const STUBBLE_LENGTH = 0.015;
 export const isStubble = (part: Pick<BeardPart, 'length'>) => part.length < STUBBLE_LENGTH;
-/**
- * Stubble's shadow: the hair under the skin seen through it, a bluish grey (the skin's red taken most);
- * per channel, the skin's share left under a full shadow.
- */
-const SHADOW_TINT = [0.6, 0.64, 0.74] as const;
-/** A stubble part's body (0.22-0.25) to its shadow's strength. */
-const SHADOW_GAIN = 2.4;
-/** A stump is at most this share of the skin under it in each channel: dark hair ends, never pale specks. */
-const STUMP_MAX = 0.8;
 
 /**
  * Stubble's shadow into `out` (RGB floats) over `cover`: the skin multiplied toward SHADOW_TINT by
@@ -153,8 +103,9 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
   const thick = inner ? (i: number) => cover[i] * Math.min(1, inner[i] / peak) : dense;
   const length = part.length * fw, width = Math.max(MIN_WIDTH, STRAND_WIDTH * fw, LOCK_WIDTH * (look.blur ?? 0));
   const reach = Math.ceil(1.3 * length + width + 2);
-  const rect: Rect = { x0: Math.max(0, x0 - reach), y0: Math.max(0, y0 - reach), x1: Math.min(w, x1 + reach + 1), y1: Math.min(h, y1 + reach + 1) };
-  const rw = rect.x1 - rect.x0, rh = rect.y1 - rect.y0;
+  const rx0 = Math.max(0, x0 - reach), ry0 = Math.max(0, y0 - reach), rx1 = Math.min(w, x1 + reach + 1), ry1 = Math.min(h, y1 + reach + 1);
+  const rect: Rect = { x0: rx0, y0: ry0, w: rx1 - rx0, h: ry1 - ry0 };
+  const rw = rect.w, rh = rect.h;
   /** Rect index of a window pixel. */
   const at = (x: number, y: number) => (y - rect.y0) * rw + x - rect.x0;
   const stubble = isStubble(part);
@@ -189,7 +140,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
   const hang = Math.min(0.6, part.length * 6);
   const grey = look.grey ?? 0;
   /** The highlight's grey: white hair's is near white. */
-  const glint = SHEEN + (255 - SHEEN) * grey;
+  const glint = SHEEN_GREY + (255 - SHEEN_GREY) * grey;
   for (let n = 0, tries = 0; n < count && tries < count * 20; tries++) {
     // Roots: rejection sampling over the part's box, accepted by coverage.
     const rx = x0 + rand() * (x1 - x0 + 1), ry = y0 + rand() * (y1 - y0 + 1);
@@ -224,7 +175,7 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
     const bend = (rand() - 0.5) * 2 * part.curl / Math.max(1, len);
     const wave = part.curl > 0.6 ? (rand() * 2 * Math.PI) : 0, waveK = (2 * Math.PI) / Math.max(4, len * (0.4 + 0.4 * rand()));
     let px = rx, py = ry, nt = 0;
-    const steps = Math.max(2, Math.ceil(len / STEP));
+    const steps = Math.max(2, Math.ceil(len / STRAND_STEP));
     for (let s = 0; s <= steps; s++) {
       if (stop) {
         const sx = Math.floor(px), sy = Math.floor(py);
@@ -235,8 +186,8 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
       const wt = wid * (1 - 0.55 * t), aa = alpha * (1 - 0.6 * t * t);
       // Splat: coverage by distance to the centre line, widths under a pixel as fractional coverage.
       const r = wt / 2 + 0.5;
-      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rect.x1 - 1, Math.floor(px + r));
-      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(rect.y1 - 1, Math.floor(py + r));
+      const xa = Math.max(rect.x0, Math.floor(px - r)), xb = Math.min(rx1 - 1, Math.floor(px + r));
+      const ya = Math.max(rect.y0, Math.floor(py - r)), yb = Math.min(ry1 - 1, Math.floor(py + r));
       const r2 = r * r, peak = Math.min(1, wt) * aa;
       for (let yy = ya; yy <= yb; yy++) {
         const ey = yy + 0.5 - py;
@@ -253,16 +204,16 @@ export function drawPart(out: Float32Array, f: FaceShape, part: BeardPart, cover
         }
       }
       // Next point: the field where the strand is now, turned by the strand's own angle, hanging with length.
-      const k = at(Math.min(rect.x1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(rect.y1 - 1, Math.max(rect.y0, Math.floor(py))));
+      const k = at(Math.min(rx1 - 1, Math.max(rect.x0, Math.floor(px))), Math.min(ry1 - 1, Math.max(rect.y0, Math.floor(py))));
       const fx = dir.dx[k], fy = dir.dy[k];
       if (fx === fx) { dx = fx; dy = fy; }
-      turn += bend * STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STEP) * waveK * STEP : 0);
+      turn += bend * STRAND_STEP + (wave ? 0.35 * part.curl * Math.cos(wave + waveK * s * STRAND_STEP) * waveK * STRAND_STEP : 0);
       const cs = Math.cos(turn), sn = Math.sin(turn);
       let ux = dx * cs - dy * sn, uy = dx * sn + dy * cs;
       ux += gx * hang * t; uy += gy * hang * t;
       const un = Math.hypot(ux, uy) || 1;
-      px += (ux / un) * STEP; py += (uy / un) * STEP;
-      if (px < rect.x0 || py < rect.y0 || px >= rect.x1 || py >= rect.y1) break;
+      px += (ux / un) * STRAND_STEP; py += (uy / un) * STRAND_STEP;
+      if (px < rect.x0 || py < rect.y0 || px >= rx1 || py >= ry1) break;
     }
     n += stop ? Math.max(MIN_SHARE, drawn / steps) : 1;
     for (let k = 0; k < nt; k++) {

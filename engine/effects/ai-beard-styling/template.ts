@@ -10,22 +10,22 @@ import { dilate } from '../../image/change.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { poissonBlend } from './poisson.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { atlas } from '../../vision/regions/atlas.ts';
 import { feather } from '../../image/feather.ts';
 import { meshWarp } from './mesh-warp.ts';
-import type { Win } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { faceWindow, sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane } from './colour.ts';
-import { BEARD_SKIRT } from './shape.ts';
+import { BEARD_SKIRT, LIGHT_SIGMA, TEMPLATE_GROW, TEMPLATE_LOG_FLOOR, TEMPLATE_MAX_TONE, TEMPLATE_MIN_AREA, TEMPLATE_OPEN, TEMPLATE_ROUGH } from './tuning.ts';
 
 export interface TemplateBeard {
   image: RasterImage;
   mesh: readonly P3[];
-  win: Win;
+  win: Rect;
   /** The beard's coverage over `win`, 0..1. */
   mask: Float32Array;
   /** The template's light over `win`, relative to its skin (colour.ts lightPlane). */
@@ -33,24 +33,6 @@ export interface TemplateBeard {
   /** The template's skin and neck (parsing) over `win`. */
   skin: Float32Array;
 }
-
-/** The most the blend may change the template's beard tone, in natural log units (0.5: a factor of 1.65). */
-const MAX_TONE = 0.5;
-/** Added before taking logs, so black stays finite. */
-const LOG_FLOOR = 4;
-/** How far the blend reaches past the beard onto skin, in face widths. */
-const GROW = 0.025;
-/** Fine-detail contrast, in multiples of the forehead skin's, from which a place starts to count as hair. */
-const ROUGH = 1.8;
-/** Half the thickness, in face widths, below which a band of hair-like texture is not taken for a beard. */
-const OPEN = 0.025;
-/**
- * A beard smaller than this share of the face width squared is no beard. Looked at on six portraits (not a
- * measured split): clean-shaven faces 0 to 0.1 (a woman's jaw line with hair beside it 0.097, a shaven
- * chin's shadow 0.067), a moustache alone 0.08, full beards 0.26 to 0.30; so a moustache-only template is
- * refused along with a bare face.
- */
-const MIN_AREA = 0.12;
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
 const smoothstep = (a: number, b: number, x: number) => { const t = clamp01((x - a) / (b - a)); return t * t * (3 - 2 * t); };
@@ -85,29 +67,29 @@ export function templateBeard(image: RasterImage, face: Face, parsing: FaceParsi
     const zone = Math.max(beardZone[i], moustacheZone[i]);
     if (zone <= 0) continue;
     const dark = clamp01((0.95 * skinL - fine[i]) / (0.25 * skinL));
-    const rough = clamp01((energy[i] / skinEnergy - ROUGH) / 1.5);
+    const rough = clamp01((energy[i] / skinEnergy - TEMPLATE_ROUGH) / 1.5);
     raw[i] = zone * rough * (0.4 + 0.6 * dark) * (1 - clamp01(other[i] * 1.5));
   }
   // Closed over the gaps a lit chin or a blurred photo leaves in a beard, then opened: a band thinner than
-  // twice OPEN (the jaw's contour, a strand of scalp hair along it) is no beard, which is a mass.
+  // twice TEMPLATE_OPEN (the jaw's contour, a strand of scalp hair along it) is no beard, which is a mass.
   const soft = feather(raw, win, Math.max(1, 0.02 * fw));
   const on = new Uint8Array(l.length);
   for (let i = 0; i < l.length; i++) on[i] = soft[i] > 0.25 ? 0 : 1;
-  const r = Math.max(1, Math.round(OPEN * fw));
+  const r = Math.max(1, Math.round(TEMPLATE_OPEN * fw));
   const eroded = dilate(on, win.w, win.h, r);
   for (let i = 0; i < l.length; i++) eroded[i] = eroded[i] ? 0 : 1;
   const opened = dilate(eroded, win.w, win.h, r + 1);
   const mask = new Float32Array(l.length);
   let area = 0;
   for (let i = 0; i < l.length; i++) { mask[i] = opened[i] ? smoothstep(0.1, 0.35, soft[i]) : 0; area += mask[i]; }
-  if (area < MIN_AREA * fw * fw) return null;
+  if (area < TEMPLATE_MIN_AREA * fw * fw) return null;
   const skinNeck = parsingPlane(parsing, ['skin', 'neck'], win);
-  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, skinNeck);
+  const light = lightPlane(image, win, tone.skinLuma, LIGHT_SIGMA * fw, skinNeck);
   return { image, mesh, win, mask, light, skin: skinNeck };
 }
 
 /** Bilinear sample of a window plane at window coordinates (pixel centres at +0.5); 0 outside. */
-function samplePlane(p: Float32Array, win: Win, x: number, y: number): number {
+function samplePlane(p: Float32Array, win: Rect, x: number, y: number): number {
   const fx = x - win.x0 - 0.5, fy = y - win.y0 - 0.5;
   if (fx < 0 || fy < 0 || fx > win.w - 1 || fy > win.h - 1) return 0;
   const x0 = Math.min(win.w - 2, Math.floor(fx)), y0 = Math.min(win.h - 2, Math.floor(fy));
@@ -123,7 +105,7 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
   const warp = meshWarp(mesh, t.mesh, win, BEARD_SKIRT);
   const tone = faceTone(image, parsing);
   const skin = parsingPlane(parsing, ['skin', 'neck'], win);
-  const light = lightPlane(image, win, tone.skinLuma, 0.03 * fw, skin);
+  const light = lightPlane(image, win, tone.skinLuma, LIGHT_SIGMA * fw, skin);
   const n = win.w * win.h, ch = result.channels, tch = t.image.channels, timg = t.image;
   const mask = new Float32Array(n), src = new Float32Array(n * 3);
   let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
@@ -150,10 +132,10 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
   // The blend region reaches past the beard onto skin; only where both photos show skin there does the
   // border set the tone (a collar or background differs between them). Blended in log space, so the beard
   // keeps its contrast against the skin rather than its difference in levels.
-  const reach = Math.max(2, Math.round(GROW * fw));
+  const reach = Math.max(2, Math.round(TEMPLATE_GROW * fw));
   const m = reach + 3;
   const bx0 = Math.max(0, x0 - m), by0 = Math.max(0, y0 - m), bw = Math.min(win.w, x1 + m + 1) - bx0, bh = Math.min(win.h, y1 + m + 1) - by0;
-  const box: Win = { x0: win.x0 + bx0, y0: win.y0 + by0, w: bw, h: bh };
+  const box: Rect = { x0: win.x0 + bx0, y0: win.y0 + by0, w: bw, h: bh };
   const px = readWindow(result, box);
   const nb = bw * bh;
   const dst = new Float32Array(nb * 3), s = new Float32Array(nb * 3), core = new Uint8Array(nb), trusted = new Uint8Array(nb);
@@ -161,8 +143,8 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
     const i = (by0 + ((k / bw) | 0)) * win.w + bx0 + (k % bw);
     const off = warp.sx[i] !== warp.sx[i];
     for (let c = 0; c < 3; c++) {
-      dst[k * 3 + c] = Math.log(px[k * ch + c] + LOG_FLOOR);
-      s[k * 3 + c] = off ? dst[k * 3 + c] : Math.log(src[i * 3 + c] + LOG_FLOOR);
+      dst[k * 3 + c] = Math.log(px[k * ch + c] + TEMPLATE_LOG_FLOOR);
+      s[k * 3 + c] = off ? dst[k * 3 + c] : Math.log(src[i * 3 + c] + TEMPLATE_LOG_FLOOR);
     }
     core[k] = mask[i] > 0.05 ? 1 : 0;
     trusted[k] = !off && skin[i] > 0.5 && samplePlane(t.skin, t.win, warp.sx[i], warp.sy[i]) > 0.5 ? 1 : 0;
@@ -176,10 +158,10 @@ export function transferBeard(image: RasterImage, result: RasterImage, face: Fac
     const a = Math.min(1, alpha[k] * 1.3) * smoothstep(0, 0.3, mask[(by0 + ((k / bw) | 0)) * win.w + bx0 + (k % bw)] + alpha[k] * 0.3);
     if (a <= 0) continue;
     for (let c = 0; c < 3; c++) {
-      // The tone correction is kept within a factor of MAX_TONE either way: where the template's border
+      // The tone correction is kept within a factor of TEMPLATE_MAX_TONE either way: where the template's border
       // pixels were not skin after all (a dark collar), an unbounded one would glare.
-      const corr = Math.min(MAX_TONE, Math.max(-MAX_TONE, blended[k * 3 + c] - s[k * 3 + c]));
-      const before = px[k * ch + c], v = before + (Math.exp(s[k * 3 + c] + corr) - LOG_FLOOR - before) * a;
+      const corr = Math.min(TEMPLATE_MAX_TONE, Math.max(-TEMPLATE_MAX_TONE, blended[k * 3 + c] - s[k * 3 + c]));
+      const before = px[k * ch + c], v = before + (Math.exp(s[k * 3 + c] + corr) - TEMPLATE_LOG_FLOOR - before) * a;
       px[k * ch + c] = v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v);
     }
   }

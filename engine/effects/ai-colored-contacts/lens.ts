@@ -5,6 +5,7 @@
  */
 import { colornames } from 'color-name-list';
 import { formatHex, parse } from 'culori';
+import { RING, STRENGTH } from './tuning.ts';
 
 export interface Lens {
   /** sRGB hex of the lens colour. */
@@ -54,13 +55,13 @@ const EYE_COLOURS: Record<string, string> = {
   red: '#8f2e2a',
 };
 
-/** The default when neither field is given (decisions.md). */
+/** The default when neither field is given (docs/interface.md#coloured-contacts). */
 export const NATURAL_LIGHT_BROWN = 'natural light brown';
 
 const STRONG = /\b(vivid|bright|bold|intense|striking|strong|vibrant|dramatic|opaque)\b/;
 const SUBTLE = /\b(subtle|natural|soft|slight|gentle|faint|enhancing|light touch)\b/;
 const NO_RING = /\b(no|without)\s+(a\s+)?(dark\s+)?(limbal\s+)?ring\b/;
-const RING = /\b(limbal\s+ring|dark\s+ring|black\s+ring|ring)\b/;
+const RING_WORDS = /\b(limbal\s+ring|dark\s+ring|black\s+ring|ring)\b/;
 
 const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9#\s-]/g, ' ').replace(/-/g, ' ').split(/\s+/).filter(Boolean);
 
@@ -100,7 +101,7 @@ export function readLens(name?: string, desc?: string): Lens | { error: string }
     return { error: `name/desc: no lens colour found in "${text.slice(0, 80)}"; name one, e.g. "ocean blue", "hazel", "grey", "emerald", or a hex code like #3a7bd5` };
   }
   const t = text.toLowerCase();
-  const strength = STRONG.test(t) ? 0.9 : SUBTLE.test(t) || !text ? 0.6 : 0.78;
-  const limbalRing = NO_RING.test(t) ? 0 : RING.test(t) ? 0.85 : 0.35;
+  const strength = STRONG.test(t) ? STRENGTH.strong : SUBTLE.test(t) || !text ? STRENGTH.subtle : STRENGTH.usual;
+  const limbalRing = NO_RING.test(t) ? RING.none : RING_WORDS.test(t) ? RING.asked : RING.usual;
   return { ...colour, strength, limbalRing };
 }

@@ -1,5 +1,5 @@
 /**
- * The issue's measures of a contacts result, shared by the HTTP test and scripts/quality-contacts.ts:
+ * The quality measures of a contacts result, shared by the HTTP test and scripts/quality/contacts.ts:
  * spill (pixels changed by more than 12 outside the eye openings grown by 6 % of the face width, over the
  * pixels there), coverage (the share of eye-opening pixels changed) and whether the changed pixels moved
  * toward the lens colour (mean ΔE2000 to it, before and after).

@@ -4,20 +4,16 @@
  * a darker limbal ring is drawn at the iris's edge; the pupil and the catchlights are left alone, and the
  * eyelids clip it (the weight is the iris region times the eye opening).
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { labOf, labToRgb, rgbToLab } from '../../image/colour.ts';
-import type { Mask } from '../../vision/regions/face-regions.ts';
 import type { Lens } from './lens.ts';
+import { CATCHLIGHT_FROM, CATCHLIGHT_GREY, CATCHLIGHT_L, FIBRE_CHROMA, IRIS_REACH, LIGHTNESS_REACH, LIMBAL, PUPIL, PUPIL_MEAN, TOUCHED } from './tuning.ts';
 
 
 export interface Iris { cx: number; cy: number; r: number }
 
 const smoothstep = (a: number, b: number, x: number) => { const t = Math.min(1, Math.max(0, (x - a) / (b - a))); return t * t * (3 - 2 * t); };
-
-/** How far (in lightness) the iris's mean may move: a lens is printed over the iris, it does not replace it. */
-const LIGHTNESS_REACH = 0.8;
-/** Lightness above the iris median, with little chroma, that reads as a catchlight. */
-const CATCHLIGHT_L = 28;
 
 /**
  * Recolours the iris in place in `out` (same size and channels as `image`). `iris` is the weight plane
@@ -25,8 +21,8 @@ const CATCHLIGHT_L = 28;
  */
 export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Iris, lens: Lens): number {
   const { width, height, channels } = image;
-  const x0 = Math.max(0, Math.floor(iris.cx - iris.r * 1.3)), x1 = Math.min(width, Math.ceil(iris.cx + iris.r * 1.3));
-  const y0 = Math.max(0, Math.floor(iris.cy - iris.r * 1.3)), y1 = Math.min(height, Math.ceil(iris.cy + iris.r * 1.3));
+  const x0 = Math.max(0, Math.floor(iris.cx - iris.r * IRIS_REACH)), x1 = Math.min(width, Math.ceil(iris.cx + iris.r * IRIS_REACH));
+  const y0 = Math.max(0, Math.floor(iris.cy - iris.r * IRIS_REACH)), y1 = Math.min(height, Math.ceil(iris.cy + iris.r * IRIS_REACH));
   const px: { i: number; w: number; rr: number; L: number; a: number; b: number }[] = [];
   const lab = [0, 0, 0];
   for (let y = y0; y < y1; y++) {
@@ -44,7 +40,7 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
   const median = sorted[sorted.length >> 1];
   // Mean lightness of the iris itself, catchlights and pupil left out.
   let sw = 0, sl = 0;
-  for (const p of px) if (p.rr > 0.5 && p.L < median + CATCHLIGHT_L) { sw += p.w; sl += p.w * p.L; }
+  for (const p of px) if (p.rr > PUPIL_MEAN && p.L < median + CATCHLIGHT_L) { sw += p.w; sl += p.w * p.L; }
   const meanL = sw > 0 ? sl / sw : median;
   const hex = parseInt(lens.hex.slice(1), 16);
   const { l: lensL, a: lensA, b: lensB } = labOf(hex >> 16, (hex >> 8) & 255, hex & 255);
@@ -53,15 +49,15 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
   const rgb = [0, 0, 0];
   for (const p of px) {
     const chroma = Math.hypot(p.a, p.b);
-    const catchlight = smoothstep(CATCHLIGHT_L * 0.6, CATCHLIGHT_L, p.L - median) * (1 - smoothstep(10, 25, chroma));
+    const catchlight = smoothstep(CATCHLIGHT_L * CATCHLIGHT_FROM, CATCHLIGHT_L, p.L - median) * (1 - smoothstep(CATCHLIGHT_GREY.from, CATCHLIGHT_GREY.to, chroma));
     // The pupil (about 0.4 of the iris radius) fades in over the next tenth; the lens is clear there.
-    const pupil = 1 - smoothstep(0.4, 0.55, p.rr);
-    const ring = smoothstep(0.78, 0.98, p.rr) * lens.limbalRing;
+    const pupil = 1 - smoothstep(PUPIL.to, PUPIL.from, p.rr);
+    const ring = smoothstep(LIMBAL.from, LIMBAL.to, p.rr) * lens.limbalRing;
     const k = p.w * lens.strength * (1 - catchlight) * (1 - pupil);
-    if (k <= 0.004) continue;
-    const L = Math.max(0, p.L + shift - 22 * ring);
+    if (k <= TOUCHED) continue;
+    const L = Math.max(0, p.L + shift - LIMBAL.darken * ring);
     // Darker fibres carry less of the lens colour, as a tint over a darker ground does.
-    const c = Math.min(1.15, Math.max(0.35, 0.55 + 0.45 * (L / Math.max(1, lensL)))) * (1 - 0.5 * ring);
+    const c = Math.min(FIBRE_CHROMA.most, Math.max(FIBRE_CHROMA.least, FIBRE_CHROMA.base + FIBRE_CHROMA.gain * (L / Math.max(1, lensL)))) * (1 - LIMBAL.chroma * ring);
     labToRgb(L, lensA * c, lensB * c, rgb);
     const o = p.i * channels;
     let moved = false;

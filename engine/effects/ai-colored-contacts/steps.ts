@@ -5,10 +5,10 @@
 import type endpoint from '../../../contract/endpoints/ai-colored-contacts.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
+import { type Mask } from '../../image/mask.ts';
 import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../../vision/faces/landmarks.ts';
-import type { Mask } from '../../vision/regions/face-regions.ts';
 import { readLens, type Lens } from './lens.ts';
 import { tintIris, type Iris } from './recolour.ts';
 

@@ -3,10 +3,9 @@
  *
  * The head frame: `u` across the face in half face widths (mesh 234 to 454; 0 at their midpoint), `v` up
  * from the brows' upper edge in forehead heights. The mesh's forehead top (point 10) lies well below a
- * full hairline: on the tune half's faces the parsing's hairline sat 1.5 to 1.8 (median about 1.6) times
- * as far above the brows, and short hair topped out at about 2.6 times. So a forehead height is 1.6 x
- * brows-to-point-10: the untouched hairline is near v = 1, the top of the skull near v = 1.6 and its sides
- * near |u| = 1.
+ * full hairline, so a forehead height is 1.6 x brows-to-point-10: the untouched hairline is near v = 1, the
+ * top of the skull near v = 1.6 and its sides near |u| = 1
+ * (docs/experiments/ai-hair-loss-simulation.md#a-forehead-height-is-16-times-brows-to-mesh-10).
  *
  * A stage is a loss field: at each point the share of strands lost, 0..1 (strands.ts turns it into which
  * strands go). Men follow Norwood: a hairline that recedes at the temples first (an M), then in the middle,
@@ -79,7 +78,8 @@ export function fromHead(f: HeadFrame, u: number, v: number): [number, number] {
 }
 
 const clamp01 = (t: number) => (t < 0 ? 0 : t > 1 ? 1 : t);
-const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c); };
+/** Smoothstep: 0 below 0, 1 above 1, an S between. */
+export const smooth = (t: number) => { const c = clamp01(t); return c * c * (3 - 2 * c); };
 
 /**
  * The skull as the frame sees it: an ellipse centred at (0, SKULL.v0) reaching |u| = SKULL.a and v = top.
@@ -96,10 +96,9 @@ export const SKULL = { v0: 0.45, a: 1.05, top: 1.6 };
  * forehead's middle (`mid`) lies between the sides: the forehead stands FRONT half face widths ahead of
  * them, so tan(yaw) = mid / FRONT; the skull (SKULL.a wide, DEPTH deep in true half face widths, its centre
  * BEHIND behind the sides) projects to half width sqrt(a² + DEPTH² tan²) and centre -BEHIND tan in the
- * frame's (foreshortened) half face widths. Its usual top (v) rises with the turn as hypot(1, tan): on
- * the shared photos a turned face's forehead height (brows to mesh 10, in v) measured 0.53 to 0.55 of its
- * true half width (its projected one times hypot(1, tan)) against 0.64 to 0.83 on frontal faces, so the
- * skull stands taller in v than the frontal 1.6 (biden_obama_laughing: Obama's short hair ends near v 2.85).
+ * frame's (foreshortened) half face widths. Its usual top (v) rises with the turn as hypot(1, tan): a
+ * turned face's forehead height is shorter against its true width than a frontal one's
+ * (docs/experiments/ai-hair-loss-simulation.md#a-turned-heads-skull-reaches-back-and-stands-taller).
  */
 export interface SkullSpan {
   u0: number; a: number; top: number;
@@ -116,11 +115,10 @@ export function skullSpan(mid: number, down = 0): SkullSpan {
 /**
  * A face looking down (sine of the pitch `down`) shows the top of its head: the skull's centre, BEHIND
  * (about 1.1 forehead heights) behind the brows, rises by BEHIND x down in the photo against the brows and
- * the forehead's height barely changes, so the skull's top stands that much higher in v. From FROM on
- * (the mesh's pitch of level faces on the shared photos: 0 to 12 degrees; helen_3248183827 27,
- * helen_3139620200 33): under it the frame's usual skull, whose top the level faces were tuned on. Below the
- * taller skull a bowed head's crown of spiky hair against the photo's top edge was hair standing in the air,
- * kept whole above a bald dome as a black block, then removed as a lattice of strands over the backdrop.
+ * the forehead's height barely changes, so the skull's top stands that much higher in v. From FROM on (past
+ * level faces' pitch): under it the frame's usual skull, whose top the level faces were tuned on; without
+ * it a bowed head's crown was taken for hair standing in the air
+ * (docs/experiments/ai-hair-loss-simulation.md#a-bowed-heads-skull-stands-taller-from-12-degrees-of-pitch).
  */
 const SKULL_BOW = { BEHIND: 1.1, FROM: Math.sin((12 * Math.PI) / 180) };
 
@@ -175,8 +173,8 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
     let front = smooth((line - v) / EDGE + 0.5) * Math.max(smooth((v - 0.45) / 0.2), 1 - smooth((x - 0.3) / 0.3));
     // On a turned head's foreshortened near side the front ends where its side hair begins, nearer the
     // midline in the frame (nearSide: the frontal skull's half width over that side's), while the side hair
-    // stands whole (sideTop); the horseshoe, the crown and the late stages keep the frontal measure (with
-    // it, group3_voc_2008_001322's small turned face kept more hair at man_7 and its identity fell to 0.84).
+    // stands whole (sideTop); the horseshoe, the crown and the late stages keep the frontal measure
+    // (docs/experiments/ai-hair-loss-simulation.md#the-near-sides-hairline-ends-where-its-side-hair-begins).
     if (nearSide > 1 && s.sideTop > 2) front *= 1 - smooth((x * nearSide - s.sides) / 0.2);
     // The horseshoe: side hair beyond `sides` is kept up to sideTop, its top rising toward the back of the
     // head (further out in the frame) and both its edges thinning out over a band, as a fringe of
@@ -215,7 +213,7 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
   const scalpV = (t: number) => (bow > 0 && t > 1 ? 1 + ((t - 1) * (skull.top - bow - 1)) / (skull.top - 1) : t);
   // The stages are drawn on the frontal skull: on a turned head the side of the midline nearer the
   // skull's outline is foreshortened to it, else its side hair at the skull's edge counted as temple hair
-  // and went at man_1. (Stretching the far side as well bared its side hair from man_3 on.)
+  // and went at man_1.
   const near = (t: number) => { const edge = t < mid ? mid - (skull.u0 - skull.a) : skull.u0 + skull.a - mid; return Math.max(1, Math.min(1.6, SKULL.a / Math.max(1e-3, edge))); };
   let loss = 0;
   for (let s = 1; s <= level.stage; s++) loss = Math.max(loss, stageLoss(level.series, s, u + 0.6 * jitter, scalpV(v) + jitter - lift, mid, near(u + 0.6 * jitter)));
@@ -230,10 +228,9 @@ export function lossAt(level: Level, u: number, v: number, mid = 0, jitter = 0, 
   const k = r > ROOT_R ? ROOT_R / r : 1;
   const pu = skull.u0 + (u - skull.u0) * k, pv = v > SKULL.v0 ? SKULL.v0 + (v - SKULL.v0) * k : v;
   // Where long hair `hangs` beside the head it may as well fall from higher up, over the temples and
-  // sides: it goes only when the strands at the outline on the way to the crown go too. Taken along the
-  // radius alone, a bowed head's mop beside the temple went at man_1 with the temple's recession and
-  // showed the backdrop through a hole (helen_3248183827); short hair standing out grows from under it
-  // (taken from the crown, short spiky hair stayed as shards floating beside bare temples).
+  // sides: it goes only when the strands at the outline on the way to the crown go too; short hair standing
+  // out grows from under it
+  // (docs/experiments/ai-hair-loss-simulation.md#hair-beside-the-temples-goes-with-the-top-not-the-temples-kept).
   const hang = hangs ? hangRoot(u, v, skull) : null;
   let root = 0, hung = 0;
   for (let s = 1; s <= level.stage; s++) {

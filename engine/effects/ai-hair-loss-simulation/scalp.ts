@@ -5,6 +5,7 @@
  * that shows what lies behind hair that stood outside the skull.
  */
 import { FRONTAL, SKULL, type SkullSpan } from './hairline.ts';
+import { AMBIENT, LIGHT_UP } from './tuning.ts';
 
 /**
  * The dome's surface normal at frame point (u from the midline, v): the skull as an ellipsoid seen from the
@@ -19,14 +20,6 @@ export function domeNormal(u: number, v: number, top: number, widen = 1, skull: 
 
 /** How a bald head in this photo is lit: a light's direction (unit), the ambient share, the sheen's lobe. */
 export interface DomeLight { dir: [number, number, number]; half: [number, number, number]; ambient: number }
-
-/**
- * Light from above the camera by at least this much (y over z): the forehead's own rise says more only
- * where the hair's shade at its top does not hide it.
- */
-const LIGHT_UP = 0.35;
-/** The light's share that reaches a surface turned away from it (the room's fill). */
-const AMBIENT = 0.45;
 
 /**
  * The light from the forehead: `slope` and `rise` are its linear luminance's slopes across and up (over

@@ -8,6 +8,7 @@
  * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
  */
 import { blurPlane, maskedBlur } from '../../image/frequency.ts';
+import { KEEP_TEXTURE, STRAND_EDGE } from './tuning.ts';
 
 /** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
 export function hash2(ix: number, iy: number, seed: number): number {
@@ -78,14 +79,11 @@ export function equalise(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Softness of a strand's edge in noise units. */
-const SOFT = 0.06;
-
 /**
  * How much of a pixel's hair is gone: 0 at no loss whatever the noise, 1 at full loss, in between 1 where the
  * noise lies below the loss (with a soft edge). Grows with `loss` for any noise value.
  */
-export const strandGone = (loss: number, noise: number, soft = SOFT): number => {
+export const strandGone = (loss: number, noise: number, soft = STRAND_EDGE): number => {
   const t = (loss * (1 + soft) - noise) / soft;
   return t <= 0 ? 0 : t >= 1 ? 1 : t;
 };
@@ -117,8 +115,6 @@ export function strandKeep(L: Float32Array, weight: Float32Array, noise: Float32
   for (let k = 0; k < idx.length; k++) out[idx[k]] = z[k];
   return out;
 }
-/** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
-const KEEP_TEXTURE = 0.75;
 
 /**
  * The loss smoothed over the hair (a Gaussian of `sigma` pixels, normalised over the pixels whose `weight`

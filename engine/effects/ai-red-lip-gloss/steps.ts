@@ -12,14 +12,10 @@ import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { GLOSS, RED } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 export interface State extends PortraitState { result: RasterImage }
-
-/** A blue-leaning classic red (#B0122E) at 85%: strong, with the lips' own colour still under it. */
-export const RED = { rgb: [176, 18, 46] as const, opacity: 0.85 };
-/** How much of the highlight's light is screened on at its peak. */
-const GLOSS = 0.9;
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
 
@@ -35,8 +31,8 @@ export const glossLips: Step<P, State> = perFace<P, State>((face, i, c) => {
 });
 
 /**
- * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
- * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
+ * Lossless, so every pixel outside the lips comes back byte for byte (JPEG moved the photo's edges:
+ * docs/experiments/lips-color-changer.md#lossless-png-not-the-photos-jpeg-kept).
  */
 export const encode: Step<P, State> = async (c) => {
   c.output.images.result = await encodePngFast(c.state.result ?? c.image);

@@ -6,7 +6,9 @@
  */
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { blurPlane } from '../../image/frequency.ts';
-import { fromLab, toLab, type Pixels } from '../../image/colour.ts';
+import { fromLab, toLab } from '../../image/colour.ts';
+import type { Pixels } from '../../image/raster.ts';
+import { BAND_HARDNESS, CARTOON, LINE_FLOOR, LINE_SCALE } from './tuning.ts';
 
 export interface CartoonOptions {
   /** Smoothing passes and their radius (pixels) and eps (on L/100 scale squared). */
@@ -17,10 +19,7 @@ export interface CartoonOptions {
   lineSigma: number; tau: number; epsilon: number; phi: number;
 }
 
-/** Defaults for a ~768 px avatar. */
-export const cartoonDefaults: CartoonOptions = { passes: 3, radius: 5, eps: 0.003, levels: 6, sharpness: 3, lineSigma: 1.4, tau: 0.98, epsilon: -0.002, phi: 120 };
-
-export function cartoon(img: Pixels, o: CartoonOptions = cartoonDefaults): void {
+export function cartoon(img: Pixels, o: CartoonOptions = CARTOON): void {
   const { width: w, height: h } = img;
   const lab = toLab(img);
   const n = w * h;
@@ -40,8 +39,8 @@ export function cartoon(img: Pixels, o: CartoonOptions = cartoonDefaults): void 
   const step = 1 / o.levels;
   for (let i = 0; i < n; i++) {
     const nearest = Math.round(l[i] / step) * step;
-    const banded = nearest + (step / 2) * Math.tanh(o.sharpness * 10 * (l[i] - nearest));
-    lab.L[i] = Math.max(0, Math.min(100, banded * 100 * (0.25 + 0.75 * lines[i])));
+    const banded = nearest + (step / 2) * Math.tanh(o.sharpness * BAND_HARDNESS * (l[i] - nearest));
+    lab.L[i] = Math.max(0, Math.min(100, banded * 100 * (LINE_FLOOR + (1 - LINE_FLOOR) * lines[i])));
     lab.a[i] = a[i] * 100;
     lab.b[i] = b[i] * 100;
   }
@@ -51,7 +50,7 @@ export function cartoon(img: Pixels, o: CartoonOptions = cartoonDefaults): void 
 /** XDoG edge plane: 1 away from edges, falling toward 0 on dark lines. */
 export function xdog(l: Float32Array, w: number, h: number, o: Pick<CartoonOptions, 'lineSigma' | 'tau' | 'epsilon' | 'phi'>): Float32Array {
   const g1 = blurPlane(l, w, h, o.lineSigma);
-  const g2 = blurPlane(l, w, h, o.lineSigma * 1.6);
+  const g2 = blurPlane(l, w, h, o.lineSigma * LINE_SCALE);
   const out = new Float32Array(w * h);
   for (let i = 0; i < out.length; i++) {
     const d = g1[i] - o.tau * g2[i];

@@ -32,7 +32,7 @@ describe('ai-square-face-filter', () => {
     const faces = await detectFaces(human, { data: flat, width: info.width, height: info.height, channels: 3 });
     expect(faces.length).toBe(1);
     // The face fills the avatar's middle.
-    expect(faces[0].box.width).toBeGreaterThan(info.width * 0.25);
+    expect(faces[0].box.w).toBeGreaterThan(info.width * 0.25);
   });
 
   it('enlarges a small face to the full avatar, still found as a face', async () => {

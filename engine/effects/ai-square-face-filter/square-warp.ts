@@ -7,11 +7,9 @@
  * its centroid, and one symmetric square would magnify the near side (the nose of a profile) far out.
  */
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
-
-/** Superellipse exponent: 2 is the ellipse, larger is squarer; 6 reads as a rounded square. */
-const SQUARENESS = 6;
-const INNER = 0.45, OUTER = 1.5;
+import { INNER, MAX_SCALE, OUTER, SQUARENESS } from './tuning.ts';
 
 const smoothstep = (a: number, b: number, x: number) => { const t = Math.min(1, Math.max(0, (x - a) / (b - a))); return t * t * (3 - 2 * t); };
 
@@ -23,9 +21,6 @@ export interface FaceFrame {
   left: number; right: number; top: number; bottom: number;
   oval: { angle: number; r: number }[];
 }
-
-/** The most a ray's radius may be scaled by: corners are filled, features are not blown up. */
-const MAX_SCALE = 1.3;
 
 /** The frame of a face from its mesh: centre, roll, half-width and half-height, and the oval in polar form. */
 export function faceFrame(mesh: readonly (readonly number[])[], rollDeg: number): FaceFrame {
@@ -96,7 +91,7 @@ export function sourceOf(f: FaceFrame, x: number, y: number, table?: RayTable): 
 }
 
 /** Warps the face in `pixels` (a copy of `image`'s), reading from `image`; returns the box it rewrote. */
-export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): { x0: number; y0: number; x1: number; y1: number } {
+export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): Rect {
   const { width, height, channels: ch } = image;
   const reach = OUTER * Math.max(f.a, f.b) * Math.SQRT2; // rs never passes the square's corner
   const table = rayTable(f);
@@ -109,7 +104,7 @@ export function warpFace(image: RasterImage, pixels: Buffer, f: FaceFrame): { x0
       bilinear(image, sx - 0.5, sy - 0.5, pixels, (y * width + x) * ch);
     }
   }
-  return { x0, y0, x1, y1 };
+  return { x0, y0, w: x1 - x0, h: y1 - y0 };
 }
 
 function bilinear(image: RasterImage, x: number, y: number, out: Buffer, o: number) {

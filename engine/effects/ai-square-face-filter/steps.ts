@@ -6,11 +6,12 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/ai-square-face-filter.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { cartoon, cartoonDefaults, type CartoonOptions } from './cartoon.ts';
+import { cartoon, type CartoonOptions } from './cartoon.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { faceFrame, warpFace, type FaceFrame } from './square-warp.ts';
+import { ABOVE_CENTRE, AVATAR, CARTOON, CORNER, SIDE } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -20,13 +21,6 @@ export interface State extends PortraitState {
   /** The largest face's frame, which the avatar is cut around. */
   main: FaceFrame;
 }
-
-/** The avatar's side: a small face's crop is enlarged to it (a group photo's face gave a 104 px avatar). */
-const AVATAR = 768;
-/** The avatar's side in oval half-heights (about 2.2 face heights: hair, ears and a little neck). */
-const SIDE = 4.4;
-/** Corner radius as a share of the side. */
-const CORNER = 0.18;
 
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: 5 }));
 
@@ -45,14 +39,14 @@ export const warp: Step<P, State> = perFace<P, State>((face, i, c) => {
  */
 export function enlargedCartoon(up: number): CartoonOptions {
   const s = Math.sqrt(Math.max(1, up));
-  return { ...cartoonDefaults, lineSigma: cartoonDefaults.lineSigma * s, radius: Math.round(cartoonDefaults.radius * s) };
+  return { ...CARTOON, lineSigma: CARTOON.lineSigma * s, radius: Math.round(CARTOON.radius * s) };
 }
 
 /** A square of SIDE half-heights around the face, a little above its centre, inside the photo. */
 export function avatarWindow(f: FaceFrame, width: number, height: number) {
   const side = Math.max(1, Math.round(Math.min(SIDE * f.b, width, height)));
   const left = Math.round(Math.min(Math.max(0, f.cx - side / 2), width - side));
-  const top = Math.round(Math.min(Math.max(0, f.cy - 0.15 * f.b - side / 2), height - side));
+  const top = Math.round(Math.min(Math.max(0, f.cy - ABOVE_CENTRE * f.b - side / 2), height - side));
   return { left, top, width: side, height: side };
 }
 

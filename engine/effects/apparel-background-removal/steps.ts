@@ -6,8 +6,9 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from './garments/human-run.ts';
 import { parseGarments, type GarmentParse } from './garments/parse.ts';
@@ -26,7 +27,7 @@ export type P = Params<typeof endpoint>;
 
 /** What the steps derive for later steps. */
 export interface State {
-  matte?: Matte;
+  matte?: Mask;
   /** Subject alpha at input size. */
   alpha?: Uint8Array;
   faces?: Face[]; points?: BodyPoint[]; objects?: DetectedObject[];
@@ -91,7 +92,7 @@ export async function parseInput(c: Ctx<P, State>): Promise<ParseInput> {
   const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
   const matte = await grey(raw(v.alpha!, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
-  const box = (b: Face['box']) => ({ x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k });
+  const box = (b: Face['box']) => ({ x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k });
   return {
     rgb, channels: 3, width, height, matte,
     faces: v.faces!.map((f) => ({ ...f, box: box(f.box), mesh: f.mesh?.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) })),

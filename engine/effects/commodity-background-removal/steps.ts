@@ -2,8 +2,9 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/commodity-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
-import { predict, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
+import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
@@ -17,7 +18,7 @@ export type P = Params<typeof endpoint>;
 export interface State {
   /** RGB at model resolution, as the network saw it; the guide for refinement. */
   modelRgb?: Buffer;
-  matte?: Matte;
+  matte?: Mask;
   /** Alpha at input resolution. */
   alpha?: Uint8Array;
   result?: RawPixels;
@@ -87,9 +88,9 @@ export const applyReturnForm: Step<P, State> = (c) => {
     case 'crop': {
       // Nothing found: the whole frame, fully transparent, like the mask form's all-black answer,
       // rather than an error (no error code fits "no product", and a client can still show it).
-      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { left: 0, top: 0, width, height };
+      const box = alphaBounds(alpha, width, height, CROP_THRESHOLD) ?? { x0: 0, y0: 0, w: width, h: height };
       const cut = withAlpha(extractBox(data, width, channels, box), channels, extractBox(alpha, width, 1, box));
-      v.result = { data: cut, width: box.width, height: box.height, channels: 4 };
+      v.result = { data: cut, width: box.w, height: box.h, channels: 4 };
       return;
     }
     default:

@@ -1,6 +1,6 @@
 /**
  * Product background removal's parameters: the matting network, the margin it is shown, the edge
- * refinement and the trim. Chosen with scripts/quality-commodity.ts (GrabCut whole objects, tight DIM
+ * refinement and the trim. Chosen with scripts/quality/commodity.ts (GrabCut whole objects, tight DIM
  * matting crops) and by eye on testdata/products; the figures are in
  * docs/experiments/commodity-background-removal.md.
  */

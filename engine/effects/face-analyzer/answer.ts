@@ -4,7 +4,7 @@
  */
 import type { faceAttributeTypes } from '../../../contract/endpoints/face-analyzer.ts';
 import { FACE_ATTRIBUTE_FACES, faceAttributeMembers } from '../../../contract/face-attributes.ts';
-import type { Box } from '../../vision/faces/detect.ts';
+import type { XywhRect } from '../../image/rect.ts';
 
 export type AttributeType = (typeof faceAttributeTypes)[number];
 
@@ -23,7 +23,7 @@ export interface FaceAttributes {
   head_pose: { pitch: number; yaw: number; roll: number };
 }
 
-export interface FaceDetail { face_rect: Box; face_detail_attributes_info: FaceAttributes }
+export interface FaceDetail { face_rect: XywhRect; face_detail_attributes_info: FaceAttributes }
 
 /** Attribute faces: the 5 largest (docs/interface.md#face-analyzer). */
 export const ATTRIBUTE_FACES = FACE_ATTRIBUTE_FACES;

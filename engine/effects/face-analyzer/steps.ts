@@ -80,7 +80,7 @@ export const measure: Step<P, State> = async (c, kit) => {
   }
 };
 
-const rect = (f: Face) => ({ x: Math.round(f.box.x), y: Math.round(f.box.y), width: Math.round(f.box.width), height: Math.round(f.box.height) });
+const rect = (f: Face) => ({ x: Math.round(f.box.x0), y: Math.round(f.box.y0), width: Math.round(f.box.w), height: Math.round(f.box.h) });
 
 export const answer: Step<P, State> = (c) => {
   const types = requested(c.params);

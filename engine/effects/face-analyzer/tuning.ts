@@ -2,7 +2,7 @@
  * The face analyzer's parameters: which attribute models answer age, gender and emotion and on what crop,
  * how the face is parsed for the part attributes, the hair mask's matte and side, and how many points the
  * part measures read. The rules' fitted tables stay beside the rules that read them: RULES and PROTOTYPES
- * in analysis/geometry-attributes.ts (printed by scripts/quality-face-geometry.ts --fit) and RULES in
+ * in analysis/geometry-attributes.ts (printed by scripts/quality/face-geometry.ts --fit) and RULES in
  * analysis/part-attributes.ts (set on the fit half of the labelled faces).
  */
 import type { PersonModel } from '../../vision/matting/person.ts';
@@ -18,7 +18,7 @@ export interface AttributeStep { models: string[]; scale: number; flip: boolean;
 
 /**
  * Which model, crop and decode answers each question: chosen by measurement on half of the shared test
- * faces and checked on the other half (scripts/quality-face-attributes.ts;
+ * faces and checked on the other half (scripts/quality/face-attributes.ts;
  * docs/experiments/face-analyzer.md#age-gender-and-emotion-models). Temperature 1 = the models' own probabilities.
  */
 export const PIPELINE: {
@@ -43,7 +43,7 @@ export const ANALYZER_PARSING: ParseOptions = {
 
 /**
  * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (quality-face-parts.ts with
+ * attribute's accuracy on both halves of the shared faces as it was (scripts/quality/face-parts.ts with
  * ATELIER_RVM_SIDE), at a fraction of the matte's CPU: hair length reads how far down the hair goes in face
  * widths, which a coarser matte still tells.
  */
@@ -60,7 +60,7 @@ export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 /**
  * About how many points of the parsing window the part measures read (partsLattice: every few pixels of a
  * large face). 30 000 against 60 000 left every part attribute's accuracy on both halves of the shared faces
- * as it was (quality-face-parts.ts) for about a third less of the measures' time: they are shares, means and
+ * as it was (scripts/quality/face-parts.ts) for about a third less of the measures' time: they are shares, means and
  * medians over regions of thousands of points.
  */
 export const PARTS_SAMPLES = 30000;

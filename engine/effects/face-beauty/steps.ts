@@ -7,6 +7,7 @@ import type endpoint from '../../../contract/endpoints/face-beauty.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { sharpenMasked } from './sharpen.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
 import { whitenSkin } from '../../looks/tone.ts';
@@ -14,7 +15,6 @@ import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
-import type { Win } from '../../image/polygon.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
 import { BEAUTY_FACES, BEAUTY_PARSING, TUNING } from './tuning.ts';
@@ -32,7 +32,7 @@ const degrees = (p: Partial<P>) => ({ sharp: p.sharp ?? 0.3, smooth: p.smooth ??
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: BEAUTY_FACES, detect: { meshFaces: BEAUTY_FACES } }));
 
 /** One face's edit over the pixels of `win` (interleaved, the image's channels), in place. */
-export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, p: Partial<P>): void {
+export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Rect, p: Partial<P>): void {
   const d = degrees(p), t = TUNING;
   const m = retouchMasks(face, parsing, win);
   const fw = m.faceWidth, { w, h } = win;

@@ -8,7 +8,7 @@ import type { ParseOptions } from '../../vision/parsing/face-parsing.ts';
 export const BEAUTY_FACES = 5;
 
 /**
- * Tuning, in face widths where it is a size (scripts/quality-retouch.ts on the shared portraits' tune half;
+ * Tuning, in face widths where it is a size (scripts/quality/retouch.ts on the shared portraits' tune half;
  * the figures behind each value are in the commit messages).
  * radius: blemishes and blotches up to ~4 % of the face flatten; eps: contrasts below ~0.1 (25 levels)
  * count as skin texture; pores (~0.4 % of the face) come back at `texture`. white.lift: L units at
@@ -25,7 +25,7 @@ export const BEAUTY_FACES = 5;
  * smooth.lowerFace (lowerFacePlane: chin, jaw, the folds beside the mouth): smoothed in full from toWidth px,
  * not at all below fromWidth. On a small face the smile lines, mouth corners and the jaw's and a beard's
  * shadow are 1-2 px lines, what the face is recognised (and its gender read) by, not blemishes; flattening
- * them turned small men female and cost likeness (the ablation in scripts/ablate-beauty-identity.ts).
+ * them turned small men female and cost likeness (the ablation in docs/experiments/face-beauty.md).
  */
 export const TUNING = {
   smooth: { radius: 0.04, eps: 0.01, poreSigma: 0.004, texture: 0.45, shape: { sigma: 0.015, share: 0.3, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40, keepEnergy: 0.5, epsWidth: 100, lowerFace: { fromWidth: 35, toWidth: 50 } },

@@ -8,10 +8,11 @@
  * chin. Among the positions that do, it keeps the most subject mass; only where that leaves a choice (the
  * whole subject fits either way) does composition decide, eyes on the upper third.
  */
+import type { Mask } from '../../image/mask.ts';
+import type { Rect } from '../../image/rect.ts';
 
 import { CHIN, CORE, CROWN, EYES, GAP, HAIR, HEAD_ROW, MAX_HEADROOM, NEAR_MOST, PRINCIPAL, SIDE, SLACK, TAIL, TALL, TOP_AIR } from './tuning.ts';
 
-export interface Box { x: number; y: number; width: number; height: number }
 export interface Size { width: number; height: number }
 
 /** Which side of the picture the top of a head points to (a face turned by 90 or 180 degrees). */
@@ -20,10 +21,7 @@ export type Up = 'top' | 'right' | 'bottom' | 'left';
  * A face box; `eye` is the midpoint between the eyes when known (else it is guessed from the box); `crown`:
  * how far the head (hair, hat) reaches beyond the box's top edge, in pixels, when a matte has shown it.
  */
-export interface SubjectFace { box: Box; up?: Up; eye?: { x: number; y: number }; crown?: number }
-
-/** A single-channel 8-bit matte over the whole image (at its own resolution), 255 = subject. */
-export interface Grey { data: ArrayLike<number>; width: number; height: number }
+export interface SubjectFace { box: Rect; up?: Up; eye?: { x: number; y: number }; crown?: number }
 
 /** Subject mass (e.g. a salient-object matte) summed per column and per row of the image. */
 export interface Mass { columns: ArrayLike<number>; rows: ArrayLike<number> }
@@ -49,7 +47,7 @@ export function windowSize(image: Size, target: Size): Size {
   return { width: image.width, height: clamp(Math.round(image.width / aspect), 1, image.height) };
 }
 
-export function cropWindow(image: Size, target: Size, subject: Subject): Box {
+export function cropWindow(image: Size, target: Size, subject: Subject): Rect {
   const size = windowSize(image, target);
   const horizontal = size.width < image.width;
   const len = horizontal ? image.width : image.height;
@@ -66,12 +64,12 @@ export function cropWindow(image: Size, target: Size, subject: Subject): Box {
     else if (subject.kind === 'mass') start = placeMass(horizontal ? subject.columns : subject.rows, win, horizontal ? 'centre' : 'top');
   }
   const s = clamp(Math.round(start), 0, len - win);
-  return horizontal ? { x: s, y: 0, ...size } : { x: 0, y: s, ...size };
+  return horizontal ? { x0: s, y0: 0, w: size.width, h: size.height } : { x0: 0, y0: s, w: size.width, h: size.height };
 }
 
 /** The faces' extent along one axis; `eye` is set when the head's up direction lies on that axis. */
 export function faceSpan(face: SubjectFace, horizontal: boolean): Span {
-  const { x, y, width, height } = face.box;
+  const { x0: x, y0: y, w: width, h: height } = face.box;
   const up = face.up ?? 'top';
   const [lo, size] = horizontal ? [x, width] : [y, height];
   const hi = lo + size;
@@ -170,10 +168,11 @@ function fullest(profile: ArrayLike<number>, win: number, [from, to]: [number, n
 /**
  * How far the subject reaches beyond the face box's top edge (the side its `up` points to), in image
  * pixels, looking at most CROWN.max face sizes out; undefined when the matte does not hold the face itself
- * (it missed the person, so it says nothing about their hair).
+ * (it missed the person, so it says nothing about their hair). `m` covers the whole image at its own
+ * resolution, 255 = subject.
  */
-export function crownOf(m: Grey, image: Size, face: SubjectFace): number | undefined {
-  const { x, y, width, height } = face.box;
+export function crownOf(m: Mask, image: Size, face: SubjectFace): number | undefined {
+  const { x0: x, y0: y, w: width, h: height } = face.box;
   const up = face.up ?? 'top';
   const vertical = up === 'top' || up === 'bottom';
   const size = vertical ? height : width;

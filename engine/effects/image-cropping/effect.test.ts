@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, form, get, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
-import type { Box } from './crop-window.ts';
+import type { XywhRect } from '../../image/rect.ts';
 
 const CROP = '/api/image/editing/image-cropping';
 let e: TestEngine;
@@ -16,19 +16,19 @@ const ASTRONAUT_FACE = { x: 175, y: 65, width: 100, height: 115 }; // 512x512, u
 // The same face in astronaut_rot90cw.png (turned 90 degrees clockwise): top of the head to the right.
 const TURNED_FACE = { x: 512 - (65 + 115), y: 175, width: 115, height: 100 };
 
-const inside = (b: Box, w: Box) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
+const inside = (b: XywhRect, w: XywhRect) => b.x >= w.x && b.y >= w.y && b.x + b.width <= w.x + w.width && b.y + b.height <= w.y + w.height;
 
 async function crop(file: string, width: number | string, height: number | string) {
   const r = await post(e, CROP, form({ image: fixture(file), width: String(width), height: String(height) }, file));
   expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
-  const loc = r.body.data.retain_location as Box;
+  const loc = r.body.data.retain_location as XywhRect;
   const res = await get(e, new URL(r.body.data.url).pathname, {});
   expect(res.status).toBe(200);
   return { loc, image: res.body as Buffer, type: res.headers.get('content-type') };
 }
 
 /** The window is whole pixels, inside the image, and of the target aspect within rounding. */
-function expectWindow(loc: Box, image: { width: number; height: number }, target: { width: number; height: number }) {
+function expectWindow(loc: XywhRect, image: { width: number; height: number }, target: { width: number; height: number }) {
   for (const v of Object.values(loc)) expect(Number.isInteger(v)).toBe(true);
   expect(Object.keys(loc).sort()).toEqual(['height', 'width', 'x', 'y']);
   expect(loc.x).toBeGreaterThanOrEqual(0);
@@ -72,7 +72,7 @@ describe('image-cropping on a portrait', () => {
   it('returns the pixels of retain_location, scaled', async () => {
     const { loc, image } = await crop('obama_official_portrait.jpg', 300, 200);
     const got = await sharp(image).raw().toBuffer();
-    const meanDiff = async (window: Box) => {
+    const meanDiff = async (window: XywhRect) => {
       const want = await sharp(fixture('obama_official_portrait.jpg')).extract({ left: window.x, top: window.y, width: window.width, height: window.height })
         .resize(300, 200, { fit: 'fill' }).raw().toBuffer();
       let d = 0;
@@ -128,7 +128,7 @@ describe('image-cropping without faces', () => {
       .png().toBuffer();
     const r = await post(e, CROP, form({ image: rgba, width: '100', height: '100' }, 'square.png'));
     expect(r.status).toBe(200);
-    const loc = r.body.data.retain_location as Box;
+    const loc = r.body.data.retain_location as XywhRect;
     expect(inside({ x: 220, y: 70, width: 60, height: 60 }, loc)).toBe(true);
     const out = await get(e, new URL(r.body.data.url).pathname, {});
     expect(out.headers.get('content-type')).toBe('image/png');

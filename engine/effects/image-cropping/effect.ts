@@ -7,11 +7,11 @@ import { defineEffect } from '../../pipeline/effect.ts';
 import { chooseWindow, cropAndScale, findFaces, findSalientObject, type P, type State } from './steps.ts';
 import { SALIENCY, SALIENCY_SIDE } from './tuning.ts';
 
-/** The steps that find the subject, with ISNet at `side` (scripts/compare-cropping.ts reuses them). */
+/** The steps that find the subject, with ISNet at `side` (scripts/quality/cropping.ts reuses them). */
 export const findSubjectAt = (side: number) => [findFaces, findSalientObject(SALIENCY, side)];
 export const findSubject = findSubjectAt(SALIENCY_SIDE);
 
-/** The effect with ISNet at `side` (scripts/bench-steps.ts compares sides). */
+/** The effect with ISNet at `side` (scripts/bench/steps.ts compares sides). */
 export const smartCrop = (side: number) => defineEffect<P, State>({
   slug: 'image-cropping',
   models: ['human', SALIENCY],

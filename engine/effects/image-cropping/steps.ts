@@ -2,18 +2,20 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/image-cropping.ts';
 import type { Params } from '../../../contract/endpoint.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import { toXywh, type Rect } from '../../image/rect.ts';
 import { named, type Ctx, type Step } from '../../pipeline/effect.ts';
-import { isnetAt, type IsnetModel, type Matte } from '../../vision/models/isnet.ts';
+import { isnetAt, type IsnetModel } from '../../vision/models/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { cropWindow, crownOf, massMatters, type Box, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
+import { cropWindow, crownOf, massMatters, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
 import { JPEG_QUALITY, MATTE_FLOOR } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
 /** What the steps derive for later steps. */
-export interface State { faces?: SubjectFace[]; mass?: Mass; window?: Box }
+export interface State { faces?: SubjectFace[]; mass?: Mass; window?: Rect }
 
 const UP: Record<Face['rotation'], Up> = { 0: 'top', 90: 'right', 180: 'bottom', 270: 'left' };
 
@@ -34,7 +36,7 @@ const irisMidpoint = (mesh: [number, number, number][]) =>
 /**
  * The salient object's mass per image column and row: the subject when no face was found, and the figure
  * the faces belong to otherwise. With faces, only when it can move the window (massMatters): ISNet costs
- * far more than the face search. Without a target (scripts/compare-cropping.ts finds the subject once for
+ * far more than the face search. Without a target (scripts/quality/cropping.ts finds the subject once for
  * several), always. `side`: ISNet's input side (a multiple of 64; isnet-size.ts).
  */
 export const findSalientObject = (modelId: string, side: number): Step<P, State> => named('findSalientObject', async (c, kit) => {
@@ -47,7 +49,7 @@ export const findSalientObject = (modelId: string, side: number): Step<P, State>
 });
 
 /** Column and row sums of a matte that covers the whole image (at its own resolution), in image pixels. */
-export function projections(m: Matte, image: { width: number; height: number }) {
+export function projections(m: Mask, image: { width: number; height: number }) {
   const columns = new Float64Array(image.width), rows = new Float64Array(image.height);
   const cx = Array.from({ length: m.width }, (_, j) => Math.min(image.width - 1, Math.floor(((j + 0.5) * image.width) / m.width)));
   for (let i = 0; i < m.height; i++) {
@@ -70,12 +72,12 @@ export const chooseWindow: Step<P, State> = (c) => {
   const subject: Subject = v.faces?.length ? { kind: 'faces', faces: v.faces, mass: v.mass }
     : v.mass ? { kind: 'mass', ...v.mass } : { kind: 'none' };
   v.window = cropWindow(c.image, target(c), subject);
-  c.output.data = { retain_location: v.window };
+  c.output.data = { retain_location: toXywh(v.window) };
 };
 
 /** The window scaled to exactly width x height; JPEG for opaque photos, PNG where there is transparency. */
 export const cropAndScale: Step<P, State> = async (c) => {
-  const { x, y, width, height } = c.state.window!;
+  const { x0: x, y0: y, w: width, h: height } = c.state.window!;
   const img: RasterImage = c.image;
   const s = sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
     .extract({ left: x, top: y, width, height })

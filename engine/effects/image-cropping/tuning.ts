@@ -2,7 +2,7 @@
  * Smart cropping's parameters: the salient-object network and its side, how much of a head and its air a
  * window keeps around a face (shares of the face box), how faces and subject mass steer the window, and the
  * output's JPEG quality. The face proportions are a portrait's usual ones; the rest were set on the shared
- * photos (scripts/compare-cropping.ts).
+ * photos (scripts/quality/cropping.ts).
  */
 
 /** The salient-object network: the same ISNet weights as product background removal. */

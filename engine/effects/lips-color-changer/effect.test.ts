@@ -1,14 +1,14 @@
 /** Lip colour over real HTTP, on the public-domain portraits in engine/test/fixtures. */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { XywhRect } from '../../image/rect.ts';
 import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
 
 const LIPS = '/api/portrait/effects/lips-color-changer';
 let e: TestEngine;
 let pair: Buffer;
-type Rect = { x: number; y: number; width: number; height: number };
 /** Face boxes of `pair` from the analyzer: the official portrait's (larger) first. */
-let faces: Rect[];
+let faces: XywhRect[];
 
 beforeAll(async () => {
   e = await startTestEngine();
@@ -19,7 +19,7 @@ beforeAll(async () => {
   pair = await sharp({ create: { width: om.width! + 512, height: 800, channels: 3, background: '#808080' } })
     .composite([{ input: obama, left: 0, top: 0 }, { input: astronaut, left: om.width!, top: 144 }]).png().toBuffer();
   const r = await post(e, '/api/portrait/analysis/face-analyzer', form({ image: pair, max_face_num: '2' }));
-  faces = r.body.face_detail_infos.map((f: { face_rect: Rect }) => f.face_rect);
+  faces = r.body.face_detail_infos.map((f: { face_rect: XywhRect }) => f.face_rect);
 });
 afterAll(async () => { await e.close(); });
 
@@ -38,7 +38,7 @@ async function changes(before: Buffer, answer: { body: { result_image: string } 
   }
   return out;
 }
-const inMouthOf = (f: Rect) => (p: { x: number; y: number }) =>
+const inMouthOf = (f: XywhRect) => (p: { x: number; y: number }) =>
   p.x > f.x + 0.15 * f.width && p.x < f.x + 0.85 * f.width && p.y > f.y + 0.55 * f.height && p.y < f.y + 1.1 * f.height;
 const mean = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 const luma = (p: number[]) => 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];

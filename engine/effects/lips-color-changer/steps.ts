@@ -11,6 +11,7 @@ import { EffectError, type Step } from '../../pipeline/effect.ts';
 import { chooseFaces } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
+import { LIP_LIGHTNESS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -46,14 +47,14 @@ export const colourLips: Step<P, State> = (c, kit) => {
     const lips = lipMask(face, c.image);
     if (!lips) continue;
     const { r, g, b, a } = info.rgba;
-    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100 });
+    recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100, lightness: LIP_LIGHTNESS });
   }
   c.state.result = result;
 };
 
 /**
- * Lossless, so every pixel outside the lips comes back byte for byte: re-encoding the portrait as JPEG
- * (q92) moved ten pixels of its flag's edges by more than 12. PNG at zlib level 1 costs 45 ms on 2 MP.
+ * Lossless, so every pixel outside the lips comes back byte for byte (JPEG moved the photo's edges:
+ * docs/experiments/lips-color-changer.md#lossless-png-not-the-photos-jpeg-kept).
  */
 export const encode: Step<P, State> = async (c) => {
   c.output.images.result = await encodePngFast(c.state.result ?? c.image);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Face } from '../../vision/faces/detect.ts';
 import { faceRectangle, warnings } from './answer.ts';
 
-const face = (pose: Face['pose']): Face => ({ box: { x: 10.4, y: 20.6, width: 100.2, height: 120.5 }, score: 0.9, pose, rotation: 0 });
+const face = (pose: Face['pose']): Face => ({ box: { x0: 10.4, y0: 20.6, w: 100.2, h: 120.5 }, score: 0.9, pose, rotation: 0 });
 
 describe('skin-analysis answer', () => {
   it('warns "imporper_headpose" only past 45 degrees of roll, yaw or pitch', () => {

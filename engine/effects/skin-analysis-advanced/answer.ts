@@ -1,24 +1,25 @@
 /**
- * The skin-analysis answer (docs/interface.md#skin-analysis): `result` with every member, Face++'s codes;
+ * The skin-analysis answer (interface.md 4.5, decisions.md): `result` with every member, Face++'s codes;
  * lesion kinds as rectangles in image pixels, with a parallel `confidence` array when asked for;
  * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch.
  */
+import type { LeftTopRect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { SkinAnalysis } from './skin/analyse.ts';
-import { LESION_KINDS, type LesionKind, type MemberName, type Rect, type Scored } from './skin/names.ts';
+import { LESION_KINDS, type LesionKind, type MemberName, type Scored } from './skin/names.ts';
 
-/** The `{value, confidence}` members, in the interface's order (docs/interface.md#skin-analysis). */
+/** The `{value, confidence}` members, in interface.md's order. */
 export const SCORED_MEMBERS: readonly MemberName[] = ['skin_color', 'left_eyelids', 'right_eyelids', 'eye_pouch', 'dark_circle', 'forehead_wrinkle',
   'crows_feet', 'eye_finelines', 'glabella_wrinkle', 'nasolabial_fold', 'pores_forehead', 'pores_left_cheek', 'pores_right_cheek', 'pores_jaw', 'blackhead'];
 
-/** Highest code of each member (docs/interface.md#skin-analysis); the rest are 0/1. */
+/** Highest code of each member (decisions.md); the rest are 0/1. */
 export const MAX_CODE: Partial<Record<MemberName | 'skin_type', number>> = {
   skin_color: 4, left_eyelids: 2, right_eyelids: 2, dark_circle: 3, blackhead: 3, skin_type: 3,
 };
 
 export const HEADPOSE_LIMIT = 45;
 
-export interface LesionAnswer { rectangle: Rect[]; confidence?: number[] }
+export interface LesionAnswer { rectangle: LeftTopRect[]; confidence?: number[] }
 
 export interface SkinResult extends Record<MemberName, Scored> {
   skin_age: { value: number };
@@ -31,7 +32,7 @@ export function warnings(face: Face): string[] {
   return p && Math.max(Math.abs(p.roll), Math.abs(p.yaw), Math.abs(p.pitch)) > HEADPOSE_LIMIT ? ['imporper_headpose'] : [];
 }
 
-export const faceRectangle = (face: Face) => ({ top: Math.round(face.box.y), left: Math.round(face.box.x), width: Math.round(face.box.width), height: Math.round(face.box.height) });
+export const faceRectangle = (face: Face): LeftTopRect => ({ top: Math.round(face.box.y0), left: Math.round(face.box.x0), width: Math.round(face.box.w), height: Math.round(face.box.h) });
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
@@ -46,7 +47,7 @@ export function skinResult(a: SkinAnalysis, withConfidence: boolean): SkinResult
   out.skin_type = { skin_type: a.skinType.type, details };
   for (const kind of LESION_KINDS) {
     const found = a.lesions.filter((l) => l.kind === kind);
-    const answer: LesionAnswer = { rectangle: found.map((l) => ({ width: l.rect.width, top: l.rect.top, height: l.rect.height, left: l.rect.left })) };
+    const answer: LesionAnswer = { rectangle: found.map((l) => ({ width: l.rect.w, top: l.rect.y0, height: l.rect.h, left: l.rect.x0 })) };
     if (withConfidence) answer.confidence = found.map((l) => r3(l.confidence));
     out[kind as LesionKind] = answer;
   }

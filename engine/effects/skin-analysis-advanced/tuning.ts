@@ -10,7 +10,7 @@ import type { WrinkleName, ZoneName } from './skin/names.ts';
  * Quality gates (face_quality_control=1). minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face
  * under ~170 px wide) lines and lesions of a millimetre are a pixel or less. minSharpness: the fine-to-mid
  * detail ratio around the eyes (skin/sharpness.ts); the shared portraits whose faces pass the size gate
- * read 0.53-0.64 sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (quality-skin-analysis.ts, part 3).
+ * read 0.53-0.64 sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (scripts/quality/skin-analysis.ts, part 3).
  */
 export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
 
@@ -183,7 +183,7 @@ export const ADULT_WIDTH = 135;
 
 /**
  * Skin age: (skin age)^power is linear in the features (ageFeaturesOf), least squares with no negative
- * weight (no measure counts backwards) on the fit half of the labelled faces (scripts/quality-skin-analysis.ts
+ * weight (no measure counts backwards) on the fit half of the labelled faces (scripts/quality/skin-analysis.ts
  * --fit prints the coefficients); the pouch, spots and fold came out at weight 0. A power of the age, not
  * the age: an age's spread grows with it (5 years off is gross on a child, small on a 70-year-old).
  */

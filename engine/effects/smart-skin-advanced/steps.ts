@@ -11,9 +11,11 @@
 import type endpoint from '../../../contract/endpoints/smart-skin-advanced.ts';
 import type { Params } from '../../../contract/endpoint.ts';
 import { encodePhoto } from '../../image/encode.ts';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { labToRgb, toLab } from '../../image/colour.ts';
 import { blurCoarse, blurPlane, maskedBlur } from '../../image/frequency.ts';
+import type { Rect } from '../../image/rect.ts';
 import { healSpots } from './heal.ts';
 import { valleyDepth, valleyness } from './ridges.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
@@ -22,9 +24,8 @@ import type { Step } from '../../pipeline/effect.ts';
 import { perFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
-import { faceRegions, type Mask } from '../../vision/regions/face-regions.ts';
+import { faceRegions } from '../../vision/regions/face-regions.ts';
 import { feather } from '../../image/feather.ts';
-import type { Win } from '../../image/polygon.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { findBlemishes, pixelsPerMm, type Blemish } from './blemishes.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
@@ -57,7 +58,7 @@ export function planOf(p: Partial<P>): Plan {
 export const findFaces: Step<P, State> = selectFaces<P, State>(() => ({ count: SKIN_FACES, detect: { meshFaces: SKIN_FACES } }));
 
 /** A full-resolution mask's window, 0..1. */
-function crop(mask: Mask | undefined, win: Win): Float32Array {
+function crop(mask: Mask | undefined, win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
   for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) out[y * win.w + x] = mask.data[(win.y0 + y) * mask.width + win.x0 + x] / 255;
@@ -65,7 +66,7 @@ function crop(mask: Mask | undefined, win: Win): Float32Array {
 }
 
 /** Soft capsule (distance to segment a-b below r) added into out with max(). */
-function capsule(out: Float32Array, win: Win, a: readonly number[], b: readonly number[], r: number): void {
+function capsule(out: Float32Array, win: Rect, a: readonly number[], b: readonly number[], r: number): void {
   const x0 = Math.max(0, Math.floor(Math.min(a[0], b[0]) - r - win.x0)), x1 = Math.min(win.w - 1, Math.ceil(Math.max(a[0], b[0]) + r - win.x0));
   const y0 = Math.max(0, Math.floor(Math.min(a[1], b[1]) - r - win.y0)), y1 = Math.min(win.h - 1, Math.ceil(Math.max(a[1], b[1]) + r - win.y0));
   const vx = b[0] - a[0], vy = b[1] - a[1], len2 = vx * vx + vy * vy || 1;
@@ -81,7 +82,7 @@ function capsule(out: Float32Array, win: Win, a: readonly number[], b: readonly 
  * Where wrinkles are softened: the forehead, the glabella between the brows, crow's feet beyond the outer
  * eye corners, and the nasolabial folds from the nose wings past the mouth corners (mesh points).
  */
-function wrinkleZones(mesh: readonly (readonly number[])[], forehead: Float32Array, win: Win, fw: number): Float32Array {
+function wrinkleZones(mesh: readonly (readonly number[])[], forehead: Float32Array, win: Rect, fw: number): Float32Array {
   const z = Float32Array.from(forehead);
   const at = (i: number) => mesh[i];
   const lerp = (p: readonly number[], q: readonly number[], t: number) => [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t];
@@ -130,7 +131,7 @@ function evenOut(planes: Float32Array[], comps: Blemish[], skin: Float32Array, w
 export interface FaceReport { healed: number; spots: number; patches: number; lines: number }
 
 /** One face's retouch over the pixels of `win` (interleaved, `ch` channels), in place. */
-export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Win, image: { width: number; height: number }, plan: Plan): FaceReport {
+export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, parsing: FaceParsing, win: Rect, image: { width: number; height: number }, plan: Plan): FaceReport {
   const masks = retouchMasks(face, parsing, win);
   spareLowerFace(masks, face, sizeRamp(masks.faceWidth, TUNING.lowerFace.fromWidth, TUNING.lowerFace.toWidth));
   // The skin work runs over the skin's bounding box only (a third to a half of the window); brightening
@@ -153,7 +154,7 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
 export const firm = (p: Float32Array): Float32Array => p.map((v) => Math.min(1, v / SURE));
 
 /** The box (image coordinates) around the pixels of `win` where `p` > 0, or null when there are none. */
-function boundingBox(p: Float32Array, win: Win): Win | null {
+function boundingBox(p: Float32Array, win: Rect): Rect | null {
   let x0 = win.w, y0 = win.h, x1 = -1, y1 = -1;
   for (let y = 0; y < win.h; y++) for (let x = 0, i = y * win.w; x < win.w; x++, i++) {
     if (p[i] <= 0) continue;
@@ -161,22 +162,22 @@ function boundingBox(p: Float32Array, win: Win): Win | null {
   }
   return x1 < 0 ? null : { x0: win.x0 + x0, y0: win.y0 + y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }
-function cropPlane(p: Float32Array, win: Win, box: Win): Float32Array {
+function cropPlane(p: Float32Array, win: Rect, box: Rect): Float32Array {
   const out = new Float32Array(box.w * box.h);
   for (let y = 0; y < box.h; y++) { const s = (box.y0 - win.y0 + y) * win.w + box.x0 - win.x0; out.set(p.subarray(s, s + box.w), y * box.w); }
   return out;
 }
-function readBox(px: Uint8Array, ch: number, win: Win, box: Win): Buffer {
+function readBox(px: Uint8Array, ch: number, win: Rect, box: Rect): Buffer {
   const out = Buffer.alloc(box.w * box.h * ch);
   for (let y = 0; y < box.h; y++) { const s = ((box.y0 - win.y0 + y) * win.w + box.x0 - win.x0) * ch; out.set(px.subarray(s, s + box.w * ch), y * box.w * ch); }
   return out;
 }
-function writeBox(px: Uint8Array, ch: number, win: Win, box: Win, sub: Uint8Array): void {
+function writeBox(px: Uint8Array, ch: number, win: Rect, box: Rect, sub: Uint8Array): void {
   for (let y = 0; y < box.h; y++) px.set(sub.subarray(y * box.w * ch, (y + 1) * box.w * ch), ((box.y0 - win.y0 + y) * win.w + box.x0 - win.x0) * ch);
 }
 
 /** The skin part of the retouch over `win` (the skin's box): everything but brightening. */
-function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Win, skin: Float32Array, softSkin: Float32Array, fw: number, image: { width: number; height: number }, plan: Plan): FaceReport {
+function retouchSkin(px: Uint8Array | Buffer, ch: number, face: Face, win: Rect, skin: Float32Array, softSkin: Float32Array, fw: number, image: { width: number; height: number }, plan: Plan): FaceReport {
   const t = TUNING, { w, h } = win, n = w * h;
   const mesh = face.mesh!;
   const mm = pixelsPerMm(mesh, fw);

@@ -64,7 +64,7 @@ export const TUNING = {
   pores: { poreMm: 0.35, band: 0.5, shine: 0.6, shineMm: 1, broadMm: 6, shineFloor: 2 },
 };
 
-/** The blemish finder (blemishes.ts), tuned with scripts/blemish-synthetic.ts on the shared portraits' tune half. Sizes in mm, contrasts in Lab units. */
+/** The blemish finder (blemishes.ts), tuned with scripts/quality/blemishes.ts on the shared portraits' tune half. Sizes in mm, contrasts in Lab units. */
 export const FIND = {
   /** Pore-scale grain smoothed away before looking. */
   grainMm: 0.2,

@@ -17,17 +17,22 @@
  * colour and some texture, and a face whose largest connected patch of evidence covers too little of the
  * zone gets no mask at all, so a clean-shaven face comes back untouched.
  */
+import { type Mask } from '../../image/mask.ts';
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/frequency.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import { removalTuning, removeBeard, skinSeen, type RemovalStats } from './removal.ts';
-import { faceRegions, type Mask, type RegionName } from '../../vision/regions/face-regions.ts';
+import { removeBeard, type RemovalStats } from './removal.ts';
+import { skinSeen } from './skin-seen.ts';
+import { beardTuning, removalTuning } from './tuning.ts';
+import { floodFrom, largestPatch } from './connected.ts';
+import { faceRegions, type RegionName } from '../../vision/regions/face-regions.ts';
 import { feather, grow, union } from '../../image/feather.ts';
-import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, meshFaceWidth, meshWindow, parsingPlane, RIGHT_NOSTRIL } from '../../vision/regions/skin-mask.ts';
 
 /** The parsing classes the beard mask reads (an effect may parse only these). */
@@ -38,92 +43,9 @@ export const BEARD_PARSING: ParseOptions = { input: 384, classes: BEARD_PARSING_
 /** The mesh regions the beard mask reads. */
 export const BEARD_REGIONS: readonly RegionName[] = ['beard', 'moustache', 'leftCheek', 'rightCheek', 'forehead', 'leftUnderEye', 'rightUnderEye'];
 
-export const beardTuning = {
-  /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
-  fineSigma: 0.005,
-  /** Texture energy pooled over this many face widths. */
-  energySigma: 0.012,
-  /** Lightness for darkness pooled over this many face widths. */
-  toneSigma: 0.01,
-  /** The cheeks' tone is spread over the face by a masked blur this many face widths wide. */
-  refSigma: 0.15,
-  /** Texture: fine-band amplitude over the cheeks' own, log2, at which a pixel counts half textured. */
-  texture: 0.6,
-  /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
-  dark: 1.8,
-  /**
-   * A cheek whose lightness spreads over this many times the other's is crossed by a shadow's edge (a face
-   * lit from one side): the skin's spread is then read on the other cheek alone.
-   */
-  shadedCheek: 4,
-  /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
-  grey: 0.25,
-  /**
-   * How much of the tone's gradient energy counts against the fine band's (edges are not hair), in a photo
-   * whose skin high on the face has as much fine energy as edge energy; less in a softer photo, in
-   * proportion (a broad gradient barely reaches a soft photo's fine band, while the beard still does).
-   */
-  edgeWeight: 1,
-  /** The edges' gradient is read on the lightness blurred by this many face widths. */
-  edgeSigma: 0.03,
-  /** Evidence pooled over this many face widths. */
-  poolSigma: 0.02,
-  /** Pooled evidence that seeds the mask. */
-  on: 0.32,
-  /** Pooled colour evidence (dark or grey, no texture needed) the mask grows through from its seeds. */
-  grown: 0.5,
-  /**
-   * The parser's face classes (skin, neck, hair, lips) at which the zone starts inside the face's outline
-   * (full 0.25 above); past the outline it starts 0.25 higher (the background beside a turned jaw: skin 0.5).
-   */
-  sure: 0.35,
-  /** ... and at least this share of the seeds' pooled evidence (colour alone is shading as often as beard). */
-  growTexture: 0.5,
-  /** Seeds keep about twice this many face widths inside the face's outline. */
-  outline: 0.02,
-  /** How far past the face's outline (face widths) the zone reaches under the jaw. */
-  skirt: 0.06,
-  /** Least share of the beard zone the seeds must cover to count as a beard at all. */
-  least: 0.05,
-  /**
-   * Faces narrower than this (pixels) may be seeded by hair's colour alone (fully under three quarters of
-   * it): a hair is then under half a pixel, and a dense beard shows no texture.
-   */
-  smallFace: 160,
-  /** Hair's colour: darker than the cheeks by this many spreads ... */
-  hairDark: 2,
-  /** ... less saturated by this share ... */
-  hairGrey: 0.25,
-  /** ... and darker by this share of the cheeks' L* + 16. */
-  hairDrop: 0.2,
-  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: 0.97). */
-  hairInner: 0.5,
-  /** Soft edge, face widths. */
-  edge: 0.006,
-  /**
-   * A beard is dense when this share of it shows no skin between the hairs: nothing for the removal to
-   * read the skin's shading from, so the mask becomes one smooth region and the fill a membrane from the
-   * skin around it.
-   */
-  denseAt: 0.5,
-  /** A dense beard's region: its seeds grown through colour alone, closed by this many face widths ... */
-  denseClose: 0.03,
-  /** ... grown by this many ... */
-  denseGrow: 0.01,
-  /** ... and feathered by this many. */
-  denseEdge: 0.012,
-  /**
-   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
-   * lies 0.12 face widths under lacamoire's chin): its region may reach the outline grown by this many face
-   * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
-   * shadow comes back as the fill's shading, from the beard's broad lightness.
-   */
-  denseSkirt: 0.2,
-};
-
 export interface BeardMask {
   /** The window (image pixels) the planes cover. */
-  win: Win;
+  win: Rect;
   faceWidth: number;
   /** 0..1: beard and moustache (all zeros on a clean-shaven face). */
   beard: Float32Array;
@@ -148,7 +70,7 @@ export interface BeardMask {
 }
 
 /** A mask's values resampled onto a window, 0..1. */
-function windowed(mask: Mask | undefined, win: Win): Float32Array {
+function windowed(mask: Mask | undefined, win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   if (!mask) return out;
   for (let y = 0; y < win.h; y++) {
@@ -161,48 +83,12 @@ function windowed(mask: Mask | undefined, win: Win): Float32Array {
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 const median = (v: Float32Array | number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : NaN; };
 
-/** Pixels reachable from a seed through open pixels (4-connected); seeds are always in. */
-function floodFrom(seed: Uint8Array, open: Uint8Array, w: number, h: number): Uint8Array {
-  const out = new Uint8Array(seed.length), stack: number[] = [];
-  for (let i = 0; i < seed.length; i++) if (seed[i]) { out[i] = 1; stack.push(i); }
-  while (stack.length) {
-    const i = stack.pop()!, x = i % w;
-    for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i + w < w * h ? i + w : -1]) {
-      if (j >= 0 && !out[j] && open[j]) { out[j] = 1; stack.push(j); }
-    }
-  }
-  return out;
-}
-
-/** The pixel count of the largest 8-connected patch of set pixels. */
-function largestPatch(set: Uint8Array, w: number, h: number): number {
-  const seen = new Uint8Array(set.length), stack: number[] = [];
-  let best = 0;
-  for (let s = 0; s < set.length; s++) {
-    if (!set[s] || seen[s]) continue;
-    let size = 0;
-    seen[s] = 1; stack.push(s);
-    while (stack.length) {
-      const i = stack.pop()!, x = i % w, y = (i / w) | 0;
-      size++;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const X = x + dx, Y = y + dy;
-        if (X < 0 || Y < 0 || X >= w || Y >= h) continue;
-        const j = Y * w + X;
-        if (set[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
-      }
-    }
-    if (size > best) best = size;
-  }
-  return best;
-}
-
 /**
  * Planes' values on the reference skin spread over the window: a masked blur, leaning toward the skin's
  * median where little skin is within reach (the chin and neck lie far from the cheeks). The weight's blur
  * is shared by the planes.
  */
-function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Win, sigma: number): Float32Array[] {
+function skinReference(planes: Float32Array[], weight: Float32Array, idx: number[], win: Rect, sigma: number): Float32Array[] {
   const den = blurCoarse(weight, win.w, win.h, sigma);
   return planes.map((plane) => {
     const m = median(idx.map((i) => plane[i]));
@@ -221,9 +107,9 @@ function skinReference(planes: Float32Array[], weight: Float32Array, idx: number
  * over the forehead as far as the texture's blurs read (retouchWindow's half a face each way was twice the
  * pixels for nothing).
  */
-export function beardWindow(face: Face, size: { width: number; height: number }): Win | null {
+export function beardWindow(face: Face, size: { width: number; height: number }): Rect | null {
   const side = removalTuning.context + beardTuning.skirt;
-  return meshWindow(face, size, { side, top: 0.15, bottom: side });
+  return meshWindow(face, size, { side, top: beardTuning.windowTop, bottom: side });
 }
 
 /**
@@ -246,8 +132,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const hair = P(['hair']), skinP = P(['skin', 'nose']), neck = P(['neck']);
   const notFace = P(['cloth', 'glasses', 'hat', 'background']);
   // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
-  const lipWall = grow(lips, win, 0.006 * fw);
-  const features = union(lipWall, grow(nostrils, win, 0.008 * fw));
+  const lipWall = grow(lips, win, T.lipWall * fw);
+  const features = union(lipWall, grow(nostrils, win, T.nostrilWall * fw));
   const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
   const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
@@ -260,8 +146,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const ax = rx - lx, ay = ry - ly, al = Math.hypot(ax, ay) || 1;
   const sideways = (i: number) => {
     const t = ((win.x0 + (i % win.w) - lx) * ax + (win.y0 + ((i / win.w) | 0) - ly) * ay) / al; // along the mouth, from its right corner
-    const out = Math.max(-t, t - al) - 0.05 * fw;
-    return Math.min(1, Math.max(0, out / (0.05 * fw)));
+    const out = Math.max(-t, t - al) - T.mouthSide * fw;
+    return Math.min(1, Math.max(0, out / (T.mouthSide * fw)));
   };
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
@@ -273,7 +159,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const faceP = P(['skin', 'nose', 'neck', 'hair', 'upperLip', 'lowerLip', 'mouth']);
   for (let i = 0; i < n; i++) {
     if (zoneRaw[i] === 0) continue;
-    const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / 0.25 - (1 - oval[i])));
+    const sure = Math.min(1, Math.max(0, (faceP[i] - T.sure) / T.sureSpan - (1 - oval[i])));
     zoneWide[i] = zoneRaw[i] * (1 - features[i]) * (1 - notFace[i]) * (hair[i] > 0 ? 1 - hair[i] * sideways(i) : 1) * sure;
     zone[i] = zoneWide[i] * outline[i];
     zoneWide[i] *= outlineWide[i];
@@ -310,25 +196,25 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const cheeks = union(windowed(reg.leftCheek, win), windowed(reg.rightCheek, win));
   const refW = new Float32Array(n);
   const refIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > 0.6 && zoneRaw[i] < 0.15 && hair[i] < 0.3 && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
-  if (refIdx.length < 30) return empty();
+  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > T.refSkin && zoneRaw[i] < T.refZone && hair[i] < T.refHair && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
+  if (refIdx.length < T.refLeast) return empty();
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
   // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit
-  // face: 28 against the lit cheek's 4.6 on a soft portrait) is shading the reference's wide blur cannot
-  // follow, and would make a beard's darkness count for nothing.
+  // face's shaded cheek spreads several times as far as its lit one) is shading the reference's wide blur
+  // cannot follow, and would make a beard's darkness count for nothing.
   const leftCheek = windowed(reg.leftCheek, win);
-  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= 30).map(mad);
+  const sides = [refIdx.filter((i) => leftCheek[i] > 0.5), refIdx.filter((i) => leftCheek[i] <= 0.5)].filter((s) => s.length >= T.refLeast).map(mad);
   const both = mad(refIdx);
   const spread = Math.max(2, sides.length === 2 && Math.max(...sides) > T.shadedCheek * Math.min(...sides) ? Math.min(...sides) : both);
   // The person's skin high on the face: forehead and under the eyes, where no beard grows.
   const upper = union(windowed(reg.forehead, win), windowed(reg.leftUnderEye, win), windowed(reg.rightUnderEye, win));
   const upIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (upper[i] > 0.5 && skinP[i] > 0.6 && hair[i] < 0.3 && eyes[i] === 0 && zoneRaw[i] < 0.15) upIdx.push(i);
+  for (let i = 0; i < n; i++) if (upper[i] > 0.5 && skinP[i] > T.refSkin && hair[i] < T.refHair && eyes[i] === 0 && zoneRaw[i] < T.refZone) upIdx.push(i);
   // Texture is weighed against the skin high on the face (forehead, under the eyes), which no beard reaches:
   // the cheeks above the beard line are beard on a full beard, and on a smooth face they can be smoother
   // than the chin's fine grain (a sharp photo of dark skin, a chin in shadow).
-  const texIdx = upIdx.length >= 30 ? upIdx : refIdx;
+  const texIdx = upIdx.length >= T.refLeast ? upIdx : refIdx;
   const texE = median(texIdx.map((i) => energy[i])), refG = median(texIdx.map((i) => edge[i]));
   const edgeWeight = T.edgeWeight * Math.min(1, (texE + 0.05) / (refG + 0.05));
 
@@ -337,12 +223,12 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) {
     if (zoneWide[i] <= 0) continue;
     texRatio[i] = 0.5 * Math.log2((energy[i] + 0.05) / (texE + 0.05 + edgeWeight * Math.max(0, edge[i] - refG)));
-    texture[i] = sigmoid(4 * (texRatio[i] - T.texture));
+    texture[i] = sigmoid(T.textureGain * (texRatio[i] - T.texture));
     darkness[i] = (refTone[i] - tone[i]) / spread;
-    dark[i] = sigmoid(2 * (darkness[i] - T.dark));
+    dark[i] = sigmoid(T.darkGain * (darkness[i] - T.dark));
     // A photo without colour (grey skin) says nothing by saturation.
-    satDrop[i] = refSat[i] > 0.03 ? 1 - saturation[i] / refSat[i] : 0;
-    grey[i] = refSat[i] > 0.03 ? sigmoid((satDrop[i] - T.grey) / 0.05) : 0;
+    satDrop[i] = refSat[i] > T.colourless ? 1 - saturation[i] / refSat[i] : 0;
+    grey[i] = refSat[i] > T.colourless ? sigmoid((satDrop[i] - T.grey) / T.greySoft) : 0;
     const colour = Math.max(dark[i], grey[i]);
     // Texture is required: colour alone (dark and grey together) is as often a chin in shadow as a beard.
     pixel[i] = zone[i] * colour * texture[i];
@@ -373,15 +259,15 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     for (let i = 0; i < n; i++) {
       if (zone[i] <= 0) continue;
       const drop = (refTone[i] - tone[i]) / (refTone[i] + 16);
-      hairColour[i] = small * zone[i] * sigmoid(2 * (darkness[i] - T.hairDark)) * sigmoid((satDrop[i] - T.hairGrey) / 0.05) * sigmoid((drop - T.hairDrop) / 0.03);
+      hairColour[i] = small * zone[i] * sigmoid(T.darkGain * (darkness[i] - T.hairDark)) * sigmoid((satDrop[i] - T.hairGrey) / T.greySoft) * sigmoid((drop - T.hairDrop) / T.dropSoft);
     }
     pooledHair = blurPlaneCoarse(hairColour, win.w, win.h, ps);
     for (let i = 0; i < n; i++) pooledHair[i] /= Math.max(zonePooled[i], 0.05);
   }
   const seed = new Uint8Array(n), open = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    if (zone[i] < 0.15) continue;
-    if (pooled[i] >= T.on && inner[i] > 0.97) seed[i] = 1;
+    if (zone[i] < T.zoneFrom) continue;
+    if (pooled[i] >= T.on && inner[i] > T.seedInner) seed[i] = 1;
     // Hair's colour is no edge's: it may seed up to the outline (a goatee reaches the chin's edge).
     if (pooledHair && pooledHair[i] >= T.on && inner[i] > T.hairInner) seed[i] = 1;
     if (pooledColour[i] >= T.grown && pooled[i] >= T.on * T.growTexture) open[i] = 1;
@@ -425,7 +311,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
       if (!region[i]) continue;
       count++;
       byHue += 1 - seen[j];
-      byTone += sigmoid(2 * ((refTone[i] - closedTone[j]) / spread - T.dark));
+      byTone += sigmoid(T.darkGain * ((refTone[i] - closedTone[j]) / spread - T.dark));
     }
     hidden = count ? (byHue + byTone) / 2 / count : 0;
   }
@@ -439,7 +325,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     for (let i = 0; i < n; i++) colourWide[i] = zoneWide[i] * Math.max(dark[i], grey[i]);
     const pooledWide = blurPlaneCoarse(colourWide, win.w, win.h, ps), wideZonePooled = blurPlaneCoarse(zoneWide, win.w, win.h, ps);
     const openColour = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (zoneWide[i] >= 0.15 && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
+    for (let i = 0; i < n; i++) if (zoneWide[i] >= T.zoneFrom && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
     const grownRegion = floodFrom(seed, openColour, win.w, win.h);
     const f = Float32Array.from(grownRegion);
     const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
@@ -454,9 +340,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const soft = bearded ? feather(beard, win, softEdge * fw) : new Float32Array(n);
 
   // Where a fill may copy skin from: sure skin or neck, outside the grown zone and the features, not hair.
-  const reach = grow(union(zoneRaw, soft), win, 0.02 * fw);
+  const reach = grow(union(zoneRaw, soft), win, T.skinReach * fw);
   const skin = new Float32Array(n);
-  const holes = union(grow(eyes, win, 0.05 * fw), features);
+  const holes = union(grow(eyes, win, T.eyeHole * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
   return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };

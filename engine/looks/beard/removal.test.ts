@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
-import { removalTuning, removeBeard, restoreLips, type BeardPlanes } from './removal.ts';
+import { restoreLips } from './lips.ts';
+import { removeBeard, type BeardPlanes } from './removal.ts';
+import { removalTuning } from './tuning.ts';
 
 /**
  * A chin lit from above (lightness falling 40 levels top to bottom) and rounded (a light bump at the box's

@@ -17,16 +17,19 @@
  * The mask comes from mask.ts (beardMask), any window and 0..1 planes.
  */
 import { expand, shrink } from '../../image/guided-filter.ts';
-import { closePlane } from '../../image/morphology.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { mapGamut, toByte, toLab, type Area } from '../../image/colour.ts';
+import { mapGamut, toByte, toLab } from '../../image/colour.ts';
 import { blurPlane } from '../../image/frequency.ts';
+import type { Rect } from '../../image/rect.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
+import { restoreLips } from './lips.ts';
+import { skinBetweenHairs, skinColour } from './skin-seen.ts';
+import { removalTuning } from './tuning.ts';
 
 export interface BeardPlanes {
   /** The window of the image the planes cover. */
-  win: Area;
+  win: Rect;
   /** Face width in image pixels (cheek to cheek). */
   faceWidth: number;
   /** 0..1 beard and moustache. */
@@ -50,93 +53,6 @@ export interface BeardPlanes {
    */
   vermilion?: Float32Array;
 }
-
-export const removalTuning = {
-  /** Face width (pixels) of the working copy the fill is searched on. */
-  workFace: 160,
-  /** Patch side of the fill, working pixels. */
-  patch: 7,
-  /**
-   * The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle; a
-   * narrower growth leaves the beard's own edge standing as a thin light line between the fill and the skin).
-   */
-  holeAt: 0.15,
-  holeGrow: 0.016,
-  /** The work is cut to the beard's box grown by this many face widths. */
-  context: 0.3,
-  /** Source pixels lie within this many robust spreads of the skin's median lightness. */
-  sourceSpread: 2.5,
-  /** Broad tone for evening: masked blur of this many face widths. */
-  evenSigma: 0.04,
-  /** Skin between the hairs: lighter than the mean over this many face widths around. */
-  between: 0.015,
-  /** Texture band (copied from the source at full resolution): finer than this many face widths. */
-  textureSigma: 0.015,
-  /**
-   * The fill's own tone is kept only broader than this many face widths: the patches' voting leaves
-   * blotches a few millimetres wide (one source patch lighter than the next) that read as a waxy mask;
-   * the evening brings the skin's broad tone in, the texture band the grain.
-   */
-  lowSigma: 0.04,
-  /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
-  even: 1,
-  /** The mask's soft rim: evening reaches this many face widths past it, fading. */
-  rim: 0.02,
-  /**
-   * Skin seen between the hairs: a lightness closing this many face widths in radius (wider than a hair,
-   * narrower than the chin's shading) marks the pixels on its envelope as skin ...
-   */
-  closeRadius: 0.01,
-  /** ... those within this many L* of the envelope, fully ... */
-  skinNear: 3,
-  /** ... and a masked blur of them this many face widths wide is the hole's low band where they are dense. */
-  skinSigma: 0.012,
-  /** Where the masked blur's weight is below this, the fill's low band takes over. */
-  skinDense: 0.25,
-  /** 1: the hole's low band from the skin between the hairs where it shows; 0: the fill's alone. */
-  skinLow: 1,
-  /** How much less (0..1) the evening moves the pixels where the low band is the skin seen between the hairs. */
-  evenSeen: 0.5,
-  /**
-   * Dense beards: how much of the beard's own broad lightness relief (log(L* + 16) blurred over `shadeSigma`
-   * face widths, less its membrane from the hole's rim: the jaw's roll-off, which the skin around cannot
-   * tell of) is laid on the membrane of the skin around. The blur is as narrow as the face's own modelling
-   * under the beard (a smile's folds beside the mouth, the hollow under the lower lip, the chin's roll-off:
-   * 0.02 to 0.03 face widths across) and still several hairs wide; a wider blur flattens them and the
-   * shaved face reads as another man's.
-   */
-  shade: 1,
-  shadeSigma: 0.02,
-  /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
-  belowHue: 1,
-  /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
-  jawEdge: 0.006,
-  /**
-   * Lips under a dense moustache: the visible lip's lightness is the `lipRef` quantile of the vermilion redder
-   * than the skin by `lipRed` + 1 a* (its colour their median); a lip pixel
-   * darker than it by `lipDark` L* and less red by `lipRed` a* starts to count as hair over the lip (fully
-   * `lipSpan` L* and a* further) ...
-   */
-  lipRef: 0.65,
-  /**
-   * ... and the restored lip takes the `lipTone` quantile's lightness: below the hair test's reference, which
-   * reads the lip's lit part (as light a restored upper lip drew a pale ring round a smile's opening).
-   */
-  lipTone: 0.35,
-  /** The restored lip's outline is feathered into the skin fill over this many face widths (a Gaussian's sigma, 1 px at least). */
-  lipEdge: 0.01,
-  lipDark: 6,
-  lipRed: 1,
-  lipSpan: 8,
-  /**
-   * ... or, on the outline beside the fill, darker than it by `lipDeep` L* whatever its redness (fully
-   * `lipSpan` further): a brown moustache is as red as a lip.
-   */
-  lipDeep: 10,
-  /** ... and takes the visible lip's colour, shaded by this much of the photo's broad log lightness there (over `lipSigma` face widths). */
-  lipShade: 0.5,
-  lipSigma: 0.01,
-};
 
 export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
 
@@ -164,7 +80,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const hole = new Uint8Array(gw * gh), source = new Uint8Array(gw * gh);
   // Sources: sure skin whose lightness is the skin's own (not a hair's edge or a deep shadow the parsing let in).
   const skinL: number[] = [];
-  for (let i = 0; i < gw * gh; i++) if (skinSmall[i] > 0.8) skinL.push(small[0][i]);
+  for (let i = 0; i < gw * gh; i++) if (skinSmall[i] > T.sourceSkin) skinL.push(small[0][i]);
   skinL.sort((a, b) => a - b);
   const medL = skinL.length ? skinL[skinL.length >> 1] : 0;
   const spreadL = skinL.length ? Math.max(3, 1.4826 * skinL.map((v) => Math.abs(v - medL)).sort((a, b) => a - b)[skinL.length >> 1]) : 0;
@@ -173,7 +89,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   let holeCount = 0;
   for (let i = 0; i < hole.length; i++) {
     if (Math.max(holeSmall[i], 0) > T.holeAt * 0.5 && !(bareSmall && bareSmall[i] < 0.5)) { hole[i] = 1; holeCount++; }
-    else if (skinSmall[i] > 0.8 && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
+    else if (skinSmall[i] > T.sourceSkin && Math.abs(small[0][i] - medL) < T.sourceSpread * spreadL) source[i] = 1;
   }
   const inter = new Float32Array(gw * gh * 3);
   for (let i = 0; i < gw * gh; i++) for (let c = 0; c < 3; c++) inter[i * 3 + c] = small[c][i];
@@ -199,13 +115,13 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const seen = T.skinLow > 0 && !m.dense ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
-  // edge in its band, which copied into the fill draws a line. The band is clipped to 3 robust spreads of
-  // the source skin's own.
+  // edge in its band, which copied into the fill draws a line. The band is clipped to textureClip robust
+  // spreads of the source skin's own.
   for (const h of band) {
     const v: number[] = [];
-    for (let i = 0; i < n; i += 3) if (m.skin[i] > 0.6) v.push(Math.abs(h[i]));
+    for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(h[i]));
     v.sort((a, b) => a - b);
-    const lim = v.length ? 3 * 1.4826 * v[v.length >> 1] : 0;
+    const lim = v.length ? T.textureClip * 1.4826 * v[v.length >> 1] : 0;
     for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
   }
   const out = planes.map((p) => Float32Array.from(p));
@@ -325,147 +241,6 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
     }
   }
   return [L, ma, mb];
-}
-
-/**
- * A dense moustache over the lip line leaves the upper lip's vermilion hair-dark (the mask stops at the
- * lips' outline, so the lips keep their own pixels): those of its pixels darker and less red than the lip
- * that shows take that lip's colour, shaded by the photo's broad lightness there (the lip's own modelling,
- * dimmed: the hair's darkness is not the lip's). The hair is told from the lip by a little above the
- * visible lip's median lightness; the restored lip takes a little below it (an upper lip faces away from the
- * light, the lower one that shows catches it) and its median colour, and the restored
- * lip meets the skin fill around it through a feather of `lipEdge` face widths (a vermilion border is soft,
- * not a cut), the hair on the outline replaced in full. Nothing happens where no lip shows redder than the
- * skin. In place on `out` and `alpha`.
- */
-export function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: Float32Array, filled: Float32Array, vermilion: Float32Array, w: number, h: number, faceWidth: number, skinA: number): void {
-  const T = removalTuning, n = w * h;
-  const [L, a, b] = planes;
-  const lip: number[] = [];
-  for (let i = 0; i < n; i++) if (vermilion[i] > 0.5 && !filled[i]) lip.push(i);
-  if (lip.length < 8) return;
-  // The lip that shows: redder than the skin (not hair, not teeth).
-  const redder = lip.filter((i) => a[i] >= skinA + T.lipRed + 1);
-  if (redder.length < 8) return;
-  const quantile = (p: Float32Array, q: number) => redder.map((i) => p[i]).sort((x, y) => x - y)[Math.min(redder.length - 1, Math.floor(q * redder.length))];
-  const refL = quantile(L, T.lipRef), toneL = quantile(L, T.lipTone), refA = quantile(a, 0.5), refB = quantile(b, 0.5);
-  if (refA < skinA + 2) return;
-  // Hair over the lip (the outline's own soft pixels included): darker and less red than the lip that shows.
-  const fe = Math.max(1, T.lipEdge * faceWidth);
-  const nearFill = blurPlane(filled, w, h, fe);
-  const cover = new Float32Array(n);
-  let wsum = 0;
-  for (let i = 0; i < n; i++) if (vermilion[i] > 0 && !filled[i]) {
-    const dark = Math.min(1, Math.max(0, (refL - L[i] - T.lipDark) / T.lipSpan));
-    // Hair as red as the lip (a brown moustache) still counts on the outline beside the fill where it is
-    // far darker than the lip (inside the lips, a dark red is the mouth's line or corner).
-    const deep = Math.min(1, 4 * nearFill[i]) * (refL - L[i] - T.lipDeep) / T.lipSpan;
-    const grey = Math.min(1, Math.max(0, (refA - a[i] - T.lipRed) / T.lipSpan, deep));
-    cover[i] = dark * grey;
-    wsum += cover[i];
-  }
-  if (wsum === 0) return;
-  const logL = Float32Array.from(L, (v) => Math.log(Math.max(1, v + 16)));
-  const wgt = Float32Array.from(vermilion, (v, i) => (filled[i] ? 0 : v));
-  const sg = Math.max(1, T.lipSigma * faceWidth);
-  const num = blurPlane(Float32Array.from(logL, (v, i) => v * wgt[i]), w, h, sg), den = blurPlane(wgt, w, h, sg);
-  let lsum = 0;
-  const broad = new Float32Array(n);
-  for (let i = 0; i < n; i++) if (cover[i] > 0) { broad[i] = num[i] / Math.max(1e-6, den[i]); lsum += cover[i] * broad[i]; }
-  const mean = lsum / wsum, base = Math.log(toneL + 16);
-  // The feather: the lip's share of each pixel (its outline blurred), the share of the lip near it that is
-  // restored (where the lip shows, its own outline stays), and the skin fill carried over the outline's
-  // pixels the fill did not reach.
-  const share = blurPlane(vermilion, w, h, fe);
-  const restored = blurPlane(Float32Array.from(cover, (c, i) => c * vermilion[i]), w, h, fe);
-  const reach = blurPlane(cover, w, h, fe);
-  const skin = [0, 1, 2].map((c) => blurPlane(Float32Array.from(out[c], (v, i) => v * filled[i]), w, h, 3 * fe));
-  const skinW = blurPlane(filled, w, h, 3 * fe);
-  for (let i = 0; i < n; i++) {
-    if (reach[i] <= 0 && cover[i] <= 0) continue;
-    // How much of this pixel is restored lip rather than skin: within the lip, by its hair cover (the lip that
-    // shows keeps its pixels); across the outline, by the blurred outline where the lip near it is restored.
-    const lipness = Math.min(1, share[i]) * Math.min(1, restored[i] / Math.max(1e-6, share[i]));
-    const lipL = Math.exp(base + T.lipShade * ((cover[i] > 0 ? broad[i] : mean) - mean)) - 16;
-    if (filled[i]) {
-      // The skin fill beside a restored lip takes the lip's colour by the feather's reach into it.
-      const t = lipness;
-      out[0][i] += t * (lipL - out[0][i]); out[1][i] += t * (refA - out[1][i]); out[2][i] += t * (refB - out[2][i]);
-      continue;
-    }
-    // The lip's pixels by their cover; its outline's soft pixels and the few between it and the fill (the
-    // hair there the fill's hole did not reach) in full where a restored lip is near. Only the outline beside
-    // the fill: the inner one, at the mouth's opening, keeps the lips' own line.
-    const k = Math.max(cover[i], Math.min(1, reach[i] * 2, 4 * nearFill[i]) * (vermilion[i] <= 0.5 ? 1 : 0));
-    if (k <= 0) continue;
-    const sk = skinW[i] >= 0.05 ? [0, 1, 2].map((c) => skin[c][i] / skinW[i]) : [lipL, refA, refB];
-    const t = Math.min(1, share[i]);
-    out[0][i] = sk[0] + t * (lipL - sk[0]); out[1][i] = sk[1] + t * (refA - sk[1]); out[2][i] = sk[2] + t * (refB - sk[2]);
-    alpha[i] = Math.max(alpha[i], k);
-  }
-}
-
-export interface SkinColour { a: number; b: number; spreadAB: number }
-
-/** The source skin's median a*, b* and the robust spread of its chroma about them (working-copy planes). */
-function skinColour(small: Float32Array[], source: Uint8Array): SkinColour {
-  const med = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1] ?? 0;
-  const idx: number[] = [];
-  for (let i = 0; i < source.length; i++) if (source[i]) idx.push(i);
-  const a = med(idx.map((i) => small[1][i])), b = med(idx.map((i) => small[2][i]));
-  const spreadAB = Math.max(2, 1.4826 * med(idx.map((i) => Math.hypot(small[1][i] - a, small[2][i] - b))));
-  return { a, b, spreadAB };
-}
-
-/**
- * The low band where skin shows between the hairs (stubble, a sparse beard): the face's own shading there,
- * taken from the pixels on the lightness's closing envelope (the hairs are darker and narrower than it),
- * blended into the fill's low band by how densely such skin is found around each pixel. In place on `low`.
- */
-function skinBetweenHairs(planes: Float32Array[], low: Float32Array[], w: number, h: number, faceWidth: number, skin: SkinColour): Float32Array {
-  const n = w * h;
-  const { q, den, seen } = skinSeen(planes, w, h, faceWidth, skin);
-  if (!q) return seen;
-  for (let c = 0; c < 3; c++) {
-    const pw = new Float32Array(n);
-    for (let i = 0; i < n; i++) pw[i] = planes[c][i] * q[i];
-    const num = blurPlane(pw, w, h, Math.max(1, removalTuning.skinSigma * faceWidth));
-    for (let i = 0; i < n; i++) {
-      if (seen[i] > 0) low[c][i] += seen[i] * (num[i] / den[i] - low[c][i]);
-    }
-  }
-  return seen;
-}
-
-/**
- * How surely (0..1) the skin shows between the hairs around each pixel: skinBetweenHairs' weight, which a
- * beard mask also reads to tell a dense beard (nothing seen) from stubble. `q`, the envelope's skin pixels,
- * and `den`, their masked blur, are null and empty where nothing can be seen (a hair a pixel wide or more).
- */
-export function skinSeen(planes: Float32Array[], w: number, h: number, faceWidth: number, skin: SkinColour): { q: Float32Array | null; den: Float32Array; seen: Float32Array } {
-  const T = removalTuning, n = w * h;
-  const [L, a, b] = planes;
-  const radius = T.closeRadius * faceWidth;
-  // A closing a pixel wide tells nothing from skin's grain: on a small face (a hair a pixel or more wide)
-  // the fill's low band stays.
-  const trust = T.skinLow * Math.min(1, Math.max(0, radius - 1));
-  if (trust === 0) return { q: null, den: new Float32Array(0), seen: new Float32Array(n) };
-  const closed = closePlane(L, w, h, radius);
-  const q = new Float32Array(n);
-  // On the envelope, and skin-coloured: between the hairs of a dense beard the envelope is the lightest hair,
-  // which is darker or of another hue than the skin (a fill from it would paint the beard's tint back).
-  const within = (d: number, spread: number) => Math.min(1, Math.max(0, 1 - (d - T.sourceSpread * spread) / spread));
-  for (let i = 0; i < n; i++) {
-    const d = Math.max(0, 1 - (closed[i] - L[i]) / T.skinNear);
-    if (d === 0) continue;
-    // By hue only: the chin's own shading is darker than the cheeks (a lightness test there left the fill's
-    // flat patches in the shadow under the chin).
-    q[i] = d * d * within(Math.hypot(a[i] - skin.a, b[i] - skin.b), skin.spreadAB);
-  }
-  const den = blurPlane(q, w, h, Math.max(1, T.skinSigma * faceWidth));
-  const seen = new Float32Array(n);
-  for (let i = 0; i < n; i++) seen[i] = trust * Math.min(1, den[i] / T.skinDense);
-  return { q, den, seen };
 }
 
 /**

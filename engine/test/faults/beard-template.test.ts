@@ -1,6 +1,6 @@
 /**
- * Beard styling with a preset: interface.md 4.4 rule 2 says image_template is then ignored, so it is neither
- * checked (format, size, resolution) nor stored nor decoded.
+ * Beard styling with a preset: the preset wins and image_template is ignored (docs/interface.md#beard-styling),
+ * so it is neither checked (format, size, resolution) nor stored nor decoded.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import sharp from 'sharp';

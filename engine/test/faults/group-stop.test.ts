@@ -145,10 +145,10 @@ describe('a stop signal to the whole process group', () => {
   });
 });
 
-/** scripts/studio-test-process.ts (studio-server.ts plus test effects), a request through its proxy, then `signals` to the group 40 ms apart. */
+/** scripts/dev/studio-test-process.ts (studio-server.ts plus test effects), a request through its proxy, then `signals` to the group 40 ms apart. */
 async function studioStop(signals: NodeJS.Signals[]) {
   const [enginePort, studioPort] = [await freePort(), await freePort()];
-  const { child, exit, output } = await startGroup(path.join(root, 'scripts/studio-test-process.ts'), {
+  const { child, exit, output } = await startGroup(path.join(root, 'scripts/dev/studio-test-process.ts'), {
     ATELIER_API_KEYS: '', ATELIER_API_KEY: '', ATELIER_ENGINE_PORT: String(enginePort), ATELIER_STUDIO_PORT: String(studioPort),
   }, /Atelier studio: (http:\/\/\S+)/);
   const studio = `http://127.0.0.1:${studioPort}`; // the proxy adds the key from the data folder

@@ -4,9 +4,9 @@
  * Masks are blended into the pixels; boxes, points and labels are an SVG layer composited by sharp.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
-import type { Mask } from '../regions/face-regions.ts';
 import type { Keypoint } from '../pose/keypoints.ts';
 
 export interface DebugLayers {
@@ -56,7 +56,7 @@ function overlay(width: number, height: number, layers: DebugLayers): string {
   const unit = Math.max(1, Math.min(width, height) / 400);
   const parts: string[] = [];
   for (const [i, face] of (layers.faces ?? []).entries()) {
-    const { x, y, width: w, height: h } = face.box;
+    const { x0: x, y0: y, w, h } = face.box;
     parts.push(`<rect x="${f1(x)}" y="${f1(y)}" width="${f1(w)}" height="${f1(h)}" fill="none" stroke="#00ff66" stroke-width="${f1(1.5 * unit)}"/>`);
     const pose = face.pose ? ` y${Math.round(face.pose.yaw)} p${Math.round(face.pose.pitch)} r${Math.round(face.pose.roll)}` : '';
     const label = `#${i} ${face.score.toFixed(2)}${face.rotation ? ` rot${face.rotation}` : ''}${pose}`;

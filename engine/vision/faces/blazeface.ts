@@ -3,12 +3,13 @@
  * directly: boxes with six keypoints (eyes, nose, mouth, ears), scores, weighted non-maximum suppression.
  * Callers pass square RGB tiles; results come back in tile pixels.
  */
+import type { Rect } from '../../image/rect.ts';
 import type { TensorLike, TfLike } from '../models/human.ts';
 
 export interface GraphModelLike { execute(x: TensorLike): TensorLike | TensorLike[] }
 
-export interface Detection {
-  x: number; y: number; width: number; height: number;
+/** A detected face's box (tile pixels, or image pixels once placed) with its score and keypoints. */
+export interface Detection extends Rect {
   score: number;
   /** right eye, left eye, nose tip, mouth, right ear, left ear (the subject's right is the image's left). */
   keypoints: [number, number][];
@@ -73,15 +74,15 @@ function decode(boxes: ArrayLike<number>, scores: ArrayLike<number>, n: number, 
     const cx = boxes[o] + ax, cy = boxes[o + 1] + ay, w = boxes[o + 2], h = boxes[o + 3];
     const keypoints: [number, number][] = [];
     for (let k = 0; k < 6; k++) keypoints.push([boxes[o + 4 + 2 * k] + ax, boxes[o + 5 + 2 * k] + ay]);
-    out.push({ x: cx - w / 2, y: cy - h / 2, width: w, height: h, score, keypoints });
+    out.push({ x0: cx - w / 2, y0: cy - h / 2, w, h, score, keypoints });
   }
 }
 
 export function iou(a: Detection, b: Detection): number {
-  const ix = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
-  const iy = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const ix = Math.max(0, Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0));
+  const iy = Math.max(0, Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0));
   const inter = ix * iy;
-  return inter > 0 ? inter / (a.width * a.height + b.width * b.height - inter) : 0;
+  return inter > 0 ? inter / (a.w * a.h + b.w * b.h - inter) : 0;
 }
 
 /** MediaPipe's weighted NMS: each kept box is the score-weighted mean of the boxes it suppresses. */
@@ -95,7 +96,7 @@ export function weightedNms(found: Detection[], threshold: number): Detection[] 
     const wsum = group.reduce((s, d) => s + d.score, 0);
     const avg = (f: (d: Detection) => number) => group.reduce((s, d) => s + f(d) * d.score, 0) / wsum;
     kept.push({
-      x: avg((d) => d.x), y: avg((d) => d.y), width: avg((d) => d.width), height: avg((d) => d.height),
+      x0: avg((d) => d.x0), y0: avg((d) => d.y0), w: avg((d) => d.w), h: avg((d) => d.h),
       score: top.score,
       keypoints: top.keypoints.map((_, k) => [avg((d) => d.keypoints[k][0]), avg((d) => d.keypoints[k][1])] as [number, number]),
     });

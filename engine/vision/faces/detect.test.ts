@@ -42,12 +42,12 @@ describe('detectFaces', () => {
     expect(f.score).toBeGreaterThan(0.8);
     expect(f.rotation).toBe(0);
     // The face lies in the upper middle of the 910x1137 portrait.
-    expect(f.box.x).toBeGreaterThan(330); expect(f.box.x + f.box.width).toBeLessThan(660);
-    expect(f.box.y).toBeGreaterThan(90); expect(f.box.y + f.box.height).toBeLessThan(460);
-    expect(f.box.width).toBeGreaterThan(180);
+    expect(f.box.x0).toBeGreaterThan(330); expect(f.box.x0 + f.box.w).toBeLessThan(660);
+    expect(f.box.y0).toBeGreaterThan(90); expect(f.box.y0 + f.box.h).toBeLessThan(460);
+    expect(f.box.w).toBeGreaterThan(180);
     expect(f.mesh).toHaveLength(478);
     const b = f.box;
-    const within = f.mesh!.filter(([x, y]) => x >= b.x - 1 && x <= b.x + b.width + 1 && y >= b.y - 1 && y <= b.y + b.height + 1);
+    const within = f.mesh!.filter(([x, y]) => x >= b.x0 - 1 && x <= b.x0 + b.w + 1 && y >= b.y0 - 1 && y <= b.y0 + b.h + 1);
     expect(within.length).toBe(478);
     // Each iris centre inside its own eye opening (right iris: the subject's right, the image's left).
     const eye = (idx: number[]) => idx.map((i) => f.mesh![i]);
@@ -82,9 +82,9 @@ describe('detectFaces', () => {
     expect(turned[0].rotation).toBe(90);
     // Turning 90 degrees clockwise maps (x, y) of the 512x512 original to (512 - y, x).
     const u = upright[0].box, t = turned[0].box;
-    expect(Math.abs(t.x - (512 - u.y - u.height))).toBeLessThan(12);
-    expect(Math.abs(t.y - u.x)).toBeLessThan(12);
-    expect(Math.abs(t.width - u.height)).toBeLessThan(12);
+    expect(Math.abs(t.x0 - (512 - u.y0 - u.h))).toBeLessThan(12);
+    expect(Math.abs(t.y0 - u.x0)).toBeLessThan(12);
+    expect(Math.abs(t.w - u.h)).toBeLessThan(12);
   });
 
   it('gives the same face for an EXIF-rotated JPEG once decoded', async () => {
@@ -92,7 +92,7 @@ describe('detectFaces', () => {
     const decoded = await decodeImage(bytes, 'jpeg', 50e6);
     const [f] = await detectFaces(human, decoded);
     const o = obamaFaces[0].box;
-    expect(Math.abs(f.box.x - o.x) + Math.abs(f.box.y - o.y) + Math.abs(f.box.width - o.width)).toBeLessThan(12);
+    expect(Math.abs(f.box.x0 - o.x0) + Math.abs(f.box.y0 - o.y0) + Math.abs(f.box.w - o.w)).toBeLessThan(12);
   });
 
   it('limits meshes and faces as asked, keeping pose for every face', async () => {
@@ -109,10 +109,10 @@ describe('detectFaces', () => {
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));
       const out = await pool.run('vision-probe', { image: { bytes, format: 'jpeg', maxPixels: 50e6 } }, {}, 60_000);
-      const faces = (out.data as { faces: { box: { x: number }; points: number }[] }).faces;
+      const faces = (out.data as { faces: { box: { x0: number }; points: number }[] }).faces;
       expect(faces).toHaveLength(1);
       expect(faces[0].points).toBe(478);
-      expect(Math.abs(faces[0].box.x - obamaFaces[0].box.x)).toBeLessThan(1);
+      expect(Math.abs(faces[0].box.x0 - obamaFaces[0].box.x0)).toBeLessThan(1);
     } finally {
       await pool.close();
     }

@@ -4,9 +4,10 @@
  * registry's Human instance has loaded, in MediaPipe's arrangement: detector on square tiles, mesh on an
  * upright crop around each detection (again around the mesh when it moved), iris on full-resolution eye
  * crops. Every face must pass both the detector and the mesh's own "face present" score; thresholds are
- * tuned on real photos (scripts/quality-faces.ts).
+ * tuned on real photos (scripts/quality/faces.ts).
  */
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
 import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';
@@ -14,11 +15,9 @@ import type { Roi } from './crop.ts';
 import { halfTiles, rotateImage, tilePixels, wholeImage, type Tile } from './view.ts';
 import { poseFromMesh } from './pose.ts';
 
-/** A rectangle in input-image pixels. */
-export interface Box { x: number; y: number; width: number; height: number }
-
 export interface Face {
-  box: Box;
+  /** The face's box in input-image pixels. */
+  box: Rect;
   score: number;
   /** 478 points in input-image pixels (z: same scale, negative toward the camera). See landmarks.ts for names. */
   mesh?: [number, number, number][];
@@ -37,7 +36,7 @@ export interface DetectOptions {
   searchRotations?: boolean;
 }
 
-/** Tuned on the shared test photos (scripts/quality-faces.ts). */
+/** Tuned on the shared test photos (scripts/quality/faces.ts). */
 export const thresholds = {
   /** Detector score below which a box is not even looked at. */
   candidate: 0.3,
@@ -106,11 +105,11 @@ async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: numbe
   if (faces.length === 0) {
     // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
     const pad = Math.round(side * thresholds.margin);
-    const framed = { left: -pad, top: -pad, side: side + 2 * pad };
+    const framed = { x0: -pad, y0: -pad, side: side + 2 * pad };
     await accept(m, image, await detect(m, image, [framed]), faces, state, o);
   }
   // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
-  const sizes = faces.map((f) => Math.max(f.box.width, f.box.height) / side);
+  const sizes = faces.map((f) => Math.max(f.box.w, f.box.h) / side);
   const small = (faces.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
   if (small && faces.length < o.maxFaces && (side * thresholds.detectorFloor) / INPUT >= thresholds.tileUseful) {
     await accept(m, image, await detect(m, image, halfTiles(image)), faces, state, o);
@@ -129,8 +128,8 @@ async function detect(m: FaceModels, image: RasterImage, tiles: Tile[]): Promise
 function toImage(d: Detection, t: Tile): Detection {
   const k = t.side / INPUT;
   return {
-    x: t.left + d.x * k, y: t.top + d.y * k, width: d.width * k, height: d.height * k, score: d.score,
-    keypoints: d.keypoints.map(([x, y]) => [t.left + x * k, t.top + y * k] as [number, number]),
+    x0: t.x0 + d.x0 * k, y0: t.y0 + d.y0 * k, w: d.w * k, h: d.h * k, score: d.score,
+    keypoints: d.keypoints.map(([x, y]) => [t.x0 + x * k, t.y0 + y * k] as [number, number]),
   };
 }
 
@@ -139,9 +138,9 @@ function toImage(d: Detection, t: Tile): Detection {
  * and iris models run batched over all candidates (one call per step, not per face).
  */
 async function accept(m: FaceModels, image: RasterImage, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
-  const candidates = dets.filter((d) => d.score >= thresholds.box && d.width >= thresholds.minSize)
+  const candidates = dets.filter((d) => d.score >= thresholds.box && d.w >= thresholds.minSize)
     .filter((d) => !faces.some((f) => overlap(f.box, d) > thresholds.overlap))
-    .sort((a, b) => b.width * b.height - a.width * a.height)
+    .sort((a, b) => b.w * b.h - a.w * a.h)
     .slice(0, Math.max(0, o.maxFaces - faces.length));
   if (candidates.length === 0) return;
   const results = await runMesh(m.tf, m.facemesh, image, candidates.map((d) => roiFromDetection(d)));
@@ -168,7 +167,7 @@ async function accept(m: FaceModels, image: RasterImage, dets: Detection[], face
     // round with a face-like pattern (wheel hubs, logos), which the mesh model happily fits.
     if (Math.abs(pose.roll) > thresholds.tiltedRoll && d.score < thresholds.boxTilted) return;
     const box = clip(meshBox(res.mesh), image.width, image.height);
-    if (box.width < thresholds.minSize || box.height < thresholds.minSize) return;
+    if (box.w < thresholds.minSize || box.h < thresholds.minSize) return;
     if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) return;
     const face: Face = { box, score: round2(Math.sqrt(d.score * res.score)), pose, rotation: quarter(pose.roll) };
     faces.push(face);
@@ -185,9 +184,9 @@ function roiFromDetection(d: Detection, onFeatures = false): Roi {
   const [re, le, nose, mouth] = d.keypoints;
   const mean = (k: 0 | 1) => (re[k] + le[k] + nose[k] + mouth[k]) / 4;
   return {
-    cx: onFeatures ? mean(0) : d.x + d.width / 2,
-    cy: onFeatures ? mean(1) : d.y + d.height / 2,
-    size: Math.max(d.width, d.height) * ROI_SCALE,
+    cx: onFeatures ? mean(0) : d.x0 + d.w / 2,
+    cy: onFeatures ? mean(1) : d.y0 + d.h / 2,
+    size: Math.max(d.w, d.h) * ROI_SCALE,
     angle: Math.atan2(le[1] - re[1], le[0] - re[0]),
   };
 }
@@ -197,29 +196,29 @@ function moved(a: Roi, b: Roi): boolean {
   return turn > (7 * Math.PI) / 180 || Math.hypot(a.cx - b.cx, a.cy - b.cy) > 0.06 * a.size || Math.abs(a.size - b.size) > 0.12 * a.size;
 }
 
-function meshBox(mesh: P3[]): Box {
+function meshBox(mesh: P3[]): Rect {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of mesh.slice(0, 468)) {
     if (x < x0) x0 = x; if (x > x1) x1 = x;
     if (y < y0) y0 = y; if (y > y1) y1 = y;
   }
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  return { x0, y0, w: x1 - x0, h: y1 - y0 };
 }
 
-function clip(b: Box, w: number, h: number): Box {
-  const x0 = Math.max(0, b.x), y0 = Math.max(0, b.y);
-  const x1 = Math.min(w, b.x + b.width), y1 = Math.min(h, b.y + b.height);
-  return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+function clip(b: Rect, w: number, h: number): Rect {
+  const x0 = Math.max(0, b.x0), y0 = Math.max(0, b.y0);
+  const x1 = Math.min(w, b.x0 + b.w), y1 = Math.min(h, b.y0 + b.h);
+  return { x0, y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
 }
 
-const area = (b: Box) => b.width * b.height;
+const area = (b: Rect) => b.w * b.h;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 const quarter = (roll: number) => ((((Math.round(roll / 90) % 4) + 4) % 4) * 90) as Face['rotation'];
 
 /** Overlap of two boxes: the larger of IoU and intersection over the smaller box. */
-export function overlap(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
-  const iy = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+export function overlap(a: Rect, b: Rect): number {
+  const ix = Math.max(0, Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0));
+  const iy = Math.max(0, Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0));
   const inter = ix * iy;
   if (inter === 0) return 0;
   return Math.max(inter / (area(a) + area(b) - inter), inter / Math.min(area(a), area(b)));
@@ -230,8 +229,8 @@ function unturn(f: Face, turn: 90 | 180 | 270, image: { width: number; height: n
   const { width: W, height: H } = image;
   // The turned image is the original rotated clockwise by 360 - turn.
   const back = (x: number, y: number): [number, number] => (turn === 90 ? [W - y, x] : turn === 270 ? [y, H - x] : [W - x, H - y]);
-  const [a, b] = [back(f.box.x, f.box.y), back(f.box.x + f.box.width, f.box.y + f.box.height)];
-  const box = { x: Math.min(a[0], b[0]), y: Math.min(a[1], b[1]), width: Math.abs(a[0] - b[0]), height: Math.abs(a[1] - b[1]) };
+  const [a, b] = [back(f.box.x0, f.box.y0), back(f.box.x0 + f.box.w, f.box.y0 + f.box.h)];
+  const box = { x0: Math.min(a[0], b[0]), y0: Math.min(a[1], b[1]), w: Math.abs(a[0] - b[0]), h: Math.abs(a[1] - b[1]) };
   const mesh = f.mesh?.map(([x, y, z]) => [...back(x, y), z] as [number, number, number]);
   const pose = f.pose && { ...f.pose, roll: normDeg(f.pose.roll + turn) };
   return { ...f, box, ...(mesh ? { mesh } : {}), ...(pose ? { pose } : {}), rotation: quarter(pose?.roll ?? turn) };

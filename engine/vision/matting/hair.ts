@@ -3,14 +3,14 @@
  * closer to the hair above the forehead than to the face's skin and the clothes below the chin. Each face
  * gives a frame (centre, size, roll) in which the head zone, the colour samples and a prior (hair is above
  * the chin; long hair thins out toward the chest) are placed. Worked at <= 512 px and brought to full size
- * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality-faces --person).
+ * with the guided filter. Measured against the hair labels of the CCP and CIHP photos (quality:faces --person).
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
-import type { Mask } from '../../image/feather.ts';
 import { WORK_SIDE, workSize, type WorkGuide } from './work-guide.ts';
 
 /** Hair is as likely as anything down to this far below the face centre (in face heights)... */
@@ -34,7 +34,7 @@ function frameOf(face: Face, k: number): Frame {
     return { cx: cx * k, cy: cy * k, ax, dn, w: Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]) * k, h: Math.hypot(m[152][0] - m[10][0], m[152][1] - m[10][1]) * k };
   }
   const b = face.box;
-  return { cx: (b.x + b.width / 2) * k, cy: (b.y + b.height / 2) * k, ax, dn, w: b.width * k, h: b.height * k };
+  return { cx: (b.x0 + b.w / 2) * k, cy: (b.y0 + b.h / 2) * k, ax, dn, w: b.w * k, h: b.h * k };
 }
 
 /** Colour statistics (mean and regularised inverse covariance) of some pixels. */

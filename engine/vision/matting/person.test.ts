@@ -2,11 +2,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { bodyKeypoints } from '../pose/keypoints.ts';
-import type { Mask } from '../../image/feather.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { hairMask, personMatte, upscale } from './person.ts';
@@ -42,7 +42,7 @@ describe('personMatte', () => {
     expect(matte.width).toBe(obama.width);
     expect(matte.data.length).toBe(obama.width * obama.height);
     const b = face.box;
-    expect(mean(matte, b.x, b.y, b.x + b.width, b.y + b.height)).toBeGreaterThan(230);
+    expect(mean(matte, b.x0, b.y0, b.x0 + b.w, b.y0 + b.h)).toBeGreaterThan(230);
     expect(mean(matte, 350, 900, 600, 1100)).toBeGreaterThan(230); // the suit
     expect(mean(matte, 0, 0, 200, 300)).toBeLessThan(25); // the flag and curtain, top left
     expect(mean(matte, 760, 0, 910, 300)).toBeLessThan(25);
@@ -85,7 +85,7 @@ describe('hairMask', () => {
   it('finds the hair above the forehead, inside the person, and not on the face', async () => {
     const hair = await hairMask(models, obama, [face]);
     const m = face.mesh!;
-    const top = m[10][1], w = face.box.width;
+    const top = m[10][1], w = face.box.w;
     // Mesh point 10 sits at the hairline: the hair is the band above it.
     expect(mean(hair, m[10][0] - 0.2 * w, top - 0.3 * w, m[10][0] + 0.2 * w, top - 0.15 * w)).toBeGreaterThan(150);
     expect(mean(hair, m[1][0] - 0.15 * w, m[1][1] - 0.15 * w, m[1][0] + 0.15 * w, m[1][1] + 0.15 * w)).toBeLessThan(10); // nose
@@ -106,11 +106,11 @@ describe('bodyKeypoints', () => {
     expect(Object.keys(k)).toHaveLength(17);
     const b = face.box;
     expect(k.nose.score).toBeGreaterThan(0.4);
-    expect(k.nose.x).toBeGreaterThan(b.x); expect(k.nose.x).toBeLessThan(b.x + b.width);
-    expect(k.nose.y).toBeGreaterThan(b.y); expect(k.nose.y).toBeLessThan(b.y + b.height);
+    expect(k.nose.x).toBeGreaterThan(b.x0); expect(k.nose.x).toBeLessThan(b.x0 + b.w);
+    expect(k.nose.y).toBeGreaterThan(b.y0); expect(k.nose.y).toBeLessThan(b.y0 + b.h);
     for (const s of ['leftShoulder', 'rightShoulder']) {
       expect(k[s].score).toBeGreaterThan(0.4);
-      expect(k[s].y).toBeGreaterThan(b.y + b.height);
+      expect(k[s].y).toBeGreaterThan(b.y0 + b.h);
     }
     // The subject's left is the image's right.
     expect(k.leftShoulder.x).toBeGreaterThan(k.rightShoulder.x);

@@ -1,20 +1,20 @@
 /**
  * The person matte: every person in the photo as a soft 0..255 mask at full resolution. Four candidates
  * were measured against the person masks of the apparel ground truth (24 CCP/CIHP photos, person = label
- * > 0, IoU at 50%; scripts/quality-faces.ts --person): RVM 0.932 (~0.7 s), ISNet-medium 0.932 (~7 s,
+ * > 0, IoU at 50%; scripts/quality/faces.ts --person): RVM 0.932 (~0.7 s), ISNet-medium 0.932 (~7 s,
  * and it keeps only the salient person: 0.43 on a photo of three children), selfie 0.913 (~0.15 s, 0.38 on
  * the same photo), meet 0.899. RVM is the only one good on every photo. The low-resolution prediction is
  * brought to full size with the fast guided filter, so its edge follows the photo. RVM runs on onnxruntime
  * (rvm-onnx.ts, its graph converted; about a tenth of tfjs-wasm's CPU), on tfjs when that cannot open.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
 import { applyCoefficients, guidedCoefficients } from '../../image/guided-filter.ts';
 import { lumaPlane } from '../../image/luma.ts';
 import { predictMatte, type IsnetModel } from '../models/isnet.ts';
-import type { Mask } from '../../image/feather.ts';
 import type { Face } from '../faces/detect.ts';
 import { hairFromMatte } from './hair.ts';
 import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT } from '../models/rvm-onnx.ts';

@@ -5,8 +5,9 @@
  * artificial frame appears) to give it that context. It costs a second model run, but only on photos where
  * the first one found (almost) nothing.
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { predict, type IsnetModel, type Matte, type Prediction } from '../models/isnet.ts';
+import { predict, type IsnetModel, type Prediction } from '../models/isnet.ts';
 
 /** Below this share of confident foreground, the first look counts as "found nothing". */
 export const MIN_COVERAGE = 0.01;
@@ -14,7 +15,7 @@ export const MIN_COVERAGE = 0.01;
 export const CONTEXT = 1 / 3;
 
 /** The share of the matte that is confident foreground (>= 128). */
-export function coverage(m: Matte): number {
+export function coverage(m: Mask): number {
   let n = 0;
   for (let i = 0; i < m.data.length; i++) if (m.data[i] >= 128) n++;
   return n / m.data.length;

@@ -28,7 +28,7 @@ export const BISENET_MODEL_JSON = path.join(packageDir('@dannadori/bisenetv2-cel
  * The 19 CelebAMask-HQ classes in the model's output order: background, skin, l_brow, r_brow, l_eye, r_eye,
  * eye_g, l_ear, r_ear, ear_r, nose, mouth, u_lip, l_lip, neck, neck_l, cloth, hair, hat (LABEL_CONTOURS in
  * the training repository's tools/celebamask_hq/test_bisenetv2_celebamaskhq.py), checked on photos against
- * the mesh (face-parsing.test.ts; scripts/render-face-parsing.ts). Its left and right mean nothing (see
+ * the mesh (face-parsing.test.ts; scripts/render/face-parsing.ts). Its left and right mean nothing (see
  * splitSides() in face-parsing.ts); names here say the subject's side that parseFace() gives them.
  */
 export const PARSING_CLASSES = [

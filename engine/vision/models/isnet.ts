@@ -4,6 +4,7 @@
  * (no letterbox), NCHW float32 with (x - 128) / 256, input `input`, output `output` = alpha in [0, 1].
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { ModelOptions } from './options.ts';
 import { openOnnx, type OnnxNet } from './onnx.ts';
@@ -18,9 +19,6 @@ export type { IsnetVariant };
  * isnet-size.ts), a second session opened on first use (`isnet-<variant>@<side>`), then kept.
  */
 export interface IsnetModel { variant: IsnetVariant; net: OnnxNet; size: number; at?: (side: number) => Promise<IsnetModel> }
-
-/** A single-channel 8-bit matte, 255 = foreground. */
-export interface Matte { data: Uint8Array; width: number; height: number }
 
 const SIZE = 1024;
 
@@ -77,7 +75,7 @@ const margins = (image: RasterImage, context: number) =>
   ({ x: Math.round(image.width * context), y: Math.round(image.height * context) });
 
 /** Runs the network on modelInput()'s RGB; returns the alpha at model resolution. */
-export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Promise<Matte> {
+export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Promise<Mask> {
   const n = model.size * model.size;
   const x = new Float32Array(3 * n);
   for (let i = 0, j = 0; j < n; i += 3, j++) {
@@ -94,7 +92,7 @@ export async function predictFromInput(model: IsnetModel, rgb: Uint8Array): Prom
 }
 
 /** A matte and the RGB the network saw, on one grid that covers exactly the image. */
-export interface Prediction { matte: Matte; rgb: Buffer }
+export interface Prediction { matte: Mask; rgb: Buffer }
 
 /** Predicts, then (with context) cuts the image's own area out of the extended frame. */
 export async function predict(model: IsnetModel, image: RasterImage, context = 0, pad: Pad = 'copy'): Promise<Prediction> {
@@ -104,13 +102,13 @@ export async function predict(model: IsnetModel, image: RasterImage, context = 0
   const { x, y } = margins(image, context);
   const sx = model.size / (image.width + 2 * x), sy = model.size / (image.height + 2 * y);
   const left = Math.round(x * sx), top = Math.round(y * sy);
-  const box = { left, top, width: Math.max(1, model.size - 2 * left), height: Math.max(1, model.size - 2 * top) };
+  const box = { x0: left, y0: top, w: Math.max(1, model.size - 2 * left), h: Math.max(1, model.size - 2 * top) };
   return {
-    matte: { data: extractBox(matte.data, model.size, 1, box), width: box.width, height: box.height },
+    matte: { data: extractBox(matte.data, model.size, 1, box), width: box.w, height: box.h },
     rgb: extractBox(rgb, model.size, 3, box),
   };
 }
 
-export async function predictMatte(model: IsnetModel, image: RasterImage, context = 0, pad: Pad = 'copy'): Promise<Matte> {
+export async function predictMatte(model: IsnetModel, image: RasterImage, context = 0, pad: Pad = 'copy'): Promise<Mask> {
   return (await predict(model, image, context, pad)).matte;
 }

@@ -19,7 +19,7 @@ export interface OnnxHost {
   open(id: string): Promise<OnnxNet>;
 }
 
-/** The options every session is opened with (scripts/bench-onnx-options.ts measures them against others). */
+/** The options every session is opened with (scripts/bench/onnx-options.ts measures them against others). */
 export function sessionOptions(threads: number): InferenceSession.SessionOptions {
   return {
     intraOpNumThreads: threads,

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { WorkerPool } from '../../workers/pool.ts';
 import type { HumanLike } from '../models/human.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
-import { faceRegions, type Mask } from '../regions/face-regions.ts';
+import { faceRegions } from '../regions/face-regions.ts';
 import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleParsing, softmaxGrid, type FaceParser, type FaceParsing, type ParsingClass } from './face-parsing.ts';
 import { STRIDE } from '../models/bisenet.ts';
 import { combineWithMesh } from '../regions/combine.ts';
@@ -210,7 +211,7 @@ describe('combineWithMesh', () => {
     expect(count(parts.hair!)).toBeGreaterThan(count(parts.skin!));
     expect(count(parts.glasses!)).toBe(0);
     // Another face right beside this one takes the pixels nearer to it.
-    const other: Face = { ...face, box: { ...face.box, x: face.box.x + 0.8 * face.box.width } };
+    const other: Face = { ...face, box: { ...face.box, x0: face.box.x0 + 0.8 * face.box.w } };
     const shared = combineWithMesh(parsing, face, image, { others: [face, other], names: ['hair'] });
     expect(count(shared.hair!)).toBeLessThan(0.9 * count(parts.hair!)); // measured 0.81
     expect(Object.keys(shared)).toEqual(['hair']);

@@ -10,13 +10,13 @@
  * then brings each class to full resolution with its edges taken from the photo's luma.
  */
 import sharp from 'sharp';
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import { cropRoi, cropRoiPixels, type Roi } from '../faces/crop.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
-import type { Mask } from '../../image/feather.ts';
-import type { Win } from '../../image/polygon.ts';
 import { latticeLuma, resizedLuma, windowLuma } from './guide-luma.ts';
 import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
 import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from '../models/bisenet.ts';
@@ -51,7 +51,7 @@ export interface FaceParsing {
   /** The square the model saw (image pixels, turned so the face is upright). */
   roi: Roi;
   /** The image pixels the masks cover: the square's footprint, clipped to the image. */
-  win: Win;
+  win: Rect;
   /** Per class, its probability (softmax) 0..255 over `win`, row-major; classes never above MIN_PROB are absent. */
   classes: Partial<Record<ParsingClass, Uint8Array>>;
   /** Milliseconds spent: crop and model, then back to image pixels with edges. */
@@ -87,7 +87,7 @@ export interface ImageLattice { cols: Int32Array; rows: Int32Array }
  */
 export interface ParsingSample {
   roi: Roi;
-  win: Win;
+  win: Rect;
   at: ImageLattice;
   classes: Partial<Record<ParsingClass, Uint8Array>>;
   ms: { model: number; warp: number };
@@ -104,8 +104,8 @@ const mid = (a: P, b: P): [number, number] => [(a[0] + b[0]) / 2, (a[1] + b[1]) 
 export function parsingRoi(face: Face, frame: { scale: number; down: number } = FRAME): Roi {
   const m = face.mesh;
   if (!m) {
-    const b = face.box, side = Math.max(b.width, b.height);
-    return { cx: b.x + b.width / 2, cy: b.y + b.height / 2 - 0.1 * side, size: 2.2 * side, angle: ((face.pose?.roll ?? face.rotation) * Math.PI) / 180 };
+    const b = face.box, side = Math.max(b.w, b.h);
+    return { cx: b.x0 + b.w / 2, cy: b.y0 + b.h / 2 - 0.1 * side, size: 2.2 * side, angle: ((face.pose?.roll ?? face.rotation) * Math.PI) / 180 };
   }
   const right = m.length >= 478 ? [m[468][0], m[468][1]] : mid(m[33], m[133]);
   const left = m.length >= 478 ? [m[473][0], m[473][1]] : mid(m[263], m[362]);
@@ -123,12 +123,12 @@ export function parsingRoi(face: Face, frame: { scale: number; down: number } = 
 }
 
 /** The image pixels a face's parsing covers (FaceParsing.win), known before parsing: a caller can place a lattice in it. */
-export function parsingWindow(face: Face, size: { width: number; height: number }, frame: { scale: number; down: number } = FRAME): Win {
+export function parsingWindow(face: Face, size: { width: number; height: number }, frame: { scale: number; down: number } = FRAME): Rect {
   return footprint(parsingRoi(face, frame), size);
 }
 
 /** Axis-aligned image pixels under a rotated square, clipped to the image. */
-function footprint(roi: Roi, size: { width: number; height: number }): Win {
+function footprint(roi: Roi, size: { width: number; height: number }): Rect {
   const half = (roi.size / 2) * (Math.abs(Math.cos(roi.angle)) + Math.abs(Math.sin(roi.angle)));
   const x0 = Math.min(size.width - 1, Math.max(0, Math.floor(roi.cx - half))), y0 = Math.min(size.height - 1, Math.max(0, Math.floor(roi.cy - half)));
   const x1 = Math.min(size.width, Math.ceil(roi.cx + half)), y1 = Math.min(size.height, Math.ceil(roi.cy + half));
@@ -215,7 +215,7 @@ const SIDES = [['rightBrow', 'leftBrow'], ['rightEye', 'leftEye'], ['rightEar', 
  * each pair is summed and split at the face's midline: the line through the mesh's nose bridge (the crop's
  * centre without mesh) along the upright face's vertical. The subject's right is the image's left.
  */
-function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win, roi: Roi, face: Face, at?: Lattice): Partial<Record<ParsingClass, Uint8Array>> {
+function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Rect, roi: Roi, face: Face, at?: Lattice): Partial<Record<ParsingClass, Uint8Array>> {
   const [mx, my] = face.mesh ? face.mesh[BETWEEN_EYES] : [roi.cx, roi.cy];
   const c = Math.cos(roi.angle), s = Math.sin(roi.angle);
   // The planes' points in window pixels: every pixel, or the lattice's.
@@ -245,7 +245,7 @@ function splitSides(classes: Partial<Record<ParsingClass, Uint8Array>>, win: Win
  * the crop's resolution (bilinear logits, as the graph's own resize does), then each present class is
  * guided-filtered up to full size.
  */
-async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, image: RasterImage, wanted?: readonly ParsingClass[], merge?: ParseOptions['merge'], at?: Lattice): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
+async function toImage(logits: Float32Array, out: number, roi: Roi, win: Rect, image: RasterImage, wanted?: readonly ParsingClass[], merge?: ParseOptions['merge'], at?: Lattice): Promise<Partial<Record<ParsingClass, Uint8Array>>> {
   const L = out / STRIDE, C = PARSING_CLASSES.length;
   if (logits.length !== L * L * C) throw new Error(`parseFace: expected ${L}x${L}x${C} logits, got ${logits.length}`);
   const k = Math.min(1, (out * GRID) / roi.size);
@@ -298,7 +298,7 @@ async function toImage(logits: Float32Array, out: number, roi: Roi, win: Win, im
  * 19 planes, each a strided store per point, was a good part of the cost. Model output pixel p (centre at crop coordinate p + 0.5) is logit coordinate p / STRIDE:
  * the graph's ResizeBilinear has neither align_corners nor half_pixel_centers.
  */
-export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number, keep?: readonly boolean[]): Float32Array {
+export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: Roi, win: Rect, gw: number, gh: number, keep?: readonly boolean[]): Float32Array {
   const C = PARSING_CLASSES.length, N = gw * gh;
   const { probs, slot } = softmaxPlanes(logits, L, out, roi, win, gw, gh, keep);
   const all = new Float32Array(N * C);
@@ -310,7 +310,7 @@ export function softmaxGrid(logits: Float32Array, L: number, out: number, roi: R
  * softmaxGrid's kept planes only, one after another (class q's at slot[q] * gw * gh; slot -1 when not kept):
  * a face's 19 full planes were several megabytes allocated and collected for the half of them never read.
  */
-function softmaxPlanes(logits: Float32Array, L: number, out: number, roi: Roi, win: Win, gw: number, gh: number, keep?: readonly boolean[]): { probs: Float32Array; slot: Int32Array } {
+function softmaxPlanes(logits: Float32Array, L: number, out: number, roi: Roi, win: Rect, gw: number, gh: number, keep?: readonly boolean[]): { probs: Float32Array; slot: Int32Array } {
   const C = PARSING_CLASSES.length, N = gw * gh;
   const kept = Int32Array.from(PARSING_CLASSES.map((_, q) => q).filter((q) => !keep || keep[q]));
   const slot = new Int32Array(C).fill(-1);

@@ -2,11 +2,11 @@
 import sharp from 'sharp';
 import { lumaPlane } from '../../image/luma.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Lattice } from './upsample.ts';
 
 /** Luma (0..1) of the image pixels in `win`. */
-export function windowLuma(image: RasterImage, win: Win): Float32Array {
+export function windowLuma(image: RasterImage, win: Rect): Float32Array {
   const ch = image.channels;
   const rows = new Uint8Array(win.w * win.h * ch);
   for (let y = 0; y < win.h; y++) {
@@ -17,7 +17,7 @@ export function windowLuma(image: RasterImage, win: Win): Float32Array {
 }
 
 /** Luma (0..1) at the lattice's points (window pixels; 0 outside the window), row-major. */
-export function latticeLuma(image: RasterImage, win: Win, at: Lattice): Float32Array {
+export function latticeLuma(image: RasterImage, win: Rect, at: Lattice): Float32Array {
   const ch = image.channels, nx = at.xs.length;
   const rgb = new Uint8Array(nx * at.ys.length * ch);
   for (let q = 0; q < at.ys.length; q++) {
@@ -34,7 +34,7 @@ export function latticeLuma(image: RasterImage, win: Win, at: Lattice): Float32A
 }
 
 /** Luma of `win` resized to gw x gh (pixel centres aligned, as applyCoefficients assumes). */
-export async function resizedLuma(image: RasterImage, win: Win, gw: number, gh: number): Promise<Float32Array> {
+export async function resizedLuma(image: RasterImage, win: Rect, gw: number, gh: number): Promise<Float32Array> {
   const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .extract({ left: win.x0, top: win.y0, width: win.w, height: win.h })
     .resize(gw, gh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });

@@ -6,8 +6,7 @@
  * ears) cover a small part of the window. Outside it the plane is zero, and so is the filter's output.
  */
 import { boxMean } from '../../image/guided-filter.ts';
-
-export interface Box { x0: number; y0: number; x1: number; y1: number }
+import type { Rect } from '../../image/rect.ts';
 
 /** Mean and variance of the guide over every (2r+1)^2 window of the grid. */
 export interface GuideStats { mean: Float32Array; variance: Float32Array; w: number; h: number; r: number }
@@ -22,7 +21,7 @@ export function guideStats(guide: Float32Array, w: number, h: number, r: number)
 }
 
 /** Bounding box (grid pixels, end exclusive) of the values above `min`, grown by `grow` and clipped; null when none. */
-export function boundingBox(p: Float32Array, w: number, h: number, min: number, grow: number): Box | null {
+export function boundingBox(p: Float32Array, w: number, h: number, min: number, grow: number): Rect | null {
   let x0 = w, y0 = h, x1 = -1, y1 = -1;
   for (let y = 0; y < h; y++) {
     const row = y * w;
@@ -34,11 +33,12 @@ export function boundingBox(p: Float32Array, w: number, h: number, min: number, 
     }
   }
   if (x1 < 0) return null;
-  return { x0: Math.max(0, x0 - grow), y0: Math.max(0, y0 - grow), x1: Math.min(w, x1 + 1 + grow), y1: Math.min(h, y1 + 1 + grow) };
+  const bx0 = Math.max(0, x0 - grow), by0 = Math.max(0, y0 - grow);
+  return { x0: bx0, y0: by0, w: Math.min(w, x1 + 1 + grow) - bx0, h: Math.min(h, y1 + 1 + grow) - by0 };
 }
 
 /**
- * Win columns and rows (ascending) to compute a plane at, instead of every pixel: a caller that reads the
+ * Window columns and rows (ascending) to compute a plane at, instead of every pixel: a caller that reads the
  * planes on a coarse grid gets exactly the full-resolution values there, for a fraction of the work. Points
  * outside 0..W-1 (0..H-1) read 0.
  */
@@ -51,9 +51,9 @@ export interface Lattice { xs: Int32Array; ys: Int32Array }
  * only at the lattice's points: `full` is then the guide there (xs.length x ys.length, row-major) and so
  * is the result.
  */
-export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float32Array, box: Box, eps: number, full: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
+export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float32Array, box: Rect, eps: number, full: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
   const { w, h, r } = stats;
-  const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
+  const bw = box.w, bh = box.h;
   const sub = new Float32Array(bw * bh), ip = new Float32Array(bw * bh);
   for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
     const i = (box.y0 + y) * w + box.x0 + x, j = y * bw + x;
@@ -77,15 +77,15 @@ export function guidedUpsample(stats: GuideStats, guide: Float32Array, p: Float3
  * q = A * I + B over the part of the W x H plane that the grid box covers (bilinear A, B), at every pixel
  * or at the lattice's points (the guide and the result then over the lattice).
  */
-function applyIn(A: Float32Array, B: Float32Array, box: Box, w: number, h: number, guide: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
+function applyIn(A: Float32Array, B: Float32Array, box: Rect, w: number, h: number, guide: Float32Array, W: number, H: number, at?: Lattice): Uint8Array {
   const nx = at ? at.xs.length : W, ny = at ? at.ys.length : H;
   const colOf = (k: number) => (at ? at.xs[k] : k), rowOf = (k: number) => (at ? at.ys[k] : k);
   const out = new Uint8Array(nx * ny);
-  const bw = box.x1 - box.x0, bh = box.y1 - box.y0;
+  const bw = box.w, bh = box.h;
   const kx = w / W, ky = h / H;
   // Full-resolution pixels whose grid position (centres aligned) falls within the box.
-  const xa = Math.max(0, Math.ceil((box.x0 + 0.5) / kx - 0.5)), xb = Math.min(W - 1, Math.floor((box.x1 - 0.5) / kx - 0.5));
-  const ya = Math.max(0, Math.ceil((box.y0 + 0.5) / ky - 0.5)), yb = Math.min(H - 1, Math.floor((box.y1 - 0.5) / ky - 0.5));
+  const xa = Math.max(0, Math.ceil((box.x0 + 0.5) / kx - 0.5)), xb = Math.min(W - 1, Math.floor((box.x0 + bw - 0.5) / kx - 0.5));
+  const ya = Math.max(0, Math.ceil((box.y0 + 0.5) / ky - 0.5)), yb = Math.min(H - 1, Math.floor((box.y0 + bh - 0.5) / ky - 0.5));
   if (xb < xa || yb < ya) return out;
   // The lattice's columns within xa..xb: a run ka..kb, the columns being ascending.
   let ka = 0, kb = nx - 1;

@@ -27,7 +27,7 @@ async function run(h: HumanLike, image: RasterImage, tile: Tile): Promise<Keypoi
     t.in = h.tf.tensor4d(Int32Array.from(px), [1, INPUT, INPUT, 3], 'int32');
     const d = await timeModel(() => { t.out = model.execute(t.in) as TensorLike; return t.out.data(); });
     // [1, 1, 17, 3]: y, x (0..1 of the tile), score.
-    return KEYPOINT_NAMES.map((name, k) => ({ name, x: tile.left + d[3 * k + 1] * tile.side, y: tile.top + d[3 * k] * tile.side, score: d[3 * k + 2] }));
+    return KEYPOINT_NAMES.map((name, k) => ({ name, x: tile.x0 + d[3 * k + 1] * tile.side, y: tile.y0 + d[3 * k] * tile.side, score: d[3 * k + 2] }));
   } finally {
     h.tf.dispose(t);
   }
@@ -44,7 +44,7 @@ export async function bodyKeypoints(models: ModelRegistry, image: RasterImage): 
   const side = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) * 1.4;
   const whole = wholeImage(image).side;
   if (side > 0.8 * whole) return first;
-  const second = await run(h, image, { left: Math.round(cx - side / 2), top: Math.round(cy - side / 2), side: Math.max(32, Math.round(side)) });
+  const second = await run(h, image, { x0: Math.round(cx - side / 2), y0: Math.round(cy - side / 2), side: Math.max(32, Math.round(side)) });
   const meanScore = (k: Keypoint[]) => k.reduce((s, p) => s + p.score, 0) / k.length;
   return meanScore(second) >= meanScore(first) * 0.9 ? second : first;
 }

@@ -4,15 +4,16 @@
  * them (eyes, brows, lips, outline) and hand-placed canonical coordinates where it does not (cheeks,
  * chin, beard line); each is softened on the atlas so it fades rather than stops.
  */
+import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
 import { feather, grow, minus, times, union } from '../../image/feather.ts';
-import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { ATLAS, atlasPoint } from './uv-map.ts';
 
 export type AtlasName = 'skin' | 'forehead' | 'leftCheek' | 'rightCheek' | 'leftUnderEye' | 'rightUnderEye' | 'nose' | 'tZone' | 'chin' | 'jaw' | 'beard' | 'moustache';
 
-const WIN: Win = { x0: 0, y0: 0, w: ATLAS, h: ATLAS };
+const WIN: Rect = { x0: 0, y0: 0, w: ATLAS, h: ATLAS };
 /** Softening on the atlas, in canonical units (the face is 1 wide). */
 const SOFT = 0.014;
 const px = (canonical: number) => (canonical / 1.5) * ATLAS;

@@ -15,11 +15,11 @@
  * All as full-resolution 0..255 masks like faceRegions(), the parser's probabilities stretched to decisions
  * (DECIDE).
  */
+import { toMask, type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES, CHIN, FOREHEAD_TOP } from '../faces/landmarks.ts';
 import { faceRegions, type RegionName } from './face-regions.ts';
-import { toMask, type Mask } from '../../image/feather.ts';
 import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
 
 export type PartName = 'skin' | 'forehead' | 'foreheadCover' | 'leftCheek' | 'rightCheek' | 'chin' | 'jaw' | 'nose' | 'beardArea'
@@ -41,7 +41,7 @@ function frameOf(face: Face, parsing: FaceParsing): Frame {
     };
   }
   const b = face.box;
-  return { ox: b.x + b.width / 2, oy: b.y + 0.4 * b.height, ax: c, ay: s, w: b.width, h: b.height };
+  return { ox: b.x0 + b.w / 2, oy: b.y0 + 0.4 * b.h, ax: c, ay: s, w: b.w, h: b.h };
 }
 
 /** Face-frame coordinates of an image point: across in face widths, down in face heights. */
@@ -79,7 +79,7 @@ export function combineWithMesh(parsing: FaceParsing, face: Face, image: RasterI
   const f = frameOf(face, parsing);
   // Ownership: 1 where this face is the nearest (in its own widths), fading over 0.1 widths at the border.
   const own = new Float32Array(n).fill(1);
-  const others = (opts.others ?? []).filter((o) => o !== face).map((o) => ({ cx: o.box.x + o.box.width / 2, cy: o.box.y + o.box.height / 2, w: Math.max(1, o.box.width) }));
+  const others = (opts.others ?? []).filter((o) => o !== face).map((o) => ({ cx: o.box.x0 + o.box.w / 2, cy: o.box.y0 + o.box.h / 2, w: Math.max(1, o.box.w) }));
   const head = new Float32Array(n);
   for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
     const px = win.x0 + x + 0.5, py = win.y0 + y + 0.5, i = y * win.w + x;

@@ -4,19 +4,19 @@
  * anti-aliasing, and with an image the lips, mouth and iris are snapped to the photo's edges. The others
  * (skin, forehead, cheeks, ...) are drawn on the canonical face and follow the mesh (uv-map.ts), softly.
  */
+import { toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LEFT_IRIS, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER,
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../faces/landmarks.ts';
 import { atlas, type AtlasName } from './atlas.ts';
-import { feather, featherReach, times, toMask, type Mask } from '../../image/feather.ts';
-import { fillDisc, fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { feather, featherReach, times } from '../../image/feather.ts';
+import { fillDisc, fillPolygon, type Pt } from '../../image/polygon.ts';
 import { refineEdges } from './refine.ts';
 import { faceWindow, sampleAtlasCropped, uvField, type UvField } from './uv-map.ts';
-
-export type { Mask };
 
 export type RegionName = 'faceOval' | 'skin' | 'upperLip' | 'lowerLip' | 'mouthOpening' | 'leftEye' | 'rightEye' | 'leftIris' | 'rightIris' | 'leftPupil' | 'rightPupil' | 'leftBrow' | 'rightBrow' | 'forehead' | 'leftCheek' | 'rightCheek' | 'leftUnderEye' | 'rightUnderEye' | 'nose' | 'tZone' | 'chin' | 'jaw' | 'beard' | 'moustache';
 
@@ -39,28 +39,25 @@ export function faceRegions(face: Face, size: { width: number; height: number },
   return out;
 }
 
-/** A region as drawn: its plane (0..1, row-major) over its own window of image pixels. */
-export interface RegionPlane { plane: Float32Array; win: Win }
-
 /**
  * The regions as faceRegions draws them, each over its own window only: for a caller that reads a region at
  * a few pixels (the part measures), the full-size masks were most of the cost. toMask makes one a mask.
  */
-export function faceRegionPlanes(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, RegionPlane>> {
+export function faceRegionPlanes(face: Face, size: { width: number; height: number }, image?: RasterImage, names: readonly RegionName[] = REGION_NAMES): Partial<Record<RegionName, MaskPlane>> {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 478) return {};
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
   const pts = (idx: readonly number[]): Pt[] => idx.map((i) => mesh[i]);
   /** A window around some mesh points, `margin` pixels wider on every side, within the image. */
-  const around = (idx: readonly number[], margin: number): Win => {
+  const around = (idx: readonly number[], margin: number): Rect => {
     const p = pts(idx);
     const x0 = Math.max(0, Math.floor(Math.min(...p.map((q) => q[0])) - margin)), y0 = Math.max(0, Math.floor(Math.min(...p.map((q) => q[1])) - margin));
     const x1 = Math.min(size.width, Math.ceil(Math.max(...p.map((q) => q[0])) + margin)), y1 = Math.min(size.height, Math.ceil(Math.max(...p.map((q) => q[1])) + margin));
     return { x0, y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
   };
-  const snap = (p: Float32Array, win: Win, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
-  let soft: { win: Win; field: UvField } | undefined;
-  const out: Partial<Record<RegionName, RegionPlane>> = {};
+  const snap = (p: Float32Array, win: Rect, kind: 'luma' | 'redness', r: number) => (image ? refineEdges(p, win, image, kind, r) : p);
+  let soft: { win: Rect; field: UvField } | undefined;
+  const out: Partial<Record<RegionName, MaskPlane>> = {};
   for (const name of names) {
     if (SOFT.includes(name)) {
       if (!soft) { const win = faceWindow(mesh, size); soft = { win, field: uvField(mesh, win) }; }
@@ -79,7 +76,7 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
     return { plane: feather(plane, win, blur), win };
   }
 
-  function hard(name: RegionName): { plane: Float32Array; win: Win } {
+  function hard(name: RegionName): MaskPlane {
     switch (name) {
       case 'faceOval': return shape(FACE_OVAL, 0.004 * faceWidth);
       case 'upperLip': return shape([...LIPS_UPPER_OUTER, ...[...LIPS_UPPER_INNER].reverse()], 0, 'redness');
@@ -109,4 +106,4 @@ export function faceRegionPlanes(face: Face, size: { width: number; height: numb
 }
 
 /** The window (image pixels) that a face's regions can cover. */
-export const regionWindow = (face: Face, size: { width: number; height: number }): Win | null => (face.mesh ? faceWindow(face.mesh, size) : null);
+export const regionWindow = (face: Face, size: { width: number; height: number }): Rect | null => (face.mesh ? faceWindow(face.mesh, size) : null);

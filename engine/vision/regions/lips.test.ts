@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { labOf } from '../../image/colour.ts';
 import type { LabPlanes } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import { removeTongue } from './lips.ts';
-import type { Win } from '../../image/polygon.ts';
 
 /**
  * A mouth drawn as rows of a 90 x 60 window: the upper lip (rows 10-17), the opening (18-31), the mesh's
  * "lower lip" (32-43). What fills the opening and the lower lip is given per column.
  */
-const W = 90, H = 60, win: Win = { x0: 0, y0: 0, w: W, h: H };
+const W = 90, H = 60, win: Rect = { x0: 0, y0: 0, w: W, h: H };
 const LIP = labOf(150, 30, 45), TONGUE = labOf(225, 120, 125), DARK = labOf(25, 12, 12);
 function mouth(opening: (x: number) => typeof LIP, lower: (x: number) => typeof LIP) {
   const n = W * H, lab: LabPlanes = { L: new Float32Array(n), a: new Float32Array(n), b: new Float32Array(n), area: win };

@@ -5,20 +5,21 @@
  * against the lips themselves. Face parsing would cost 0.9 s a face at its useful input size (0.3 s at 256,
  * where its lips are blocky), beyond the 1 s budget of lips-color-changer; the mesh's take costs ~10 ms.
  */
+import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab, type LabPlanes } from '../../image/colour.ts';
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../faces/landmarks.ts';
-import { faceRegions, type Mask } from './face-regions.ts';
+import { faceRegions } from './face-regions.ts';
 import { feather, grow } from '../../image/feather.ts';
-import type { Win } from '../../image/polygon.ts';
 
 export interface LipMask {
   /** Coverage 0..1 over `win`. */
   plane: Float32Array;
   /** The lower lip's share of `plane` (0..1 over `win`): the gloss favours it. */
   lower: Float32Array;
-  win: Win;
+  win: Rect;
   /** Cheek to cheek (mesh 234 to 454), pixels: the face's scale. */
   faceWidth: number;
 }
@@ -38,7 +39,7 @@ export function lipMask(face: Face, image: RasterImage): LipMask | null {
   const x0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[0])) - m)), y0 = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[1])) - m));
   const x1 = Math.min(image.width, Math.ceil(Math.max(...pts.map((p) => p[0])) + m)), y1 = Math.min(image.height, Math.ceil(Math.max(...pts.map((p) => p[1])) + m));
   if (x1 <= x0 || y1 <= y0) return null;
-  const win: Win = { x0, y0, w: x1 - x0, h: y1 - y0 };
+  const win: Rect = { x0, y0, w: x1 - x0, h: y1 - y0 };
 
   const r = faceRegions(face, image, image, ['upperLip', 'lowerLip', 'mouthOpening']);
   const cut = (mask: Mask | undefined) => {
@@ -71,7 +72,7 @@ export function lipMask(face: Face, image: RasterImage): LipMask | null {
  * Teeth the mesh's inner lip line put on the lips (an open smile): near the opening, pixels much paler and
  * less coloured than the lips' own median. Lips' own highlights are pale too but keep some of the lips' hue.
  */
-function removeTeeth(plane: Float32Array, mouth: Float32Array, win: Win, lab: LabPlanes, faceWidth: number): void {
+function removeTeeth(plane: Float32Array, mouth: Float32Array, win: Rect, lab: LabPlanes, faceWidth: number): void {
   const ls: number[] = [], cs: number[] = [];
   for (let i = 0; i < plane.length; i++) if (plane[i] > 0.9) { ls.push(lab.L[i]); cs.push(Math.hypot(lab.a[i], lab.b[i])); }
   if (ls.length < 20) return;
@@ -96,7 +97,7 @@ function removeTeeth(plane: Float32Array, mouth: Float32Array, win: Win, lab: La
  * as keepLipColoured), the lower lip keeps only what is the upper lip's colour; where they do not (a
  * tongue as red as the lips), the opening's colour decides nothing and the mesh stands.
  */
-export function removeTongue(plane: Float32Array, upper: Float32Array, lower: Float32Array, mouth: Float32Array, win: Win, lab: LabPlanes, faceWidth: number): void {
+export function removeTongue(plane: Float32Array, upper: Float32Array, lower: Float32Array, mouth: Float32Array, win: Rect, lab: LabPlanes, faceWidth: number): void {
   const n = plane.length;
   const lip = new Stats();
   const cs: number[] = [];
@@ -168,7 +169,7 @@ export function removeTongue(plane: Float32Array, upper: Float32Array, lower: Fl
  * ring of skin just outside them, in Lab, plus a distance test that drops colours far from both (background).
  * When lips and skin hardly differ in colour (pale lips), the mesh is trusted as it is.
  */
-function keepLipColoured(plane: Float32Array, mouth: Float32Array, win: Win, lab: LabPlanes, faceWidth: number): void {
+function keepLipColoured(plane: Float32Array, mouth: Float32Array, win: Rect, lab: LabPlanes, faceWidth: number): void {
   const n = plane.length;
   const ring = grow(plane, win, 0.05 * faceWidth), near = grow(plane, win, 0.015 * faceWidth), open = grow(mouth, win, 0.01 * faceWidth);
   const lip = new Stats(), skin = new Stats();
@@ -230,7 +231,7 @@ function invert3(m: number[]): number[] | null {
  * biden_obama_laughing_whitehouse it lay on cheek and background, and lips and skin there were too alike for
  * keepLipColoured to tell): the far half of the lips fades out, more the more the head is turned.
  */
-function fadeFarCorner(plane: Float32Array, win: Win, face: Face): void {
+function fadeFarCorner(plane: Float32Array, win: Rect, face: Face): void {
   const yaw = face.pose?.yaw ?? 0, mesh = face.mesh!;
   const strength = Math.min(1, Math.max(0, (Math.abs(yaw) - 20) / 20));
   if (strength === 0) return;

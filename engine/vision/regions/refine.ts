@@ -7,12 +7,12 @@
 import type { RasterImage } from '../../image/raster.ts';
 import { guidedFilter } from '../../image/guided-filter.ts';
 import { grow } from '../../image/feather.ts';
-import type { Win } from '../../image/polygon.ts';
+import type { Rect } from '../../image/rect.ts';
 
 export type Guide = 'luma' | 'redness';
 
 /** The guide over the window, stretched to 0..1 (the filter's eps is relative to the guide's spread). */
-export function guidePlane(image: RasterImage, win: Win, kind: Guide): Float32Array {
+export function guidePlane(image: RasterImage, win: Rect, kind: Guide): Float32Array {
   const g = new Float32Array(win.w * win.h);
   const c = image.channels;
   let lo = Infinity, hi = -Infinity;
@@ -31,7 +31,7 @@ export function guidePlane(image: RasterImage, win: Win, kind: Guide): Float32Ar
   return g;
 }
 
-export function refineEdges(plane: Float32Array, win: Win, image: RasterImage, kind: Guide, radius: number, eps = 0.004): Float32Array {
+export function refineEdges(plane: Float32Array, win: Rect, image: RasterImage, kind: Guide, radius: number, eps = 0.004): Float32Array {
   const r = Math.max(1, Math.round(radius));
   const q = guidedFilter(guidePlane(image, win, kind), plane, win.w, win.h, r, eps);
   const outer = grow(plane, win, 1.5 * r);

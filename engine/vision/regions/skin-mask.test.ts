@@ -19,7 +19,7 @@ function syntheticFace(side: number, cx: number, cy: number, size: { width: numb
   const uv = faceMeshTables().uv;
   const mesh = uv.map(([u, v]) => [cx + (u - 0.5) * side, cy + (v - 0.5) * side, 0] as [number, number, number]);
   while (mesh.length < 478) mesh.push([...mesh[1]] as [number, number, number]);
-  const face: Face = { box: { x: cx - side / 2, y: cy - side / 2, width: side, height: side }, score: 1, mesh, rotation: 0 };
+  const face: Face = { box: { x0: cx - side / 2, y0: cy - side / 2, w: side, h: side }, score: 1, mesh, rotation: 0 };
   const win = { x0: 0, y0: 0, w: size.width, h: size.height };
   const skin = new Uint8Array(win.w * win.h);
   const rx = meshFaceWidth(mesh) / 2, ry = 0.6 * side;

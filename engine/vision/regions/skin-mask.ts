@@ -6,12 +6,13 @@
  *   sharp the features a sharpening brings out: eyes with their lashes, brows, lips, and the hair.
  * Parsing draws the skin's outline along the photo's edges; the mesh is surer about the features.
  */
+import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../faces/landmarks.ts';
 import type { FaceParsing, ParsingClass } from '../parsing/face-parsing.ts';
 import { faceRegionPlanes } from './face-regions.ts';
 import { feather, grow, minus, union } from '../../image/feather.ts';
-import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 
 /**
  * Mesh points around each nostril and the alar base beside it (canonical uv just below the nose tip),
@@ -20,7 +21,7 @@ import { fillPolygon, type Pt, type Win } from '../../image/polygon.ts';
 export const RIGHT_NOSTRIL = [79, 239, 238, 241, 242, 20, 60, 75, 240, 98, 99, 97, 2];
 export const LEFT_NOSTRIL = [309, 459, 458, 461, 462, 250, 290, 305, 460, 327, 328, 326, 2];
 
-export interface RetouchMasks { win: Win; faceWidth: number; skin: Float32Array; tone: Float32Array; sharp: Float32Array }
+export interface RetouchMasks { win: Rect; faceWidth: number; skin: Float32Array; tone: Float32Array; sharp: Float32Array }
 
 /** Face width in pixels: cheek to cheek across the mesh. */
 export const meshFaceWidth = (mesh: readonly (readonly number[])[]) => Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
@@ -29,7 +30,7 @@ export const meshFaceWidth = (mesh: readonly (readonly number[])[]) => Math.hypo
  * The mesh's box grown by `grow` face widths on each side (top, bottom, left and right alike for `side`),
  * clipped to the image; null without a full mesh or when nothing is left.
  */
-export function meshWindow(face: Face, size: { width: number; height: number }, grow: { side: number; top: number; bottom: number }): Win | null {
+export function meshWindow(face: Face, size: { width: number; height: number }, grow: { side: number; top: number; bottom: number }): Rect | null {
   const m = face.mesh;
   if (!m || m.length < 478) return null;
   const fw = meshFaceWidth(m);
@@ -41,11 +42,11 @@ export function meshWindow(face: Face, size: { width: number; height: number }, 
 }
 
 /** The window a retouch of this face works in: the mesh's box grown by half a face width (neck, hair). */
-export const retouchWindow = (face: Face, size: { width: number; height: number }): Win | null =>
+export const retouchWindow = (face: Face, size: { width: number; height: number }): Rect | null =>
   meshWindow(face, size, { side: 0.5, top: 0.5, bottom: 0.5 });
 
 /** The sum (clipped to 1) of parsing classes, resampled onto `win` (zero where the parsing has no pixels). */
-export function parsingPlane(parsing: FaceParsing, classes: readonly ParsingClass[], win: Win): Float32Array {
+export function parsingPlane(parsing: FaceParsing, classes: readonly ParsingClass[], win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   const pw = parsing.win;
   const planes = classes.map((c) => parsing.classes[c]).filter((p): p is Uint8Array => !!p);
@@ -85,7 +86,7 @@ export function convexHull(points: readonly Pt[]): Pt[] {
 export const TONE_EDGE_PX = 1.5;
 
 /** The three masks of one meshed face over `win`. */
-export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): RetouchMasks {
+export function retouchMasks(face: Face, parsing: FaceParsing, win: Rect): RetouchMasks {
   const mesh = face.mesh!;
   const fw = meshFaceWidth(mesh);
   const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
@@ -111,7 +112,7 @@ export function retouchMasks(face: Face, parsing: FaceParsing, win: Win): Retouc
  * The lower face over `win`, 0..1: the canonical beard and moustache zones (face-regions.ts), i.e. the chin,
  * the jaw and the folds beside the mouth, where a jaw's and a beard's shadow and the smile lines lie.
  */
-export function lowerFacePlane(face: Face, size: { width: number; height: number }, win: Win): Float32Array {
+export function lowerFacePlane(face: Face, size: { width: number; height: number }, win: Rect): Float32Array {
   const out = new Float32Array(win.w * win.h);
   for (const r of Object.values(faceRegionPlanes(face, size, undefined, ['beard', 'moustache']))) {
     if (!r) continue;

@@ -4,9 +4,10 @@
  * (u, v) coordinates, nearest surface first; a region drawn once on the canonical face ("atlas") then
  * follows any face's shape, pose and expression by sampling it through this field.
  */
+import type { MaskPlane } from '../../image/mask.ts';
+import type { Rect } from '../../image/rect.ts';
 import { faceMeshTables } from '../models/human.ts';
 import { FACE_OVAL } from '../faces/landmarks.ts';
-import type { Win } from '../../image/polygon.ts';
 
 export type P3 = readonly [number, number, number];
 
@@ -17,7 +18,7 @@ export const SPAN = 1.5;
 /** How far the skirt reaches past the outline, as a fraction of the outline's distance from the face centre. */
 export const SKIRT = 0.35;
 
-export interface UvField { u: Float32Array; v: Float32Array; win: Win }
+export interface UvField { u: Float32Array; v: Float32Array; win: Rect }
 
 /**
  * Canonical coordinates of the 468 mesh points, then the skirt points (one per outline point), and the
@@ -47,7 +48,7 @@ export function faceSurface(mesh: readonly P3[], skirt = SKIRT) {
 const avg = (v: number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 
 /** The window around the face and its skirt, clipped to the image. */
-export function faceWindow(mesh: readonly P3[], size: { width: number; height: number }, skirt = SKIRT): Win {
+export function faceWindow(mesh: readonly P3[], size: { width: number; height: number }, skirt = SKIRT): Rect {
   const { xy } = faceSurface(mesh, skirt);
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (const [x, y] of xy) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
@@ -58,7 +59,7 @@ export function faceWindow(mesh: readonly P3[], size: { width: number; height: n
 }
 
 /** Canonical (u, v) of every window pixel covered by the face or its skirt; NaN elsewhere. */
-export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
+export function uvField(mesh: readonly P3[], win: Rect, skirt = SKIRT): UvField {
   const { xy, q, tri } = faceSurface(mesh, skirt);
   const [u, v] = rasterPairs(xy, tri, q, win);
   return { u, v, win };
@@ -69,7 +70,7 @@ export function uvField(mesh: readonly P3[], win: Win, skirt = SKIRT): UvField {
  * triangles cover, barycentrically; NaN elsewhere. Nearest surface first (smallest z), so a turned head's
  * hidden side does not take the visible one's pixels.
  */
-export function rasterPairs(xy: readonly P3[], tri: readonly number[], pairs: readonly (readonly number[])[], win: Win): [Float32Array, Float32Array] {
+export function rasterPairs(xy: readonly P3[], tri: readonly number[], pairs: readonly (readonly number[])[], win: Rect): [Float32Array, Float32Array] {
   const n = win.w * win.h;
   const p0 = new Float32Array(n).fill(NaN), p1 = new Float32Array(n).fill(NaN);
   const depth = new Float32Array(n).fill(Infinity);
@@ -126,7 +127,7 @@ export function sampleAtlas(atlas: Float32Array, f: UvField): Float32Array {
  * outside (a cheek covers a small part of the face's window; allocating and sampling all of it for each
  * region was most of the part measures' memory). Empty: a 1 x 1 zero plane at the window's corner.
  */
-export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): { plane: Float32Array; win: Win } {
+export function sampleAtlasCropped(atlas: Float32Array, f: UvField, margin: number): MaskPlane {
   const { w, h } = f.win;
   const [bx0, by0, bx1, by1] = atlasBox(atlas);
   const { ax, ay } = atlasCells(f);

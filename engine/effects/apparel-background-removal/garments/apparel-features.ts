@@ -8,11 +8,11 @@
  * against the head (face box, top of the silhouette) and its surroundings at the garment's scale
  * (surroundings.ts: above and below it, the silhouette's row through it, skin between it and the feet). One row of FEATURES.length numbers per region.
  */
+import { labDistance } from '../../../image/colour.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
 import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
@@ -93,7 +93,7 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
   const backdrop = medianLab(s, around.length > FEATURE_SHAPES.backdropRegions ? around : []);
   const bags = f.objects.filter((o) => ['handbag', 'backpack', 'suitcase'].includes(o.label));
   const people = f.objects.filter((o) => o.label === 'person');
-  const inBox = (o: DetectedObject, p: Pt) => p.x >= o.box.x && p.x <= o.box.x + o.box.width && p.y >= o.box.y && p.y <= o.box.y + o.box.height;
+  const inBox = (o: DetectedObject, p: Pt) => p.x >= o.box.x0 && p.x <= o.box.x0 + o.box.w && p.y >= o.box.y0 && p.y <= o.box.y0 + o.box.h;
   const crotch = frame ? crotchMatte(s, frame) : MISSING;
   const work = pieceWork(s, fg);
   const legs: LegShape = frame ? legShape(s, fg, frame, refs?.thigh ?? null) : NO_LEGS(R);
@@ -132,14 +132,14 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       }
     } else k += 9 + LIMBS.length * 2;
     if (face) {
-      const fx = face.box.x + face.box.width / 2, fy = face.box.y + face.box.height / 2;
-      put((g.x - fx) / face.box.width); put((g.y - fy) / face.box.height); put(Math.hypot(g.x - fx, g.y - fy) / face.box.width);
+      const fx = face.box.x0 + face.box.w / 2, fy = face.box.y0 + face.box.h / 2;
+      put((g.x - fx) / face.box.w); put((g.y - fy) / face.box.h); put(Math.hypot(g.x - fx, g.y - fy) / face.box.w);
     } else k += 3;
     for (const name of REFERENCES) {
       const c = refs ? refs[name] : null;
-      if (c) { put(deltaE(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
+      if (c) { put(labDistance(g.lab, c)); put(Lm - c[0]); put(am - c[1]); put(bm - c[2]); } else k += 4;
     }
-    if (backdrop) put(deltaE(g.lab, backdrop)); else k++;
+    if (backdrop) put(labDistance(g.lab, backdrop)); else k++;
     put(hair[r] / N);
     put(Math.max(0, ...bags.filter((o) => inBox(o, g)).map((o) => o.score)));
     put(Math.max(0, ...people.filter((o) => inBox(o, g)).map((o) => o.score)));
@@ -162,7 +162,7 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       put(leg.t); put(leg.gap); put(leg.dist); put(piece.gapT); put(piece.legT);
     } else k += 5;
     if (face) {
-      const fy = face.box.y, fh = face.box.height, fw = face.box.width;
+      const fy = face.box.y0, fh = face.box.h, fw = face.box.w;
       put((g.y0 - fy) / fh); put((g.y1 - fy) / fh);
       put((piece.y0 - fy) / fh); put((piece.y1 - fy) / fh); put((piece.x1 - piece.x0 + 1) / fw);
       put(headTop === MISSING ? MISSING : (g.y - headTop) / fh);
@@ -235,8 +235,8 @@ function crotchMatte(s: Scene, frame: BodyFrame): number {
 
 /** The first foreground row above the face's centre, in the face's column (the top of the head or the hat). */
 function silhouetteTop(s: Scene, fg: Uint8Array, face: Face): number {
-  const x = Math.min(s.width - 1, Math.max(0, Math.round(face.box.x + face.box.width / 2)));
-  const to = Math.min(s.height, Math.max(0, Math.round(face.box.y + face.box.height / 2)));
+  const x = Math.min(s.width - 1, Math.max(0, Math.round(face.box.x0 + face.box.w / 2)));
+  const to = Math.min(s.height, Math.max(0, Math.round(face.box.y0 + face.box.h / 2)));
   for (let y = 0; y < to; y++) if (fg[s.sp[y * s.width + x]]) return y;
   return to;
 }

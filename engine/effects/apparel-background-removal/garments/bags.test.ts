@@ -31,7 +31,7 @@ describe('garment bag rules', () => {
 
   // A standing body: shoulders at y 100, hips at 250 (torso 150), centre x 200, shoulders 120 apart.
   const g = { ys: 100, yh: 250, yk: 380, ya: 500, cx: 200, thigh: 130, shin: 120, t: 150, sw: 120, arms: [], legs: [] } as Geometry;
-  const box = (x: number, y: number, width: number, height: number) => ({ x, y, width, height });
+  const box = (x: number, y: number, width: number, height: number) => ({ x0: x, y0: y, w: width, h: height });
 
   it('takes a faint box for a bag only where one hangs: tall, beside the body, down past the hips', () => {
     expect(hangingBag(box(270, 260, 80, 220), g)).toBe(true); // tote from the hand, beside the leg
@@ -63,7 +63,7 @@ describe('garment bag rules', () => {
     const s = buildScene(rgb, 3, W, H, matte);
     const fg = new Uint8Array(s.regions.length).map((_, r) => (s.alpha[r] >= 0.5 ? 1 : 0));
     const at = (x: number, y: number) => s.sp[y * W + x];
-    const o = (x: number, y: number, width: number, height: number) => ({ label: 'handbag', score: 0.3, box: { x, y, width, height } });
+    const o = (x: number, y: number, width: number, height: number) => ({ label: 'handbag', score: 0.3, box: { x0: x, y0: y, w: width, h: height } });
     const bag = new Set(looseBags(s, fg, [o(16, 56, 60, 58)]));
     expect(bag.has(at(30, 70))).toBe(true);
     expect(bag.has(at(55, 100))).toBe(true);

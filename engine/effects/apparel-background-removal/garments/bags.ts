@@ -4,10 +4,10 @@
  * off the body's lines), with what its outline encloses. A confident box counts anywhere; a faint one
  * only where a bag hangs (tall, beside the body, reaching well below the hips).
  */
+import { labDistance } from '../../../image/colour.ts';
 import { segmentDistance, type Pt } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { flood, groups } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
 import { BAGS } from './tuning.ts';
@@ -21,7 +21,7 @@ export const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
  * over the body.
  */
 export function hangingBag(box: DetectedObject['box'], g: Geometry): boolean {
-  const { x, y, width: w, height: h } = box;
+  const { x0: x, y0: y, w, h } = box;
   return h >= g.t * BAGS.hanging.tall && Math.abs(x + w / 2 - g.cx) >= g.sw * BAGS.hanging.beside && y + h >= g.yh + g.t * BAGS.hanging.below;
 }
 
@@ -38,8 +38,8 @@ export function bagBoxes(objects: DetectedObject[], g: Geometry | null): Detecte
 
 /** Intersection of two boxes over the smaller one's area. */
 export function overlap(a: DetectedObject['box'], b: DetectedObject['box']): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x), h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.width * a.height, b.width * b.height)) : 0;
+  const w = Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0), h = Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0);
+  return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.w * a.h, b.w * b.h)) : 0;
 }
 
 /** Regions (among `candidates`) that make up detected bags. */
@@ -47,7 +47,7 @@ export function detectedBags(s: Scene, candidates: Set<number>, objects: Detecte
   const out = new Set<number>();
   const lines: [Pt, Pt][] = g ? [...g.arms, ...g.legs, [{ x: g.cx, y: g.ys }, { x: g.cx, y: g.yh }]] : [];
   for (const o of bagBoxes(objects, g)) {
-    const { x, y, width: w, height: h } = o.box;
+    const { x0: x, y0: y, w, h } = o.box;
     const inBox = (r: number) => { const p = s.regions[r]; return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; };
     const inside = [...candidates].filter(inBox);
     if (inside.length === 0) continue;
@@ -56,10 +56,10 @@ export function detectedBags(s: Scene, candidates: Set<number>, objects: Detecte
     const seeds = core.length ? core : inside.filter(off);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && deltaE(s.regions[q].lab, c) < BAGS.bagDE);
+    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAGS.bagDE);
     // Leather shading, prints and sheen spread a bag's colour: off the body's lines, the bag carries on
     // through regions much further from its median colour than clothing in front of the body may.
-    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && deltaE(s.regions[q].lab, c) < BAGS.offDE))) bag.add(r);
+    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && labDistance(s.regions[q].lab, c) < BAGS.offDE))) bag.add(r);
     for (const r of enclosedHoles(s, bag, inside, candidates)) bag.add(r);
     for (const r of bag) out.add(r);
   }
@@ -97,7 +97,7 @@ export function enclosedHoles(s: Scene, bag: Set<number>, within: number[], cand
 export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): number[] {
   const out: number[] = [];
   for (const o of boxes) {
-    const { x, y, width: w, height: h } = o.box;
+    const { x0: x, y0: y, w, h } = o.box;
     const inBox = (r: number, m = 0) => { const p = s.regions[r]; return p.x >= x - m * w && p.x <= x + w + m * w && p.y >= y - m * h && p.y <= y + h + m * h; };
     const box = [...s.regions.keys()].filter((r) => inBox(r));
     const share = (rs: number[]) => rs.reduce((t, r) => t + s.alpha[r] * s.regions[r].n, 0) / Math.max(1, areaOf(s, rs));
@@ -107,14 +107,14 @@ export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): nu
     const seeds = middle.filter(free);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const like = (r: number) => deltaE(s.regions[r].lab, c) < BAGS.bagDE;
+    const like = (r: number) => labDistance(s.regions[r].lab, c) < BAGS.bagDE;
     // The backdrop: what lies around the box (a quarter of its size out) off the matte.
     const ring = [...s.regions.keys()].filter((r) => free(r) && inBox(r, BAGS.ring) && !inBox(r));
     if (areaOf(s, ring.filter(like)) > areaOf(s, ring) * BAGS.ringShare) continue;
     const core = flood(s, seeds.filter(like), (q) => free(q) && inBox(q) && like(q));
     if (areaOf(s, [...core]) < w * h * BAGS.looseArea) continue;
     // Then on through shading, straps and buckles, as a detected bag beside the body does.
-    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && deltaE(s.regions[q].lab, c) < BAGS.offDE));
+    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAGS.offDE));
     out.push(...bag, ...enclosedHoles(s, bag, box.filter(free), new Set(box.filter((r) => fg[r]))));
   }
   return out;

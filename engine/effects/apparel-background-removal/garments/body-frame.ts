@@ -3,6 +3,7 @@
  * shoulders, hips, knees, ankles, elbows, wrists, with missing points filled from body proportions.
  * Garment zones (torso, arms, legs, feet) are measured against it.
  */
+import type { Rect } from '../../../image/rect.ts';
 import type { BodyPoint } from './human-run.ts';
 import { BODY } from './tuning.ts';
 
@@ -24,10 +25,8 @@ export interface BodyFrame {
 const mid = (a: Pt, b: Pt): Pt => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 const dist = (a: Pt, b: Pt) => Math.hypot(a.x - b.x, a.y - b.y);
 
-export interface FaceHint { x: number; y: number; width: number; height: number }
-
 /** null when neither keypoints nor a face place a person. */
-export function bodyFrame(points: BodyPoint[], face?: FaceHint): BodyFrame | null {
+export function bodyFrame(points: BodyPoint[], face?: Rect): BodyFrame | null {
   const get = (name: string): Pt | null => {
     const p = points.find((k) => k.name === name);
     return p && p.score >= BODY.minScore ? { x: p.x, y: p.y } : null;
@@ -37,10 +36,10 @@ export function bodyFrame(points: BodyPoint[], face?: FaceHint): BodyFrame | nul
   let [lh, rh] = pair('Hip');
   const hipsSeen = !!(lh || rh);
   // A face alone places the shoulders (about two face widths apart, half a face below the chin).
-  const fw = face ? face.width : 0;
+  const fw = face ? face.w : 0;
   if (!ls && !rs) {
     if (!face) return null;
-    const y = face.y + face.height * BODY.faceShoulderDrop, cx = face.x + face.width / 2;
+    const y = face.y0 + face.h * BODY.faceShoulderDrop, cx = face.x0 + face.w / 2;
     ls = { x: cx + fw * BODY.faceShoulderHalf, y }; rs = { x: cx - fw * BODY.faceShoulderHalf, y };
   }
   ls ??= { x: rs!.x + (face ? fw * BODY.faceShoulderSpan : BODY.fallbackShoulderSpan), y: rs!.y };

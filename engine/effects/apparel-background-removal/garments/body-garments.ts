@@ -4,9 +4,9 @@
  * part, learnt from the regions each prior is sure of and re-learnt from the assignment (EM style, as
  * GrabCut does), then smoothed over neighbouring regions of similar colour.
  */
+import { labDistanceSquared } from '../../../image/colour.ts';
 import { dist, mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
-import { deltaE2 } from '../../../image/lab.ts';
 import type { Scene } from './scene.ts';
 import { BODY_PARTS } from './tuning.ts';
 
@@ -46,7 +46,7 @@ function prior(g: Geometry, f: BodyFrame, p: Pt, bags: DetectedObject[]): number
   const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - BODY_PARTS.lowerFrom * g.t, g.yh + BODY_PARTS.lowerTo * g.t) * (1 - BODY_PARTS.feetOverLower * feet) * (1 - BODY_PARTS.armOverLower * onArm);
   const dAnkle = Math.min(...f.ankles.map((a) => dist(p, a)));
   const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - BODY_PARTS.shoesFrom * g.shin, g.ya) * (dAnkle < BODY_PARTS.ankleReach * g.shin ? 1 : BODY_PARTS.offAnkleShoes);
-  const inBag = bags.some((b) => p.x >= b.box.x && p.x <= b.box.x + b.box.width && p.y >= b.box.y && p.y <= b.box.y + b.box.height);
+  const inBag = bags.some((b) => p.x >= b.box.x0 && p.x <= b.box.x0 + b.box.w && p.y >= b.box.y0 && p.y <= b.box.y0 + b.box.h);
   const far = Math.min(dArm, dLeg, Math.abs(p.x - g.cx) > g.sw * BODY_PARTS.bagBesideBody ? Infinity : 0) > g.sw * BODY_PARTS.bagOffLines;
   const bag = inBag ? (far ? BODY_PARTS.bagInBoxOff : BODY_PARTS.bagInBoxOn) : far ? BODY_PARTS.bagOff : BODY_PARTS.bagOn;
   return [upper, lower, shoes, bag];
@@ -83,7 +83,7 @@ export function assignParts(s: Scene, clothing: Uint8Array, f: BodyFrame, object
       for (const q of s.neighbours[r]) {
         const pq = post.get(q);
         if (!pq) continue;
-        const w = BODY_PARTS.smoothShare * Math.exp(-deltaE2(s.regions[r].lab, s.regions[q].lab) / (2 * BODY_PARTS.smoothColour ** 2));
+        const w = BODY_PARTS.smoothShare * Math.exp(-labDistanceSquared(s.regions[r].lab, s.regions[q].lab) / (2 * BODY_PARTS.smoothColour ** 2));
         const nq = normalise(pq);
         for (let k = 0; k < acc.length; k++) acc[k] += w * nq[k];
         wsum += w;
@@ -103,7 +103,7 @@ function likelihood(s: Scene, r: number, seeds: number[]): number {
   const c = s.regions[r].lab;
   for (const q of seeds) {
     const w = s.regions[q].n;
-    num += w * Math.exp(-deltaE2(c, s.regions[q].lab) / (2 * BODY_PARTS.colourSigma * BODY_PARTS.colourSigma));
+    num += w * Math.exp(-labDistanceSquared(c, s.regions[q].lab) / (2 * BODY_PARTS.colourSigma * BODY_PARTS.colourSigma));
     den += w;
   }
   return num / den;

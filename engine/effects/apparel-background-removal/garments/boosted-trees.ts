@@ -1,6 +1,6 @@
 /**
  * Gradient-boosted decision trees for multi-class prediction (softmax over summed tree outputs), as
- * trained by scripts/train-apparel.ts. Every tree is complete to `depth`: internal node i has children
+ * trained by scripts/train/apparel.ts. Every tree is complete to `depth`: internal node i has children
  * 2i+1 and 2i+2; a row goes left when its feature is <= the threshold (or always, where the node has no
  * split: feature -1); leaf values follow the 2^depth - 1 internal nodes.
  */

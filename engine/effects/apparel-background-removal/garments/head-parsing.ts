@@ -31,7 +31,7 @@ export async function parseHeads(parser: FaceParser, image: RasterImage, faces: 
   const n = width * height;
   const planes = Object.fromEntries(HEAD_CLASSES.map((c) => [c, new Uint8Array(n)])) as Record<HeadClass, Uint8Array>;
   const covered = new Uint8Array(n);
-  const largest = [...faces].sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height).slice(0, HEAD_FACES);
+  const largest = [...faces].sort((a, b) => b.box.w * b.box.h - a.box.w * a.box.h).slice(0, HEAD_FACES);
   const at = workLattice(image, width, height);
   for (const face of largest) {
     const p = await parseFaceAt(parser, image, face, at, { input: HEAD_INPUT, classes: HEAD_CLASSES });

@@ -33,7 +33,7 @@ describe('garment head rules', () => {
 
   it('leaves nothing but a hat beside the head above the chin (an ear, a hairline rim), and clothing below', () => {
     // A grey backdrop-coloured "ear" patch beside a skin-coloured face, red clothing from y = 70 down.
-    const face: Face = { box: { x: 45, y: 20, width: 30, height: 36 } } as Face;
+    const face: Face = { box: { x0: 45, y0: 20, w: 30, h: 36 } } as Face;
     const s = buildScene(paint((x, y) => (y >= 70 ? [200, 30, 30] : x >= 45 && x < 75 && y >= 20 && y < 56 ? [225, 180, 150] : [90, 110, 140])), 3, W, H, allFg());
     labelHead(s, new Uint8Array(s.regions.length).fill(1), [face], null, null);
     expect(labelAt(s, 36, 40)).not.toBe(L.background);
@@ -42,7 +42,7 @@ describe('garment head rules', () => {
 
   it('takes the top of the head for hair, not a hat, when it has the colour of the hair hanging below the face', () => {
     // Grey backdrop (all foreground), skin face, dark hair on the crown and hanging beside the face to y = 120.
-    const face: Face = { box: { x: 45, y: 40, width: 30, height: 36 } } as Face;
+    const face: Face = { box: { x0: 45, y0: 40, w: 30, h: 36 } } as Face;
     const crown = (x: number, y: number) => x >= 35 && x < 85 && y >= 12 && y < 40;
     const hanging = (x: number, y: number) => ((x >= 20 && x < 33) || (x >= 87 && x < 100)) && y >= 40 && y < 120;
     const scene = (top: [number, number, number]) => buildScene(paint((x, y) => (crown(x, y) ? top : hanging(x, y) ? [30, 25, 20]

@@ -3,9 +3,9 @@
  * the body (a colour model learnt from the face's own pixels), hair (the colour beside and above the
  * face, grown from the head) and, above the face, a hat (what sits on the head and is neither).
  */
+import { labDistance } from '../../../image/colour.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { convexHull, fillPolygon } from './geometry.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { groups } from './regions.ts';
 import { areaOf, L, medianLab, regionShare, type Scene } from './scene.ts';
 import { HEAD } from './tuning.ts';
@@ -15,7 +15,7 @@ export interface SkinModel { mean: [number, number, number]; /** inverse covaria
 /** Pixels of the face: the hull of the mesh, or an ellipse in the box when there is no mesh. */
 export function faceMask(face: Face, width: number, height: number): Uint8Array {
   if (face.mesh && face.mesh.length >= 468) return fillPolygon(convexHull(face.mesh.slice(0, 468).map(([x, y]) => ({ x, y }))), width, height);
-  const { x, y, width: w, height: h } = face.box;
+  const { x0: x, y0: y, w, h } = face.box;
   const poly = Array.from({ length: 24 }, (_, k) => ({ x: x + w / 2 + (w / 2) * Math.cos((k / 24) * 2 * Math.PI), y: y + h / 2 + (h / 2) * Math.sin((k / 24) * 2 * Math.PI) }));
   return fillPolygon(poly, width, height);
 }
@@ -63,7 +63,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   }
   const face = faces[0];
   if (!face) return;
-  const { x, y, width: w, height: h } = face.box;
+  const { x0: x, y0: y, w, h } = face.box;
   const cx = x + w / 2;
   const free = (r: number) => fg[r] && s.label[r] === L.background;
   // Hair seeds: beside the face at eye level, and a band just above it (hair, or a hat).
@@ -91,8 +91,8 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   for (let r = 0; r < s.regions.length; r++) {
     const g = s.regions[r];
     if (!free(r) || g.y > y + h * HEAD.hatZone.bottom || g.y < y - h * HEAD.hatZone.top || Math.abs(g.x - cx) > w * HEAD.hatZone.half) continue;
-    if (sideHair && deltaE(g.lab, sideHair) < HEAD.hairDE) continue;
-    if (lowHair && deltaE(g.lab, lowHair) < HEAD.hairDE) continue;
+    if (sideHair && labDistance(g.lab, sideHair) < HEAD.hairDE) continue;
+    if (lowHair && labDistance(g.lab, lowHair) < HEAD.hairDE) continue;
     hat.push(r);
   }
   let isHat = false;
@@ -113,7 +113,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   }
   const colours = [sideHair, isHat ? null : topColour].filter((c) => c !== null);
   if (colours.length === 0) return;
-  const hairLike = (r: number) => Math.min(...colours.map((c) => deltaE(s.regions[r].lab, c))) < HEAD.hairDE;
+  const hairLike = (r: number) => Math.min(...colours.map((c) => labDistance(s.regions[r].lab, c))) < HEAD.hairDE;
   // Grow hair from the seeds through hair-coloured regions near the head (long hair reaches the chest).
   const near = (r: number) => {
     const g = s.regions[r];

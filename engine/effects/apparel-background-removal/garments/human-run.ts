@@ -6,13 +6,14 @@
  * here saves the sections it touches and puts them back afterwards.
  */
 import type { RasterImage } from '../../../image/raster.ts';
+import type { Rect } from '../../../image/rect.ts';
 import { timeModel } from '../../../vision/models/clock.ts';
 import type { HumanLike } from '../../../vision/models/human.ts';
 import { detectorView } from '../../../vision/faces/view.ts';
 import { DETECTION } from './tuning.ts';
 
 export interface BodyPoint { name: string; x: number; y: number; score: number }
-export interface DetectedObject { label: string; score: number; box: { x: number; y: number; width: number; height: number } }
+export interface DetectedObject { label: string; score: number; box: Rect }
 
 interface RawObject { label: string; score: number; box: [number, number, number, number] }
 interface RawBody { score: number; keypoints: { part: string; position: [number, number, number?]; score: number }[] }
@@ -52,5 +53,5 @@ export async function detectObjects(human: unknown, image: RasterImage, minScore
     face: { enabled: false }, hand: { enabled: false }, body: { enabled: false }, segmentation: { enabled: false },
     object: { enabled: true, modelPath: 'centernet.json', minConfidence: minScore, iouThreshold: DETECTION.objectIou, maxDetected: DETECTION.objectMax, skipFrames: 0, skipTime: 0 },
   });
-  return result.object.map((o) => ({ label: o.label, score: o.score, box: { x: o.box[0] * k, y: o.box[1] * k, width: o.box[2] * k, height: o.box[3] * k } }));
+  return result.object.map((o) => ({ label: o.label, score: o.score, box: { x0: o.box[0] * k, y0: o.box[1] * k, w: o.box[2] * k, h: o.box[3] * k } }));
 }

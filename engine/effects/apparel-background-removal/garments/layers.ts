@@ -4,9 +4,9 @@
  * garment that hangs well below the hips; otherwise it is a top. Lower: trousers and shorts part into two
  * tubes at the hem, a skirt stays one piece.
  */
+import { labDistance } from '../../../image/colour.ts';
 import { segmentDistance } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { flood } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
 import { LAYERS } from './tuning.ts';
@@ -24,11 +24,11 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
   const cin = medianLab(s, centre);
   const cout = medianLab(s, arms.length >= LAYERS.minArmRegions ? arms : sides);
   const total = areaOf(s, upper);
-  if (cin && cout && deltaE(cin, cout) > LAYERS.colourStep) {
+  if (cin && cout && labDistance(cin, cout) > LAYERS.colourStep) {
     const inner: number[] = [], outer: number[] = [];
     for (const r of upper) {
       const near = Math.abs(R(r).x - g.cx) < g.sw * LAYERS.innerNear.half && R(r).y < g.yh + LAYERS.innerNear.below * g.thigh ? LAYERS.innerBias : 0;
-      (deltaE(R(r).lab, cin) - near < deltaE(R(r).lab, cout) ? inner : outer).push(r);
+      (labDistance(R(r).lab, cin) - near < labDistance(R(r).lab, cout) ? inner : outer).push(r);
     }
     const share = areaOf(s, inner) / total;
     const outerOnSides = areaOf(s, outer.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * LAYERS.outerSides)) / Math.max(1, areaOf(s, outer));
@@ -88,10 +88,10 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
  */
 function waistband(s: Scene, upper: number[], lower: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] {
   const c = medianLab(s, lower.filter((r) => s.regions[r].y > g.yh - LAYERS.hips.above * g.t && s.regions[r].y < g.yh + LAYERS.hips.below * g.thigh));
-  if (!c || deltaE(c, u) <= LAYERS.colourStep) return [];
+  if (!c || labDistance(c, u) <= LAYERS.colourStep) return [];
   const band = new Set(upper.filter((r) => s.regions[r].y > g.yh - LAYERS.waistband.above * g.t && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.waistband.half));
   const isLower = new Set(lower);
-  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && deltaE(s.regions[r].lab, c) < LAYERS.colourStep));
+  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && labDistance(s.regions[r].lab, c) < LAYERS.colourStep));
   // A waistband goes round the body: going up from the hips, it ends at the first row it no longer
   // spans (a panel or stripe of the trousers' colour up the front of a shirt does not).
   const torso = new Set([...band, ...lower]);
@@ -121,7 +121,7 @@ function bibFront(s: Scene, upper: number[], u: number[], g: Geometry, offArms: 
   const arms = medianLab(s, upper.filter((r) => !offArms(r) && Math.abs(s.regions[r].x - g.cx) > g.sw * LAYERS.armOut));
   // A bib leaves the neckline to the garment beneath it (a shirt, a top).
   const neck = medianLab(s, upper.filter((r) => Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.bibNeck.half && s.regions[r].y > g.ys - LAYERS.bibNeck.above * g.t && s.regions[r].y < g.ys + LAYERS.bibNeck.below * g.t));
-  if (!arms || !neck || deltaE(arms, u) <= LAYERS.bibStep * LAYERS.colourStep || deltaE(neck, u) <= LAYERS.bibStep * LAYERS.colourStep) return null;
+  if (!arms || !neck || labDistance(arms, u) <= LAYERS.bibStep * LAYERS.colourStep || labDistance(neck, u) <= LAYERS.bibStep * LAYERS.colourStep) return null;
   return upper.filter((r) => like(r) && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.bibFront.half && s.regions[r].y > g.ys + LAYERS.bibFront.from * g.t);
 }
 

@@ -50,7 +50,7 @@ function drawnPerson(withCrown = true) {
     if (y >= 370 && y < 390 && ((x >= 62 && x < 98) || (x >= 102 && x < 138))) return [20, 20, 20];
     return null;
   };
-  const input = scene(paint, { points, faces: [{ box: { x: 78, y: 20, width: 44, height: 60 }, score: 0.95, rotation: 0 }] });
+  const input = scene(paint, { points, faces: [{ box: { x0: 78, y0: 20, w: 44, h: 60 }, score: 0.95, rotation: 0 }] });
   return { input, crown };
 }
 
@@ -150,7 +150,7 @@ describe('learned garment parse', () => {
   });
 
   const cup = (x: number, y: number) => ((x - 100) ** 2 / 70 ** 2 + (y - 220) ** 2 / 90 ** 2 <= 1 ? [120, 70, 40] : null);
-  const cupBox: DetectedObject = { label: 'cup', score: 0.56, box: { x: 25, y: 125, width: 150, height: 190 } };
+  const cupBox: DetectedObject = { label: 'cup', score: 0.56, box: { x0: 25, y0: 125, w: 150, h: 190 } };
 
   it('a foreground the detector names as a cup holds no garment', () => {
     const { labels, person } = parseGarments(scene(cup, { objects: [cupBox] }));

@@ -1,6 +1,6 @@
 /**
  * The learned garment parse: gradient-boosted trees (apparel-model.json, trained by
- * scripts/train-apparel.ts on the fit half of the shared street photos) name each superpixel of the
+ * scripts/train/apparel.ts on the fit half of the shared street photos) name each superpixel of the
  * person none or one of the seven garment classes, from apparel-features.ts: colour, texture, matte,
  * place on the body and against the face, colour against the person's skin, torso and legs, the face
  * parser's hat, hair and cloth around the largest faces (head-parsing.ts), the lower garment's shape
@@ -195,7 +195,7 @@ export function relabel(r: RuleParse, input: ParseInput, model = apparelModel())
   // A hat covers a good part of a head: a speck of hat smaller than a quarter of the face is a mistake
   // (a few superpixels of short dark hair on the official portrait).
   if (r.face) {
-    const least = LEAST_HAT * r.face.box.width * r.face.box.height;
+    const least = LEAST_HAT * r.face.box.w * r.face.box.h;
     for (const piece of groups(r.s, regions.filter((reg) => r.s.label[reg] === L.hat))) if (areaOf(r.s, piece) < least) for (const q of piece) r.s.label[q] = L.background;
   }
 }

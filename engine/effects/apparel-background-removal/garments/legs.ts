@@ -5,8 +5,8 @@
  * the thighs' colour and the rules' skin; across the thighs and the knees, how many runs that cloth makes
  * and how wide it is against the hips.
  */
+import { labDistance } from '../../../image/colour.ts';
 import { dist, mid, type BodyFrame, type Pt } from './body-frame.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { L, MISSING, type Scene } from './scene.ts';
 import { LEGS } from './tuning.ts';
 
@@ -41,7 +41,7 @@ export function legShape(s: Scene, fg: Uint8Array, frame: BodyFrame, thigh: [num
   const cloth = new Uint8Array(R);
   for (let r = 0; r < R; r++) {
     const l = s.label[r];
-    cloth[r] = fg[r] && l !== L.skin && l !== L.face && l !== L.hair && (!thigh || deltaE(s.regions[r].lab, thigh) < LEGS.clothDE) ? 1 : 0;
+    cloth[r] = fg[r] && l !== L.skin && l !== L.face && l !== L.hair && (!thigh || labDistance(s.regions[r].lab, thigh) < LEGS.clothDE) ? 1 : 0;
   }
   const regionAt = (p: Pt) => {
     const x = Math.round(p.x), y = Math.round(p.y);

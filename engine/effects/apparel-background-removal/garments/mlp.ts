@@ -1,5 +1,5 @@
 /**
- * A small multi-layer perceptron over the garment parse's region features (scripts/mlp-train.ts trains it):
+ * A small multi-layer perceptron over the garment parse's region features (scripts/train/mlp.ts trains it):
  * each feature clipped to the fit half's [lo, hi], centred and scaled (scale 0: not used); a feature that
  * can be MISSING gets 0 there and an extra input that says so; hidden layers (ReLU or tanh), softmax out.
  */

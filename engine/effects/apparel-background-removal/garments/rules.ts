@@ -4,6 +4,7 @@
  * sorts the rest into upper, lower, shoes and bag, and layers.ts names the upper and lower garments.
  * A photo without a person is a garment alone (alone.ts). The learned parse (learned.ts) starts from this one.
  */
+import { labDistance } from '../../../image/colour.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import type { HeadParsing } from './head-parsing.ts';
 import { bodyFrame, type BodyFrame } from './body-frame.ts';
@@ -15,7 +16,6 @@ import { extendUpper, splitLower, splitUpper } from './layers.ts';
 import { buildScene, L, medianLab, regionMask, regionShare, type Scene } from './scene.ts';
 import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
-import { deltaE } from '../../../image/lab.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
 import { RULE_PARSE } from './tuning.ts';
@@ -147,9 +147,9 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
     const xi = Math.round(x), yi = Math.round(y);
     if (xi >= 0 && yi >= 0 && xi < s.width && yi < s.height && labels[yi * s.width + xi]) keep.add(labels[yi * s.width + xi]);
   };
-  for (const f of input.faces) at(f.box.x + f.box.width / 2, f.box.y + f.box.height / 2);
+  for (const f of input.faces) at(f.box.x0 + f.box.w / 2, f.box.y0 + f.box.h / 2);
   for (const p of input.points) if (p.score >= RULE_PARSE.seenScore) at(p.x, p.y);
-  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x + o.box.width / 2, o.box.y + o.box.height / 2);
+  for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x0 + o.box.w / 2, o.box.y0 + o.box.h / 2);
   const reach = frame.torso * RULE_PARSE.handReach;
   for (let i = 0; i < labels.length; i++) {
     if (!labels[i] || keep.has(labels[i])) continue;
@@ -164,7 +164,7 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
 
 function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
   let on = 0, all = 0;
-  const { x, y, width: w, height: h } = f.box;
+  const { x0: x, y0: y, w, h } = f.box;
   for (let yy = Math.max(0, Math.floor(y)); yy < Math.min(s.height, y + h); yy++) for (let xx = Math.max(0, Math.floor(x)); xx < Math.min(s.width, x + w); xx++) {
     all++; if (fg[s.sp[yy * s.width + xx]]) on++;
   }
@@ -186,7 +186,7 @@ function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: 
     let inside = 0;
     for (let r = 0; r < fg.length; r++) {
       const g = s.regions[r];
-      if (fg[r] && g.x >= o.box.x && g.x <= o.box.x + o.box.width && g.y >= o.box.y && g.y <= o.box.y + o.box.height) inside += g.n;
+      if (fg[r] && g.x >= o.box.x0 && g.x <= o.box.x0 + o.box.w && g.y >= o.box.y0 && g.y <= o.box.y0 + o.box.h) inside += g.n;
     }
     return inside > total * share;
   });
@@ -210,7 +210,7 @@ function bootLegs(s: Scene, legs: number[], shoes: number[], g: ReturnType<typeo
   const c = medianLab(s, shoes);
   if (!c) return [];
   const low = new Set(legs.filter((r) => s.regions[r].y > g.yk - RULE_PARSE.bootAbove * g.shin));
-  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && deltaE(s.regions[r].lab, c) < RULE_PARSE.bootDE))].filter((r) => low.has(r));
+  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && labDistance(s.regions[r].lab, c) < RULE_PARSE.bootDE))].filter((r) => low.has(r));
   if (boots.length === 0) return [];
   // A boot's top meets bare leg; trousers of the shoes' colour carry on upwards instead.
   const top = Math.min(...boots.map((r) => s.regions[r].y0)), span = Math.max(...boots.map((r) => s.regions[r].y1)) - top;

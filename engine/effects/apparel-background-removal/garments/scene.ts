@@ -2,7 +2,7 @@
  * The shared state of one garment parse: the work-size image in Lab, its superpixels with per-region
  * statistics and neighbours, the person matte, and the label given to each region so far.
  */
-import { toLab } from '../../../image/lab.ts';
+import { toLabInterleaved } from '../../../image/colour.ts';
 import { slic, type Region } from './superpixels.ts';
 import { SUPERPIXELS } from './tuning.ts';
 
@@ -29,7 +29,7 @@ export interface Scene {
 
 export function buildScene(rgb: Uint8Array, channels: number, width: number, height: number, matte: Uint8Array): Scene {
   const n = width * height;
-  const lab = toLab(rgb, channels, n);
+  const lab = toLabInterleaved(rgb, channels, n);
   const { labels: sp, regions } = slic(lab, width, height, Math.max(SUPERPIXELS.minRegions, Math.round(n / SUPERPIXELS.pixelsPerRegion)));
   const alpha = new Float32Array(regions.length);
   for (let i = 0; i < n; i++) alpha[sp[i]] += matte[i] / 255;

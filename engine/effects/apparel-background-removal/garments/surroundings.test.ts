@@ -29,10 +29,7 @@ function at(paint: (x: number, y: number) => number[] | null, x: number, y: numb
     if (fg[r] && c === NAVY) navy[r] = 1;
   }
   const members = [...navy.keys()].filter((r) => navy[r]);
-  const piece = {
-    x0: Math.min(...members.map((r) => s.regions[r].x0)), y0: Math.min(...members.map((r) => s.regions[r].y0)),
-    x1: Math.max(...members.map((r) => s.regions[r].x1)), y1: Math.max(...members.map((r) => s.regions[r].y1)),
-  };
+  const piece = { y0: Math.min(...members.map((r) => s.regions[r].y0)), y1: Math.max(...members.map((r) => s.regions[r].y1)) };
   const frame = bodyFrame(points)!;
   const out: number[] = [];
   surroundings(s, fg, frame, legShape(s, fg, frame, null), { x: 0, y: 1 }, s.sp[y * W + x], piece, (q) => navy[q] === 1, (v) => out.push(v));

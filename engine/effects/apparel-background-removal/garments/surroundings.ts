@@ -6,8 +6,8 @@
  * ends along the legs (0 hips, 1 knees, 2 ankles), and whether skin shows between the piece's bottom and
  * the feet (a skirt or shorts over bare legs; trousers reach the shoes).
  */
+import { labDistance } from '../../../image/colour.ts';
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
-import { deltaE } from '../../../image/lab.ts';
 import type { LegShape } from './legs.ts';
 import { L, MISSING, type Scene } from './scene.ts';
 import { SURROUNDINGS } from './tuning.ts';
@@ -19,13 +19,14 @@ export const SURROUNDING_FEATURES: readonly string[] = [
   'underdE', 'underSkin', 'skinBelow', 'skinBelowGap',
 ];
 
-export interface Piece { x0: number; y0: number; x1: number; y1: number }
+/** The rows a piece of like colour spans: its first (y0) and last (y1, inclusive). */
+export interface PieceRows { y0: number; y1: number }
 
 /**
  * The features of region r (SURROUNDING_FEATURES order) into `put`. `inPiece(q)` says whether region q
  * is in r's piece of like colour; `axis` is the body's unit axis (neck to pelvis).
  */
-export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: LegShape, axis: Pt, r: number, piece: Piece, inPiece: (q: number) => boolean, put: (v: number) => void) {
+export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: LegShape, axis: Pt, r: number, piece: PieceRows, inPiece: (q: number) => boolean, put: (v: number) => void) {
   const g = s.regions[r], unit = frame.torso, W = s.width, H = s.height;
   const regionAt = (x: number, y: number) => {
     const xi = Math.round(x), yi = Math.round(y);
@@ -34,7 +35,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   for (const dir of [-1, 1]) {
     const q = regionAt(g.x + dir * SURROUNDINGS.step * unit * axis.x, g.y + dir * SURROUNDINGS.step * unit * axis.y);
     if (q < 0 || !fg[q]) { put(MISSING); put(MISSING); continue; }
-    put(deltaE(g.lab, s.regions[q].lab)); put(s.label[q] === L.skin ? 1 : 0);
+    put(labDistance(g.lab, s.regions[q].lab)); put(s.label[q] === L.skin ? 1 : 0);
   }
   // The silhouette's row through the region, across the body: centred on the legs' middle below the hips,
   // on the neck–pelvis line above.
@@ -53,7 +54,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   // Below the piece: what it meets (a quarter torso under its bottom, in the region's column), and the
   // share of skin down to the ankles (or the shoes), with how far below the piece the first skin is.
   const under = regionAt(g.x, piece.y1 + SURROUNDINGS.step * unit);
-  if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(deltaE(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
+  if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(labDistance(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
   const feet = Math.min(H - 1, Math.round((frame.ankles[0].y + frame.ankles[1].y) / 2 + SURROUNDINGS.feetBelow * unit));
   const xc = Math.round(g.x);
   let seen = 0, skin = 0, first = -1;

@@ -7,7 +7,7 @@
  * ankles (ya), across it from the body's middle (cx). A region's "share" of something over a half (≥ 0.5)
  * means it mostly is that, and is not a parameter. The learned model (apparel-model.json) was trained on the
  * features as FEATURE_* and LEGS_*, SURROUNDINGS and CONTEXT define them: change those only with a retrain
- * (scripts/train-apparel.ts). Figures: docs/experiments/apparel-background-removal.md.
+ * (scripts/train/apparel.ts). Figures: docs/experiments/apparel-background-removal.md.
  */
 
 /** The body frame from keypoints and the face (body-frame.ts). */
@@ -401,7 +401,8 @@ export const SMOOTHING = { share: 0.85, passes: 8, colour: 12 };
 /**
  * Whether connected lower garments are voted skirt or trousers as wholes (learned.ts voteLower). Off: with
  * the face parser's features it no longer helped the fit folds
- * (docs/experiments/apparel-background-removal.md#the-face-parsers-hat); train-apparel --vote measures it again.
+ * (docs/experiments/apparel-background-removal.md#the-face-parsers-hat); scripts/train/apparel.ts --vote
+ * measures it again.
  */
 export const LOWER_VOTE = false;
 

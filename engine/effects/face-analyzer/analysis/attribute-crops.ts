@@ -22,7 +22,7 @@ export function faceRoi(face: Face, scale: number): Roi {
   }
   const angle = ((face.pose?.roll ?? face.rotation) * Math.PI) / 180;
   const grow = Math.abs(Math.cos(angle)) + Math.abs(Math.sin(angle));
-  const { x, y, width, height } = face.box;
+  const { x0: x, y0: y, w: width, h: height } = face.box;
   return { cx: x + width / 2, cy: y + height / 2, size: (Math.max(width, height) / grow) * scale, angle };
 }
 
@@ -122,7 +122,7 @@ async function modelCrops(tf: Tf, spec: AttributeModelSpec, image: RasterImage, 
 }
 
 /**
- * What the model sees for each square, for looking at (scripts/face-attributes-crops.ts): size x size
+ * What the model sees for each square, for looking at (scripts/render/face-attributes-crops.ts): size x size
  * pixels, 0..255, one channel for the grey models, else RGB; before the model's own scaling.
  */
 export async function attributeModelInputs(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], border: Border = 'black'): Promise<{ data: Uint8Array; size: number; channels: 1 | 3 }[]> {

@@ -3,7 +3,7 @@
  * input size, the part of the face crop it reads, its input normalisation and how its outputs decode.
  * Taken from human's own modules (src/face/faceres.ts, src/gear/*.ts) and, where human departs from the
  * model's origin, the origin's convention as a second variant; which one runs is decided by measurement
- * (scripts/quality-face-attributes.ts), not here.
+ * (scripts/quality/face-attributes.ts), not here.
  */
 import type { TensorLike } from '../../../vision/models/human.ts';
 

@@ -2,7 +2,7 @@
  * Age, gender and emotion for each detected face, from human's attribute models run on the same Human
  * instance (so on a worker's own registry). Which model, crop and decode answers each question was chosen
  * by measurement on half of the shared test faces and checked on the other half
- * (scripts/quality-face-attributes.ts; docs/experiments/face-analyzer.md#age-gender-and-emotion-models);
+ * (scripts/quality/face-attributes.ts; docs/experiments/face-analyzer.md#age-gender-and-emotion-models);
  * PIPELINE (../tuning.ts) records that choice.
  *
  * Every value comes with a probability: gender and emotion the model's own for the class reported, age

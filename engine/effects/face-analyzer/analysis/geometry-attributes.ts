@@ -6,7 +6,7 @@
  *
  * - two-way answers: a logistic of the measure's margin from the decision threshold in units of its
  *   fitted spread, p = 1 / (1 + exp(-(x - t) / s)); t and s were fitted by logistic regression on the
- *   fit half of the shared test faces (scripts/quality-face-geometry.ts --fit) and checked on the other;
+ *   fit half of the shared test faces (scripts/quality/face-geometry.ts --fit) and checked on the other;
  * - eye size: ordinal logistic (two thresholds on one score);
  * - nose and face shape, which have no labelled data: the measures, with their drift with head pitch and
  *   yaw taken out, standardised by their spread over the fit half of the shared faces, and the posterior of
@@ -85,7 +85,7 @@ function pool<T extends { weight: number }>(a: T, b: T) {
 export interface LogisticRule { features: readonly (keyof GeometryFeatures)[]; weights: readonly number[]; bias: number; means: readonly number[] }
 
 /**
- * Fitted on the fit half of the shared faces against by-eye labels (scripts/quality-face-geometry.ts --fit
+ * Fitted on the fit half of the shared faces against by-eye labels (scripts/quality/face-geometry.ts --fit
  * prints this table; logistic regression with a unit Gaussian prior on the weights in standard units, so
  * a rule with few labels stays near its base rate). Labelled faces in that half: eyes closed 53 (4
  * closed), mouth 55, smile 59, eye size 40, brow density 15, brow curve 16, eyelid 8. Features were

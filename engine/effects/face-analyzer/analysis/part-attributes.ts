@@ -5,7 +5,7 @@
  * probability of the type given, from a logistic of the measure's margin from its threshold (two-way
  * answers), a product of such margins (ordered cases), pixel shares (hat colour) or the posterior of
  * Gaussian colour classes (hair colour, skin). Constants are in RULES, from the fit half of the shared
- * faces against by-eye labels (scripts/face-parts-labels.json; scripts/quality-face-parts.ts reports both
+ * faces against by-eye labels (scripts/datasets/face-parts-labels.json; scripts/quality/face-parts.ts reports both
  * halves). Where there were no labelled examples the rule is hand-set from what the measure means and is
  * marked "unchecked".
  *
@@ -19,9 +19,9 @@
  * (so the moustache rule reads the colour of the upper-lip band, not a class); hair longer than the crop
  * is seen only through the hair mask, which spills onto the face on tight crops.
  */
+import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
 import type { FaceParsing, ParsingSample } from '../../../vision/parsing/face-parsing.ts';
-import type { Mask } from '../../../vision/regions/face-regions.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import type { Coded } from './geometry-attributes.ts';
 import { measureParts } from './part-measures.ts';

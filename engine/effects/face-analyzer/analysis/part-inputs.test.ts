@@ -15,14 +15,14 @@ import { measureParts } from './part-measures.ts';
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
 
 const face = (size: number, mesh = true): Face => ({
-  box: { x: 10, y: 20, width: size, height: size }, score: 0.9, rotation: 0, pose: { yaw: 1, pitch: 2, roll: 3 },
+  box: { x0: 10, y0: 20, w: size, h: size }, score: 0.9, rotation: 0, pose: { yaw: 1, pitch: 2, roll: 3 },
   ...(mesh ? { mesh: Array.from({ length: 478 }, (_, i) => [10 + (i % 20) * size / 20, 20 + Math.floor(i / 20) * size / 24, -i] as [number, number, number]) } : {}),
 });
 
 describe('part inputs', () => {
   it('scales a face: box and mesh (z too), not its pose', () => {
     const f = face(100), s = scaleFace(f, 0.5);
-    expect(s.box).toEqual({ x: 5, y: 10, width: 50, height: 50 });
+    expect(s.box).toEqual({ x0: 5, y0: 10, w: 50, h: 50 });
     expect(s.mesh![21]).toEqual([f.mesh![21][0] / 2, f.mesh![21][1] / 2, f.mesh![21][2] / 2]);
     expect(s.pose).toEqual(f.pose);
     expect(scaleFace(f, 1)).toBe(f);

@@ -6,13 +6,13 @@
  * regions and colours of one face were several seconds. The faces are given in the working copy's pixels.
  */
 import sharp from 'sharp';
+import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
 import { hairFromMatte } from '../../../vision/matting/hair.ts';
 import { personMatteWith, type PersonModel } from '../../../vision/matting/person.ts';
 import { workGuide } from '../../../vision/matting/work-guide.ts';
 import type { ModelRegistry } from '../../../vision/models/registry.ts';
 import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../../../vision/parsing/face-parsing.ts';
-import type { Mask } from '../../../vision/regions/face-regions.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { HAIR_PERSON_MODEL, HAIR_RVM_SIDE } from '../tuning.ts';
 import { partsLattice } from './part-sampling.ts';
@@ -39,7 +39,7 @@ export function scaleFace(face: Face, k: number): Face {
   const b = face.box;
   return {
     ...face,
-    box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k },
+    box: { x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k },
     ...(face.mesh ? { mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k] as [number, number, number]) } : {}),
   };
 }

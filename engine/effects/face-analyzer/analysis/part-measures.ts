@@ -2,16 +2,17 @@
  * The measures behind the part attributes (part-attributes.ts): what the face parsing, the hair mask and
  * the colours say about glasses, hats, a mask, a moustache, the hair and the skin, taken in the face's own
  * frame (origin between the eyes, x across to the subject's left, y down, unit = the face's width from
- * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, engine/image/lab.ts).
+ * the mesh, so numbers compare across photo sizes). Colours are CIE L*a*b* (D65, toLabInterleaved).
  *
  * Everything reads pixels the parsing already covers (its window, about 2.5 face widths square), except
  * the hair's extent, which reads the hair mask over a taller window (long hair goes past the crop).
  */
+import { toLabInterleaved } from '../../../image/colour.ts';
+import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
-import { toLab } from '../../../image/lab.ts';
 import { faceMeshTables } from '../../../vision/models/human.ts';
 import { sampleParsing, type FaceParsing, type ParsingClass, type ParsingSample } from '../../../vision/parsing/face-parsing.ts';
-import { faceRegionPlanes, type Mask, type RegionName } from '../../../vision/regions/face-regions.ts';
+import { faceRegionPlanes, type RegionName } from '../../../vision/regions/face-regions.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from '../../../vision/faces/landmarks.ts';
@@ -101,7 +102,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const faceProb = probOf(['skin', 'nose', 'upperLip', 'lowerLip', 'mouth']), mouthProb = probOf(['upperLip', 'lowerLip', 'mouth', 'nose']);
   /** a(i) x b(i), b read only where a is not 0 (b is finite everywhere); a's support. */
   const both = (a: Field, b: (i: number) => number): Field => within((i: number) => { const v = a(i); return v === 0 ? 0 : v * b(i); }, a.support);
-  const lab = toLab(latticeRgb(image, grid), 3, n);
+  const lab = toLabInterleaved(latticeRgb(image, grid), 3, n);
   const labAt = (i: number): Lab => [lab[3 * i], lab[3 * i + 1], lab[3 * i + 2]];
   // Every point's face coordinates, once.
   const U = new Float32Array(n), V = new Float32Array(n);

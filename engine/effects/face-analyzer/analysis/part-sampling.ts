@@ -3,10 +3,10 @@
  * points, and the hair in face coordinates over a window taller than the parsing's.
  */
 import type { RasterImage } from '../../../image/raster.ts';
-import { toLab } from '../../../image/lab.ts';
+import { toLabInterleaved } from '../../../image/colour.ts';
+import type { Mask } from '../../../image/mask.ts';
+import type { Rect } from '../../../image/rect.ts';
 import type { ImageLattice } from '../../../vision/parsing/face-parsing.ts';
-import type { Mask } from '../../../vision/regions/face-regions.ts';
-import type { Win } from '../../../image/polygon.ts';
 import { PARTS_SAMPLES } from '../tuning.ts';
 import type { Lab } from './part-features.ts';
 
@@ -15,7 +15,7 @@ import type { Lab } from './part-features.ts';
  * the sample counts bounded (about 30 000), as image columns and rows. A parsing taken at these points only
  * (parseFaceAt) measures the same as a full one (PARTS_SAMPLES).
  */
-export function partsLattice(win: Win): ImageLattice {
+export function partsLattice(win: Rect): ImageLattice {
   const step = Math.max(1, Math.round(Math.sqrt((win.w * win.h) / PARTS_SAMPLES)));
   const cols: number[] = [], rows: number[] = [];
   for (let x = 0; x < win.w; x += step) cols.push(win.x0 + x);
@@ -45,7 +45,7 @@ export function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
  * grid of about 0.02 face widths; without a mask, the parser's hair over its window.
  */
 export function hairSampler(hair: Mask | undefined, local: (x: number, y: number) => [number, number], image: RasterImage, W: number,
-  parserHair: (i: number) => number, win: Win, grid: ImageLattice) {
+  parserHair: (i: number) => number, win: Rect, grid: ImageLattice) {
   // Without a mask the parser's hair is read at the nearest lattice point (the pixel itself when the lattice is every pixel).
   const nx = grid.cols.length, ny = grid.rows.length;
   const step = nx > 1 ? grid.cols[1] - grid.cols[0] : 1;
@@ -90,7 +90,7 @@ export function hairSampler(hair: Mask | undefined, local: (x: number, y: number
       for (let j = 0; j < m; j++) if (hs[j] > 0.8) sure.push(offsets[j] * image.channels);
       const rgb = new Uint8Array(sure.length * 3);
       sure.forEach((s, j) => { rgb[3 * j] = image.data[s]; rgb[3 * j + 1] = image.data[s + 1]; rgb[3 * j + 2] = image.data[s + 2]; });
-      const l = toLab(rgb, 3, sure.length);
+      const l = toLabInterleaved(rgb, 3, sure.length);
       return Array.from({ length: sure.length }, (_, j): Lab => [l[3 * j], l[3 * j + 1], l[3 * j + 2]]);
     },
     /** The depth (v) above which this share of the hair lies (-Infinity without hair). */

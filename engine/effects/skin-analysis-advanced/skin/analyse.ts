@@ -191,7 +191,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
     if (refined.has(b) && !refinedSpot(b, kind, near)) continue;
     if (lesions.some((l) => Math.hypot(l.blob.x - b.x, l.blob.y - b.y) < Math.max(l.blob.r, b.r))) continue;
     const [x0, y0] = toImage(f, b.x - 1.2 * b.r, b.y - 1.2 * b.r), [x1, y1] = toImage(f, b.x + 1.2 * b.r, b.y + 1.2 * b.r);
-    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b, near)), rect: { left: Math.round(x0), top: Math.round(y0), width: Math.max(1, Math.round(x1 - x0)), height: Math.max(1, Math.round(y1 - y0)) } });
+    lesions.push({ kind, blob: b, confidence: scaleConf(lesionConfidence(kind, b, near)), rect: { x0: Math.round(x0), y0: Math.round(y0), w: Math.max(1, Math.round(x1 - x0)), h: Math.max(1, Math.round(y1 - y0)) } });
   }
 
   lap('lesions');

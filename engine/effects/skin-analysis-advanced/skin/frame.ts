@@ -7,9 +7,9 @@
  */
 import sharp from 'sharp';
 import type { RasterImage } from '../../../image/raster.ts';
+import type { Rect } from '../../../image/rect.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../../../vision/faces/landmarks.ts';
-import type { Win } from '../../../image/polygon.ts';
 import { WORK_PX_PER_MM } from '../tuning.ts';
 
 export const IRIS_MM = 11.7;
@@ -26,7 +26,7 @@ export interface Frame {
   /** Frame pixel = (image pixel - win origin) * k. */
   k: number;
   /** The window of the image the frame covers. */
-  win: Win;
+  win: Rect;
   w: number; h: number;
   /** RGB, interleaved, w x h. */
   rgb: Uint8Array;
@@ -65,7 +65,7 @@ export async function makeFrame(image: RasterImage, face: Face, workPxPerMm = WO
   const xs = m.map((p) => p[0]), ys = m.map((p) => p[1]);
   const x0 = Math.max(0, Math.floor(Math.min(...xs) - grow)), y0 = Math.max(0, Math.floor(Math.min(...ys) - grow));
   const x1 = Math.min(image.width, Math.ceil(Math.max(...xs) + grow)), y1 = Math.min(image.height, Math.ceil(Math.max(...ys) + grow));
-  const win: Win = { x0, y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
+  const win: Rect = { x0, y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
   const k = Math.min(1, workPxPerMm / pxPerMm);
   const w = Math.max(1, Math.round(win.w * k)), h = Math.max(1, Math.round(win.h * k));
   let img = sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })

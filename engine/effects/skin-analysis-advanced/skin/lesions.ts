@@ -6,7 +6,8 @@ import { fitPlane, planeResiduals } from '../../../image/plane-fit.ts';
 import { BLOBS, SPOT_FINER } from '../tuning.ts';
 import { measureBlob, type Blob, type LabFrame } from './blobs.ts';
 import { grows } from './confidence.ts';
-import type { LesionKind, Rect } from './names.ts';
+import type { Rect } from '../../../image/rect.ts';
+import type { LesionKind } from './names.ts';
 import { nth } from './pigment.ts';
 
 export interface Lesion { kind: LesionKind; rect: Rect; confidence: number; blob: Blob }

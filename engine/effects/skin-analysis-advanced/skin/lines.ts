@@ -3,6 +3,7 @@
  * the nose-to-mouth course, a zone's core, and the forehead's 'all' field (fine lines and furrows).
  */
 import { gauss as blurPlane } from '../../../image/gauss.ts';
+import type { Rect } from '../../../image/rect.ts';
 import { CORE_LEVEL, FINE_LINES, FOLD, RIDGE_SIGMAS } from '../tuning.ts';
 import type { P2 } from './frame.ts';
 import { nth } from './pigment.ts';
@@ -54,13 +55,13 @@ export function lateralReach(line: Line, mesh: readonly P2[], side: 'right' | 'l
  * in from its edge), so that what the fold scales read there is the zone's own relief, not the edges of
  * the hair, brows or eyes beside it. 1 inside, 0 outside.
  */
-export function coreOf(zone: Float32Array, w: number, h: number, s: number): { core: Float32Array; box: { x0: number; y0: number; x1: number; y1: number } } {
+export function coreOf(zone: Float32Array, w: number, h: number, s: number): { core: Float32Array; box: Rect } {
   const core = new Float32Array(w * h);
   // Blurred only over the zone's box and 3 σ around it (the zone is 0 beyond: the same values).
   let x0 = w, y0 = h, x1 = -1, y1 = -1;
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) if (zone[i] >= 0.5) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
-  const box = { x0, y0, x1, y1 };
-  if (x1 < 0) return { core, box };
+  if (x1 < 0) return { core, box: { x0: 0, y0: 0, w: 0, h: 0 } };
+  const box = { x0, y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
   const sigma = Math.max(...RIDGE_SIGMAS.coarse) * s, m = Math.ceil(3 * sigma);
   const cx0 = Math.max(0, x0 - m), cy0 = Math.max(0, y0 - m), cw = Math.min(w, x1 + m + 1) - cx0, ch = Math.min(h, y1 + m + 1) - cy0;
   const crop = new Float32Array(cw * ch);
@@ -87,8 +88,8 @@ export function withFurrows(fine: RidgeField, fineMin: number, coarse: RidgeFiel
   const coarseMin = Math.max(minDepth, FINE_LINES.noise * spreadIn(coarse.depth, core));
   const depth = new Float32Array(w * h), angle = new Float32Array(w * h);
   // Only the zone's box: findLines reads nothing outside the zone.
-  for (let y = box.y0; y <= box.y1; y++) {
-    for (let x = box.x0, i = y * w + x; x <= box.x1; x++, i++) {
+  for (let y = box.y0; y < box.y0 + box.h; y++) {
+    for (let x = box.x0, i = y * w + x; x < box.x0 + box.w; x++, i++) {
       const f = fine.depth[i] >= fineMin ? fine.depth[i] : 0, c = core[i] && coarse.depth[i] >= coarseMin ? coarse.depth[i] : 0;
       if (c > f) { depth[i] = c; angle[i] = coarse.angle[i]; } else { depth[i] = f; angle[i] = fine.angle[i]; }
     }

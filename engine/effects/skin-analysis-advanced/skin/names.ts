@@ -6,7 +6,6 @@ export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'le
 export type Zones = Record<ZoneName, Float32Array>;
 
 export interface Scored { value: number; confidence: number }
-export interface Rect { left: number; top: number; width: number; height: number }
 export type LesionKind = 'acne' | 'closed_comedones' | 'mole' | 'skin_spot';
 export const LESION_KINDS: readonly LesionKind[] = ['acne', 'closed_comedones', 'mole', 'skin_spot'];
 export type WrinkleName = 'forehead_wrinkle' | 'crows_feet' | 'eye_finelines' | 'glabella_wrinkle' | 'nasolabial_fold';

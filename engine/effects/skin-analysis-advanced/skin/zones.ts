@@ -6,12 +6,13 @@
  * glabella, crow's feet beside the outer eye corners, the nasolabial band from the nose wing to past the
  * mouth corner (in the face's own proportions, faceMm). Every zone is kept within skin.
  */
+import type { Rect } from '../../../image/rect.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../../../vision/faces/landmarks.ts';
 import { sampleParsing, type FaceParsing, type ImageLattice, type ParseOptions, type ParsingClass, type ParsingSample } from '../../../vision/parsing/face-parsing.ts';
 import { feather, grow, minus, times, union } from '../../../image/feather.ts';
 import { faceRegions, type RegionName } from '../../../vision/regions/face-regions.ts';
-import { fillPolygon, type Pt, type Win } from '../../../image/polygon.ts';
+import { fillPolygon, type Pt } from '../../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../../../vision/regions/skin-mask.ts';
 import { ZONE_PX_PER_MM } from '../tuning.ts';
 import { FACE_MM, resamplePlane, type Frame, type P2 } from './frame.ts';
@@ -137,7 +138,7 @@ function parsingGrid(sample: ParsingSample, classes: readonly ParsingClass[]): F
 }
 
 function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: Face, parsing: ParsingSample): Zones {
-  const win: Win = { x0: 0, y0: 0, w, h };
+  const win: Rect = { x0: 0, y0: 0, w, h };
   const pts = (idx: readonly number[]) => idx.map((i) => mesh[i] as Pt);
   const poly = (p: readonly Pt[]) => fillPolygon(p, win);
   const fromParsing = (classes: readonly ParsingClass[]) => parsingGrid(parsing, classes);

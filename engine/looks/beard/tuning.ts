@@ -1,0 +1,212 @@
+/**
+ * The beard looks' tuning: the mask's (beardTuning, mask.ts) and the removal's (removalTuning,
+ * removal.ts). Sizes are in face widths (the mesh's cheek to cheek) unless they say otherwise. Plain
+ * objects, so a tuning script may try other values in place.
+ */
+
+export const beardTuning = {
+  /** The mask's window reaches this many face widths over the mesh's box above (the texture's blurs read there). */
+  windowTop: 0.15,
+  /** The mesh's lips grown by this many face widths are a wall (a moustache over the lip line reads as lip to the parser) ... */
+  lipWall: 0.006,
+  /** ... and its nostrils by this many. */
+  nostrilWall: 0.008,
+  /**
+   * The parser's hair inside the zone is the head's hair, not beard, this many face widths past the mouth
+   * corners (fully twice as far); between them it is the beard itself.
+   */
+  mouthSide: 0.05,
+  /** The cheeks' reference skin: the parser's skin above `refSkin`, its hair under `refHair`, the zone under `refZone`, at least `refLeast` pixels. */
+  refSkin: 0.6,
+  refHair: 0.3,
+  refZone: 0.15,
+  refLeast: 30,
+  /** The sigmoids' slopes: texture per log2 of its ratio, darkness per spread, and the greyness's and the darkening's softness. */
+  textureGain: 4,
+  darkGain: 2,
+  greySoft: 0.05,
+  dropSoft: 0.03,
+  /** The cheeks' saturation under which the photo has no colour to read (grey skin). */
+  colourless: 0.03,
+  /** Zone weight from which a pixel may seed or grow the mask. */
+  zoneFrom: 0.15,
+  /** Texture seeds only where the face outline's feather is above this (the jaw's edge is fine-band energy too). */
+  seedInner: 0.97,
+  /** Skin a fill may copy from keeps this many face widths from the grown zone, and this many from the eyes. */
+  skinReach: 0.02,
+  eyeHole: 0.05,
+  /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
+  fineSigma: 0.005,
+  /** Texture energy pooled over this many face widths. */
+  energySigma: 0.012,
+  /** Lightness for darkness pooled over this many face widths. */
+  toneSigma: 0.01,
+  /** The cheeks' tone is spread over the face by a masked blur this many face widths wide. */
+  refSigma: 0.15,
+  /** Texture: fine-band amplitude over the cheeks' own, log2, at which a pixel counts half textured. */
+  texture: 0.6,
+  /** Darkness in robust spreads of the cheeks' lightness at which a pixel counts half dark. */
+  dark: 1.8,
+  /**
+   * A cheek whose lightness spreads over this many times the other's is crossed by a shadow's edge (a face
+   * lit from one side): the skin's spread is then read on the other cheek alone.
+   */
+  shadedCheek: 4,
+  /** Saturation (C* / (L* + 16)) drop, as a share of the cheeks', at which a pixel counts half grey. */
+  grey: 0.25,
+  /**
+   * How much of the tone's gradient energy counts against the fine band's (edges are not hair), in a photo
+   * whose skin high on the face has as much fine energy as edge energy; less in a softer photo, in
+   * proportion (a broad gradient barely reaches a soft photo's fine band, while the beard still does).
+   */
+  edgeWeight: 1,
+  /** The edges' gradient is read on the lightness blurred by this many face widths. */
+  edgeSigma: 0.03,
+  /** Evidence pooled over this many face widths. */
+  poolSigma: 0.02,
+  /** Pooled evidence that seeds the mask. */
+  on: 0.32,
+  /** Pooled colour evidence (dark or grey, no texture needed) the mask grows through from its seeds. */
+  grown: 0.5,
+  /**
+   * The parser's face classes (skin, neck, hair, lips) at which the zone starts inside the face's outline
+   * (full `sureSpan` above); past the outline it starts `sureSpan` higher (the background beside a turned
+   * jaw: skin 0.5).
+   */
+  sure: 0.35,
+  sureSpan: 0.25,
+  /** ... and at least this share of the seeds' pooled evidence (colour alone is shading as often as beard). */
+  growTexture: 0.5,
+  /** Seeds keep about twice this many face widths inside the face's outline. */
+  outline: 0.02,
+  /** How far past the face's outline (face widths) the zone reaches under the jaw. */
+  skirt: 0.06,
+  /** Least share of the beard zone the seeds must cover to count as a beard at all. */
+  least: 0.05,
+  /**
+   * Faces narrower than this (pixels) may be seeded by hair's colour alone (fully under three quarters of
+   * it): a hair is then under half a pixel, and a dense beard shows no texture.
+   */
+  smallFace: 160,
+  /** Hair's colour: darker than the cheeks by this many spreads ... */
+  hairDark: 2,
+  /** ... less saturated by this share ... */
+  hairGrey: 0.25,
+  /** ... and darker by this share of the cheeks' L* + 16. */
+  hairDrop: 0.2,
+  /** Hair's colour seeds where the face outline's feather (`outline`) is above this (texture: `seedInner`). */
+  hairInner: 0.5,
+  /** Soft edge, face widths. */
+  edge: 0.006,
+  /**
+   * A beard is dense when this share of it shows no skin between the hairs: nothing for the removal to
+   * read the skin's shading from, so the mask becomes one smooth region and the fill a membrane from the
+   * skin around it.
+   */
+  denseAt: 0.5,
+  /** A dense beard's region: its seeds grown through colour alone, closed by this many face widths ... */
+  denseClose: 0.03,
+  /** ... grown by this many ... */
+  denseGrow: 0.01,
+  /** ... and feathered by this many. */
+  denseEdge: 0.012,
+  /**
+   * A dense beard grows on the jaw's underside too, further past the outline than `skirt` (its lower edge
+   * can lie a tenth of a face width under the chin): its region may reach the outline grown by this many face
+   * widths (full weight about half as far), through hair-coloured pixels joined to the beard; the jaw's own
+   * shadow comes back as the fill's shading, from the beard's broad lightness.
+   */
+  denseSkirt: 0.2,
+};
+
+export const removalTuning = {
+  /** Face width (pixels) of the working copy the fill is searched on. */
+  workFace: 160,
+  /** Patch side of the fill, working pixels. */
+  patch: 7,
+  /**
+   * The hole: the mask above this, grown by `holeGrow` face widths (hair tips past the mask's middle; a
+   * narrower growth leaves the beard's own edge standing as a thin light line between the fill and the skin).
+   */
+  holeAt: 0.15,
+  holeGrow: 0.016,
+  /** The work is cut to the beard's box grown by this many face widths. */
+  context: 0.3,
+  /** Source pixels lie within this many robust spreads of the skin's median lightness ... */
+  sourceSpread: 2.5,
+  /** ... where the bare-skin plane is above this (sure skin, not a hair's edge or a shadow the parsing let in). */
+  sourceSkin: 0.8,
+  /** Broad tone for evening: masked blur of this many face widths. */
+  evenSigma: 0.04,
+  /** Skin between the hairs: lighter than the mean over this many face widths around. */
+  between: 0.015,
+  /** Texture band (copied from the source at full resolution): finer than this many face widths. */
+  textureSigma: 0.015,
+  /** ... clipped to this many robust spreads of the band over skin above `textureSkin` (an edge's band is no texture). */
+  textureClip: 3,
+  textureSkin: 0.6,
+  /**
+   * The fill's own tone is kept only broader than this many face widths: the patches' voting leaves
+   * blotches a few millimetres wide (one source patch lighter than the next) that read as a waxy mask;
+   * the evening brings the skin's broad tone in, the texture band the grain.
+   */
+  lowSigma: 0.04,
+  /** How far (0..1) the fill's and the rim's broad tone move toward the skin's around them. */
+  even: 1,
+  /** The mask's soft rim: evening reaches this many face widths past it, fading. */
+  rim: 0.02,
+  /**
+   * Skin seen between the hairs: a lightness closing this many face widths in radius (wider than a hair,
+   * narrower than the chin's shading) marks the pixels on its envelope as skin ...
+   */
+  closeRadius: 0.01,
+  /** ... those within this many L* of the envelope, fully ... */
+  skinNear: 3,
+  /** ... and a masked blur of them this many face widths wide is the hole's low band where they are dense. */
+  skinSigma: 0.012,
+  /** Where the masked blur's weight is below this, the fill's low band takes over. */
+  skinDense: 0.25,
+  /** 1: the hole's low band from the skin between the hairs where it shows; 0: the fill's alone. */
+  skinLow: 1,
+  /** How much less (0..1) the evening moves the pixels where the low band is the skin seen between the hairs. */
+  evenSeen: 0.5,
+  /**
+   * Dense beards: how much of the beard's own broad lightness relief (log(L* + 16) blurred over `shadeSigma`
+   * face widths, less its membrane from the hole's rim: the jaw's roll-off, which the skin around cannot
+   * tell of) is laid on the membrane of the skin around. The blur is as narrow as the face's own modelling
+   * under the beard (a smile's folds beside the mouth, the hollow under the lower lip, the chin's roll-off:
+   * 0.02 to 0.03 face widths across) and still several hairs wide; a wider blur flattens them and the
+   * shaved face reads as another man's.
+   */
+  shade: 1,
+  shadeSigma: 0.02,
+  /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
+  belowHue: 1,
+  /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
+  jawEdge: 0.006,
+  /**
+   * Lips under a dense moustache: the visible lip's lightness is the `lipRef` quantile of the vermilion redder
+   * than the skin by `lipRed` + 1 a* (its colour their median); a lip pixel
+   * darker than it by `lipDark` L* and less red by `lipRed` a* starts to count as hair over the lip (fully
+   * `lipSpan` L* and a* further) ...
+   */
+  lipRef: 0.65,
+  /**
+   * ... and the restored lip takes the `lipTone` quantile's lightness: below the hair test's reference, which
+   * reads the lip's lit part (as light a restored upper lip drew a pale ring round a smile's opening).
+   */
+  lipTone: 0.35,
+  /** The restored lip's outline is feathered into the skin fill over this many face widths (a Gaussian's sigma, 1 px at least). */
+  lipEdge: 0.01,
+  lipDark: 6,
+  lipRed: 1,
+  lipSpan: 8,
+  /**
+   * ... or, on the outline beside the fill, darker than it by `lipDeep` L* whatever its redness (fully
+   * `lipSpan` further): a brown moustache is as red as a lip.
+   */
+  lipDeep: 10,
+  /** ... and takes the visible lip's colour, shaded by this much of the photo's broad log lightness there (over `lipSigma` face widths). */
+  lipShade: 0.5,
+  lipSigma: 0.01,
+};
