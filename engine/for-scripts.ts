@@ -116,7 +116,7 @@ export {
 export { parseGarments } from './effects/apparel-background-removal/garments/parse.ts';
 export { parseByRules } from './effects/apparel-background-removal/garments/rules.ts';
 export { MISSING as FEATURE_MISSING, L as GARMENT_LABEL } from './effects/apparel-background-removal/garments/scene.ts';
-export { LOWER_VOTE, SMOOTHING } from './effects/apparel-background-removal/garments/tuning.ts';
+export { LOWER_VOTE, SMOOTHING } from './effects/apparel-background-removal/garments/learned-tuning.ts';
 export {
   type P as ApparelParams, parse as apparelParseStep, type State as ApparelState, buildMasks, encodeOutputs,
   parseFacesAround, parseInput, workSize

@@ -1,6 +1,7 @@
 /**
- * Apparel background removal's parameters beyond the garment parser's own (garments/tuning.ts): the size
- * the parse works at and how many faces it gets meshes for.
+ * Apparel background removal's parameters beyond the garment parser's own (garments/tuning.ts for the
+ * rules, garments/learned-tuning.ts for the learned parse): the size the parse works at and how many faces
+ * it gets meshes for.
  */
 
 /** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */

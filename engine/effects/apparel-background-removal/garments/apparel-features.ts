@@ -16,7 +16,7 @@ import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
-import { FEATURE_SHAPES } from './tuning.ts';
+import { FEATURE_SHAPES } from './learned-tuning.ts';
 
 
 const LIMBS = ['upperArm', 'forearm', 'thigh', 'shin'] as const;

@@ -13,7 +13,7 @@
  */
 import { FEATURES } from './apparel-features.ts';
 import { MISSING } from './scene.ts';
-import { CONTEXT } from './tuning.ts';
+import { CONTEXT } from './learned-tuning.ts';
 
 export const CONTEXT_GROUPS = ['self', 'like', 'person', 'band', 'above', 'below', 'mirror'] as const;
 

@@ -20,7 +20,7 @@ import { contextFeatureNames, contextRows, withContext } from './context.ts';
 import type { ParseInput, RuleParse } from './rules.ts';
 import { groups } from './regions.ts';
 import { areaOf, L } from './scene.ts';
-import { LEAST_HAT, LOWER_VOTE, SMOOTHING } from './tuning.ts';
+import { LEAST_HAT, LOWER_VOTE, SMOOTHING } from './learned-tuning.ts';
 
 /** Model classes: nothing to wear, then the seven garment classes. */
 export const MODEL_CLASSES = ['none', ...garmentClasses] as const;

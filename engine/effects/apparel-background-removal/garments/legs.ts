@@ -8,7 +8,7 @@
 import { labDistance } from '../../../image/colour.ts';
 import { dist, mid, type BodyFrame, type Pt } from './body-frame.ts';
 import { L, MISSING, type Scene } from './scene.ts';
-import { LEGS } from './tuning.ts';
+import { LEGS } from './learned-tuning.ts';
 
 /** Heights along the legs (0 hips, 1 knees, 2 ankles) whose readings are features. */
 export const LEG_STEPS = [0.5, 0.8, 1.1, 1.4] as const;

@@ -10,7 +10,7 @@ import { labDistance } from '../../../image/colour.ts';
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
 import type { LegShape } from './legs.ts';
 import { L, MISSING, type Scene } from './scene.ts';
-import { SURROUNDINGS } from './tuning.ts';
+import { SURROUNDINGS } from './learned-tuning.ts';
 
 export const SURROUNDING_FEATURES: readonly string[] = [
   'updE', 'upSkin', 'downdE', 'downSkin',
