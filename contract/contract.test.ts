@@ -30,7 +30,7 @@ describe('contract', () => {
     }
   });
 
-  it('keeps the section 8 limits', () => {
+  it('keeps the interface\'s image limits (docs/interface.md#image-limits)', () => {
     const img = (e: { fields: Record<string, unknown> }) => e.fields.image as { limits: { maxBytes: number; maxSide: number; formats: readonly string[] } };
     expect(img(endpoints.commodityBackgroundRemoval).limits).toMatchObject({ maxBytes: 3 * 1024 * 1024, maxSide: 1999, formats: ['jpeg', 'png', 'bmp'] });
     expect(img(endpoints.apparelBackgroundRemoval).limits).toMatchObject({ maxBytes: 5 * 1024 * 1024, maxSide: 2999 });

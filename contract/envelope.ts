@@ -1,4 +1,4 @@
-/** The response envelope of interface.md 2.1, shared by every answer. */
+/** The response envelope (docs/interface.md#the-envelope), shared by every answer. */
 export interface ErrorDetail { code: string; code_message: string; message: string }
 
 export interface Envelope {

@@ -1,4 +1,4 @@
-/** Error codes of decisions.md: one table, code → HTTP status and short summary. */
+/** Error codes (docs/interface.md#error-codes): one table, code → HTTP status and short summary. */
 export const errorCodes = {
   MISSING_PARAMETERS: { status: 400, summary: 'Missing parameters' },
   ERROR_INVALID_PARAMETER: { status: 400, summary: 'Invalid parameter' },

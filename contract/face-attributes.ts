@@ -1,6 +1,6 @@
 /**
- * What the face analyzer's attribute codes mean (decisions.md), as data: for each attribute type that
- * `face_attributes_type` can ask for, the members of `face_detail_attributes_info` it fills, and for each
+ * What the face analyzer's attribute codes mean (docs/interface.md#face-analyzer), as data: for each
+ * attribute type that `face_attributes_type` can ask for, the members of `face_detail_attributes_info` it fills, and for each
  * coded member the word of every code. The studio reads this to put answers into words; the engine's
  * documentation can read the same tables.
  *
@@ -31,7 +31,7 @@ export interface FaceAttributeFamily {
 const coded = (path: readonly [string] | readonly [string, string], label: string, codes: readonly string[]): FaceAttributeMember =>
   ({ kind: 'coded', path, label, codes });
 
-/** Attributes are computed for this many faces at most, the largest (interface.md 4.6). */
+/** Attributes are computed for this many faces at most, the largest (docs/interface.md#face-analyzer). */
 export const FACE_ATTRIBUTE_FACES = 5;
 
 /** Every family in the order the studio lists them: the often-asked ones first. */

@@ -1,4 +1,4 @@
-/** Endpoint groups of interface.md section 1, in the order the studio's sidebar shows them. */
+/** Endpoint groups of the interface (docs/interface.md#endpoints), in the order the studio's sidebar shows them. */
 export const groups = [
   { id: 'cutout', title: 'Background removal', prefix: '/api/cutout/general/' },
   { id: 'portrait-effects', title: 'Portrait effects', prefix: '/api/portrait/effects/' },

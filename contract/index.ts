@@ -1,4 +1,7 @@
-/** The endpoints as data, one import and one entry per file in endpoints/: the engine's routes and validation and the studio's panels read this. */
+/**
+ * The endpoints as data (docs/interface.md#endpoints), one import and one entry per file in endpoints/: the
+ * engine's routes and validation and the studio's panels read this.
+ */
 import apparelBackgroundRemoval from './endpoints/apparel-background-removal.ts';
 import commodityBackgroundRemoval from './endpoints/commodity-background-removal.ts';
 import smartSkinAdvanced from './endpoints/smart-skin-advanced.ts';

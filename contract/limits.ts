@@ -1,4 +1,4 @@
-/** Image limits of interface.md section 8, completed by decisions.md. Sides are inclusive pixel bounds. */
+/** Image limits of the interface (docs/interface.md#image-limits). Sides are inclusive pixel bounds. */
 export type ImageFormat = 'jpeg' | 'png' | 'bmp' | 'webp';
 
 export interface ImageLimits {
@@ -24,7 +24,7 @@ export const limits = {
   lipsColor: { formats: ALL, maxBytes: 5 * MB, minSide: 1, maxSide: 1999 },
   faceAnalyzer: { formats: JPB, maxBytes: 5 * MB, minSide: 1, maxSide: 1999 },
   cropping: { formats: ALL, maxBytes: 3.5 * MB, minSide: 1, maxSide: 1999 },
-  /** decisions.md: endpoints with no row in section 8. */
+  /** Endpoints the interface gives no limits for (docs/interface.md#image-limits). */
   fallback: { formats: ALL, maxBytes: 5 * MB, minSide: 16, maxSide: 4096 },
 } as const satisfies Record<string, ImageLimits>;
 

@@ -109,8 +109,8 @@ export { contextRows, withContext } from './effects/apparel-background-removal/g
 export { HEAD_CLASSES, type HeadClass } from './effects/apparel-background-removal/garments/head-parsing.ts';
 export {
   apparelModel, type ApparelModel, averageProba, candidateFeatures, candidateNeighbours, candidateRegions, classesOf,
-  CONTEXT_STAGE_FEATURES, LOWER_VOTE, meanProba, mixProba, MODEL_CLASSES, predictRegions, readApparelModel,
-  SMOOTHING, smooth as smoothRegionProba
+  CONTEXT_STAGE_FEATURES, meanProba, mixProba, MODEL_CLASSES, predictRegions, readApparelModel,
+  smooth as smoothRegionProba
 } from './effects/apparel-background-removal/garments/learned.ts';
 export {
   layerForward, type Mlp, mlpInputs, predictMlp, readMlp
@@ -118,70 +118,79 @@ export {
 export { type GarmentParse, parseGarments } from './effects/apparel-background-removal/garments/parse.ts';
 export { parseByRules } from './effects/apparel-background-removal/garments/rules.ts';
 export { MISSING as FEATURE_MISSING, L as GARMENT_LABEL } from './effects/apparel-background-removal/garments/scene.ts';
+export { LOWER_VOTE, SMOOTHING } from './effects/apparel-background-removal/garments/learned-tuning.ts';
 export {
   type P as ApparelParams, parse as apparelParseStep, type ParseState as ApparelParseState, buildMasks, encodeOutputs,
   matteAndPerson, parseFacesAround, parseInput, workSize
 } from './effects/apparel-background-removal/steps.ts';
 // - product cutout: the matte and its edge refinement
-export { MODEL as COMMODITY_MODEL } from './effects/commodity-background-removal/effect.ts';
 export {
-  type Alpha as CommodityAlpha, applyReturnForm, CONTEXT as COMMODITY_CONTEXT, type P as CommodityParams,
+  type Alpha as CommodityAlpha, applyReturnForm, type P as CommodityParams,
   type Predicted as CommodityPredicted, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
 } from './effects/commodity-background-removal/steps.ts';
+export { CONTEXT as COMMODITY_CONTEXT, MODEL as COMMODITY_MODEL } from './effects/commodity-background-removal/tuning.ts';
 // - the face analyzer: attribute models, calibration, geometry and part measures
 export {
   AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale
 } from './effects/face-analyzer/analysis/attribute-calibration.ts';
 export {
-  type AgeDecode, ATTRIBUTE_MODELS, attributeModelInputs, type AttributeModelSpec, averageViews, type Border,
-  decodeAge, faceRoi, meanAttributes, type RawAttributes, registryNets, runAttributeModel, runAttributeModelViews,
-  wholeRoi
+  attributeModelInputs, type Border, faceRoi, wholeRoi
+} from './effects/face-analyzer/analysis/attribute-crops.ts';
+export {
+  type AgeDecode, averageViews, decodeAge, meanAttributes
+} from './effects/face-analyzer/analysis/attribute-decode.ts';
+export {
+  registryNets, runAttributeModel, runAttributeModelViews
 } from './effects/face-analyzer/analysis/attribute-models.ts';
 export {
-  PIPELINE as ATTRIBUTE_PIPELINE, faceAttributes, imageAttributes
-} from './effects/face-analyzer/analysis/attributes.ts';
+  ATTRIBUTE_MODELS, type AttributeModelSpec, type RawAttributes
+} from './effects/face-analyzer/analysis/attribute-specs.ts';
+export { faceAttributes, imageAttributes } from './effects/face-analyzer/analysis/attributes.ts';
 export {
   type Coded, decide as decideGeometry, PROTOTYPES as GEOMETRY_PROTOTYPES, RULES as GEOMETRY_RULES,
   type GeometryAttributes, geometryFeatures, type GeometryFeatures, logit as geometryLogit, type LogisticRule
 } from './effects/face-analyzer/analysis/geometry-attributes.ts';
 export { type GeometryMeasures, measureGeometry } from './effects/face-analyzer/analysis/geometry-measures.ts';
-export {
-  ANALYZER_PARSING, decideParts, type PartAttributes
-} from './effects/face-analyzer/analysis/part-attributes.ts';
-export { HAIR_RVM_SIDE, partInputs } from './effects/face-analyzer/analysis/part-inputs.ts';
+export { decideParts, type PartAttributes } from './effects/face-analyzer/analysis/part-attributes.ts';
+export { partInputs } from './effects/face-analyzer/analysis/part-inputs.ts';
 export { measureParts } from './effects/face-analyzer/analysis/part-measures.ts';
 export { default as faceAnalyzerEffect } from './effects/face-analyzer/effect.ts';
+export {
+  ANALYZER_PARSING, HAIR_RVM_SIDE, PIPELINE as ATTRIBUTE_PIPELINE
+} from './effects/face-analyzer/tuning.ts';
 // - face beauty: the per-face retouch and its tuning
 export { sharpenMasked } from './effects/face-beauty/sharpen.ts';
-export {
-  BEAUTY_FACES, BEAUTY_PARSING, TUNING as BEAUTY_TUNING, retouchFace as beautyRetouchFace
-} from './effects/face-beauty/steps.ts';
+export { retouchFace as beautyRetouchFace } from './effects/face-beauty/steps.ts';
+export { BEAUTY_FACES, BEAUTY_PARSING, TUNING as BEAUTY_TUNING } from './effects/face-beauty/tuning.ts';
 // - smart crop: the subject search and the window
 export { type Size as CropSize, windowSize } from './effects/image-cropping/crop-window.ts';
-export { findSubjectAt, SALIENCY_SIDE, smartCrop } from './effects/image-cropping/effect.ts';
+export { findSubjectAt, smartCrop } from './effects/image-cropping/effect.ts';
 export { chooseWindow, type Found as CroppingFound } from './effects/image-cropping/steps.ts';
+export { SALIENCY_SIDE } from './effects/image-cropping/tuning.ts';
 // - lip colour
 export { default as lipsColorEffect } from './effects/lips-color-changer/effect.ts';
 // - skin analysis: the frame, the analysis, its maps, ridges and synthetic findings
-export {
-  AGE_MODEL, analyseSkin, COMEDONE_MIN_PX, eyeArea, labFrame, LESION_KINDS, type LesionKind, lesionKind, makeFrame,
-  type MemberName, resolvedScale, RIDGE_SIGMAS, sharpness, LINES as SKIN_LINES, skinAgeOf, type SkinAnalysis,
-  around as skinAroundBlob, toAgeScale
-} from './effects/skin-analysis-advanced/skin/analyse.ts';
+export { skinAgeOf, toAgeScale } from './effects/skin-analysis-advanced/skin/age.ts';
+export { analyseSkin, labFrame, makeFrame, type SkinAnalysis } from './effects/skin-analysis-advanced/skin/analyse.ts';
 export { toImage as frameToImage } from './effects/skin-analysis-advanced/skin/frame.ts';
+export { lesionKind, around as skinAroundBlob } from './effects/skin-analysis-advanced/skin/lesions.ts';
 export { renderMaps } from './effects/skin-analysis-advanced/skin/maps.ts';
+export { LESION_KINDS, type LesionKind, type MemberName } from './effects/skin-analysis-advanced/skin/names.ts';
 export {
   CREASE_SHARPNESS, foldShape, type FoldShape, ridgeField
 } from './effects/skin-analysis-advanced/skin/ridges.ts';
+export { eyeArea, resolvedScale, sharpness } from './effects/skin-analysis-advanced/skin/sharpness.ts';
 export {
   renderSynthetic, type Synthetic, type SyntheticKind
 } from './effects/skin-analysis-advanced/skin/synthetic.ts';
 export { SKIN_PARSING, zoneGrid } from './effects/skin-analysis-advanced/skin/zones.ts';
+export {
+  AGE_MODEL, COMEDONE_MIN_PX, LINES as SKIN_LINES, RIDGE_SIGMAS
+} from './effects/skin-analysis-advanced/tuning.ts';
 // - smart skin: the per-face retouch and the blemish finder
 export { type BlemishKind, findBlemishes, pixelsPerMm } from './effects/smart-skin-advanced/blemishes.ts';
-export {
-  firm as firmMask, planOf, SKIN_FACES, retouchFace as smartSkinRetouchFace
-} from './effects/smart-skin-advanced/steps.ts';
+export { firm as firmMask, planOf, retouchFace as smartSkinRetouchFace } from './effects/smart-skin-advanced/steps.ts';
+export { SKIN_FACES } from './effects/smart-skin-advanced/tuning.ts';
 
 // A real engine on a loopback port (the tests' helpers), for the speed scripts that time requests over HTTP.
 export {

@@ -1,4 +1,4 @@
-/** The engine over real HTTP: the error rows of decisions.md that apply so far, and the input rules. */
+/** The engine over real HTTP: the error rows (docs/interface.md#error-codes) that apply so far, and the input rules. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { encode as encodeBmp } from 'bmp-ts';
@@ -130,7 +130,7 @@ describe('input validation', () => {
     expectError(await post(e, COMMODITY, form({ image: jpeg.subarray(0, 40) })), 422, 'FILE_DECODING_FAILURE');
   });
 
-  it('refuses 16-bit-per-channel (64-bit) PNG for products, as interface.md says', async () => {
+  it('refuses 16-bit-per-channel (64-bit) PNG for products, as the image limits say (docs/interface.md#image-limits)', async () => {
     const png16 = await sharp(await solidPng(64, 64)).ensureAlpha().toColourspace('rgb16').png().toBuffer();
     expect(png16[24]).toBe(16);
     expectError(await post(e, COMMODITY, form({ image: png16 })), 415, 'UNSUPPORTED_FILE_TYPES');

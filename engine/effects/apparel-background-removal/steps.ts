@@ -14,11 +14,13 @@ import { parseGarments, type GarmentParse } from './garments/parse.ts';
 import type { ParseInput } from './garments/rules.ts';
 import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
-import { BAG_LABELS, HANGING_SCORE, MIN_SCORE } from './garments/bags.ts';
+import { BAG_LABELS } from './garments/bags.ts';
+import { BAGS } from './garments/tuning.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './garment-classes.ts';
+import { MESH_FACES, WORK_SIDE } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -43,9 +45,6 @@ export interface Masks {
   masks: Record<string, Uint8Array>;
 }
 
-/** Longest side of the parse; garment boundaries inside the person are placed at this resolution. */
-export const WORK_SIDE = 512;
-
 const raw = (data: Uint8Array, width: number, height: number, channels: number) => sharp(data, { raw: { width, height, channels: channels as 1 | 3 | 4 } });
 const grey = async (s: ReturnType<typeof sharp>) => { const b = await s.extractChannel(0).raw().toBuffer(); return new Uint8Array(b.buffer, b.byteOffset, b.length); };
 
@@ -59,10 +58,10 @@ export const predictMatte = (modelId: string): Step<P, object, Alpha> => named('
 
 export const findPerson: Step<P, object, Person> = async (c, kit) => {
   const human = await kit.models.get('human');
-  const faces = await c.facts.faces({ meshFaces: 3 });
+  const faces = await c.facts.faces({ meshFaces: MESH_FACES });
   const points = await bodyPoints(human, c.image);
   // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
-  const objects = (await detectObjects(human, c.image, HANGING_SCORE)).filter((o) => o.score >= MIN_SCORE || BAG_LABELS.has(o.label));
+  const objects = (await detectObjects(human, c.image, BAGS.hangingScore)).filter((o) => o.score >= BAGS.minScore || BAG_LABELS.has(o.label));
   const hair = faces.length ? (await c.facts.hairMask(faces)).data : undefined;
   return { faces, points, objects, hair };
 };

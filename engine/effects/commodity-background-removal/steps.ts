@@ -10,6 +10,7 @@ import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast, type RawPixels } from '../../image/encode.ts';
+import { CONTEXT, CROP_THRESHOLD, EPS, RADIUS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -20,10 +21,6 @@ export interface Predicted {
 }
 /** Alpha at input resolution. */
 export interface Alpha { alpha: Uint8Array }
-
-// How far each side is extended before the network looks (a fraction of that side), edge pixels repeated.
-// Chosen with scripts/quality/commodity.ts; effect.ts has the numbers.
-export const CONTEXT = 1 / 8;
 
 /**
  * ISNet alpha for the image, from one look at the image with its borders extended (edge pixels repeated).
@@ -39,18 +36,11 @@ export const predictMatte = (modelId: string, context = CONTEXT): Step<P, object
   return { matte, modelRgb: rgb };
 };
 
-// Guided-filter window (in matte-grid pixels) and regularisation, chosen with scripts/quality/commodity.ts
-// on mattes coarsened to 1/2 and 1/4 of the grid: r = 1 (3x3) moves an edge by the one grid pixel that
-// an upscale smears it over; r = 2+ leaves wider tails (MAE above the plain resize). A small eps is safe:
-// where the matte is flat inside a window its covariance with the guide is 0, so texture cannot print.
-const RADIUS = 1;
-const EPS = 1e-4;
-
 /**
  * Fast guided filter: coefficients on the matte's grid (guide = what the network saw), applied to the
  * full-resolution grey image, so upscaled edges snap to the photo's edges instead of a bilinear blur.
  * Only when the image is larger than the grid along some side: a matte that is only ever shrunk is
- * already as sharp as the image (forcing the filter there changed mean IoU by -0.0003, MAE by -0.0004).
+ * already as sharp as the image (docs/experiments/commodity-background-removal.md#the-guided-upscale-radius-1-eps-1e-4).
  */
 export const refineEdges: Step<P, Predicted, Partial<Alpha>> = (c) => {
   const { matte } = c.state;
@@ -81,9 +71,6 @@ export const resizeMatte: Step<P, Predicted & Partial<Alpha>, Alpha> = async (c)
   if (channels === 4) multiplyByInputAlpha(alpha, data);
   return { alpha };
 };
-
-// Alpha at or below this counts as background when trimming (soft fringes of a few percent are noise).
-const CROP_THRESHOLD = 8;
 
 export const applyReturnForm: Step<P, Alpha, { result: RawPixels }> = (c) => {
   const { alpha } = c.state;

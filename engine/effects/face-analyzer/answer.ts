@@ -1,6 +1,6 @@
 /**
- * The face-analyzer answer: every member is always present (decisions.md); an attribute that was not asked
- * for, or that belongs to the 6th face on, carries type 0 and probability 0 (numbers: 0).
+ * The face-analyzer answer: every member is always present (docs/interface.md#face-analyzer); an attribute
+ * that was not asked for, or that belongs to the 6th face on, carries type 0 and probability 0 (numbers: 0).
  */
 import type { faceAttributeTypes } from '../../../contract/endpoints/face-analyzer.ts';
 import { FACE_ATTRIBUTE_FACES, faceAttributeMembers } from '../../../contract/face-attributes.ts';
@@ -25,7 +25,7 @@ export interface FaceAttributes {
 
 export interface FaceDetail { face_rect: XywhRect; face_detail_attributes_info: FaceAttributes }
 
-/** Attribute faces: the 5 largest (interface.md 4.6). */
+/** Attribute faces: the 5 largest (docs/interface.md#face-analyzer). */
 export const ATTRIBUTE_FACES = FACE_ATTRIBUTE_FACES;
 
 const none = (): Coded => ({ type: 0, probability: 0 });

@@ -24,7 +24,10 @@ afterAll(async () => { await e.close(); });
 
 const analyse = (image: Buffer, fields: Record<string, string> = {}) => post(e, ANALYZER, form({ image, ...fields }));
 
-/** Every member of decisions.md is there, coded members {type, probability} with a code the contract knows. */
+/**
+ * Every member of the answer (docs/interface.md#face-analyzer) is there, coded members {type, probability}
+ * with a code the contract knows.
+ */
 function expectWellFormed(attrs: any) {
   for (const family of faceAttributeFamilies) {
     for (const member of family.members) {

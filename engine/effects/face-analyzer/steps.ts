@@ -10,7 +10,8 @@ import { registryNets } from './analysis/attribute-models.ts';
 import { faceAttributes, type AttributeFamily } from './analysis/attributes.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { geometryAttributes } from './analysis/geometry-attributes.ts';
-import { ANALYZER_PARSING, partAttributes } from './analysis/part-attributes.ts';
+import { partAttributes } from './analysis/part-attributes.ts';
+import { ANALYZER_PARSING } from './tuning.ts';
 import { partInputs } from './analysis/part-inputs.ts';
 import { ATTRIBUTE_FACES, emptyAttributes, neededMembers, requestedAttributes, type AttributeType, type FaceAttributes, type FaceDetail } from './answer.ts';
 

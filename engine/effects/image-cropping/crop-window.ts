@@ -11,6 +11,8 @@
 import type { Mask } from '../../image/mask.ts';
 import type { Rect } from '../../image/rect.ts';
 
+import { CHIN, CORE, CROWN, EYES, GAP, HAIR, HEAD_ROW, MAX_HEADROOM, NEAR_MOST, PRINCIPAL, SIDE, SLACK, TAIL, TALL, TOP_AIR } from './tuning.ts';
+
 export interface Size { width: number; height: number }
 
 /** Which side of the picture the top of a head points to (a face turned by 90 or 180 degrees). */
@@ -36,27 +38,6 @@ interface Span {
   /** Eye line, when the head's up direction lies on this axis; headFirst: the head's top is at the lo end. */
   eye?: number; headFirst?: boolean;
 }
-
-// Face proportions, as fractions of the face box: hair and a little air above it (a guess, where no matte
-// has shown the crown), chin and some neck below, ears beside it. The eye line sits a little under 0.4 of
-// the box from its top.
-const HAIR = 0.5, CHIN = 0.2, SIDE = 0.25, EYES = 0.4;
-// Where a matte shows the head's top (the crown), the room kept above the box is the crown plus a little
-// air, but at least a skull's height above the brow and at most a face's height (a tall hat, an updo).
-const CROWN = { air: 0.08, min: 0.3, max: 1 };
-// Most room above the hair allowance, as a share of the window. A face small in the window (a full-length
-// figure) would sit far down with its eyes on the third; it goes up to leave about a tenth of air instead.
-const MAX_HEADROOM = 0.05;
-// Faces smaller than this share of the largest kept face's area hold the window but do not steer it.
-const PRINCIPAL = 0.25;
-// Mass below this share at either end of the subject counts as stray specks, not as part of it.
-const TAIL = 0.002;
-// A subject more than TALL times the window's height keeps its top, if that costs at most a tenth of the
-// mass the fullest window would hold; a little air (a share of the window) is left above it.
-const TALL = 1.25, NEAR_MOST = 0.9, TOP_AIR = 0.03;
-// With faces, windows within this share of the subject's mass of the fullest one count as equally full,
-// and composition chooses among them (a matte's soft edge should not decide where the eyes go).
-const SLACK = 0.002;
 
 export function windowSize(image: Size, target: Size): Size {
   const aspect = target.width / target.height;
@@ -183,10 +164,6 @@ function fullest(profile: ArrayLike<number>, win: number, [from, to]: [number, n
   return fair.filter((c) => c.mass >= most - SLACK * total)
     .reduce((a, b) => (Math.abs(b.s - ideal) < Math.abs(a.s - ideal) ? b : a)).s;
 }
-
-// The head, seen in the matte beyond a face's top edge: rows (across the middle of the face) where at least
-// this share is subject; gaps up to GAP of the face's size are bridged (a hair clip, a bright streak).
-const HEAD_ROW = 0.15, GAP = 0.05, CORE = 0.6;
 
 /**
  * How far the subject reaches beyond the face box's top edge (the side its `up` points to), in image

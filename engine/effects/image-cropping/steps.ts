@@ -10,6 +10,7 @@ import { isnetAt, type IsnetModel } from '../../vision/models/isnet.ts';
 import { coverage, salientMatte } from '../../vision/matting/salient.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { cropWindow, crownOf, massMatters, type Mass, type Subject, type SubjectFace, type Up } from './crop-window.ts';
+import { JPEG_QUALITY, MATTE_FLOOR } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -31,9 +32,6 @@ export const findFaces: Step<P, object, Found> = async (c) => {
 const IRIS = [468, 473];
 const irisMidpoint = (mesh: [number, number, number][]) =>
   mesh.length > IRIS[1] ? { x: (mesh[IRIS[0]][0] + mesh[IRIS[1]][0]) / 2, y: (mesh[IRIS[0]][1] + mesh[IRIS[1]][1]) / 2 } : undefined;
-
-// Matte values at or below this are haze, not subject.
-const FLOOR = 32;
 
 /**
  * The salient object's mass per image column and row: the subject when no face was found, and the figure
@@ -57,7 +55,7 @@ export function projections(m: Mask, image: { width: number; height: number }) {
     const y = Math.min(image.height - 1, Math.floor(((i + 0.5) * image.height) / m.height));
     for (let j = 0; j < m.width; j++) {
       const a = m.data[i * m.width + j];
-      if (a <= FLOOR) continue;
+      if (a <= MATTE_FLOOR) continue;
       columns[cx[j]] += a;
       rows[y] += a;
     }
@@ -86,5 +84,5 @@ export const cropAndScale: Step<P, { window: Rect }> = async (c) => {
     .resize({ ...target(c), fit: 'fill' });
   c.output.images.result = img.channels === 4
     ? { data: await s.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer(), format: 'png' }
-    : { data: await s.jpeg({ quality: 92, chromaSubsampling: '4:4:4' }).toBuffer(), format: 'jpeg' };
+    : { data: await s.jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4' }).toBuffer(), format: 'jpeg' };
 };

@@ -5,7 +5,8 @@
  */
 import type { LeftTopRect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { LESION_KINDS, type LesionKind, type MemberName, type Scored, type SkinAnalysis } from './skin/analyse.ts';
+import type { SkinAnalysis } from './skin/analyse.ts';
+import { LESION_KINDS, type LesionKind, type MemberName, type Scored } from './skin/names.ts';
 
 /** The `{value, confidence}` members, in interface.md's order. */
 export const SCORED_MEMBERS: readonly MemberName[] = ['skin_color', 'left_eyelids', 'right_eyelids', 'eye_pouch', 'dark_circle', 'forehead_wrinkle',

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skinMaps } from '../../../contract/endpoints/skin-analysis-advanced.ts';
 import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
-import { SKIN_AGE_RANGE } from './skin/analyse.ts';
 import { MAX_CODE, SCORED_MEMBERS } from './answer.ts';
+import { SKIN_AGE_RANGE } from './tuning.ts';
 
 const SKIN = '/api/portrait/analysis/skin-analysis-advanced';
 const KINDS = ['acne', 'closed_comedones', 'mole', 'skin_spot'];
@@ -15,7 +15,7 @@ afterAll(async () => { await e.close(); });
 
 const analyse = (image: Buffer, fields: Record<string, string> = {}) => post(e, SKIN, form({ image, ...fields }));
 
-/** Every member of interface.md 4.5 with a code decisions.md allows and a confidence in [0, 1]. */
+/** Every member of the answer (docs/interface.md#skin-analysis) with a code it allows and a confidence in [0, 1]. */
 function expectWellFormed(result: any, withConfidence: boolean) {
   for (const m of SCORED_MEMBERS) {
     expect(Object.keys(result[m]).sort(), m).toEqual(['confidence', 'value']);

@@ -8,26 +8,20 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
-import { analyseSkin, eyeArea, labFrame, sharpness, type SkinAnalysis } from './skin/analyse.ts';
+import { analyseSkin, labFrame, type SkinAnalysis } from './skin/analyse.ts';
 import type { LabFrame } from './skin/blobs.ts';
-import { IRIS_MM, makeFrame, type Frame } from './skin/frame.ts';
+import { FACE_MM, IRIS_MM, makeFrame, type Frame } from './skin/frame.ts';
 import { renderMaps, type MapName } from './skin/maps.ts';
+import { eyeArea, sharpness } from './skin/sharpness.ts';
 import { SKIN_PARSING, zoneGrid } from './skin/zones.ts';
 import { parseFaceAt, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
+import { QUALITY } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
 export interface Framed { frame: Frame; lab: LabFrame }
 export interface Analysed { analysis: SkinAnalysis }
-
-/**
- * Quality gates. minPxPerMm: below 1.2 image px per mm (iris under 14 px, a face under ~170 px wide) lines
- * and lesions of a millimetre are a pixel or less. minSharpness: the fine-to-mid detail ratio around the
- * eyes (analyse.ts sharpness); on the shared portraits whose faces pass the size gate it is 0.53-0.64
- * sharp and 0.17-0.41 after a Gaussian blur of σ 0.5 mm (scripts/quality/skin-analysis.ts, part 3).
- */
-export const QUALITY = { minPxPerMm: 1.2, minSharpness: 0.45 };
 
 export const findFace = selectFaces<P>(() => ({ count: 1, detect: { meshFaces: 1 } }));
 
@@ -42,7 +36,7 @@ export const qualityGate: Step<P, Framed> = (c) => {
   if (c.params.face_quality_control !== 1) return;
   const f = c.state.frame;
   if (f.pxPerMm < QUALITY.minPxPerMm) {
-    const iris = Math.ceil(QUALITY.minPxPerMm * IRIS_MM), face = Math.ceil(QUALITY.minPxPerMm * 140);
+    const iris = Math.ceil(QUALITY.minPxPerMm * IRIS_MM), face = Math.ceil(QUALITY.minPxPerMm * FACE_MM);
     throw new CodedError('ERROR_FACE_SIZE_RATIO_NOT_MET',
       `the face is too small to measure skin: ${f.pxPerMm.toFixed(2)} px per mm (iris ${f.irisPx.toFixed(0)} px across); at least ${QUALITY.minPxPerMm} px per mm is needed (iris ${iris} px, face about ${face} px wide)`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../image/random.ts';
-import { FIND, findBlemishes } from './blemishes.ts';
+import { findBlemishes } from './blemishes.ts';
+import { FIND } from './tuning.ts';
 
 /**
  * Skin planes at 4 px/mm, 240 x 160 px (60 x 40 mm): L 65 and a 14 with a little grain; on the right a

@@ -8,6 +8,7 @@
  * are patches to even; long thin ones are lines (scars, marks) to even.
  */
 import { blurPlane, maskedBlur } from '../../image/frequency.ts';
+import { FIND } from './tuning.ts';
 
 export type BlemishKind = 'red' | 'dark';
 export interface Blemish {
@@ -22,37 +23,6 @@ export interface Blemish {
   pixels: number[];
 }
 export interface Blemishes { spots: Blemish[]; patches: Blemish[]; lines: Blemish[] }
-
-/** Tuning (scripts/quality/blemishes.ts and the shared portraits' tune half). Sizes in mm, contrasts in Lab units. */
-export const FIND = {
-  /** Pore-scale grain smoothed away before looking. */
-  grainMm: 0.2,
-  /** The local skin: masked blur at this sigma. */
-  skinMm: 2.5,
-  /** A pixel is a candidate above max(floor, k x the skin's robust spread). */
-  pixel: { redFloor: 2.5, darkFloor: 3.5, k: 2.5 },
-  /** A component counts when its peak is above max(floor, k x spread). */
-  peak: { redFloor: 5, darkFloor: 6, k: 4 },
-  spot: { minMm: 0.7, maxMm: 6 },
-  patchMaxMm: 12,
-  /** Longer than wide by this much: a line. */
-  lineElongation: 3,
-  lineMinMm: 4,
-  /** Components reaching within this of the skin mask's edge are shadows of features, not blemishes. */
-  edgeMm: 1,
-  /**
-   * A spot stands out from the skin around it, not only from the face's skin at large: its peak must be
-   * `k` x the contrast's spread within about `mm` of it (the spot included). Stubble, creases, a textured
-   * or glistening cheek vary that much all over and give none. On the tune half (quality:blemishes, 6
-   * faces): spots found on the untouched photos 26.3 -> 9.0 a face, rendered ones found red 0.88 -> 0.88,
-   * dark 0.79 -> 0.75; k 3.5 left 6.2 a face but found dark 0.63, k 4 2.8 and 0.54; 4 mm did no better.
-   * Run as npm run quality:blemishes places its rendered spots away from the photo's own, so with fewer of
-   * those some land on creased or stubbled skin, where they do not stand out from it either: tune half red
-   * 0.88 -> 0.83, dark 0.79 -> 0.58 (obama at 1.6 px/mm: 7 -> 3 of 8), check half red 1.00 -> 0.90, dark
-   * 0.85 -> 0.95; precision 0.93 -> 1.00 and 0.97 -> 1.00; own spots a face 26.3 -> 9.0 and 30.8 -> 18.6.
-   */
-  local: { k: 3, mm: 3 },
-};
 
 /** Robust spread (1.4826 x median absolute deviation) of `v` over the pixels where `on` is set. */
 function spread(v: Float32Array, on: Uint8Array): number {

@@ -5,6 +5,7 @@
  * across it; a plain inpaint (Telea, Navier-Stokes) would leave a smooth smear where pores should be.
  * Planes are Float32Array, row-major, any units (Lab here); all planes of a pixel are healed together.
  */
+import { CORE, HOLE } from './tuning.ts';
 
 export interface Spot {
   /** Centre, plane pixels. */
@@ -22,9 +23,6 @@ export interface HealOptions {
   /** Strength 0..1 (default 1). */
   strength?: number;
 }
-
-/** The hole covers the lesion and its halo (inflamed rim, shadow) out to this many radii; the blend fades to its edge. */
-const HOLE = 1.6, CORE = 1.2;
 
 /**
  * Heals every spot in place. Spots are healed in order, so a later one's donor may be an earlier one's

@@ -1,7 +1,7 @@
 /**
- * Steps of the advanced skin retouch: the flags read into one plan (interface.md 4.3 rules 1 and 2) → the
- * 5 largest faces → each face retouched in its own window, on its skin only (skin-mask.ts: parsing skin
- * without eyes, brows, lips, nostrils, hair or glasses) → the photo (JPEG 97 4:4:4 when opaque, so
+ * Steps of the advanced skin retouch: the flags read into one plan (docs/interface.md#smart-skin-retouch,
+ * rules 1 and 2) → the 5 largest faces → each face retouched in its own window, on its skin only
+ * (skin-mask.ts: parsing skin without eyes, brows, lips, nostrils, hair or glasses) → the photo (JPEG 97 4:4:4 when opaque, so
  * re-encoding moves nothing outside the faces by more than a few levels).
  *
  * Per face, in Lab: blemishes healed (acne: red bumps; spots: dark ones) and larger patches and lines
@@ -29,6 +29,7 @@ import { feather } from '../../image/feather.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
 import { findBlemishes, pixelsPerMm, type Blemish } from './blemishes.ts';
 import { readWindow, writeWindow } from '../../image/window.ts';
+import { FULL, SKIN_FACES, SMART, SURE, TUNING, type Plan } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -37,28 +38,11 @@ export interface Retouched {
   result: RasterImage;
 }
 
-/** How strongly each part of the retouch runs, 0..1. */
-export interface Plan { acne: number; spots: number; brighten: number; smooth: number; pores: number; wrinkles: number; underEye: number; scars: number }
-
 const FLAGS = ['acne_removal', 'spot_correction', 'skin_brightening', 'skin_smoothing', 'pore_control', 'wrinkle_reduction', 'under_eye_correction', 'scar_reduction'] as const;
 const PART: Record<(typeof FLAGS)[number], keyof Plan> = {
   acne_removal: 'acne', spot_correction: 'spots', skin_brightening: 'brighten', skin_smoothing: 'smooth',
   pore_control: 'pores', wrinkle_reduction: 'wrinkles', under_eye_correction: 'underEye', scar_reduction: 'scars',
 };
-
-/**
- * smart_skin: a balanced blend, each part gentler than on its own (the parts add up: smoothing over
- * lowered pores over filled lines), blemishes healed in full because a half-healed spot is still a spot.
- */
-export const SMART: Plan = { acne: 1, spots: 1, brighten: 0.4, smooth: 0.7, pores: 0.5, wrinkles: 0.6, underEye: 0.6, scars: 0.6 };
-
-/**
- * A flag on its own: each part at its full, still natural strength. Brightening and smoothing are held
- * back because they move the face descriptor most: with every flag on, full brightening and smoothing left
- * human's similarity at 0.80 on the obama portrait (0.86 without brightening, 0.88 without smoothing;
- * 0.87 at brighten 0.4, smooth 0.7).
- */
-export const FULL: Plan = { acne: 1, spots: 1, brighten: 0.5, smooth: 0.7, pores: 1, wrinkles: 1, underEye: 1, scars: 1 };
 
 /** Rule 1: smart_skin = 1 overrides the rest. Rule 2: no other flag set → smart_skin. */
 export function planOf(p: Partial<P>): Plan {
@@ -68,49 +52,6 @@ export function planOf(p: Partial<P>): Plan {
   for (const f of on) plan[PART[f]] = FULL[PART[f]];
   return plan;
 }
-
-export const SKIN_FACES = 5;
-
-/**
- * Tuning: sizes in millimetres (the iris scale) or face widths (fw), amounts at strength 1.
- * smooth: guided smoothing as face-beauty's, finer (radius 2.5 % fw, eps 0.004) since the pore, line and
- * spot steps have already evened the skin; pores at 0.4 % fw back at 0.45. Small faces as face-beauty
- * treats them (smooth.ts faceEps, faceShapeBand), with the threshold's contrast in step with the pixel's
- * share of the face (power 2 from epsWidth px down) and 0.8 of the 1.5 px shape band given back (the face's
- * own shading, which identity rests on): smart_skin blends the smoothing at 0.7 over a parsing skin of
- * ~0.6 on the cheeks, so it needs a higher threshold than face-beauty's to flatten a small face's grain.
- * A linear growth reaching the same on the smallest faces raised eps on every face under 400-600 px and
- * cost identity. Faces under fullWidth px are smoothed in proportion.
- * lowerFace: as face-beauty's (skin-mask.ts spareLowerFace): the chin, jaw and smile lines of a face
- * narrower than toWidth px are retouched only in part, and not at all below fromWidth; there they are
- * the face's features (and its gender's), 1-2 px lines, not blemishes or wrinkles.
- */
-export const TUNING = {
-  smooth: { radius: 0.025, eps: 0.004, poreSigma: 0.004, texture: 0.45, epsWidth: 170, epsPower: 2, shape: { sigma: 0.015, share: 0, minPx: 1.5, smallShare: 0.8 }, fullWidth: 40 },
-  lowerFace: { fromWidth: 35, toWidth: 50 },
-  brighten: { lift: 9, even: 0.5, toneSigma: 0.08 },
-  /** A healed spot covers at least this radius (mm), and its halo (heal.ts). */
-  spotMinRadiusMm: 0.6,
-  /**
-   * A spot's found radius is its half-maximum; its soft tail and inflamed halo reach further, and a rim
-   * still on the tail would be cloned back in (at 1x, a rendered bump came out half healed).
-   */
-  spotReach: 1.3,
-  /** Patches and lines: pulled this far toward the skin around, grain kept (below grainMm). */
-  even: { amount: 0.75, grainMm: 0.5, skinMm: 3, growMm: 0.6 },
-  /**
-   * Under-eye: fraction of the gap to the cheek's lightness and colour closed, over the broad tone (mm).
-   * fullPx: the correction runs in full where that tone is at least this many pixels wide (faces from
-   * about 135 px), and in proportion below: on a small face the tone is finer than the pixel grain, so the
-   * lift closed the gap pixel by pixel and flattened the lower lid and the eye socket's shading, which a
-   * small face is recognised (and its gender read) by; a 39 px face in a group photo turned female.
-   */
-  underEye: { light: 0.7, colour: 0.5, toneMm: 1.5, fullPx: 1.5 },
-  /** Wrinkles: line scales (mm), curvature for a full line, fraction of the depth filled. */
-  wrinkles: { scalesMm: [0.4, 1.2], contrast: 1.5, fill: 0.7 },
-  /** Pores: the band below poreMm lowered by `band`; T-zone shine above the broad skin lowered by `shine`. */
-  pores: { poreMm: 0.35, band: 0.5, shine: 0.6, shineMm: 1, broadMm: 6, shineFloor: 2 },
-};
 
 export const findFaces = selectFaces<P>(() => ({ count: SKIN_FACES, detect: { meshFaces: SKIN_FACES } }));
 
@@ -208,12 +149,6 @@ export function retouchFace(px: Uint8Array | Buffer, ch: number, face: Face, par
   return report;
 }
 
-/**
- * The parsing's skin is a probability, and on evenly lit cheeks often only 0.6-0.8 (skin-mask.ts keeps it
- * soft): healing or lifting by it would leave a spot two-thirds healed. Above SURE it counts as skin in
- * full; the soft edges toward hair, brows and the background stay soft.
- */
-const SURE = 0.6;
 export const firm = (p: Float32Array): Float32Array => p.map((v) => Math.min(1, v / SURE));
 
 /** The box (image coordinates) around the pixels of `win` where `p` > 0, or null when there are none. */

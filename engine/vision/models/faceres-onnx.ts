@@ -4,7 +4,7 @@
  * tfjs-wasm (the face analyzer runs it twice per face and view, under two input conventions). Nothing is
  * written anywhere: the network lives in the session that opens it.
  *
- * Input [N, 224, 224, 3] NHWC, already normalised by the caller (attribute-models.ts's normalise, as for
+ * Input [N, 224, 224, 3] NHWC, already normalised by the caller (attribute-crops.ts's normalise, as for
  * tfjs), any batch N; outputs the graph's own: P(male) [N, 1] and the age distribution [N, 100].
  */
 import path from 'node:path';

@@ -27,11 +27,9 @@ export function sessionOptions(threads: number): InferenceSession.SessionOptions
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
-    // The arena keeps the blocks a run allocated for the next run; without it every run asks the OS for fresh
-    // pages (page faults, zeroing) and ISNet at 1024 took 2.3x the CPU (6.1 s against 2.6 s, the 2 threads
-    // together) for the same peak. The memory pattern is off: with it the arena holds the first run's blocks
-    // and then the planned block beside them (ISNet held 2.2 GB, against 1.4-1.5 GB without it, the peak of a
-    // run without the arena being 1.4 GB), for no measured speed. Figures: npm run bench:onnx-options.
+    // The arena keeps the blocks a run allocated for the next run (without it every run asks the OS for fresh
+    // pages, at twice the CPU); the memory pattern is off, as it makes the arena hold a planned block beside the
+    // first run's for no speed (docs/experiments/vision-core.md#onnxruntimes-memory-arena-on-memory-pattern-off).
     enableCpuMemArena: true,
     enableMemPattern: false,
     // Threads that spin between ops burn a core the engine's other threads (a worker's JS after the run) and

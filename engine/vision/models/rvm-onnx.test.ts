@@ -6,7 +6,8 @@ import { humanModel, type HumanLike, type TensorLike } from './human.ts';
 import { openLocalOnnx, type OnnxNet } from './onnx.ts';
 import { ModelRegistry } from './registry.ts';
 import { readTfGraph, type TfGraph, type TfNode } from './tf-graph.ts';
-import { foldBinary, foldStridedSlice, RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmModelJson, rvmToOnnx } from './rvm-onnx.ts';
+import { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmModelJson, rvmToOnnx } from './rvm-onnx.ts';
+import { foldBinary, foldStridedSlice } from './tf-fold.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 

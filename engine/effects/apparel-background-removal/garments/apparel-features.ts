@@ -16,6 +16,7 @@ import { HEAD_CLASSES, type HeadParsing } from './head-parsing.ts';
 import { LEG_PHOTO_FEATURES, legShape, NO_LEGS, type LegShape } from './legs.ts';
 import { LABELS, L, medianLab, MISSING, type Scene } from './scene.ts';
 import { SURROUNDING_FEATURES, surroundings } from './surroundings.ts';
+import { FEATURE_SHAPES } from './learned-tuning.ts';
 
 
 const LIMBS = ['upperArm', 'forearm', 'thigh', 'shin'] as const;
@@ -47,12 +48,6 @@ export const FEATURES: readonly string[] = [
   // through it, its piece's span along the legs and the skin between that piece and the feet.
   ...SURROUNDING_FEATURES,
 ];
-
-/** Height along the legs (0 hips, 1 knees) from which a region carries the photo's leg readings. */
-export const LEG_READINGS_FROM = -0.3;
-
-/** Colour distance (ΔE) from a region within which its neighbours count as the same piece of cloth. */
-const PIECE_DE = 10;
 
 export interface FeatureInput {
   s: Scene;
@@ -89,13 +84,13 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
       head[r * (H + 1) + H] += heads.covered[i];
     }
   }
-  const unit = frame ? frame.torso : Math.max(s.width, s.height) / 3;
+  const unit = frame ? frame.torso : Math.max(s.width, s.height) / FEATURE_SHAPES.framelessUnit;
   const neck = frame ? mid(...frame.shoulders) : null, pelvis = frame ? mid(...frame.hips) : null;
   // The body's axis (neck to pelvis) and the across direction, so leaning bodies read as upright ones.
   const axis = neck && pelvis ? norm({ x: pelvis.x - neck.x, y: pelvis.y - neck.y }) : { x: 0, y: 1 };
   const refs = frame ? references(f, frame) : null;
   const around = [...fg.keys()].filter((r) => !fg[r]);
-  const backdrop = medianLab(s, around.length > 2 ? around : []);
+  const backdrop = medianLab(s, around.length > FEATURE_SHAPES.backdropRegions ? around : []);
   const bags = f.objects.filter((o) => ['handbag', 'backpack', 'suitcase'].includes(o.label));
   const people = f.objects.filter((o) => o.label === 'person');
   const inBox = (o: DetectedObject, p: Pt) => p.x >= o.box.x0 && p.x <= o.box.x0 + o.box.w && p.y >= o.box.y0 && p.y <= o.box.y0 + o.box.h;
@@ -162,7 +157,7 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
     const leg = frame ? legs.place(g) : null;
     // The photo's leg readings only on the lower body: above it they would only tell photos apart (the
     // model learnt hats by photo with them on every region).
-    for (const v of legs.photo) put(leg && leg.t > LEG_READINGS_FROM ? v : MISSING);
+    for (const v of legs.photo) put(leg && leg.t > FEATURE_SHAPES.legReadingsFrom ? v : MISSING);
     if (leg) {
       put(leg.t); put(leg.gap); put(leg.dist); put(piece.gapT); put(piece.legT);
     } else k += 5;
@@ -179,9 +174,9 @@ export function regionFeatures(f: FeatureInput, regions: readonly number[]): Flo
   return out;
 }
 
-/** Bounds and area of r and the regions reachable from it through the subject's regions within PIECE_DE of r's colour. */
+/** Bounds and area of r and the regions reachable from it through the subject's regions within FEATURE_SHAPES.pieceDE of r's colour. */
 function pieceOf(s: Scene, fg: Uint8Array, r: number, work: PieceWork, legs: LegShape) {
-  const limit = PIECE_DE * PIECE_DE;
+  const limit = FEATURE_SHAPES.pieceDE * FEATURE_SHAPES.pieceDE;
   const { seen, stack, lab, start, next } = work;
   const l0 = lab[3 * r], a0 = lab[3 * r + 1], b0 = lab[3 * r + 2];
   const stamp = ++work.stamp;
@@ -230,7 +225,7 @@ function pieceWork(s: Scene, fg: Uint8Array): PieceWork {
 function crotchMatte(s: Scene, frame: BodyFrame): number {
   const top = mid(...frame.hips), bottom = mid(...frame.knees);
   let sum = 0, n = 0;
-  for (let t = 0.35; t <= 1; t += 0.05) {
+  for (let t = FEATURE_SHAPES.crotchFrom; t <= 1; t += FEATURE_SHAPES.crotchStep) {
     const x = Math.round(top.x + (bottom.x - top.x) * t), y = Math.round(top.y + (bottom.y - top.y) * t);
     if (x < 0 || y < 0 || x >= s.width || y >= s.height) continue;
     sum += s.alpha[s.sp[y * s.width + x]]; n++;
@@ -262,8 +257,8 @@ function references(f: FeatureInput, frame: BodyFrame) {
   const skin = [...fg.keys()].filter((r) => fg[r] && (s.label[r] === L.skin || s.label[r] === L.face));
   return {
     skin: medianLab(s, skin),
-    torso: medianLab(s, near([lerp(neck, pelvis, 0.45)], frame.torso * 0.25)),
-    thigh: medianLab(s, near([0, 1].map((i) => lerp(frame.hips[i], frame.knees[i], 0.4)), frame.torso * 0.15)),
-    shin: medianLab(s, near([0, 1].map((i) => lerp(frame.knees[i], frame.ankles[i], 0.5)), frame.torso * 0.12)),
+    torso: medianLab(s, near([lerp(neck, pelvis, FEATURE_SHAPES.torsoAt)], frame.torso * FEATURE_SHAPES.torsoRadius)),
+    thigh: medianLab(s, near([0, 1].map((i) => lerp(frame.hips[i], frame.knees[i], FEATURE_SHAPES.thighAt)), frame.torso * FEATURE_SHAPES.thighRadius)),
+    shin: medianLab(s, near([0, 1].map((i) => lerp(frame.knees[i], frame.ankles[i], FEATURE_SHAPES.shinAt)), frame.torso * FEATURE_SHAPES.shinRadius)),
   };
 }

@@ -10,12 +10,9 @@ import type { Geometry } from './body-garments.ts';
 import type { DetectedObject } from './human-run.ts';
 import { flood, groups } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
+import { BAGS } from './tuning.ts';
 
 export const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
-/** A bag box anywhere. */
-export const MIN_SCORE = 0.15;
-/** A bag box that hangs beside the body ({@link hangingBag}); the detector is asked down to this score. */
-export const HANGING_SCORE = 0.06;
 
 /**
  * A faint box shaped like a bag hanging from a hand or a shoulder: at least 0.8 torso tall, its centre
@@ -25,7 +22,7 @@ export const HANGING_SCORE = 0.06;
  */
 export function hangingBag(box: DetectedObject['box'], g: Geometry): boolean {
   const { x0: x, y0: y, w, h } = box;
-  return h >= g.t * 0.8 && Math.abs(x + w / 2 - g.cx) >= g.sw * 0.5 && y + h >= g.yh + g.t * 0.5;
+  return h >= g.t * BAGS.hanging.tall && Math.abs(x + w / 2 - g.cx) >= g.sw * BAGS.hanging.beside && y + h >= g.yh + g.t * BAGS.hanging.below;
 }
 
 /**
@@ -34,8 +31,8 @@ export function hangingBag(box: DetectedObject['box'], g: Geometry): boolean {
  */
 export function bagBoxes(objects: DetectedObject[], g: Geometry | null): DetectedObject[] {
   const bags = objects.filter((o) => BAG_LABELS.has(o.label));
-  const sure = bags.filter((o) => o.score >= MIN_SCORE);
-  const faint = g ? bags.filter((o) => o.score < MIN_SCORE && o.score >= HANGING_SCORE && hangingBag(o.box, g) && sure.every((b) => overlap(o.box, b.box) < 0.25)) : [];
+  const sure = bags.filter((o) => o.score >= BAGS.minScore);
+  const faint = g ? bags.filter((o) => o.score < BAGS.minScore && o.score >= BAGS.hangingScore && hangingBag(o.box, g) && sure.every((b) => overlap(o.box, b.box) < BAGS.sameBag)) : [];
   return [...sure, ...faint];
 }
 
@@ -44,9 +41,6 @@ export function overlap(a: DetectedObject['box'], b: DetectedObject['box']): num
   const w = Math.min(a.x0 + a.w, b.x0 + b.w) - Math.max(a.x0, b.x0), h = Math.min(a.y0 + a.h, b.y0 + b.h) - Math.max(a.y0, b.y0);
   return w > 0 && h > 0 ? (w * h) / Math.max(1e-6, Math.min(a.w * a.h, b.w * b.h)) : 0;
 }
-
-const BAG_DE = 16;
-const BAG_DE_OFF = 32;
 
 /** Regions (among `candidates`) that make up detected bags. */
 export function detectedBags(s: Scene, candidates: Set<number>, objects: DetectedObject[], g: Geometry | null): number[] {
@@ -57,15 +51,15 @@ export function detectedBags(s: Scene, candidates: Set<number>, objects: Detecte
     const inBox = (r: number) => { const p = s.regions[r]; return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; };
     const inside = [...candidates].filter(inBox);
     if (inside.length === 0) continue;
-    const off = (r: number) => !g || Math.min(...lines.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.sw * 0.22;
-    const core = inside.filter((r) => off(r) && Math.abs(s.regions[r].x - (x + w / 2)) < w * 0.35 && Math.abs(s.regions[r].y - (y + h / 2)) < h * 0.35);
+    const off = (r: number) => !g || Math.min(...lines.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.sw * BAGS.offLines;
+    const core = inside.filter((r) => off(r) && Math.abs(s.regions[r].x - (x + w / 2)) < w * BAGS.core && Math.abs(s.regions[r].y - (y + h / 2)) < h * BAGS.core);
     const seeds = core.length ? core : inside.filter(off);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAG_DE);
+    const bag = flood(s, seeds, (q) => candidates.has(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAGS.bagDE);
     // Leather shading, prints and sheen spread a bag's colour: off the body's lines, the bag carries on
     // through regions much further from its median colour than clothing in front of the body may.
-    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && labDistance(s.regions[q].lab, c) < BAG_DE_OFF))) bag.add(r);
+    for (const r of flood(s, [...bag], (q) => bag.has(q) || (candidates.has(q) && inBox(q) && off(q) && labDistance(s.regions[q].lab, c) < BAGS.offDE))) bag.add(r);
     for (const r of enclosedHoles(s, bag, inside, candidates)) bag.add(r);
     for (const r of bag) out.add(r);
   }
@@ -94,11 +88,6 @@ export function enclosedHoles(s: Scene, bag: Set<number>, within: number[], cand
   return out;
 }
 
-/** A bag box whose middle the matte holds less than this share of is a bag the matte left out. */
-const LEFT_OUT = 0.5;
-/** A box the matte does not reach at all (this share of it) belongs to someone else in the background. */
-const TOUCHES = 0.1;
-
 /**
  * Bags the subject matte left out (a dark bag against a dark street, a clutch in a hand): in a bag box
  * the matte touches but whose middle it leaves out, the bag is the colour of that middle, grown through
@@ -112,20 +101,20 @@ export function looseBags(s: Scene, fg: Uint8Array, boxes: DetectedObject[]): nu
     const inBox = (r: number, m = 0) => { const p = s.regions[r]; return p.x >= x - m * w && p.x <= x + w + m * w && p.y >= y - m * h && p.y <= y + h + m * h; };
     const box = [...s.regions.keys()].filter((r) => inBox(r));
     const share = (rs: number[]) => rs.reduce((t, r) => t + s.alpha[r] * s.regions[r].n, 0) / Math.max(1, areaOf(s, rs));
-    const middle = box.filter((r) => Math.abs(s.regions[r].x - (x + w / 2)) < w * 0.25 && Math.abs(s.regions[r].y - (y + h / 2)) < h * 0.25);
-    if (middle.length === 0 || share(middle) >= LEFT_OUT || share(box) < TOUCHES) continue;
+    const middle = box.filter((r) => Math.abs(s.regions[r].x - (x + w / 2)) < w * BAGS.middle && Math.abs(s.regions[r].y - (y + h / 2)) < h * BAGS.middle);
+    if (middle.length === 0 || share(middle) >= BAGS.leftOut || share(box) < BAGS.touches) continue;
     const free = (r: number) => !fg[r] && s.alpha[r] < 0.5 && s.label[r] === L.background;
     const seeds = middle.filter(free);
     const c = medianLab(s, seeds);
     if (!c) continue;
-    const like = (r: number) => labDistance(s.regions[r].lab, c) < BAG_DE;
+    const like = (r: number) => labDistance(s.regions[r].lab, c) < BAGS.bagDE;
     // The backdrop: what lies around the box (a quarter of its size out) off the matte.
-    const ring = [...s.regions.keys()].filter((r) => free(r) && inBox(r, 0.25) && !inBox(r));
-    if (areaOf(s, ring.filter(like)) > areaOf(s, ring) * 0.2) continue;
+    const ring = [...s.regions.keys()].filter((r) => free(r) && inBox(r, BAGS.ring) && !inBox(r));
+    if (areaOf(s, ring.filter(like)) > areaOf(s, ring) * BAGS.ringShare) continue;
     const core = flood(s, seeds.filter(like), (q) => free(q) && inBox(q) && like(q));
-    if (areaOf(s, [...core]) < w * h * 0.15) continue;
+    if (areaOf(s, [...core]) < w * h * BAGS.looseArea) continue;
     // Then on through shading, straps and buckles, as a detected bag beside the body does.
-    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAG_DE_OFF));
+    const bag = flood(s, [...core], (q) => core.has(q) || (free(q) && inBox(q) && labDistance(s.regions[q].lab, c) < BAGS.offDE));
     out.push(...bag, ...enclosedHoles(s, bag, box.filter(free), new Set(box.filter((r) => fg[r]))));
   }
   return out;

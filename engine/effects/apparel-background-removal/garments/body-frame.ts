@@ -5,6 +5,7 @@
  */
 import type { Rect } from '../../../image/rect.ts';
 import type { BodyPoint } from './human-run.ts';
+import { BODY } from './tuning.ts';
 
 export interface Pt { x: number; y: number }
 
@@ -21,7 +22,6 @@ export interface BodyFrame {
   anklesSeen: boolean;
 }
 
-const MIN_SCORE = 0.25;
 const mid = (a: Pt, b: Pt): Pt => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 const dist = (a: Pt, b: Pt) => Math.hypot(a.x - b.x, a.y - b.y);
 
@@ -29,7 +29,7 @@ const dist = (a: Pt, b: Pt) => Math.hypot(a.x - b.x, a.y - b.y);
 export function bodyFrame(points: BodyPoint[], face?: Rect): BodyFrame | null {
   const get = (name: string): Pt | null => {
     const p = points.find((k) => k.name === name);
-    return p && p.score >= MIN_SCORE ? { x: p.x, y: p.y } : null;
+    return p && p.score >= BODY.minScore ? { x: p.x, y: p.y } : null;
   };
   const pair = (n: string) => [get(`left${n}`), get(`right${n}`)] as [Pt | null, Pt | null];
   let [ls, rs] = pair('Shoulder');
@@ -39,19 +39,19 @@ export function bodyFrame(points: BodyPoint[], face?: Rect): BodyFrame | null {
   const fw = face ? face.w : 0;
   if (!ls && !rs) {
     if (!face) return null;
-    const y = face.y0 + face.h * 1.55, cx = face.x0 + face.w / 2;
-    ls = { x: cx + fw * 1.1, y }; rs = { x: cx - fw * 1.1, y };
+    const y = face.y0 + face.h * BODY.faceShoulderDrop, cx = face.x0 + face.w / 2;
+    ls = { x: cx + fw * BODY.faceShoulderHalf, y }; rs = { x: cx - fw * BODY.faceShoulderHalf, y };
   }
-  ls ??= { x: rs!.x + (face ? fw * 2.2 : 40), y: rs!.y };
-  rs ??= { x: ls.x - (face ? fw * 2.2 : 40), y: ls.y };
+  ls ??= { x: rs!.x + (face ? fw * BODY.faceShoulderSpan : BODY.fallbackShoulderSpan), y: rs!.y };
+  rs ??= { x: ls.x - (face ? fw * BODY.faceShoulderSpan : BODY.fallbackShoulderSpan), y: ls.y };
   const sw = Math.max(dist(ls, rs), 1);
   if (!lh && !rh) {
-    const c = mid(ls, rs), t = Math.max(sw * 1.4, fw * 3);
-    lh = { x: c.x + sw * 0.35, y: c.y + t }; rh = { x: c.x - sw * 0.35, y: c.y + t };
+    const c = mid(ls, rs), t = Math.max(sw * BODY.torsoPerShoulder, fw * BODY.torsoPerFace);
+    lh = { x: c.x + sw * BODY.hipHalf, y: c.y + t }; rh = { x: c.x - sw * BODY.hipHalf, y: c.y + t };
   }
-  lh ??= { x: rh!.x + sw * 0.7, y: rh!.y };
-  rh ??= { x: lh.x - sw * 0.7, y: lh.y };
-  const torso = Math.max(dist(mid(ls, rs), mid(lh, rh)), sw * 0.8);
+  lh ??= { x: rh!.x + sw * BODY.hipSpan, y: rh!.y };
+  rh ??= { x: lh.x - sw * BODY.hipSpan, y: lh.y };
+  const torso = Math.max(dist(mid(ls, rs), mid(lh, rh)), sw * BODY.minTorso);
   // A missing point of a pair copies its partner's offset from the joint above; a missing pair hangs
   // straight down from that joint by the usual proportion of the torso.
   const limb = (name: string, from: [Pt, Pt], length: number): [Pt, Pt] => {
@@ -59,12 +59,12 @@ export function bodyFrame(points: BodyPoint[], face?: Rect): BodyFrame | null {
     const down = (p: Pt) => ({ x: p.x, y: p.y + length });
     return [l ?? (r ? { x: from[0].x + (r.x - from[1].x), y: r.y } : down(from[0])), r ?? (l ? { x: from[1].x + (l.x - from[0].x), y: l.y } : down(from[1]))];
   };
-  const knees = limb('Knee', [lh, rh], torso * 0.85);
-  const ankles = limb('Ankle', knees, torso * 0.85);
+  const knees = limb('Knee', [lh, rh], torso * BODY.thigh);
+  const ankles = limb('Ankle', knees, torso * BODY.shin);
   const legsSeen = ['leftKnee', 'rightKnee', 'leftAnkle', 'rightAnkle'].filter((n) => get(n)).length;
-  const elbows = limb('Elbow', [ls, rs], torso * 0.55);
-  const wrists = limb('Wrist', elbows, torso * 0.5);
-  return { shoulders: [ls, rs], hips: [lh, rh], knees, ankles, elbows, wrists, torso, shoulderWidth: Math.max(sw, torso * 0.5), legsSeen, hipsSeen, anklesSeen: !!(get('leftAnkle') || get('rightAnkle')) };
+  const elbows = limb('Elbow', [ls, rs], torso * BODY.upperArm);
+  const wrists = limb('Wrist', elbows, torso * BODY.forearm);
+  return { shoulders: [ls, rs], hips: [lh, rh], knees, ankles, elbows, wrists, torso, shoulderWidth: Math.max(sw, torso * BODY.minShoulderWidth), legsSeen, hipsSeen, anklesSeen: !!(get('leftAnkle') || get('rightAnkle')) };
 }
 
 /** Distance from p to the segment ab, and where along it (0..1) the nearest point lies. */

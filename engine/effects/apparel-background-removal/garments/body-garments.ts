@@ -8,13 +8,11 @@ import { labDistanceSquared } from '../../../image/colour.ts';
 import { dist, mid, segmentDistance, type BodyFrame, type Pt } from './body-frame.ts';
 import type { DetectedObject } from './human-run.ts';
 import type { Scene } from './scene.ts';
+import { BODY_PARTS } from './tuning.ts';
 
 export const PARTS = ['upper', 'lower', 'shoes', 'bag'] as const;
 export type Part = (typeof PARTS)[number];
 
-const SIGMA = 10;
-const FLOOR = 0.03;
-const ITERATIONS = 3;
 const BAG_LABELS = new Set(['handbag', 'backpack', 'suitcase']);
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
@@ -28,7 +26,7 @@ export interface Geometry {
 
 export function geometry(f: BodyFrame): Geometry {
   const s = mid(...f.shoulders), h = mid(...f.hips), k = mid(...f.knees), a = mid(...f.ankles);
-  const thigh = Math.max(k.y - h.y, f.torso * 0.5), shin = Math.max(a.y - k.y, f.torso * 0.5);
+  const thigh = Math.max(k.y - h.y, f.torso * BODY_PARTS.minThigh), shin = Math.max(a.y - k.y, f.torso * BODY_PARTS.minShin);
   return {
     ys: s.y, yh: h.y, yk: h.y + thigh, ya: h.y + thigh + shin, cx: (s.x + h.x) / 2, thigh, shin, t: f.torso, sw: f.shoulderWidth,
     arms: [0, 1].flatMap((i) => [[f.shoulders[i], f.elbows[i]], [f.elbows[i], f.wrists[i]]] as [Pt, Pt][]),
@@ -41,16 +39,16 @@ const nearest = (p: Pt, segs: [Pt, Pt][]) => Math.min(...segs.map(([a, b]) => se
 /** Prior of each part for a region centred at p. */
 function prior(g: Geometry, f: BodyFrame, p: Pt, bags: DetectedObject[]): number[] {
   const dArm = nearest(p, g.arms), dLeg = nearest(p, g.legs);
-  const onArm = dArm < g.t * 0.16 && dArm < dLeg ? 1 : 0;
-  const upper = !f.hipsSeen ? 1 : Math.max(p.y <= g.yh ? 1 : 1 - 0.85 * ramp(p.y, g.yh, g.yh + 0.6 * g.thigh), onArm * 0.9);
+  const onArm = dArm < g.t * BODY_PARTS.armReach && dArm < dLeg ? 1 : 0;
+  const upper = !f.hipsSeen ? 1 : Math.max(p.y <= g.yh ? 1 : 1 - BODY_PARTS.upperFade * ramp(p.y, g.yh, g.yh + BODY_PARTS.upperFadeLength * g.thigh), onArm * BODY_PARTS.armUpper);
   // Below the ankles the feet (shoes) take over from the lower garment.
-  const feet = f.anklesSeen ? ramp(p.y, g.ya - 0.1 * g.shin, g.ya + 0.1 * g.shin) : 0;
-  const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - 0.35 * g.t, g.yh + 0.05 * g.t) * (1 - 0.8 * feet) * (1 - 0.7 * onArm);
+  const feet = f.anklesSeen ? ramp(p.y, g.ya - BODY_PARTS.feetBand * g.shin, g.ya + BODY_PARTS.feetBand * g.shin) : 0;
+  const lower = !f.hipsSeen ? 0 : ramp(p.y, g.yh - BODY_PARTS.lowerFrom * g.t, g.yh + BODY_PARTS.lowerTo * g.t) * (1 - BODY_PARTS.feetOverLower * feet) * (1 - BODY_PARTS.armOverLower * onArm);
   const dAnkle = Math.min(...f.ankles.map((a) => dist(p, a)));
-  const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - 0.3 * g.shin, g.ya) * (dAnkle < 0.8 * g.shin ? 1 : 0.2);
+  const shoes = !f.anklesSeen ? 0 : ramp(p.y, g.ya - BODY_PARTS.shoesFrom * g.shin, g.ya) * (dAnkle < BODY_PARTS.ankleReach * g.shin ? 1 : BODY_PARTS.offAnkleShoes);
   const inBag = bags.some((b) => p.x >= b.box.x0 && p.x <= b.box.x0 + b.box.w && p.y >= b.box.y0 && p.y <= b.box.y0 + b.box.h);
-  const far = Math.min(dArm, dLeg, Math.abs(p.x - g.cx) > g.sw * 0.6 ? Infinity : 0) > g.sw * 0.35;
-  const bag = inBag ? (far ? 0.8 : 0.45) : far ? 0.08 : 0.02;
+  const far = Math.min(dArm, dLeg, Math.abs(p.x - g.cx) > g.sw * BODY_PARTS.bagBesideBody ? Infinity : 0) > g.sw * BODY_PARTS.bagOffLines;
+  const bag = inBag ? (far ? BODY_PARTS.bagInBoxOff : BODY_PARTS.bagInBoxOn) : far ? BODY_PARTS.bagOff : BODY_PARTS.bagOn;
   return [upper, lower, shoes, bag];
 }
 
@@ -59,24 +57,24 @@ export interface PartAssignment { part: Int8Array; scores: Float32Array[] }
 /** Assigns each clothing region (clothing[r] = 1) a part index (0..3); -1 for the rest. */
 export function assignParts(s: Scene, clothing: Uint8Array, f: BodyFrame, objects: DetectedObject[]): PartAssignment {
   const g = geometry(f);
-  const bags = objects.filter((o) => BAG_LABELS.has(o.label) && o.score >= 0.15);
+  const bags = objects.filter((o) => BAG_LABELS.has(o.label) && o.score >= BODY_PARTS.bagScore);
   const R = s.regions.length;
   const ids = [...Array(R).keys()].filter((r) => clothing[r]);
   const pri = new Map(ids.map((r) => [r, prior(g, f, s.regions[r], bags)]));
   // First seeds: regions each prior is sure of.
-  let seeds: number[][] = PARTS.map((_, k) => ids.filter((r) => pri.get(r)![k] >= 0.75 && pri.get(r)!.every((v, j) => j === k || v < 0.75)));
+  let seeds: number[][] = PARTS.map((_, k) => ids.filter((r) => pri.get(r)![k] >= BODY_PARTS.seedPrior && pri.get(r)!.every((v, j) => j === k || v < BODY_PARTS.seedPrior)));
   const part = new Int8Array(R).fill(-1);
   let post = new Map<number, number[]>();
-  for (let it = 0; it < ITERATIONS; it++) {
+  for (let it = 0; it < BODY_PARTS.iterations; it++) {
     post = new Map(ids.map((r) => {
       const p = pri.get(r)!;
-      return [r, p.map((v, k) => v * (likelihood(s, r, seeds[k]) + FLOOR))];
+      return [r, p.map((v, k) => v * (likelihood(s, r, seeds[k]) + BODY_PARTS.likelihoodFloor))];
     }));
     for (const r of ids) part[r] = argmax(post.get(r)!);
     seeds = PARTS.map((_, k) => ids.filter((r) => part[r] === k));
   }
   // Smoothing: each region's scores mixed with its similar-coloured clothing neighbours'.
-  for (let pass = 0; pass < 2; pass++) {
+  for (let pass = 0; pass < BODY_PARTS.smoothPasses; pass++) {
     const next = new Map<number, number[]>();
     for (const r of ids) {
       const own = normalise(post.get(r)!);
@@ -85,7 +83,7 @@ export function assignParts(s: Scene, clothing: Uint8Array, f: BodyFrame, object
       for (const q of s.neighbours[r]) {
         const pq = post.get(q);
         if (!pq) continue;
-        const w = 0.6 * Math.exp(-labDistanceSquared(s.regions[r].lab, s.regions[q].lab) / (2 * 12 ** 2));
+        const w = BODY_PARTS.smoothShare * Math.exp(-labDistanceSquared(s.regions[r].lab, s.regions[q].lab) / (2 * BODY_PARTS.smoothColour ** 2));
         const nq = normalise(pq);
         for (let k = 0; k < acc.length; k++) acc[k] += w * nq[k];
         wsum += w;
@@ -105,7 +103,7 @@ function likelihood(s: Scene, r: number, seeds: number[]): number {
   const c = s.regions[r].lab;
   for (const q of seeds) {
     const w = s.regions[q].n;
-    num += w * Math.exp(-labDistanceSquared(c, s.regions[q].lab) / (2 * SIGMA * SIGMA));
+    num += w * Math.exp(-labDistanceSquared(c, s.regions[q].lab) / (2 * BODY_PARTS.colourSigma * BODY_PARTS.colourSigma));
     den += w;
   }
   return num / den;

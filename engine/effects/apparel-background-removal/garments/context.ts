@@ -13,6 +13,7 @@
  */
 import { FEATURES } from './apparel-features.ts';
 import { MISSING } from './scene.ts';
+import { CONTEXT } from './learned-tuning.ts';
 
 export const CONTEXT_GROUPS = ['self', 'like', 'person', 'band', 'above', 'below', 'mirror'] as const;
 
@@ -22,14 +23,11 @@ export const contextFeatureNames = (classes: readonly string[]) => CONTEXT_GROUP
 const col = (name: string) => { const j = FEATURES.indexOf(name); if (j < 0) throw new Error(`context: no feature ${name}`); return j; };
 const ALONG = col('along'), ACROSS = col('across'), AREA = col('area'), MAIN = col('mainForeground');
 
-/** Grid over the body, in torso lengths: along from -3 to 9, across from -4 to 4, cells of 0.05. */
-const CELL = 0.05, A0 = -3, A1 = 9, C0 = -4, C1 = 4;
+/** Grid over the body, in torso lengths (CONTEXT: along from a0 to a1, across from c0 to c1, in cells). */
+const CELL = CONTEXT.cell, A0 = CONTEXT.a0, A1 = CONTEXT.a1, C0 = CONTEXT.c0, C1 = CONTEXT.c1;
 const NA = Math.round((A1 - A0) / CELL), NC = Math.round((C1 - C0) / CELL);
 const cellA = (a: number) => Math.min(NA - 1, Math.max(0, Math.floor((a - A0) / CELL)));
 const cellC = (c: number) => Math.min(NC - 1, Math.max(0, Math.floor((c - C0) / CELL)));
-
-/** Colour likeness of neighbours (ΔE scale), as the smoothing of the final probabilities uses it. */
-const LIKE_DE = 12;
 
 /**
  * The first model's probabilities `p` (count × K) of regions with feature rows `rows` (FEATURES wide) and
@@ -74,7 +72,7 @@ export function contextRows(rows: Float32Array, count: number, neighbours: numbe
     const like = new Float64Array(K);
     for (const q of neighbours[i]) {
       const d = Math.hypot(rows[i * F] - rows[q * F], rows[i * F + 1] - rows[q * F + 1], rows[i * F + 2] - rows[q * F + 2]);
-      const w = Math.exp(-((d / LIKE_DE) ** 2));
+      const w = Math.exp(-((d / CONTEXT.likeDE) ** 2));
       wsum += w;
       for (let k = 0; k < K; k++) like[k] += w * p[q * K + k];
     }
@@ -82,10 +80,10 @@ export function contextRows(rows: Float32Array, count: number, neighbours: numbe
     if (person[K] > 0) put(2, person, 1 / person[K]);
     if (!sat) continue;
     const a = rows[i * F + ALONG], c = rows[i * F + ACROSS];
-    if (query(a - 0.2, a + 0.2, C0, C1)) put(3, box, 1 / box[K]);
-    if (query(a - 0.6, a - 0.15, c - 0.5, c + 0.5)) put(4, box, 1 / box[K]);
-    if (query(a + 0.15, a + 0.6, c - 0.5, c + 0.5)) put(5, box, 1 / box[K]);
-    if (query(a - 0.1, a + 0.1, -c - 0.15, -c + 0.15)) put(6, box, 1 / box[K]);
+    if (query(a - CONTEXT.band, a + CONTEXT.band, C0, C1)) put(3, box, 1 / box[K]);
+    if (query(a - CONTEXT.far, a - CONTEXT.near, c - CONTEXT.across, c + CONTEXT.across)) put(4, box, 1 / box[K]);
+    if (query(a + CONTEXT.near, a + CONTEXT.far, c - CONTEXT.across, c + CONTEXT.across)) put(5, box, 1 / box[K]);
+    if (query(a - CONTEXT.mirrorAlong, a + CONTEXT.mirrorAlong, -c - CONTEXT.mirrorAcross, -c + CONTEXT.mirrorAcross)) put(6, box, 1 / box[K]);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import type { RasterImage } from '../../../image/raster.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { parseFaceAt, type FaceParser, type ImageLattice } from '../../../vision/parsing/face-parsing.ts';
+import { HEAD_FACES, HEAD_INPUT } from './tuning.ts';
 
 export const HEAD_CLASSES = ['hat', 'hair', 'cloth', 'skin', 'background'] as const;
 export type HeadClass = (typeof HEAD_CLASSES)[number];
@@ -18,14 +19,6 @@ export interface HeadParsing {
   /** 1 where a parsed face's crop covers the work pixel. */
   covered: Uint8Array;
 }
-
-/** Faces parsed per photo: the largest ones (people in the back are rarely the subject). */
-export const HEAD_FACES = 2;
-/**
- * Parser input side: hats and hair are large parts of the crop; 384 costs about half of 512's CPU, and
- * the smaller parts (lips, eyes) that need 512 are not read here.
- */
-export const HEAD_INPUT = 384;
 
 /** The work-size pixel centres in image pixels. */
 export function workLattice(image: { width: number; height: number }, width: number, height: number): ImageLattice {

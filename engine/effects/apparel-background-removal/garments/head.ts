@@ -8,6 +8,7 @@ import type { Face } from '../../../vision/faces/detect.ts';
 import { convexHull, fillPolygon } from './geometry.ts';
 import { groups } from './regions.ts';
 import { areaOf, L, medianLab, regionShare, type Scene } from './scene.ts';
+import { HEAD } from './tuning.ts';
 
 export interface SkinModel { mean: [number, number, number]; /** inverse covariance of (a, b) */ inv: [number, number, number]; lRange: [number, number] }
 
@@ -23,18 +24,18 @@ export function faceMask(face: Face, width: number, height: number): Uint8Array 
 export function skinModel(s: Scene, mask: Uint8Array): SkinModel | null {
   const px: number[][] = [];
   for (let i = 0; i < mask.length; i++) if (mask[i]) px.push([s.lab[i * 3], s.lab[i * 3 + 1], s.lab[i * 3 + 2]]);
-  if (px.length < 30) return null;
+  if (px.length < HEAD.minFacePixels) return null;
   const med = [0, 1, 2].map((c) => px.map((p) => p[c]).sort((a, b) => a - b)[px.length >> 1]);
   // Eyes, brows, lips, glasses and shadows are the outliers; skin is the bulk around the median.
-  const keep = px.filter((p) => Math.abs(p[1] - med[1]) < 7 && Math.abs(p[2] - med[2]) < 9 && Math.abs(p[0] - med[0]) < 22);
-  if (keep.length < 20) return null;
+  const keep = px.filter((p) => Math.abs(p[1] - med[1]) < HEAD.skinOutlier.a && Math.abs(p[2] - med[2]) < HEAD.skinOutlier.b && Math.abs(p[0] - med[0]) < HEAD.skinOutlier.L);
+  if (keep.length < HEAD.minSkinPixels) return null;
   const m = [0, 1, 2].map((c) => keep.reduce((t, p) => t + p[c], 0) / keep.length) as [number, number, number];
   let saa = 0, sbb = 0, sab = 0;
   for (const p of keep) { const da = p[1] - m[1], db = p[2] - m[2]; saa += da * da; sbb += db * db; sab += da * db; }
   // Floors: a face in flat light is more uniform than the same skin on arms and legs in shade.
-  saa = saa / keep.length + 2; sbb = sbb / keep.length + 3; sab /= keep.length;
+  saa = saa / keep.length + HEAD.skinVarianceFloor.a; sbb = sbb / keep.length + HEAD.skinVarianceFloor.b; sab /= keep.length;
   const det = saa * sbb - sab * sab;
-  return { mean: m, inv: [sbb / det, -sab / det, saa / det], lRange: [m[0] - 38, m[0] + 22] };
+  return { mean: m, inv: [sbb / det, -sab / det, saa / det], lRange: [m[0] - HEAD.skinLightness.below, m[0] + HEAD.skinLightness.above] };
 }
 
 /** Mahalanobis² of a colour's chroma under the skin model; Infinity outside the lightness band. */
@@ -43,11 +44,6 @@ export function skinDistance(m: SkinModel, lab: ArrayLike<number>): number {
   const da = lab[1] - m.mean[1], db = lab[2] - m.mean[2];
   return da * da * m.inv[0] + 2 * da * db * m.inv[1] + db * db * m.inv[2];
 }
-
-const SKIN_D2 = 5;
-const HAIR_DE = 16;
-/** Hair-mask regions below the eyes sampled for the hair's colour: at least this share of the face box. */
-const LOW_MIN = 0.08;
 
 /** Labels face, skin, hair and hat regions among the foreground ones (label !== background means decided). */
 /** `hairShare`: each region's share inside the hair mask, when one is known. */
@@ -63,7 +59,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   }
   // (Growing skin from these into similar neighbours was tried: it ate beige and khaki garments.)
   if (skin) for (let r = 0; r < s.regions.length; r++) {
-    if (fg[r] && s.label[r] === L.background && skinDistance(skin, s.regions[r].lab) < SKIN_D2) s.label[r] = L.skin;
+    if (fg[r] && s.label[r] === L.background && skinDistance(skin, s.regions[r].lab) < HEAD.skinDistance2) s.label[r] = L.skin;
   }
   const face = faces[0];
   if (!face) return;
@@ -75,8 +71,8 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   for (let r = 0; r < s.regions.length; r++) {
     if (!free(r)) continue;
     const g = s.regions[r];
-    if (g.y > y + h * 0.1 && g.y < y + h * 0.7 && Math.abs(g.x - cx) > w * 0.45 && Math.abs(g.x - cx) < w * 0.9) side.push(r);
-    if (g.y < y + h * 0.05 && g.y > y - h * 0.25 && Math.abs(g.x - cx) < w * 0.4) above.push(r);
+    if (g.y > y + h * HEAD.sideSeeds.top && g.y < y + h * HEAD.sideSeeds.bottom && Math.abs(g.x - cx) > w * HEAD.sideSeeds.inner && Math.abs(g.x - cx) < w * HEAD.sideSeeds.outer) side.push(r);
+    if (g.y < y + h * HEAD.aboveSeeds.bottom && g.y > y - h * HEAD.aboveSeeds.top && Math.abs(g.x - cx) < w * HEAD.aboveSeeds.half) above.push(r);
   }
   // Hair hanging below the eyes (the hair mask there: a ponytail, a bob, loose hair; hats stop above the
   // eyes) gives the hair's colour even when the face's sides show ear and neck: buns, tied-back and dark
@@ -84,44 +80,44 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
   const low: number[] = [];
   if (hairShare) for (let r = 0; r < s.regions.length; r++) {
     const g = s.regions[r];
-    if (free(r) && hairShare[r] >= 0.5 && g.y > y + h * 0.6 && g.y < y + h * 2 && Math.abs(g.x - cx) < w * 1.5) low.push(r);
+    if (free(r) && hairShare[r] >= 0.5 && g.y > y + h * HEAD.lowHair.top && g.y < y + h * HEAD.lowHair.bottom && Math.abs(g.x - cx) < w * HEAD.lowHair.half) low.push(r);
   }
-  const lowHair = areaOf(s, low) > w * h * LOW_MIN ? medianLab(s, low) : null;
-  const sideHair = areaOf(s, side) > w * h * 0.05 ? medianLab(s, side) : null;
+  const lowHair = areaOf(s, low) > w * h * HEAD.lowHairArea ? medianLab(s, low) : null;
+  const sideHair = areaOf(s, side) > w * h * HEAD.sideHairArea ? medianLab(s, side) : null;
   const topColour = medianLab(s, above);
   // Hat: what sits on the head above the brow and is not the hair seen beside the face. With hair beside
   // the face, its colour tells them apart; without (short hair), a hat rises higher or spreads wider.
   const hat: number[] = [];
   for (let r = 0; r < s.regions.length; r++) {
     const g = s.regions[r];
-    if (!free(r) || g.y > y + h * 0.15 || g.y < y - h * 1.4 || Math.abs(g.x - cx) > w * 1.3) continue;
-    if (sideHair && labDistance(g.lab, sideHair) < HAIR_DE) continue;
-    if (lowHair && labDistance(g.lab, lowHair) < HAIR_DE) continue;
+    if (!free(r) || g.y > y + h * HEAD.hatZone.bottom || g.y < y - h * HEAD.hatZone.top || Math.abs(g.x - cx) > w * HEAD.hatZone.half) continue;
+    if (sideHair && labDistance(g.lab, sideHair) < HEAD.hairDE) continue;
+    if (lowHair && labDistance(g.lab, lowHair) < HEAD.hairDE) continue;
     hat.push(r);
   }
   let isHat = false;
   // Only the largest connected piece, and at least half the face's box: stray highlights and buns are not hats.
   hat.splice(0, hat.length, ...(groups(s, hat)[0] ?? []));
-  if (hat.length && areaOf(s, hat) > w * h * 0.5) {
+  if (hat.length && areaOf(s, hat) > w * h * HEAD.hatArea) {
     const rise = y - Math.min(...hat.map((r) => s.regions[r].y0));
     const wide = Math.max(...hat.map((r) => s.regions[r].x1)) - Math.min(...hat.map((r) => s.regions[r].x0));
     // Beside-face hair was left out of the candidates, so with it known the rest only has to sit high enough.
-    isHat = sideHair ? rise > h * 0.45 : rise > h * 0.6 && wide > w * 1.2;
+    isHat = sideHair ? rise > h * HEAD.hatRise : rise > h * HEAD.hatRiseAlone && wide > w * HEAD.hatWide;
   }
   if (isHat) for (const r of hat) s.label[r] = L.hat;
   // Nothing worn but a hat sits above the chin beside or over the head: what is left there is hair
   // (the rim of a hairline, an ear, a strand against the background).
   for (let r = 0; r < s.regions.length; r++) {
     const g = s.regions[r];
-    if (free(r) && g.y < y + h * 0.9 && g.y > y - h * 1.5 && Math.abs(g.x - cx) < w * 1.2) s.label[r] = L.hair;
+    if (free(r) && g.y < y + h * HEAD.headRest.bottom && g.y > y - h * HEAD.headRest.top && Math.abs(g.x - cx) < w * HEAD.headRest.half) s.label[r] = L.hair;
   }
   const colours = [sideHair, isHat ? null : topColour].filter((c) => c !== null);
   if (colours.length === 0) return;
-  const hairLike = (r: number) => Math.min(...colours.map((c) => labDistance(s.regions[r].lab, c))) < HAIR_DE;
+  const hairLike = (r: number) => Math.min(...colours.map((c) => labDistance(s.regions[r].lab, c))) < HEAD.hairDE;
   // Grow hair from the seeds through hair-coloured regions near the head (long hair reaches the chest).
   const near = (r: number) => {
     const g = s.regions[r];
-    return Math.abs(g.x - cx) < w * 1.5 && g.y > y - h * 0.9 && g.y < y + h * 3.2;
+    return Math.abs(g.x - cx) < w * HEAD.hairReach.half && g.y > y - h * HEAD.hairReach.top && g.y < y + h * HEAD.hairReach.bottom;
   };
   const queue = [...side, ...above].filter((r) => free(r) && hairLike(r));
   for (const r of queue) s.label[r] = L.hair;
@@ -130,7 +126,7 @@ export function labelHead(s: Scene, fg: Uint8Array, faces: Face[], ownFaceMask: 
     for (const q of s.neighbours[r]) {
       if (!free(q) || !near(q) || !hairLike(q)) continue;
       // Below the chin, hair hangs at the sides, not in front of the chest's middle.
-      if (s.regions[q].y > y + h * 1.2 && Math.abs(s.regions[q].x - cx) < w * 0.5) continue;
+      if (s.regions[q].y > y + h * HEAD.hairBelowChin.chin && Math.abs(s.regions[q].x - cx) < w * HEAD.hairBelowChin.middle) continue;
       s.label[q] = L.hair; queue.push(q);
     }
   }

@@ -10,6 +10,7 @@ import type { Rect } from '../../../image/rect.ts';
 import { timeModel } from '../../../vision/models/clock.ts';
 import type { HumanLike } from '../../../vision/models/human.ts';
 import { detectorView } from '../../../vision/faces/view.ts';
+import { DETECTION } from './tuning.ts';
 
 export interface BodyPoint { name: string; x: number; y: number; score: number }
 export interface DetectedObject { label: string; score: number; box: Rect }
@@ -23,7 +24,7 @@ const SECTIONS = ['face', 'body', 'object', 'hand', 'segmentation'] as const;
 async function runOnce(h: HumanLike, image: RasterImage, config: Record<string, unknown>) {
   const saved = Object.fromEntries(SECTIONS.map((s) => [s, structuredClone(h.config[s])]));
   // A square view (padded right and bottom) keeps proportions for the square-input models.
-  const view = await detectorView(image, 1024);
+  const view = await detectorView(image, DETECTION.viewSide);
   const input = h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32');
   try {
     const result = await timeModel(() => h.detect(input, config)) as unknown as { body: RawBody[]; object: RawObject[]; error: string | null };
@@ -39,7 +40,7 @@ async function runOnce(h: HumanLike, image: RasterImage, config: Record<string, 
 export async function bodyPoints(human: unknown, image: RasterImage): Promise<BodyPoint[]> {
   const { result, k } = await runOnce(human as HumanLike, image, {
     face: { enabled: false }, hand: { enabled: false }, object: { enabled: false }, segmentation: { enabled: false },
-    body: { enabled: true, modelPath: 'movenet-thunder.json', maxDetected: 1, minConfidence: 0.05, skipFrames: 0, skipTime: 0 },
+    body: { enabled: true, modelPath: 'movenet-thunder.json', maxDetected: 1, minConfidence: DETECTION.bodyMinConfidence, skipFrames: 0, skipTime: 0 },
   });
   const body = result.body[0];
   if (!body) return [];
@@ -47,10 +48,10 @@ export async function bodyPoints(human: unknown, image: RasterImage): Promise<Bo
 }
 
 /** COCO objects (centernet), in image pixels. */
-export async function detectObjects(human: unknown, image: RasterImage, minScore = 0.2): Promise<DetectedObject[]> {
+export async function detectObjects(human: unknown, image: RasterImage, minScore = DETECTION.objectMinScore): Promise<DetectedObject[]> {
   const { result, k } = await runOnce(human as HumanLike, image, {
     face: { enabled: false }, hand: { enabled: false }, body: { enabled: false }, segmentation: { enabled: false },
-    object: { enabled: true, modelPath: 'centernet.json', minConfidence: minScore, iouThreshold: 0.4, maxDetected: 20, skipFrames: 0, skipTime: 0 },
+    object: { enabled: true, modelPath: 'centernet.json', minConfidence: minScore, iouThreshold: DETECTION.objectIou, maxDetected: DETECTION.objectMax, skipFrames: 0, skipTime: 0 },
   });
   return result.object.map((o) => ({ label: o.label, score: o.score, box: { x0: o.box[0] * k, y0: o.box[1] * k, w: o.box[2] * k, h: o.box[3] * k } }));
 }

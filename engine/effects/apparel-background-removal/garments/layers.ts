@@ -9,8 +9,7 @@ import { segmentDistance } from './body-frame.ts';
 import type { Geometry } from './body-garments.ts';
 import { flood } from './regions.ts';
 import { areaOf, L, medianLab, type Scene } from './scene.ts';
-
-const LAYER_DE = 14;
+import { LAYERS } from './tuning.ts';
 
 /** Splits the upper regions into coat and tops region lists. */
 export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: number[]; tops: number[] } {
@@ -19,29 +18,29 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
   // The inner garment is sampled at the neckline (the upper third of the torso's middle), where a jacket
   // or coat opens; lower down an outer layer is often closed or buttoned (measured: 0.5 of the torso
   // mixed the coat into the sample and sent suits and buttoned coats to tops).
-  const centre = upper.filter((r) => Math.abs(R(r).x - g.cx) < g.sw * 0.16 && R(r).y > g.ys - 0.05 * g.t && R(r).y < g.ys + 0.35 * g.t);
-  const arms = upper.filter((r) => Math.min(...g.arms.map(([a, b]) => segmentDistance(R(r), a, b).d)) < g.t * 0.12 && Math.abs(R(r).x - g.cx) > g.sw * 0.45);
-  const sides = upper.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * 0.3 && Math.abs(R(r).x - g.cx) < g.sw * 0.6 && R(r).y > g.ys + 0.2 * g.t && R(r).y < g.yh);
+  const centre = upper.filter((r) => Math.abs(R(r).x - g.cx) < g.sw * LAYERS.neckline.half && R(r).y > g.ys - LAYERS.neckline.above * g.t && R(r).y < g.ys + LAYERS.neckline.below * g.t);
+  const arms = upper.filter((r) => Math.min(...g.arms.map(([a, b]) => segmentDistance(R(r), a, b).d)) < g.t * LAYERS.armReach && Math.abs(R(r).x - g.cx) > g.sw * LAYERS.armOut);
+  const sides = upper.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * LAYERS.sides.inner && Math.abs(R(r).x - g.cx) < g.sw * LAYERS.sides.outer && R(r).y > g.ys + LAYERS.sides.from * g.t && R(r).y < g.yh);
   const cin = medianLab(s, centre);
-  const cout = medianLab(s, arms.length >= 2 ? arms : sides);
+  const cout = medianLab(s, arms.length >= LAYERS.minArmRegions ? arms : sides);
   const total = areaOf(s, upper);
-  if (cin && cout && labDistance(cin, cout) > LAYER_DE) {
+  if (cin && cout && labDistance(cin, cout) > LAYERS.colourStep) {
     const inner: number[] = [], outer: number[] = [];
     for (const r of upper) {
-      const near = Math.abs(R(r).x - g.cx) < g.sw * 0.35 && R(r).y < g.yh + 0.2 * g.thigh ? 4 : 0;
+      const near = Math.abs(R(r).x - g.cx) < g.sw * LAYERS.innerNear.half && R(r).y < g.yh + LAYERS.innerNear.below * g.thigh ? LAYERS.innerBias : 0;
       (labDistance(R(r).lab, cin) - near < labDistance(R(r).lab, cout) ? inner : outer).push(r);
     }
     const share = areaOf(s, inner) / total;
-    const outerOnSides = areaOf(s, outer.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * 0.3)) / Math.max(1, areaOf(s, outer));
-    if (share > 0.04 && share < 0.6 && outerOnSides > 0.5) {
+    const outerOnSides = areaOf(s, outer.filter((r) => Math.abs(R(r).x - g.cx) > g.sw * LAYERS.outerSides)) / Math.max(1, areaOf(s, outer));
+    if (share > LAYERS.innerShare.min && share < LAYERS.innerShare.max && outerOnSides > 0.5) {
       const shape = layerShape(s, inner, outer, g);
       if (shape === 'coat') return { coat: outer, tops: inner };
       if (shape === 'vest') return { coat: [], tops: upper };
     }
   }
   // One garment: a coat when a good part of it hangs below the hips.
-  const below = areaOf(s, upper.filter((r) => R(r).y > g.yh + 0.25 * g.thigh));
-  return below / total > 0.08 ? { coat: upper, tops: [] } : { coat: [], tops: upper };
+  const below = areaOf(s, upper.filter((r) => R(r).y > g.yh + LAYERS.longBelow * g.thigh));
+  return below / total > LAYERS.longShare ? { coat: upper, tops: [] } : { coat: [], tops: upper };
 }
 
 /**
@@ -52,8 +51,8 @@ export function splitUpper(s: Scene, upper: number[], g: Geometry): { coat: numb
  * keypoints takes back its waistband (waistband()).
  */
 export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geometry): { upper: number[]; lower: number[]; bib?: boolean } {
-  const offArms = (r: number) => Math.min(...g.arms.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.t * 0.1;
-  const torso = upper.filter((r) => s.regions[r].y > g.ys + 0.3 * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.2 && offArms(r));
+  const offArms = (r: number) => Math.min(...g.arms.map(([a, b]) => segmentDistance(s.regions[r], a, b).d)) > g.t * LAYERS.offArms;
+  const torso = upper.filter((r) => s.regions[r].y > g.ys + LAYERS.torso.from * g.t && s.regions[r].y < g.yh && Math.abs(s.regions[r].x - g.cx) > g.sw * LAYERS.torso.out && offArms(r));
   const u = medianLab(s, torso.length ? torso : upper);
   if (!u || lower.length === 0) return { upper, lower };
   const waist = waistband(s, upper, lower, u, g, offArms);
@@ -63,7 +62,7 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
     lower = [...lower, ...waist];
   }
   const isLower = new Set(lower), isUpper = new Set(upper);
-  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - 0.3 * g.t), (r) => isLower.has(r) ? shadedDistance(s.regions[r].lab, u) < LAYER_DE : isUpper.has(r));
+  const same = flood(s, upper.filter((r) => s.regions[r].y > g.yh - LAYERS.extendFrom * g.t), (r) => isLower.has(r) ? shadedDistance(s.regions[r].lab, u) < LAYERS.colourStep : isUpper.has(r));
   const moved = lower.filter((r) => same.has(r));
   const rest = lower.filter((r) => !same.has(r));
   const bib = moved.length && reachesAnkles(s, moved, g) ? bibFront(s, upper, u, g, offArms) : null;
@@ -71,13 +70,13 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
     const inBib = new Set(bib);
     return { upper: upper.filter((r) => !inBib.has(r)), lower: [...lower, ...bib], bib: true };
   }
-  if (areaOf(s, rest) >= areaOf(s, lower) * 0.15) return { upper: [...upper, ...moved], lower: rest };
+  if (areaOf(s, rest) >= areaOf(s, lower) * LAYERS.restShare) return { upper: [...upper, ...moved], lower: rest };
   // Legs in a colour close to the coat's (dark tights under a dark coat): the coat is the part that stays
   // one piece well below the crotch, above the row where the legs part.
   const mask = new Uint8Array(s.width * s.height);
   for (let i = 0; i < mask.length; i++) mask[i] = isLower.has(s.sp[i]) || isUpper.has(s.sp[i]) ? 1 : 0;
   const parts = splitRow(mask, s.width, s.height, g);
-  if (!(parts > g.yh + 0.5 * g.thigh) || parts === Infinity) return { upper, lower };
+  if (!(parts > g.yh + LAYERS.partsBelow * g.thigh) || parts === Infinity) return { upper, lower };
   const coatSkirt = moved.filter((r) => s.regions[r].y < parts);
   return { upper: [...upper, ...coatSkirt], lower: lower.filter((r) => !coatSkirt.includes(r)) };
 }
@@ -88,24 +87,24 @@ export function extendUpper(s: Scene, upper: number[], lower: number[], g: Geome
  * off the arms between the waist and the hips.
  */
 function waistband(s: Scene, upper: number[], lower: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] {
-  const c = medianLab(s, lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh));
-  if (!c || labDistance(c, u) <= LAYER_DE) return [];
-  const band = new Set(upper.filter((r) => s.regions[r].y > g.yh - 0.35 * g.t && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * 0.6));
+  const c = medianLab(s, lower.filter((r) => s.regions[r].y > g.yh - LAYERS.hips.above * g.t && s.regions[r].y < g.yh + LAYERS.hips.below * g.thigh));
+  if (!c || labDistance(c, u) <= LAYERS.colourStep) return [];
+  const band = new Set(upper.filter((r) => s.regions[r].y > g.yh - LAYERS.waistband.above * g.t && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.waistband.half));
   const isLower = new Set(lower);
-  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && labDistance(s.regions[r].lab, c) < LAYER_DE));
+  const grown = flood(s, lower, (r) => isLower.has(r) || (band.has(r) && labDistance(s.regions[r].lab, c) < LAYERS.colourStep));
   // A waistband goes round the body: going up from the hips, it ends at the first row it no longer
   // spans (a panel or stripe of the trousers' colour up the front of a shirt does not).
   const torso = new Set([...band, ...lower]);
   let top = g.yh;
-  for (let y = Math.round(g.yh); y >= Math.max(0, g.yh - 0.35 * g.t); y--) {
+  for (let y = Math.round(g.yh); y >= Math.max(0, g.yh - LAYERS.waistband.above * g.t); y--) {
     let on = 0, all = 0;
-    for (let x = Math.max(0, Math.round(g.cx - g.sw * 0.6)); x < Math.min(s.width, g.cx + g.sw * 0.6); x++) {
+    for (let x = Math.max(0, Math.round(g.cx - g.sw * LAYERS.waistband.half)); x < Math.min(s.width, g.cx + g.sw * LAYERS.waistband.half); x++) {
       const r = s.sp[y * s.width + x];
       if (!torso.has(r)) continue;
       all++;
       if (grown.has(r)) on++;
     }
-    if (all && on < all * 0.6) break;
+    if (all && on < all * LAYERS.waistband.spans) break;
     top = y;
   }
   return [...band].filter((r) => grown.has(r) && s.regions[r].y >= top);
@@ -118,17 +117,17 @@ function waistband(s: Scene, upper: number[], lower: number[], u: number[], g: G
  * a suit or one outfit (null); with bare arms it may as well be a one-colour top and trousers (null).
  */
 function bibFront(s: Scene, upper: number[], u: number[], g: Geometry, offArms: (r: number) => boolean): number[] | null {
-  const like = (r: number) => shadedDistance(s.regions[r].lab, u) < LAYER_DE;
-  const arms = medianLab(s, upper.filter((r) => !offArms(r) && Math.abs(s.regions[r].x - g.cx) > g.sw * 0.45));
+  const like = (r: number) => shadedDistance(s.regions[r].lab, u) < LAYERS.colourStep;
+  const arms = medianLab(s, upper.filter((r) => !offArms(r) && Math.abs(s.regions[r].x - g.cx) > g.sw * LAYERS.armOut));
   // A bib leaves the neckline to the garment beneath it (a shirt, a top).
-  const neck = medianLab(s, upper.filter((r) => Math.abs(s.regions[r].x - g.cx) < g.sw * 0.16 && s.regions[r].y > g.ys - 0.05 * g.t && s.regions[r].y < g.ys + 0.15 * g.t));
-  if (!arms || !neck || labDistance(arms, u) <= 2 * LAYER_DE || labDistance(neck, u) <= 2 * LAYER_DE) return null;
-  return upper.filter((r) => like(r) && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * 0.4 && s.regions[r].y > g.ys + 0.1 * g.t);
+  const neck = medianLab(s, upper.filter((r) => Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.bibNeck.half && s.regions[r].y > g.ys - LAYERS.bibNeck.above * g.t && s.regions[r].y < g.ys + LAYERS.bibNeck.below * g.t));
+  if (!arms || !neck || labDistance(arms, u) <= LAYERS.bibStep * LAYERS.colourStep || labDistance(neck, u) <= LAYERS.bibStep * LAYERS.colourStep) return null;
+  return upper.filter((r) => like(r) && offArms(r) && Math.abs(s.regions[r].x - g.cx) < g.sw * LAYERS.bibFront.half && s.regions[r].y > g.ys + LAYERS.bibFront.from * g.t);
 }
 
 /** Whether the regions reach down to the ankles. */
 function reachesAnkles(s: Scene, rs: number[], g: Geometry): boolean {
-  return Math.max(...rs.map((r) => s.regions[r].y1)) > g.ya - 0.35 * g.shin;
+  return Math.max(...rs.map((r) => s.regions[r].y1)) > g.ya - LAYERS.ankles * g.shin;
 }
 
 /**
@@ -139,11 +138,11 @@ function reachesAnkles(s: Scene, rs: number[], g: Geometry): boolean {
  * already known to be trousers (a bib down to the ankles, whose legs may overlap as one piece).
  */
 export function splitLower(s: Scene, lower: number[], g: Geometry, trousers = false): { skirt: number[]; pants: number[]; legs: number[] } {
-  const hipSeeds = lower.filter((r) => s.regions[r].y > g.yh - 0.1 * g.t && s.regions[r].y < g.yh + 0.35 * g.thigh);
+  const hipSeeds = lower.filter((r) => s.regions[r].y > g.yh - LAYERS.hips.above * g.t && s.regions[r].y < g.yh + LAYERS.hips.below * g.thigh);
   const c = medianLab(s, hipSeeds);
   if (!c) return { skirt: [], pants: lower, legs: lower };
   const isLower = new Set(lower);
-  const main = flood(s, hipSeeds, (r) => isLower.has(r) && shadedDistance(s.regions[r].lab, c) < LAYER_DE);
+  const main = flood(s, hipSeeds, (r) => isLower.has(r) && shadedDistance(s.regions[r].lab, c) < LAYERS.colourStep);
   const garment = [...main], legs = lower.filter((r) => !main.has(r));
   const mask = new Uint8Array(s.width * s.height);
   for (let i = 0; i < mask.length; i++) mask[i] = main.has(s.sp[i]) ? 1 : 0;
@@ -156,7 +155,7 @@ export function splitLower(s: Scene, lower: number[], g: Geometry, trousers = fa
   // Trousers part at the crotch. A garment that stays one piece well below it and only then parts is a
   // skirt over legs in a similar colour (tights, leggings, dark boots).
   const parts = splitRow(mask, s.width, s.height, g);
-  if (parts > g.yh + 0.5 * g.thigh) {
+  if (parts > g.yh + LAYERS.partsBelow * g.thigh) {
     const skirt = garment.filter((r) => s.regions[r].y < parts);
     return { skirt, pants: lower.filter((r) => !skirt.includes(r)), legs };
   }
@@ -177,11 +176,11 @@ function rowRuns(mask: Uint8Array, width: number, y: number, minLength: number):
 
 /** The first row below the crotch where the mask is two sizeable runs; Infinity when it never parts. */
 export function splitRow(mask: Uint8Array, width: number, height: number, g: Geometry): number {
-  const minRun = g.sw * 0.1;
-  for (let y = Math.max(0, Math.round(g.yh + 0.2 * g.thigh)); y < height; y++) {
+  const minRun = g.sw * LAYERS.legRun;
+  for (let y = Math.max(0, Math.round(g.yh + LAYERS.splitFrom * g.thigh)); y < height; y++) {
     const runs = rowRuns(mask, width, y, minRun);
     // Legs: two runs with the gap between them near the body's midline (not an arm or a bag beside it).
-    for (let k = 0; k + 1 < runs.length; k++) if (Math.abs((runs[k][1] + runs[k + 1][0]) / 2 - g.cx) < g.sw * 0.3) return y;
+    for (let k = 0; k + 1 < runs.length; k++) if (Math.abs((runs[k][1] + runs[k + 1][0]) / 2 - g.cx) < g.sw * LAYERS.legGap) return y;
   }
   return Infinity;
 }
@@ -196,21 +195,21 @@ export function hemKind(mask: Uint8Array, width: number, height: number, g: Geom
   }
   if (top < 0) return 'pants';
   // The hem: the last fifth of the garment's height, but not above the crotch.
-  const from = Math.max(Math.round(bottom - (bottom - top) * 0.2), Math.round(g.yh + 0.3 * g.thigh));
+  const from = Math.max(Math.round(bottom - (bottom - top) * LAYERS.hemShare), Math.round(g.yh + LAYERS.hemFrom * g.thigh));
   let split = 0, rows = 0;
-  const minGap = Math.max(2, Math.round(g.sw * 0.04));
+  const minGap = Math.max(LAYERS.minHemRun, Math.round(g.sw * LAYERS.hemRun));
   for (let y = from; y <= bottom; y++) {
     const runs = rowRuns(mask, width, y, minGap);
     if (runs.length === 0) continue;
     rows++;
     // Two tubes: two sizeable runs with a real gap between them near the body's middle.
-    const big = runs.filter(([a, b]) => b - a >= g.sw * 0.08);
+    const big = runs.filter(([a, b]) => b - a >= g.sw * LAYERS.tubeRun);
     if (big.length >= 2 && (!open || big.some((run, k) => k + 1 < big.length && openShare(open, y * width, run[1], big[k + 1][0]) >= 0.5))) split++;
   }
   if (rows === 0) return 'pants';
-  const reachesAnkles = bottom > g.ya - 0.35 * g.shin;
+  const reachesAnkles = bottom > g.ya - LAYERS.ankles * g.shin;
   const ratio = split / rows;
-  return ratio > 0.4 || (reachesAnkles && ratio > 0.25) ? 'pants' : 'skirt';
+  return ratio > LAYERS.tubes || (reachesAnkles && ratio > LAYERS.ankleTubes) ? 'pants' : 'skirt';
 }
 
 /** Share of the pixels of row `offset` from x0 (inclusive) to x1 (exclusive) that are on in `open`. */
@@ -228,18 +227,18 @@ function openShare(open: Uint8Array, offset: number, x0: number, x1: number): nu
  */
 export function layerShape(s: Scene, inner: number[], outer: number[], g: Geometry): 'coat' | 'vest' | 'none' {
   const R = (r: number) => s.regions[r];
-  const inTorso = (r: number) => Math.abs(R(r).x - g.cx) < g.sw * 0.45 && R(r).y > g.ys + 0.1 * g.t && R(r).y < g.yh;
+  const inTorso = (r: number) => Math.abs(R(r).x - g.cx) < g.sw * LAYERS.layerTorso.half && R(r).y > g.ys + LAYERS.layerTorso.from * g.t && R(r).y < g.yh;
   const torsoOuter = areaOf(s, outer.filter(inTorso)), torsoInner = areaOf(s, inner.filter(inTorso));
   // Around the elbows (the lower upper arm, the upper forearm): a vest's armhole ends above them.
   const nearElbow = (r: number) => g.arms.some(([a, b], k) => {
     const { d, t } = segmentDistance(R(r), a, b);
-    return d < g.t * 0.12 && (k % 2 === 0 ? t > 0.5 : t < 0.5);
-  }) && Math.abs(R(r).x - g.cx) > g.sw * 0.4;
+    return d < g.t * LAYERS.elbowReach && (k % 2 === 0 ? t > 0.5 : t < 0.5);
+  }) && Math.abs(R(r).x - g.cx) > g.sw * LAYERS.elbowOut;
   const armOuter = areaOf(s, outer.filter(nearElbow)), armInner = areaOf(s, inner.filter(nearElbow));
   const torsoShare = torsoOuter / Math.max(1, torsoOuter + torsoInner);
   const armShare = armOuter / Math.max(1, armOuter + armInner);
-  if (torsoShare < 0.4) return 'none';
-  if (armOuter + armInner > 0 && armShare < 0.35) return 'vest';
+  if (torsoShare < LAYERS.torsoCover) return 'none';
+  if (armOuter + armInner > 0 && armShare < LAYERS.armCover) return 'vest';
   return 'coat';
 }
 
@@ -250,7 +249,6 @@ export function layerShape(s: Scene, inner: number[], outer: number[], g: Geomet
  */
 export function shadedDistance(p: ArrayLike<number>, q: ArrayLike<number>): number {
   const chroma = Math.min(Math.hypot(p[1], p[2]), Math.hypot(q[1], q[2]));
-  const w = chroma >= SHADE_CHROMA ? 0.25 : 1;
+  const w = chroma >= LAYERS.shadeChroma ? LAYERS.shadeLightness : 1;
   return Math.hypot((p[0] - q[0]) * w, p[1] - q[1], p[2] - q[2]);
 }
-const SHADE_CHROMA = 10;

@@ -7,7 +7,8 @@
  * against the legs (legs.ts), its surroundings at the garment's scale (surroundings.ts), and the rules' own
  * label for it. A small perceptron over the same features (mlp.ts) is mixed in: a different learner's errors
  * differ from the trees'. A model may hold a second stage (context.ts: what the first thinks of the region's
- * surroundings); the committed one does not (it did worse on held-out photos, README).
+ * surroundings); the committed one does not (it did worse on held-out photos:
+ * docs/experiments/apparel-background-removal.md#tried-on-the-fit-folds-and-left-out).
  * The rules' skin, hair and face stay where the model sees no garment.
  */
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { contextFeatureNames, contextRows, withContext } from './context.ts';
 import type { ParseInput, RuleParse } from './rules.ts';
 import { groups } from './regions.ts';
 import { areaOf, L } from './scene.ts';
+import { LEAST_HAT, LOWER_VOTE, SMOOTHING } from './learned-tuning.ts';
 
 /** Model classes: nothing to wear, then the seven garment classes. */
 export const MODEL_CLASSES = ['none', ...garmentClasses] as const;
@@ -82,9 +84,6 @@ export function candidateNeighbours(r: RuleParse, regions: number[]): number[][]
   const index = new Map(regions.map((reg, i) => [reg, i]));
   return regions.map((reg) => r.s.neighbours[reg].filter((q) => index.has(q)).map((q) => index.get(q)!));
 }
-
-/** How far class probabilities spread to neighbours of like colour, and how many times (chosen on the fit half's folds: 8 passes of 0.85 against 2 of 0.5, mean .448 -> .456). */
-export const SMOOTHING = { share: 0.85, passes: 8, colour: 12 };
 
 /**
  * Spreads class probabilities between neighbouring regions of like colour (a garment is one piece of
@@ -163,12 +162,6 @@ export function classesOf(probabilities: Float32Array, rows: Float32Array, count
 }
 
 /**
- * Whether connected lower garments are voted skirt or trousers as wholes (voteLower). Off: with the face
- * parser's features it no longer helped the fit folds; scripts/train/apparel.ts --vote measures it again.
- */
-export const LOWER_VOTE = false;
-
-/**
  * A connected piece of lower garment is one skirt or one pair of trousers: its regions named either are all
  * given the class of the larger area-weighted probability over the piece (a long skirt's lower half
  * otherwise reads as trouser legs, region by region).
@@ -202,7 +195,7 @@ export function relabel(r: RuleParse, input: ParseInput, model = apparelModel())
   // A hat covers a good part of a head: a speck of hat smaller than a quarter of the face is a mistake
   // (a few superpixels of short dark hair on the official portrait).
   if (r.face) {
-    const least = 0.25 * r.face.box.w * r.face.box.h;
+    const least = LEAST_HAT * r.face.box.w * r.face.box.h;
     for (const piece of groups(r.s, regions.filter((reg) => r.s.label[reg] === L.hat))) if (areaOf(r.s, piece) < least) for (const q of piece) r.s.label[q] = L.background;
   }
 }

@@ -8,6 +8,7 @@
 import { labDistance } from '../../../image/colour.ts';
 import { dist, mid, type BodyFrame, type Pt } from './body-frame.ts';
 import { L, MISSING, type Scene } from './scene.ts';
+import { LEGS } from './learned-tuning.ts';
 
 /** Heights along the legs (0 hips, 1 knees, 2 ankles) whose readings are features. */
 export const LEG_STEPS = [0.5, 0.8, 1.1, 1.4] as const;
@@ -16,10 +17,8 @@ export const LEG_PHOTO_FEATURES: readonly string[] = [
   ...LEG_STEPS.flatMap((t) => [`gapMatte${t}`, `gapCloth${t}`, `legCloth${t}`, `legSkin${t}`]),
   'hemT', 'gapHemT', 'thighRuns', 'thighWidth', 'kneeRuns', 'kneeWidth',
 ];
-/** Heights scanned for the hems. */
-const SCAN = Array.from({ length: 18 }, (_, i) => Math.round((0.3 + i * 0.1) * 10) / 10);
-/** Colour distance (ΔE) from the thighs' colour within which a region is the lower garment's cloth. */
-const CLOTH_DE = 15;
+/** Heights scanned for the hems (LEGS.scan*, each to one decimal). */
+const SCAN = Array.from({ length: LEGS.scanCount }, (_, i) => Math.round((LEGS.scanFrom + i * LEGS.scanStep) * 10) / 10);
 
 export interface LegShape {
   /** The photo's readings, in the order of apparel-features.ts's names. */
@@ -42,7 +41,7 @@ export function legShape(s: Scene, fg: Uint8Array, frame: BodyFrame, thigh: [num
   const cloth = new Uint8Array(R);
   for (let r = 0; r < R; r++) {
     const l = s.label[r];
-    cloth[r] = fg[r] && l !== L.skin && l !== L.face && l !== L.hair && (!thigh || labDistance(s.regions[r].lab, thigh) < CLOTH_DE) ? 1 : 0;
+    cloth[r] = fg[r] && l !== L.skin && l !== L.face && l !== L.hair && (!thigh || labDistance(s.regions[r].lab, thigh) < LEGS.clothDE) ? 1 : 0;
   }
   const regionAt = (p: Pt) => {
     const x = Math.round(p.x), y = Math.round(p.y);
@@ -55,13 +54,13 @@ export function legShape(s: Scene, fg: Uint8Array, frame: BodyFrame, thigh: [num
   const read = (t: number) => {
     const a = legPoint(0, t), b = legPoint(1, t), m = mid(a, b);
     let gapMatte = 0, gapCloth = 0, legCloth = 0, legSkin = 0, gn = 0, ln = 0;
-    for (const u of [-0.25, 0, 0.25]) {
+    for (const u of LEGS.gapSamples) {
       const r = regionAt(lerp(m, b, u * 2));
       if (r < 0) continue;
       gn++; gapMatte += s.alpha[r]; gapCloth += cloth[r];
       if (u === 0 && t > gapT[r]) gapT[r] = t;
     }
-    for (const leg of [a, b]) for (const dx of [-0.05, 0, 0.05]) {
+    for (const leg of [a, b]) for (const dx of LEGS.legSamples) {
       const r = regionAt({ x: leg.x + dx * unit, y: leg.y });
       if (r < 0) continue;
       ln++; legCloth += cloth[r]; legSkin += s.label[r] === L.skin ? 1 : 0;
@@ -76,17 +75,17 @@ export function legShape(s: Scene, fg: Uint8Array, frame: BodyFrame, thigh: [num
     photo.push(v.gapMatte, v.gapCloth, v.legCloth, v.legSkin);
   }
   // Hems: the first scanned height where the legs (the gap) stop being the thighs' cloth.
-  const hem = (key: 'legCloth' | 'gapCloth') => SCAN.find((t) => { const v = scanned.get(t)![key]; return v !== MISSING && v < 0.5; }) ?? 2.1;
+  const hem = (key: 'legCloth' | 'gapCloth') => SCAN.find((t) => { const v = scanned.get(t)![key]; return v !== MISSING && v < LEGS.hemCloth; }) ?? LEGS.hemNone;
   photo.push(hem('legCloth'), hem('gapCloth'));
-  const hipWidth = Math.max(dist(...frame.hips), 0.3 * unit);
-  for (const t of [0.5, 1]) {
+  const hipWidth = Math.max(dist(...frame.hips), LEGS.minHips * unit);
+  for (const t of LEGS.rows) {
     const a = legPoint(0, t), b = legPoint(1, t), y = Math.round((a.y + b.y) / 2);
     if (y < 0 || y >= s.height) { photo.push(MISSING, MISSING); continue; }
-    const x0 = Math.max(0, Math.round(Math.min(a.x, b.x) - 0.6 * unit)), x1 = Math.min(s.width - 1, Math.round(Math.max(a.x, b.x) + 0.6 * unit));
+    const x0 = Math.max(0, Math.round(Math.min(a.x, b.x) - LEGS.rowMargin * unit)), x1 = Math.min(s.width - 1, Math.round(Math.max(a.x, b.x) + LEGS.rowMargin * unit));
     let runs = 0, on = 0, len = 0;
     for (let x = x0; x <= x1 + 1; x++) {
       const c = x <= x1 && cloth[s.sp[y * s.width + x]];
-      if (c) { len++; on++; } else { if (len >= 2) runs++; len = 0; }
+      if (c) { len++; on++; } else { if (len >= LEGS.minRun) runs++; len = 0; }
     }
     photo.push(runs, on / hipWidth);
   }
@@ -95,7 +94,7 @@ export function legShape(s: Scene, fg: Uint8Array, frame: BodyFrame, thigh: [num
     const t = p.y < ky ? (p.y - hy) / Math.max(1, ky - hy) : 1 + (p.y - ky) / Math.max(1, ay - ky);
     const tc = Math.max(0, Math.min(2, t));
     const a = legPoint(0, tc), b = legPoint(1, tc), m = mid(a, b);
-    const half = Math.max(Math.abs(a.x - b.x) / 2, 0.05 * unit);
+    const half = Math.max(Math.abs(a.x - b.x) / 2, LEGS.minHalfGap * unit);
     return { t, gap: Math.abs(p.x - m.x) / half, dist: Math.abs(p.x - m.x) / unit };
   };
   return { photo, gapT, legT, place };

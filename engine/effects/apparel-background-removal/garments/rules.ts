@@ -18,6 +18,7 @@ import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
 import { garmentAlone } from './alone.ts';
 import { bagBoxes, detectedBags, looseBags } from './bags.ts';
+import { RULE_PARSE } from './tuning.ts';
 
 export interface ParseInput {
   /** RGB or RGBA at work size. */
@@ -60,7 +61,7 @@ export function parseByRules(input: ParseInput): RuleParse {
   if (!person || !frame) {
     // A foreground the detector names as a thing nobody wears (a cup, a car, an animal) holds no garment.
     // Its box holds a third of the foreground or more (the shared cup's holds 0.48: the saucer is beside it).
-    if (!objectBox(input.objects, s, fg, (o) => o.score >= NOT_WORN_SCORE && !WORN.has(o.label), 1 / 3)) garmentAlone(s, fg);
+    if (!objectBox(input.objects, s, fg, (o) => o.score >= RULE_PARSE.notWornScore && !WORN.has(o.label), RULE_PARSE.notWornShare)) garmentAlone(s, fg);
     return { s, fg, person: false, frame: null };
   }
   keepPeople(s, fg, input, frame);
@@ -110,7 +111,7 @@ export function labelHair(s: Scene, fg: Uint8Array, hair: Uint8Array) {
 export function clothedIslands(s: Scene, fg: Uint8Array, frame: BodyFrame) {
   const skin = [...s.label.keys()].filter((r) => fg[r] && s.label[r] === L.skin);
   const forearms = [0, 1].map((i) => [frame.elbows[i], frame.wrists[i]] as const);
-  const reach = frame.torso * 0.12;
+  const reach = frame.torso * RULE_PARSE.forearmReach;
   for (const piece of groups(s, skin)) {
     const inPiece = new Set(piece);
     const enclosed = piece.every((r) => s.neighbours[r].every((q) => inPiece.has(q) || (fg[q] === 1 && s.label[q] === L.background)));
@@ -128,7 +129,7 @@ function mainForeground(s: Scene): Uint8Array {
   const { labels, sizes } = components(mask, s.width, s.height);
   const largest = Math.max(0, ...sizes);
   const fg = new Uint8Array(s.regions.length);
-  for (let i = 0; i < n; i++) if (labels[i] && sizes[labels[i]] >= largest * 0.2) fg[s.sp[i]] = 1;
+  for (let i = 0; i < n; i++) if (labels[i] && sizes[labels[i]] >= largest * RULE_PARSE.pieceShare) fg[s.sp[i]] = 1;
   return fg;
 }
 
@@ -147,9 +148,9 @@ function keepPeople(s: Scene, fg: Uint8Array, input: ParseInput, frame: BodyFram
     if (xi >= 0 && yi >= 0 && xi < s.width && yi < s.height && labels[yi * s.width + xi]) keep.add(labels[yi * s.width + xi]);
   };
   for (const f of input.faces) at(f.box.x0 + f.box.w / 2, f.box.y0 + f.box.h / 2);
-  for (const p of input.points) if (p.score >= 0.3) at(p.x, p.y);
+  for (const p of input.points) if (p.score >= RULE_PARSE.seenScore) at(p.x, p.y);
   for (const o of bagBoxes(input.objects, geometry(frame))) at(o.box.x0 + o.box.w / 2, o.box.y0 + o.box.h / 2);
-  const reach = frame.torso * 0.3;
+  const reach = frame.torso * RULE_PARSE.handReach;
   for (let i = 0; i < labels.length; i++) {
     if (!labels[i] || keep.has(labels[i])) continue;
     const x = i % s.width, y = (i / s.width) | 0;
@@ -172,11 +173,9 @@ function fgShare(s: Scene, fg: Uint8Array, f: Face): number {
 
 /** COCO objects that are garments or carried like them (the rest are things nobody wears). */
 const WORN = new Set(['person', 'handbag', 'backpack', 'suitcase', 'tie']);
-/** Detector score from which a thing nobody wears is believed (the shared cup scores 0.56). */
-const NOT_WORN_SCORE = 0.3;
 
 /** A confident person box over most of the foreground. */
-const personBox = (objects: DetectedObject[], s: Scene, fg: Uint8Array) => objectBox(objects, s, fg, (o) => o.label === 'person' && o.score >= 0.45, 0.5);
+const personBox = (objects: DetectedObject[], s: Scene, fg: Uint8Array) => objectBox(objects, s, fg, (o) => o.label === 'person' && o.score >= RULE_PARSE.personScore, RULE_PARSE.personShare);
 
 /** Whether a box passing `ok` holds more than `share` of the foreground. */
 function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: DetectedObject) => boolean, share: number): boolean {
@@ -195,7 +194,7 @@ function objectBox(objects: DetectedObject[], s: Scene, fg: Uint8Array, ok: (o: 
 
 /** Both shoulders seen, on the foreground: a person even without a visible face (a back, a blurred face). */
 function personKeypoints(points: BodyPoint[], s: Scene, fg: Uint8Array): boolean {
-  const seen = points.filter((p) => (p.name === 'leftShoulder' || p.name === 'rightShoulder') && p.score >= 0.3);
+  const seen = points.filter((p) => (p.name === 'leftShoulder' || p.name === 'rightShoulder') && p.score >= RULE_PARSE.seenScore);
   if (seen.length < 2) return false;
   return seen.every((p) => {
     const x = Math.round(p.x), y = Math.round(p.y);
@@ -210,12 +209,12 @@ function personKeypoints(points: BodyPoint[], s: Scene, fg: Uint8Array): boolean
 function bootLegs(s: Scene, legs: number[], shoes: number[], g: ReturnType<typeof geometry>): number[] {
   const c = medianLab(s, shoes);
   if (!c) return [];
-  const low = new Set(legs.filter((r) => s.regions[r].y > g.yk - 0.1 * g.shin));
-  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && labDistance(s.regions[r].lab, c) < 14))].filter((r) => low.has(r));
+  const low = new Set(legs.filter((r) => s.regions[r].y > g.yk - RULE_PARSE.bootAbove * g.shin));
+  const boots = [...flood(s, shoes, (r) => shoes.includes(r) || (low.has(r) && labDistance(s.regions[r].lab, c) < RULE_PARSE.bootDE))].filter((r) => low.has(r));
   if (boots.length === 0) return [];
   // A boot's top meets bare leg; trousers of the shoes' colour carry on upwards instead.
   const top = Math.min(...boots.map((r) => s.regions[r].y0)), span = Math.max(...boots.map((r) => s.regions[r].y1)) - top;
-  const rim = boots.filter((r) => s.regions[r].y0 < top + span * 0.2);
+  const rim = boots.filter((r) => s.regions[r].y0 < top + span * RULE_PARSE.bootRim);
   return rim.some((r) => s.neighbours[r].some((q) => s.label[q] === L.skin)) ? boots : [];
 }
 

@@ -4,6 +4,7 @@
  */
 import { toLabInterleaved } from '../../../image/colour.ts';
 import { slic, type Region } from './superpixels.ts';
+import { SUPERPIXELS } from './tuning.ts';
 
 /** Stand-in for a quantity that does not exist on this photo (no face, no body frame): far from any split. */
 export const MISSING = -999;
@@ -26,13 +27,10 @@ export interface Scene {
   label: Uint8Array;
 }
 
-/** Roughly this many pixels per superpixel. */
-const PIXELS_PER_REGION = 70;
-
 export function buildScene(rgb: Uint8Array, channels: number, width: number, height: number, matte: Uint8Array): Scene {
   const n = width * height;
   const lab = toLabInterleaved(rgb, channels, n);
-  const { labels: sp, regions } = slic(lab, width, height, Math.max(64, Math.round(n / PIXELS_PER_REGION)));
+  const { labels: sp, regions } = slic(lab, width, height, Math.max(SUPERPIXELS.minRegions, Math.round(n / SUPERPIXELS.pixelsPerRegion)));
   const alpha = new Float32Array(regions.length);
   for (let i = 0; i < n; i++) alpha[sp[i]] += matte[i] / 255;
   for (let r = 0; r < regions.length; r++) alpha[r] /= Math.max(1, regions[r].n);

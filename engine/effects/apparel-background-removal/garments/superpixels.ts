@@ -3,6 +3,7 @@
  * that garment decisions are made per region rather than per noisy pixel. Returns a label per pixel
  * (0..count-1, every region connected) and per-region statistics.
  */
+import { SUPERPIXELS } from './tuning.ts';
 
 export interface Region {
   /** Mean L, a, b. */
@@ -17,7 +18,7 @@ export interface Region {
 export interface Superpixels { labels: Int32Array; regions: Region[]; width: number; height: number }
 
 /** `k` is the number of regions asked for; `m` the compactness (larger: squarer regions). */
-export function slic(lab: Float32Array, width: number, height: number, k: number, m = 12, iterations = 6): Superpixels {
+export function slic(lab: Float32Array, width: number, height: number, k: number, m = SUPERPIXELS.compactness, iterations = SUPERPIXELS.iterations): Superpixels {
   const n = width * height;
   const S = Math.max(2, Math.round(Math.sqrt(n / k)));
   const cx: number[] = [], cy: number[] = [], cl: number[] = [], ca: number[] = [], cb: number[] = [];

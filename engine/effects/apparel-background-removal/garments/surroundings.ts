@@ -10,6 +10,7 @@ import { labDistance } from '../../../image/colour.ts';
 import { mid, type BodyFrame, type Pt } from './body-frame.ts';
 import type { LegShape } from './legs.ts';
 import { L, MISSING, type Scene } from './scene.ts';
+import { SURROUNDINGS } from './learned-tuning.ts';
 
 export const SURROUNDING_FEATURES: readonly string[] = [
   'updE', 'upSkin', 'downdE', 'downSkin',
@@ -17,11 +18,6 @@ export const SURROUNDING_FEATURES: readonly string[] = [
   'pieceTopT', 'pieceBottomT',
   'underdE', 'underSkin', 'skinBelow', 'skinBelowGap',
 ];
-
-/** How far above and below a region its surroundings are read, in torso lengths along the body's axis. */
-const STEP = 0.25;
-/** Half the width of the window across the body in which a row of the silhouette is read, in torso lengths. */
-const HALF_WINDOW = 0.9;
 
 /** The rows a piece of like colour spans: its first (y0) and last (y1, inclusive). */
 export interface PieceRows { y0: number; y1: number }
@@ -37,7 +33,7 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
     return xi >= 0 && yi >= 0 && xi < W && yi < H ? s.sp[yi * W + xi] : -1;
   };
   for (const dir of [-1, 1]) {
-    const q = regionAt(g.x + dir * STEP * unit * axis.x, g.y + dir * STEP * unit * axis.y);
+    const q = regionAt(g.x + dir * SURROUNDINGS.step * unit * axis.x, g.y + dir * SURROUNDINGS.step * unit * axis.y);
     if (q < 0 || !fg[q]) { put(MISSING); put(MISSING); continue; }
     put(labDistance(g.lab, s.regions[q].lab)); put(s.label[q] === L.skin ? 1 : 0);
   }
@@ -47,19 +43,19 @@ export function surroundings(s: Scene, fg: Uint8Array, frame: BodyFrame, legs: L
   const hips = mid(...frame.hips), knees = mid(...frame.knees), shoulders = mid(...frame.shoulders);
   const centre = y > hips.y ? hips.x + (knees.x - hips.x) * Math.min(1, (y - hips.y) / Math.max(1, knees.y - hips.y))
     : shoulders.x + (hips.x - shoulders.x) * Math.max(0, Math.min(1, (y - shoulders.y) / Math.max(1, hips.y - shoulders.y)));
-  const x0 = Math.max(0, Math.round(centre - HALF_WINDOW * unit)), x1 = Math.min(W - 1, Math.round(centre + HALF_WINDOW * unit));
+  const x0 = Math.max(0, Math.round(centre - SURROUNDINGS.halfWindow * unit)), x1 = Math.min(W - 1, Math.round(centre + SURROUNDINGS.halfWindow * unit));
   let runs = 0, len = 0, on = 0, mine = 0;
   for (let x = x0; x <= x1 + 1; x++) {
     const q = x <= x1 ? s.sp[y * W + x] : -1;
-    if (q >= 0 && fg[q]) { len++; on++; if (inPiece(q)) mine++; } else { if (len >= 2) runs++; len = 0; }
+    if (q >= 0 && fg[q]) { len++; on++; if (inPiece(q)) mine++; } else { if (len >= SURROUNDINGS.minRun) runs++; len = 0; }
   }
   put(runs); put(on / unit); put(on ? mine / on : 0);
   put(legs.place({ x: g.x, y: piece.y0 }).t); put(legs.place({ x: g.x, y: piece.y1 }).t);
   // Below the piece: what it meets (a quarter torso under its bottom, in the region's column), and the
   // share of skin down to the ankles (or the shoes), with how far below the piece the first skin is.
-  const under = regionAt(g.x, piece.y1 + STEP * unit);
+  const under = regionAt(g.x, piece.y1 + SURROUNDINGS.step * unit);
   if (under < 0 || !fg[under]) { put(MISSING); put(MISSING); } else { put(labDistance(g.lab, s.regions[under].lab)); put(s.label[under] === L.skin ? 1 : 0); }
-  const feet = Math.min(H - 1, Math.round((frame.ankles[0].y + frame.ankles[1].y) / 2 + 0.1 * unit));
+  const feet = Math.min(H - 1, Math.round((frame.ankles[0].y + frame.ankles[1].y) / 2 + SURROUNDINGS.feetBelow * unit));
   const xc = Math.round(g.x);
   let seen = 0, skin = 0, first = -1;
   for (let yy = piece.y1 + 1; yy <= feet; yy++) {

@@ -6,7 +6,7 @@
  * within AGE_WINDOW years of the reported value (for the capped value AGE_CAP: that it is at least
  * AGE_CAP - AGE_WINDOW).
  */
-import type { RawAttributes } from './attribute-models.ts';
+import type { RawAttributes } from './attribute-specs.ts';
 
 /** The API reports ages as integers up to this value, which means "this age or older". */
 export const AGE_CAP = 65;

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HumanLike, TensorLike } from '../../../vision/models/human.ts';
 import { ModelRegistry } from '../../../vision/models/registry.ts';
-import { normaliseData, withMirrors } from './attribute-models.ts';
+import { withMirrors } from './attribute-models.ts';
+import { normaliseData } from './attribute-crops.ts';
 
 describe('withMirrors', () => {
   it('appends each image with its rows reversed, channels kept in order', () => {

@@ -2,7 +2,8 @@
  * Age, gender and emotion for each detected face, from human's attribute models run on the same Human
  * instance (so on a worker's own registry). Which model, crop and decode answers each question was chosen
  * by measurement on half of the shared test faces and checked on the other half
- * (scripts/quality/face-attributes.ts; figures in README.md); PIPELINE records that choice.
+ * (scripts/quality/face-attributes.ts; docs/experiments/face-analyzer.md#age-gender-and-emotion-models);
+ * PIPELINE (../tuning.ts) records that choice.
  *
  * Every value comes with a probability: gender and emotion the model's own for the class reported, age
  * the model's probability that the true age is within AGE_WINDOW years of the value (attribute-calibration.ts).
@@ -11,9 +12,13 @@ import type { RasterImage } from '../../../image/raster.ts';
 import type { HumanLike } from '../../../vision/models/human.ts';
 import { humanModel } from '../../../vision/models/human.ts';
 import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
-import { ATTRIBUTE_MODELS, decodeAge, type AttributeNets, type Border, type CropCache, faceRoi, meanAttributes, runAttributeModel, wholeRoi, type AgeDecode, type RawAttributes } from './attribute-models.ts';
+import { type AttributeNets, runAttributeModel } from './attribute-models.ts';
+import { type CropCache, faceRoi, wholeRoi } from './attribute-crops.ts';
+import { decodeAge, meanAttributes } from './attribute-decode.ts';
+import { ATTRIBUTE_MODELS, type RawAttributes } from './attribute-specs.ts';
 import type { Roi } from '../../../vision/faces/crop.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
+import { PIPELINE, type AttributeStep } from '../tuning.ts';
 
 export interface FaceAttributes {
   /** Years as an integer; AGE_CAP (65) means 65 or older. probability: P(true age within 5 years of value; for 65: at least 60). */
@@ -23,24 +28,6 @@ export interface FaceAttributes {
   /** 0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful; scores: all seven, summing to 1. */
   emotion: { value: number; probability: number; scores: number[] };
 }
-
-/**
- * Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or
- * not, and what the square shows where it runs past the image (attribute-models.ts Border).
- */
-interface Step { models: string[]; scale: number; flip: boolean; border: Border }
-
-/** The measured choice (see the file comment); temperature 1 = the models' own probabilities. */
-export const PIPELINE: {
-  age: Step & { decode: AgeDecode; temperature: number };
-  /** maleAt: P(male) at which a face counts as male (HSE's own code uses 0.6); probabilities are shifted to match. */
-  gender: Step & { maleAt: number; temperature: number };
-  emotion: Step & { temperature: number };
-} = {
-  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, border: 'black', decode: 'human', temperature: 1 },
-  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, border: 'black', maleAt: 0.6, temperature: 1 },
-  emotion: { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', temperature: 1 },
-};
 
 /** Loads the pipeline's models into this Human instance (a worker can call it at start-up). */
 export async function loadFaceAttributeModels(human: unknown): Promise<void> {
@@ -79,7 +66,7 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
   const runs = new Map<string, RawAttributes[]>();
   // Models that read the same squares (age and gender: FaceRes-deep at 1.6 under two conventions) cut them once.
   const crops: CropCache = new Map();
-  const run = async (s: Step): Promise<RawAttributes[]> => {
+  const run = async (s: AttributeStep): Promise<RawAttributes[]> => {
     const perModel: RawAttributes[][] = [];
     // One model at a time: the wasm backend gains nothing from interleaving them.
     for (const m of s.models) {

@@ -14,8 +14,8 @@
  *   for each; one near the average gets "normal" nose / "oval" shape at modest probability). Not checked
  *   against labels: there are none.
  *
- * Codes (decisions.md): eye_open 0 open, 1 closed; eyelid_type 0 single, 1 double; eye_size 0 small,
- * 1 regular, 2 large; eyebrow_density 0 sparse, 1 thick; eyebrow_curve 0 straight, 1 curved;
+ * Codes (docs/interface.md#face-analyzer): eye_open 0 open, 1 closed; eyelid_type 0 single, 1 double;
+ * eye_size 0 small, 1 regular, 2 large; eyebrow_density 0 sparse, 1 thick; eyebrow_curve 0 straight, 1 curved;
  * eyebrow_length 0 short, 1 long; mouth_open 0 closed, 1 open; nose 0 upturned, 1 hooked, 2 normal,
  * 3 round-tipped; shape 0 square, 1 triangular, 2 oval, 3 heart, 4 round; smile 0..100.
  */

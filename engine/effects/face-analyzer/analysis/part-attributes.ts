@@ -9,8 +9,8 @@
  * halves). Where there were no labelled examples the rule is hand-set from what the measure means and is
  * marked "unchecked".
  *
- * Codes (decisions.md): eye.glass 0 none, 1 glasses, 2 sunglasses; hat.style 0 none, 1 hat, 2 helmet,
- * 3 safety hat; hat.color 0 none, 1 red, 2 yellow, 3 blue, 4 black, 5 grey/white, 6 mixed; mask 0 none,
+ * Codes (docs/interface.md#face-analyzer): eye.glass 0 none, 1 glasses, 2 sunglasses; hat.style 0 none,
+ * 1 hat, 2 helmet, 3 safety hat; hat.color 0 none, 1 red, 2 yellow, 3 blue, 4 black, 5 grey/white, 6 mixed; mask 0 none,
  * 1 worn not covering, 2 covering chin, 3 covering mouth, 4 worn correctly; moustache 0 none, 1 present;
  * hair.length 0 bald, 1 short, 2 medium, 3 long, 4 tied; hair.bang 0 none, 1 fringe; hair.color 0 black,
  * 1 blonde, 2 brown, 3 grey/white; skin 0 yellow, 1 brown, 2 black, 3 white; beauty 0..100.
@@ -21,10 +21,11 @@
  */
 import type { Mask } from '../../../image/mask.ts';
 import type { RasterImage } from '../../../image/raster.ts';
-import type { FaceParsing, ParseOptions, ParsingSample } from '../../../vision/parsing/face-parsing.ts';
+import type { FaceParsing, ParsingSample } from '../../../vision/parsing/face-parsing.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import type { Coded } from './geometry-attributes.ts';
-import { measureParts, type Lab, type PartFeatures } from './part-measures.ts';
+import { measureParts } from './part-measures.ts';
+import type { Lab, PartFeatures } from './part-features.ts';
 
 export type { Coded, PartFeatures };
 
@@ -38,17 +39,6 @@ export interface PartAttributes {
   /** 0..100; what it measures: see beautyScore(). */
   beauty: number;
 }
-
-/**
- * How the face analyzer parses a face for these attributes: only the classes part-measures.ts reads are
- * brought to full resolution (background and cloth, the largest, are not). At the parser's full 512 px:
- * smaller inputs lost accuracy on the shared faces (scripts/quality/face-parts.ts, ATELIER_PARSE_INPUT; fit | check):
- * 448 hat 98 | 95 (512: 98 | 98), moustache 89 | 86 (91 | 86), skin 65 | 45 (65 | 48); 384 also glasses
- * 98 | 91, bang 92 | 78; 320 worse again.
- */
-export const ANALYZER_PARSING: ParseOptions = {
-  classes: ['skin', 'glasses', 'leftEye', 'rightEye', 'hat', 'nose', 'upperLip', 'lowerLip', 'mouth', 'hair'],
-};
 
 /** [threshold, scale]: P = sigma((x - threshold) / scale); a negative scale means "below the threshold". */
 type Margin = readonly [number, number];

@@ -7,7 +7,8 @@ import type { HumanLike } from '../../../vision/models/human.ts';
 import { ModelRegistry } from '../../../vision/models/registry.ts';
 import { parseFace, parsingRoi, type FaceParser } from '../../../vision/parsing/face-parsing.ts';
 import { detectFaces, type Face } from '../../../vision/faces/detect.ts';
-import { ANALYZER_PARSING, partAttributes } from './part-attributes.ts';
+import { partAttributes } from './part-attributes.ts';
+import { ANALYZER_PARSING } from '../tuning.ts';
 import { partInputs, scaleFace, workScale } from './part-inputs.ts';
 import { measureParts } from './part-measures.ts';
 

@@ -14,7 +14,8 @@ import { workGuide } from '../../../vision/matting/work-guide.ts';
 import type { ModelRegistry } from '../../../vision/models/registry.ts';
 import { parseFaceAt, parsingRoi, parsingWindow, type FaceParser, type ParseOptions, type ParsingSample, INPUT } from '../../../vision/parsing/face-parsing.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
-import { partsLattice } from './part-measures.ts';
+import { HAIR_PERSON_MODEL, HAIR_RVM_SIDE } from '../tuning.ts';
+import { partsLattice } from './part-sampling.ts';
 
 export interface PartInputs {
   /** The working copy of the photo (the photo itself when it is small enough). */
@@ -48,22 +49,6 @@ export function workScale(faces: readonly Face[], parse: ParseOptions): number {
   const sizes = faces.filter((f) => f.mesh).map((f) => parsingRoi(f, parse.frame).size);
   return sizes.length ? Math.min(1, (parse.input ?? INPUT) / Math.max(...sizes)) : 1;
 }
-
-/**
- * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
- * attribute's accuracy on both halves of the shared faces as it was (scripts/quality/face-parts.ts with
- * ATELIER_RVM_SIDE), at a fraction of the matte's CPU: hair length reads how far down the hair goes in face
- * widths, which a coarser matte still tells.
- */
-export const HAIR_RVM_SIDE = 256;
-
-/**
- * The person matte the hair mask is cut from. Human's selfie and meet models were cheaper than RVM on tfjs
- * (RVM now runs on onnxruntime, at about a tenth of that), but hair colour falls back to the mask on tight
- * crops where the parser sees little hair, and there they spill differently and read worse on the check
- * half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
- */
-const HAIR_PERSON_MODEL: PersonModel = 'rvm';
 
 /**
  * opts.hair: false when no hair attribute is asked for (no matte then); opts.rvmSide, opts.personModel: RVM's

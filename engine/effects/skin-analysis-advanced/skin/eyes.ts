@@ -8,6 +8,7 @@
  *  - Eye pouch: below the lower lid, the lid-cheek groove that bounds a bag: a dark line 3 to 12 mm under
  *    the lid margin, found at three places along the eye.
  */
+import { EYELID, POUCH } from '../tuning.ts';
 import type { P2 } from './frame.ts';
 import type { RidgeField } from './ridges.ts';
 
@@ -52,8 +53,6 @@ export interface Eyelid {
   gaps: number[];
 }
 
-export const EYELID = { places: [0.2, 0.35, 0.5, 0.65, 0.8], minDepth: 2.5, minFound: 3, parallel: 0.7 };
-
 export function eyelid(mesh: readonly P2[], side: 'right' | 'left', field: RidgeField, s: number): Eyelid {
   const lid = LID[side].map((i) => mesh[i]), brow = BROW[side].map((i) => mesh[i]);
   const depths: number[] = [], gaps: number[] = [];
@@ -74,8 +73,6 @@ export function eyelid(mesh: readonly P2[], side: 'right' | 'left', field: Ridge
 }
 
 export interface Pouch { depth: number; found: number }
-
-export const POUCH = { from: 3, to: 12, minDepth: 3, minFound: 2 };
 
 /** The lid-cheek groove under one eye: its mean depth where found and at how many of three places. */
 export function eyePouch(mesh: readonly P2[], side: 'right' | 'left', field: RidgeField, s: number): Pouch {

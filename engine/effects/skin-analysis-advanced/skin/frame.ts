@@ -10,13 +10,9 @@ import type { RasterImage } from '../../../image/raster.ts';
 import type { Rect } from '../../../image/rect.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../../../vision/faces/landmarks.ts';
+import { WORK_PX_PER_MM } from '../tuning.ts';
 
 export const IRIS_MM = 11.7;
-/**
- * Working scale: 3 px/mm still resolves enlarged pores (0.3-0.6 mm across is 1-2 px) and keeps the frame
- * of a 2 MP portrait's face near 0.35 MP (4 px/mm made it 0.6 MP and the analysis twice as slow).
- */
-export const WORK_PX_PER_MM = 3;
 /** A face is about 140 mm from cheek to cheek (mesh 234-454); the check on the iris scale. */
 export const FACE_MM = 140;
 

@@ -1,6 +1,6 @@
 /**
- * The skin maps of decisions.md, each the size of the input: the photo (grey for the texture maps, so
- * the colour marks read) with one measured quantity laid over the analysed skin in one colour, its
+ * The skin maps (docs/interface.md#skin-analysis), each the size of the input: the photo (grey for the
+ * texture maps, so the colour marks read) with one measured quantity laid over the analysed skin in one colour, its
  * opacity the quantity's strength. red_area and brown_area are the haemoglobin and melanin densities
  * (pigment.ts) above the face's own median, over its 10-90 % spread; the texture maps are the pore-scale
  * darkening (faintly) with the pores found, the blackheads found on the nose, the shine, and the dark-line depth.

@@ -1,8 +1,8 @@
 /**
  * Skin colour and its two pigments.
  *  - ITA° (individual typology angle, Chardon et al. 1991) = atan((L* - 50) / b*) on clean cheek skin,
- *    in the five classes of decisions.md (Chardon's very light > 55°, light > 41°, intermediate > 28°,
- *    tan > 10°, brown/dark below).
+ *    in the five classes of the answer (docs/interface.md#skin-analysis: Chardon's very light > 55°,
+ *    light > 41°, intermediate > 28°, tan > 10°, brown/dark below).
  *  - Haemoglobin and melanin by optical density (Tsumura et al. 2003): -ln of linear RGB is, per pixel,
  *    melanin·m + haemoglobin·h + shading·(1,1,1) + a constant, with m and h the two pigments' absorbance
  *    directions over a camera's R, G, B bands (melanin falls steadily from blue to red; haemoglobin absorbs

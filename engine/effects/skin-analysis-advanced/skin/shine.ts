@@ -5,6 +5,7 @@
  * (cheeks) tells oily from combination; dry skin shows little shine and a rough fine texture.
  */
 import { gauss as blurPlane } from '../../../image/gauss.ts';
+import { SKIN_TYPE } from '../tuning.ts';
 import type { LabFrame } from './blobs.ts';
 
 /** Per-pixel shine 0..1 (s: frame px/mm). */
@@ -35,9 +36,6 @@ export interface SkinType {
   /** Each type's score 0..1 (how well the measures fit it); the type is the best. */
   scores: [number, number, number, number];
 }
-
-/** Thresholds: shine as the fraction of zone area; texture in L*. Tuned on the shared portraits. */
-export const SKIN_TYPE = { oilyT: 0.03, oilyU: 0.02, dryTexture: 2.2 };
 
 const ramp = (v: number, at: number, width: number) => 1 / (1 + Math.exp(-(v - at) / width));
 

@@ -14,12 +14,9 @@ import { feather, grow, minus, times, union } from '../../../image/feather.ts';
 import { faceRegions, type RegionName } from '../../../vision/regions/face-regions.ts';
 import { fillPolygon, type Pt } from '../../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../../../vision/regions/skin-mask.ts';
+import { ZONE_PX_PER_MM } from '../tuning.ts';
 import { FACE_MM, resamplePlane, type Frame, type P2 } from './frame.ts';
-
-export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
-  | 'rightCheek' | 'leftCheek' | 'rightNasolabial' | 'leftNasolabial' | 'nose' | 'chin' | 'jaw' | 'tZone';
-
-export type Zones = Record<ZoneName, Float32Array>;
+import type { ZoneName, Zones } from './names.ts';
 
 /** Glabella: between the inner brow ends, from the forehead above them down to the nasion. */
 export const GLABELLA = [107, 9, 336, 285, 417, 168, 193, 55];
@@ -54,13 +51,9 @@ export function nasolabialPolygon(mesh: readonly P2[], side: 'right' | 'left', s
 
 /**
  * The parsing the zones read: only these classes need bringing to full resolution (ParseOptions.classes).
- * The model's input stays 512: at 384 parsing took 0.52 s of CPU against 0.94 s, but synthetic comedone
- * recall fell 0.44 -> 0.36 (fit) and 0.14 -> 0.08 (check), other kinds and the chips' figures alike.
+ * The model's input stays 512: at 384 small comedones were lost (docs/experiments/skin-analysis-advanced.md#the-face-parse-at-512-px).
  */
 export const SKIN_PARSING: ParseOptions = { classes: ['skin', 'nose', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'hat', 'earring', 'cloth'] };
-
-/** Zones are drawn at this scale (px/mm) and brought to the frame's bilinearly: their edges need 1 mm, not 0.3. */
-export const ZONE_PX_PER_MM = 1.5;
 
 /**
  * The grid the zones are drawn on (ZONE_PX_PER_MM, at most the frame's own), and the image pixels under

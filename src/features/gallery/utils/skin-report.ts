@@ -1,6 +1,6 @@
 /**
- * The skin analysis answer read for people: every code in words (decisions.md's Face++ meanings), the lesion
- * rectangles per kind with their colours for the photo and the legend, and a zone guide drawn from the face
+ * The skin analysis answer read for people: every code in words (the Face++ meanings,
+ * docs/interface.md#skin-analysis), the lesion rectangles per kind with their colours for the photo and the legend, and a zone guide drawn from the face
  * rectangle. The answer carries no zone outlines (the engine measures zones on the mesh), so the guide places
  * them by the usual proportions of a frontal face: it tells where to look, not what was measured. Pure, so it
  * is tested without a DOM.

@@ -1,0 +1,66 @@
+/**
+ * The face analyzer's parameters: which attribute models answer age, gender and emotion and on what crop,
+ * how the face is parsed for the part attributes, the hair mask's matte and side, and how many points the
+ * part measures read. The rules' fitted tables stay beside the rules that read them: RULES and PROTOTYPES
+ * in analysis/geometry-attributes.ts (printed by scripts/quality/face-geometry.ts --fit) and RULES in
+ * analysis/part-attributes.ts (set on the fit half of the labelled faces).
+ */
+import type { PersonModel } from '../../vision/matting/person.ts';
+import type { ParseOptions } from '../../vision/parsing/face-parsing.ts';
+import type { Border } from './analysis/attribute-crops.ts';
+import type { AgeDecode } from './analysis/attribute-decode.ts';
+
+/**
+ * Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or
+ * not, and what the square shows where it runs past the image (attribute-crops.ts Border).
+ */
+export interface AttributeStep { models: string[]; scale: number; flip: boolean; border: Border }
+
+/**
+ * Which model, crop and decode answers each question: chosen by measurement on half of the shared test
+ * faces and checked on the other half (scripts/quality/face-attributes.ts;
+ * docs/experiments/face-analyzer.md#age-gender-and-emotion-models). Temperature 1 = the models' own probabilities.
+ */
+export const PIPELINE: {
+  age: AttributeStep & { decode: AgeDecode; temperature: number };
+  /** maleAt: P(male) at which a face counts as male (HSE's own code uses 0.6); probabilities are shifted to match. */
+  gender: AttributeStep & { maleAt: number; temperature: number };
+  emotion: AttributeStep & { temperature: number };
+} = {
+  age: { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, border: 'black', decode: 'human', temperature: 1 },
+  gender: { models: ['faceres-deep'], scale: 1.6, flip: true, border: 'black', maleAt: 0.6, temperature: 1 },
+  emotion: { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', temperature: 1 },
+};
+
+/**
+ * How the face analyzer parses a face for these attributes: only the classes part-measures.ts reads are
+ * brought to full resolution (background and cloth, the largest, are not). At the parser's full 512 px:
+ * smaller inputs lost accuracy on the shared faces (docs/experiments/face-analyzer.md#the-face-parsers-input-side).
+ */
+export const ANALYZER_PARSING: ParseOptions = {
+  classes: ['skin', 'glasses', 'leftEye', 'rightEye', 'hat', 'nose', 'upperLip', 'lowerLip', 'mouth', 'hair'],
+};
+
+/**
+ * RVM's input side for the hair mask: 256 against its usual 512 (every person matte's) left every part
+ * attribute's accuracy on both halves of the shared faces as it was (scripts/quality/face-parts.ts with
+ * ATELIER_RVM_SIDE), at a fraction of the matte's CPU: hair length reads how far down the hair goes in face
+ * widths, which a coarser matte still tells.
+ */
+export const HAIR_RVM_SIDE = 256;
+
+/**
+ * The person matte the hair mask is cut from. Human's selfie and meet models were cheaper than RVM on tfjs
+ * (RVM now runs on onnxruntime, at about a tenth of that), but hair colour falls back to the mask on tight
+ * crops where the parser sees little hair, and there they spill differently and read worse on the check
+ * half. ATELIER_HAIR_MATTE in the quality script's cache compares them.
+ */
+export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
+
+/**
+ * About how many points of the parsing window the part measures read (partsLattice: every few pixels of a
+ * large face). 30 000 against 60 000 left every part attribute's accuracy on both halves of the shared faces
+ * as it was (scripts/quality/face-parts.ts) for about a third less of the measures' time: they are shares, means and
+ * medians over regions of thousands of points.
+ */
+export const PARTS_SAMPLES = 30000;
