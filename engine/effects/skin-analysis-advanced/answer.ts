@@ -1,5 +1,5 @@
 /**
- * The skin-analysis answer (interface.md 4.5, decisions.md): `result` with every member, Face++'s codes;
+ * The skin-analysis answer (docs/interface.md#skin-analysis): `result` with every member, Face++'s codes;
  * lesion kinds as rectangles in image pixels, with a parallel `confidence` array when asked for;
  * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch.
  */
@@ -8,11 +8,11 @@ import type { Face } from '../../vision/faces/detect.ts';
 import type { SkinAnalysis } from './skin/analyse.ts';
 import { LESION_KINDS, type LesionKind, type MemberName, type Scored } from './skin/names.ts';
 
-/** The `{value, confidence}` members, in interface.md's order. */
+/** The `{value, confidence}` members, in the interface's order (docs/interface.md#skin-analysis). */
 export const SCORED_MEMBERS: readonly MemberName[] = ['skin_color', 'left_eyelids', 'right_eyelids', 'eye_pouch', 'dark_circle', 'forehead_wrinkle',
   'crows_feet', 'eye_finelines', 'glabella_wrinkle', 'nasolabial_fold', 'pores_forehead', 'pores_left_cheek', 'pores_right_cheek', 'pores_jaw', 'blackhead'];
 
-/** Highest code of each member (decisions.md); the rest are 0/1. */
+/** Highest code of each member (docs/interface.md#skin-analysis); the rest are 0/1. */
 export const MAX_CODE: Partial<Record<MemberName | 'skin_type', number>> = {
   skin_color: 4, left_eyelids: 2, right_eyelids: 2, dark_circle: 3, blackhead: 3, skin_type: 3,
 };
