@@ -33,7 +33,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
   app.get('/healthz', async () => {
     const { pool, tasks, queue, effects, endpoints, storage: disk } = services;
     const storage = disk.health();
-    const workers = pool.workerModels;
+    const workers = pool.threadModels;
     // The catalog, and anything a worker tried that is not in it (an effect naming a model that does not exist).
     const ids = new Set([...Object.keys(catalog), ...workers.flatMap((w) => [...w.keys()])]);
     return {

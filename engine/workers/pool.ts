@@ -25,6 +25,9 @@ interface Slot {
   models: Map<string, WorkerModel>;
 }
 
+/** A model event as a thread's model state (workers and the model host report alike). */
+const reported = (m: HostModelEvent): WorkerModel => (m.state === 'failed' ? { state: m.state, message: m.message } : { state: m.state });
+
 /** A sync request's place among the waiting jobs, held from admission (before its body is read) until run() or release(). */
 export interface Admission { release(): void }
 
@@ -65,7 +68,7 @@ export class WorkerPool {
    * Each thread's models by id, as reported: the workers', then the networks the model host preloads
    * (init.preloadModels); a replaced thread's are gone with it.
    */
-  get workerModels(): Map<string, WorkerModel>[] { return [...this.slots.map((s) => s.models), this.hostModels]; }
+  get threadModels(): Map<string, WorkerModel>[] { return [...this.slots.map((s) => s.models), this.hostModels]; }
   private hostModels = new Map<string, WorkerModel>();
   get size(): number { return this.slots.length; }
   get idle(): number { return this.slots.filter((s) => !s.busy).length; }
@@ -164,7 +167,7 @@ export class WorkerPool {
     const host = new Worker(hostUrl, { workerData: init });
     this.hostModels = new Map();
     host.on('message', (m: HostStopped | HostModelEvent) => {
-      if (m.type === 'model') this.hostModels.set(m.id, m.state === 'failed' ? { state: m.state, message: m.message } : { state: m.state });
+      if (m.type === 'model') this.hostModels.set(m.id, reported(m));
     });
     host.on('error', (err) => console.error('[pool] model host error:', err));
     host.on('exit', (code) => {
@@ -198,7 +201,7 @@ export class WorkerPool {
       return this.dispatch();
     }
     if (m.type === 'model') {
-      slot.models.set(m.id, m.state === 'failed' ? { state: m.state, message: m.message } : { state: m.state });
+      slot.models.set(m.id, reported(m));
       return;
     }
     const busy = slot.busy;
