@@ -55,4 +55,62 @@ describe('Lip colour panel', () => {
     const [, init] = fetch.mock.calls.find(([u]) => u === endpoints.lipsColorChanger.path)!;
     expect(JSON.parse((init!.body as FormData).get('lip_color_infos') as string)[1].face_rect).toEqual(big);
   });
+
+  function PickFitted({ onFile, onCheck }: ImageInputProps) {
+    return (
+      <button type="button" onClick={() => {
+        const phone = new File([new Uint8Array(4096)], 'phone.jpg', { type: 'image/jpeg' });
+        onFile(phone);
+        onCheck([], { source: phone, file: new File([new Uint8Array([1])], 'phone-fitted.jpg', { type: 'image/jpeg' }), note: 'Resized from 4032×3024 to 1999×1499 to fit this effect.' });
+      }}>
+        Pick phone photo
+      </button>
+    );
+  }
+
+  it('looks for faces in the copy fitted to the limits, the one that will be sent', async () => {
+    const analysed: string[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === endpoints.faceAnalyzer.path) analysed.push(((init!.body as FormData).get('image') as File).name);
+      return new Response(JSON.stringify({ ...ok, image_width: 1999, image_height: 1499, face_detail_infos: [{ face_rect: big }] }));
+    }));
+    renderWithQuery(<EffectPanel endpoint={endpoints.lipsColorChanger} available ImageInput={PickFitted} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Pick phone photo' }));
+    const faces = await screen.findByRole('region', { name: 'Faces' });
+    fireEvent.click(await within(faces).findByRole('button', { name: 'Face 1' }));
+    expect(analysed).toEqual(['phone-fitted.jpg']);
+    expect(sent()[0].face_rect).toEqual(big);
+  });
+
+  function PickWebp({ onFile, onCheck }: ImageInputProps) {
+    return (
+      <button type="button" onClick={() => { onFile(new File([new Uint8Array([1])], 'pair.webp', { type: 'image/webp' })); onCheck([]); }}>
+        Pick WebP
+      </button>
+    );
+  }
+
+  it('gives the analyzer, which takes no WebP, a JPEG copy of a WebP photo at its size', async () => {
+    const analysed: File[] = [];
+    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === endpoints.faceAnalyzer.path) analysed.push((init!.body as FormData).get('image') as File);
+      return new Response(JSON.stringify({ ...ok, image_width: 800, image_height: 600, face_detail_infos: [{ face_rect: small }] }));
+    }));
+    // jsdom cannot decode or encode images: the browser's own calls, as they answer for an 800×600 WebP.
+    const drawn: number[][] = [];
+    vi.stubGlobal('createImageBitmap', async () => ({ width: 800, height: 600, close: () => undefined }));
+    vi.stubGlobal('OffscreenCanvas', class {
+      constructor(readonly width: number, readonly height: number) {}
+      getContext() { return { drawImage: (_b: unknown, ...box: number[]) => drawn.push(box) }; }
+      async convertToBlob(o: { type: string }) { return new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: o.type }); }
+    });
+    renderWithQuery(<EffectPanel endpoint={endpoints.lipsColorChanger} available ImageInput={PickWebp} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Pick WebP' }));
+    const faces = await screen.findByRole('region', { name: 'Faces' });
+    fireEvent.click(await within(faces).findByRole('button', { name: 'Face 1' }));
+    expect(analysed.map((f) => [f.name, f.type])).toEqual([['pair.jpg', 'image/jpeg']]);
+    expect(drawn).toEqual([[0, 0, 800, 600]]);
+    expect(sent()[0].face_rect).toEqual(small);
+    expect(screen.queryByText(/No faces to choose from/)).toBeNull();
+  });
 });

@@ -1,12 +1,15 @@
 /**
  * Lip colour: choose the face each colour is for by clicking it on the photo. The faces come from the face
  * analyzer; a click gives the colour chosen above the photo that face's box as its face_rect. A colour with no
- * face goes to the largest face, as the engine decides.
+ * face goes to the largest face, as the engine decides. The faces are looked for in the copy that will be sent
+ * (fitted to the effect's limits when the photo was not), once the photo is checked, so their boxes are in
+ * the pixels the engine sees.
  */
 import { useState } from 'react';
 import { cn } from '../../../lib/cn.ts';
 import { useObjectUrl } from '../../../lib/use-object-url.ts';
 import { useFaces } from '../api/find-faces.ts';
+import { usePanelStore } from '../stores/panel-store.ts';
 import { asLipColors } from '../utils/form-values.ts';
 import type { FaceRect } from '../utils/form-values.ts';
 import type { ExtraProps } from './types.ts';
@@ -14,11 +17,20 @@ import type { ExtraProps } from './types.ts';
 const same = (a: FaceRect | undefined, b: FaceRect) => !!a && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 const pct = (v: number, of: number) => `${(100 * v) / of}%`;
 
-export function LipFaces({ values, setValue }: ExtraProps) {
+/** The file a run will send for this photo: its fitted copy where one was made, once the photo is checked. */
+function useSentPhoto(slug: string, photo: File | undefined): File | undefined {
+  const checked = usePanelStore((s) => s.imageProblems[slug]?.image);
+  const prepared = usePanelStore((s) => s.prepared[slug]?.image);
+  if (!photo || checked === undefined || checked.length > 0) return undefined;
+  return prepared && prepared.source === photo ? prepared.file : photo;
+}
+
+export function LipFaces({ endpoint, values, setValue }: ExtraProps) {
   const photo = values.image instanceof File ? values.image : undefined;
   const colours = asLipColors(values.lip_color_infos);
   const [active, setActive] = useState(0);
-  const faces = useFaces(photo);
+  const sent = useSentPhoto(endpoint.slug, photo);
+  const faces = useFaces(sent);
   const url = useObjectUrl(photo);
   if (!photo) return null;
   const current = Math.min(active, colours.length - 1);
@@ -40,8 +52,9 @@ export function LipFaces({ values, setValue }: ExtraProps) {
           ))}
         </div>
       )}
-      {faces.isPending && <p className="text-xs text-stone-500">Finding faces…</p>}
-      {faces.isError && <p className="text-xs text-stone-500">No faces to choose from ({faces.error.message}); colours go to the largest face.</p>}
+      {!sent && <p className="text-xs text-stone-500">The faces are shown once the photo is checked.</p>}
+      {sent && faces.isPending && <p className="text-xs text-stone-500">Finding faces…</p>}
+      {faces.isError && <p className="text-xs text-stone-500">The faces could not be found ({faces.error.message}); colours go to the largest face.</p>}
       {faces.data && (
         <>
           <p className="text-xs text-stone-500">
