@@ -152,9 +152,10 @@ test('layout and access: skip link, main landmark, no spill at 1280×720, 1024×
   await expect(skip).toBeVisible();
 });
 
-test('a full page when the engine is down', async ({ page }) => {
+test('a banner over the studio when the engine is down', async ({ page }) => {
   await page.route('**/healthz', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }));
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'The engine is not answering' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again now' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Gallery items' })).toBeAttached();
 });

@@ -17,7 +17,7 @@ import { useGalleryStore } from '../features/gallery/stores/gallery-store.ts';
 import { ImageDropzone } from '../features/upload/components/image-dropzone.tsx';
 import { BatchPanel } from './batch-panel.tsx';
 import { runBatch } from './batch.ts';
-import { EngineDown } from './engine-down.tsx';
+import { EngineDownBanner, StorageFullBanner } from './engine-down.tsx';
 import { cancelRun, retryRun, runHooks } from './record-run.ts';
 import { TaskWatcher } from './task-watcher.tsx';
 import { TopBar } from './top-bar.tsx';
@@ -107,6 +107,8 @@ export function App() {
   const endpoint = endpointBySlug(slug)!;
   const { data: health, refetch, isFetching } = useHealth();
   const available = (s: string) => isAvailable(health, s);
+  // The engine stopped: the studio stays (the gallery lives in this browser), with a banner and no runs.
+  const offline = health?.state === 'offline';
   const typicalMs = useTypicalTime(slug);
   const dragging = usePhotosAnywhere(endpoint);
 
@@ -116,39 +118,37 @@ export function App() {
         Skip to the effect
       </a>
       <TopBar health={health} />
-      {health?.state === 'offline' ? (
-        <EngineDown onRetry={() => void refetch()} checking={isFetching} />
-      ) : (
-        <div className="flex min-h-0 flex-1 flex-col overflow-y-auto lg:flex-row lg:overflow-hidden">
-          <div className="border-b border-stone-200 bg-white px-6 py-4 lg:hidden">
-            <EffectSelect current={slug} isAvailable={available} />
-          </div>
-          <aside className="hidden shrink-0 px-2.5 py-5 lg:block lg:w-60 lg:overflow-y-auto lg:border-r lg:border-stone-200 xl:w-[268px]">
-            <EffectNav current={slug} isAvailable={available} />
-          </aside>
-          <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none lg:flex-row lg:overflow-hidden">
-            <div className="shrink-0 border-b border-stone-200 bg-white lg:w-[380px] lg:border-b-0 lg:border-r xl:w-[420px]">
-              <EffectPanel key={slug} endpoint={endpoint} available={available(slug)} ImageInput={ImageDropzone} hooks={runHooks} typicalMs={typicalMs} onBatch={onBatch} />
-            </div>
-            {/* Below the form on a phone: as tall as the window under the top bar, so a result brought into view fills it. */}
-            <section aria-labelledby="gallery-title" className="flex min-h-[max(640px,calc(100dvh-3.5rem))] min-w-0 flex-1 flex-col lg:min-h-0">
-              <h2 id="gallery-title" className="sr-only">
-                Gallery
-              </h2>
-              <div className="flex min-h-0 flex-1 flex-col gap-3 px-4 pb-4 pt-5 sm:px-6">
-                <BatchPanel />
-                {/* Scrolls inside itself when tall results (many apparel classes) meet a short window, never over the strip. */}
-                <div className="min-h-0 flex-1 overflow-y-auto">
-                  <GalleryStage actions={stageActions} />
-                </div>
-              </div>
-              <div className="border-t border-stone-200 bg-stone-50/60 px-4 pb-2 pt-3 sm:px-6">
-                <GalleryGrid />
-              </div>
-            </section>
-          </main>
+      {offline && <EngineDownBanner onRetry={() => void refetch()} checking={isFetching} />}
+      {health?.storageFull && <StorageFullBanner />}
+      <div className="flex min-h-0 flex-1 flex-col overflow-y-auto lg:flex-row lg:overflow-hidden">
+        <div className="border-b border-stone-200 bg-white px-6 py-4 lg:hidden">
+          <EffectSelect current={slug} isAvailable={available} />
         </div>
-      )}
+        <aside className="hidden shrink-0 px-2.5 py-5 lg:block lg:w-60 lg:overflow-y-auto lg:border-r lg:border-stone-200 xl:w-[268px]">
+          <EffectNav current={slug} isAvailable={available} />
+        </aside>
+        <main id="main" tabIndex={-1} className="flex min-w-0 flex-1 flex-col outline-none lg:flex-row lg:overflow-hidden">
+          <div className="shrink-0 border-b border-stone-200 bg-white lg:w-[380px] lg:border-b-0 lg:border-r xl:w-[420px]">
+            <EffectPanel key={slug} endpoint={endpoint} available={available(slug)} engineDown={offline} ImageInput={ImageDropzone} hooks={runHooks} typicalMs={typicalMs} onBatch={onBatch} />
+          </div>
+          {/* Below the form on a phone: as tall as the window under the top bar, so a result brought into view fills it. */}
+          <section aria-labelledby="gallery-title" className="flex min-h-[max(640px,calc(100dvh-3.5rem))] min-w-0 flex-1 flex-col lg:min-h-0">
+            <h2 id="gallery-title" className="sr-only">
+              Gallery
+            </h2>
+            <div className="flex min-h-0 flex-1 flex-col gap-3 px-4 pb-4 pt-5 sm:px-6">
+              <BatchPanel />
+              {/* Scrolls inside itself when tall results (many apparel classes) meet a short window, never over the strip. */}
+              <div className="min-h-0 flex-1 overflow-y-auto">
+                <GalleryStage actions={stageActions} />
+              </div>
+            </div>
+            <div className="border-t border-stone-200 bg-stone-50/60 px-4 pb-2 pt-3 sm:px-6">
+              <GalleryGrid />
+            </div>
+          </section>
+        </main>
+      </div>
       {dragging && (
         <div className="pointer-events-none fixed inset-0 z-40 grid place-items-center bg-accent-50/80 ring-4 ring-inset ring-accent-500" aria-hidden="true">
           <p className="rounded-xl bg-white px-5 py-3 text-[15px] font-medium text-accent-800 shadow-lift">Drop photos anywhere: one goes to {endpoint.title.toLowerCase()}, several run as a batch</p>

@@ -1,7 +1,8 @@
 /**
  * The studio as a designer drives it, in jsdom: a run shows the photo with its progress and elapsed time and a
- * placeholder card, can be cancelled and retried; the developer view; undo of a delete; the engine-down page.
+ * placeholder card, can be cancelled and retried; the developer view; undo of a delete; the engine-down and disk-full banners over a usable gallery.
  */
+import { Blob as NodeBlob } from 'node:buffer';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { usePanelStore } from '../features/effects/stores/panel-store.ts';
@@ -155,12 +156,34 @@ describe('plain words and the developer view', { timeout: 30_000 }, () => {
     );
   });
 
-  it('shows a full page when the engine does not answer', async () => {
+  it('keeps the gallery browsable and downloadable when the engine does not answer, under a banner', async () => {
+    const add = (name: string) =>
+      useGalleryStore.getState().addItem({
+        slug: 'commodity-background-removal', params: {}, before: Object.assign(new NodeBlob([new Uint8Array(10)], { type: 'image/jpeg' }) as unknown as Blob, { name }),
+        afters: [{ label: 'Result', blob: new NodeBlob([new Uint8Array([1, 2])], { type: 'image/png' }) as unknown as Blob }], response: {}, status: 'done',
+      });
+    await add('car.jpg');
+    await add('cup.jpg');
     vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
     renderWithQuery(<App />);
-    expect(await screen.findByRole('heading', { name: 'The engine is not answering' })).toBeTruthy();
-    expect(screen.queryByTestId('run-button')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Try again now' })).toBeTruthy();
+    const banner = await screen.findByRole('alert', { name: 'The engine is not answering' });
+    expect(within(banner).getByRole('button', { name: 'Try again now' })).toBeTruthy();
+    // The panel stays, its Run off with the reason; the gallery is there, and a card opens its result with a download.
+    expect(screen.getByTestId('run-button').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByText('The engine is not answering; Run comes back with it.')).toBeTruthy();
+    const strip = screen.getByRole('list', { name: 'Gallery items' });
+    expect(within(strip).getAllByRole('button')).toHaveLength(2);
+    fireEvent.click(within(strip).getAllByRole('button')[1]);
+    const stage = screen.getByRole('region', { name: 'Selected result' });
+    const download = await within(stage).findByRole('link', { name: 'Download' });
+    expect(download.getAttribute('download')).toMatch(/^car/);
+  });
+
+  it('says so under a banner when the engine\'s disk is full', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/healthz' ? json(200, { status: 'storage_full', ready: true }) : json(404, {}))));
+    renderWithQuery(<App />);
+    expect(await screen.findByRole('status', { name: 'The engine’s disk is full' })).toBeTruthy();
+    expect(screen.queryByRole('alert', { name: 'The engine is not answering' })).toBeNull();
   });
 });
 

@@ -46,4 +46,23 @@ describe('TaskWatcher', () => {
     await waitFor(() => expect(useGalleryStore.getState().items[0].status).toBe('failed'));
     expect(useGalleryStore.getState().items[0].error).toEqual({ code: 'ERROR_NO_FACE_IN_FILE', code_message: 'No face in image', message: 'no face found', status: 422, request_id: 'req-7' });
   });
+
+  it('keeps a task pending while the engine restarts, and shows it done when the engine answers again', async () => {
+    // The engine goes away mid-task (unreachable, then its gateway's 502), comes back, and had finished it.
+    let polls = 0;
+    vi.stubGlobal('fetch', vi.fn(async (url: string) => {
+      if (!url.startsWith('/api/')) return new Response(new Uint8Array([4, 2]), { headers: { 'content-type': 'image/png' } });
+      polls++;
+      if (polls === 1) return json(200, { ...envelope, task_status: 1 });
+      if (polls === 2) throw new TypeError('Failed to fetch');
+      if (polls === 3) return new Response('Bad Gateway', { status: 502 });
+      return json(200, { ...envelope, task_status: 2, data: { result_urls: ['/results/t3.png'] } });
+    }));
+    await pendingItem('t3');
+    renderWithQuery(<TaskWatcher />);
+    await waitFor(() => expect(polls).toBeGreaterThanOrEqual(3), { timeout: 8000 });
+    expect(useGalleryStore.getState().items[0].status).toBe('pending');
+    await waitFor(() => expect(useGalleryStore.getState().items[0].status).toBe('done'), { timeout: 12_000 });
+    expect(useGalleryStore.getState().items[0].error).toBeUndefined();
+  }, 20_000);
 });

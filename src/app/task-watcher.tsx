@@ -1,11 +1,13 @@
 /**
  * Polls every pending async task of the gallery, whichever panel is open (and again after a reload, since
- * tasks are kept 24 hours), and completes or fails the gallery item when task_status reaches 2.
+ * tasks are kept 24 hours), and completes or fails the gallery item when task_status reaches 2. While the
+ * engine is away (stopped, restarting) the item stays pending and polling goes on: the engine keeps queued
+ * tasks and may finish them meanwhile.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { getTaskQueryOptions, taskFailure } from '../features/effects/api/get-task.ts';
+import { getTaskQueryOptions, isEngineAway, taskFailure } from '../features/effects/api/get-task.ts';
 import { useGalleryStore } from '../features/gallery/stores/gallery-store.ts';
 import type { GalleryItem } from '../features/gallery/stores/gallery-store.ts';
 import { studioCodes, toShownError } from '../lib/api-client.ts';
@@ -23,6 +25,7 @@ function PendingTask({ item, taskId }: { item: GalleryItem; taskId: string }) {
 
   useEffect(() => {
     if (settling.current) return;
+    if (error && isEngineAway(error)) return;
     if (error) {
       settling.current = true;
       void failItem(item.id, toShownError(error), error.body);

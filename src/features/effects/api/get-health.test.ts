@@ -19,4 +19,11 @@ describe('getHealth', () => {
     vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('fetch failed'); }));
     expect((await getHealth()).state).toBe('offline');
   });
+
+  it('reads storage_full as an engine that answers, with its disk full', async () => {
+    vi.stubGlobal('fetch', answer(200, { status: 'storage_full', ready: true, storage: { state: 'full' } }));
+    expect(await getHealth()).toEqual({ state: 'ready', effects: undefined, storageFull: true });
+    vi.stubGlobal('fetch', answer(200, { status: 'ok', ready: true }));
+    expect((await getHealth()).storageFull).toBeUndefined();
+  });
 });

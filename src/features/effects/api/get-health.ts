@@ -9,6 +9,8 @@ export type EngineState = 'ready' | 'loading' | 'offline' | 'unknown';
 export interface Health {
   state: EngineState;
   effects?: Record<string, string>;
+  /** `status: storage_full`: the engine's disk is full, so background tasks wait and new ones are refused. */
+  storageFull?: boolean;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,8 +29,10 @@ export async function getHealth(): Promise<Health> {
     : undefined;
   // Workers still starting (models load later, per effect, and do not hold the studio back).
   const loading = body.ready === false;
-  const ok = body.status === undefined || body.status === 'ok';
-  return { state: loading ? 'loading' : ok && res.ok ? 'ready' : 'unknown', effects };
+  // A full disk leaves the effects that answer at once working: the engine is up, with a warning.
+  const storageFull = body.status === 'storage_full';
+  const ok = body.status === undefined || body.status === 'ok' || storageFull;
+  return { state: loading ? 'loading' : ok && res.ok ? 'ready' : 'unknown', effects, ...(storageFull ? { storageFull } : {}) };
 }
 
 export const useHealth = () =>

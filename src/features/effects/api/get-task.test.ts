@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../../lib/api-client.ts';
-import { getTask, taskFailure, taskPath, taskRefetchInterval } from './get-task.ts';
+import { ApiError, studioCodes } from '../../../lib/api-client.ts';
+import { AWAY_POLL_MS, getTask, taskFailure, taskPath, taskRefetchInterval } from './get-task.ts';
 
 const envelope = { request_id: 'req-1', log_id: 'log-1', error_detail: { code: '', code_message: '', message: '' } };
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -15,6 +15,15 @@ describe('taskRefetchInterval', () => {
     expect(taskRefetchInterval(state({ data: undefined, status: 'pending' }))).toBe(1000);
     expect(taskRefetchInterval(state({ data: { task_status: 2 } }))).toBe(false);
     expect(taskRefetchInterval(state({ status: 'error' }))).toBe(false);
+  });
+
+  it('goes on polling while the engine is away (unreachable, or a gateway answering 502/503/504 while it restarts)', () => {
+    const away = new ApiError(0, { code: studioCodes.network, code_message: 'Engine unreachable', message: '' });
+    const gateway = new ApiError(502, { code: studioCodes.badResponse, code_message: 'x', message: '' });
+    const gone = new ApiError(404, { code: 'ERROR_TASK_NOT_EXISTS', code_message: 'x', message: '' });
+    expect(taskRefetchInterval(state({ status: 'error', error: away }))).toBe(AWAY_POLL_MS);
+    expect(taskRefetchInterval(state({ status: 'error', error: gateway }))).toBe(AWAY_POLL_MS);
+    expect(taskRefetchInterval(state({ status: 'error', error: gone }))).toBe(false);
   });
 });
 

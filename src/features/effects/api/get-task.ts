@@ -3,7 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Query } from '@tanstack/react-query';
 import { endpoints } from '../../../../contract/index.ts';
 import type { TaskResult } from '../../../../contract/envelope.ts';
-import { ApiError, ensureOk, errorDetailOf, requestJson } from '../../../lib/api-client.ts';
+import { ApiError, ensureOk, errorDetailOf, requestJson, studioCodes } from '../../../lib/api-client.ts';
 import type { ShownError } from '../../../lib/api-client.ts';
 
 export interface TaskAnswer extends TaskResult {
@@ -28,10 +28,24 @@ export const taskFailure = (t: TaskAnswer | undefined): ShownError | undefined =
 
 export const taskLabel = (status: number | undefined) => (status === 1 ? 'Processing' : status === 2 ? 'Done' : 'Queued');
 
-/** Polls every second for the first half minute, then every 3 s; stops at task_status 2 or on an error. */
+/**
+ * An answer that says nothing about the task: the engine unreachable, or a gateway's 502/503/504 while it
+ * restarts. The task may well finish meanwhile (queued tasks are kept on disk), so polling goes on.
+ */
+export const isEngineAway = (e: unknown): boolean =>
+  e instanceof ApiError && (e.code === studioCodes.network || (e.status >= 502 && e.status <= 504));
+
+/** Every 3 s while the engine is away. */
+export const AWAY_POLL_MS = 3000;
+
+/**
+ * Polls every second for the first half minute, then every 3 s, and every 3 s while the engine is away; stops
+ * at task_status 2 or on an error that is the task's own (unknown task, refused request).
+ */
 export function taskRefetchInterval(query: Pick<Query<TaskAnswer, ApiError>, 'state'>): number | false {
-  const { data, status, dataUpdateCount } = query.state;
-  if (status === 'error' || data?.task_status === 2) return false;
+  const { data, status, error, dataUpdateCount } = query.state;
+  if (status === 'error') return isEngineAway(error) ? AWAY_POLL_MS : false;
+  if (data?.task_status === 2) return false;
   return dataUpdateCount < 30 ? 1000 : 3000;
 }
 

@@ -28,6 +28,8 @@ export interface EffectPanelProps {
   endpoint: Endpoint;
   /** False when /healthz lists the effect as not_available. */
   available: boolean;
+  /** The engine does not answer: nothing can run until it is back (the panel stays, to prepare the next run). */
+  engineDown?: boolean;
   ImageInput: ComponentType<ImageInputProps>;
   onRecord?: (record: RunRecord) => void | Promise<void>;
   /** The app's run hooks: a placeholder in the gallery at start, completed or failed later. */
@@ -38,7 +40,7 @@ export interface EffectPanelProps {
   onBatch?: (endpoint: Endpoint, files: File[]) => void;
 }
 
-export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, typicalMs, onBatch }: EffectPanelProps) {
+export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRecord, hooks, typicalMs, onBatch }: EffectPanelProps) {
   const { slug } = endpoint;
   const values = usePanelValues(endpoint);
   const problems = usePanelStore((s) => s.imageProblems[slug]);
@@ -85,7 +87,9 @@ export function EffectPanel({ endpoint, available, ImageInput, onRecord, hooks, 
   const imageFields = Object.keys(endpoint.fields).filter((n) => endpoint.fields[n].kind === 'image' && values[n] instanceof File);
   const broken = imageFields.some((n) => (problems?.[n]?.length ?? 0) > 0);
   const checking = imageFields.some((n) => problems?.[n] === undefined);
-  const reason = !available
+  const reason = engineDown
+    ? 'The engine is not answering; Run comes back with it.'
+    : !available
     ? 'This effect is not available on the connected engine.'
     : running
       ? null

@@ -7,7 +7,7 @@ import { Notice } from '../../../components/ui/notice.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { toShownError } from '../../../lib/api-client.ts';
 import { formatSeconds } from '../../../lib/format.ts';
-import { getTaskQueryOptions, taskFailure, taskLabel } from '../api/get-task.ts';
+import { getTaskQueryOptions, isEngineAway, taskFailure, taskLabel } from '../api/get-task.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import type { LastRun } from '../stores/panel-store.ts';
 
@@ -41,6 +41,8 @@ function Progress({ label, since }: { label: string; since: number }) {
 function TaskStatus({ taskId, since }: { taskId: string; since: number }) {
   // The app's task watcher polls; this only reads the same cache entry.
   const { data, error } = useQuery({ ...getTaskQueryOptions(taskId), enabled: false });
+  // The engine restarting: the task carries on there, and the watcher asks again.
+  if (error && isEngineAway(error)) return <Progress label="Waiting for the engine…" since={since} />;
   if (error) return <ErrorNotice error={toShownError(error)} />;
   const failure = taskFailure(data);
   if (failure) return <ErrorNotice error={failure} />;
