@@ -11,6 +11,8 @@ export interface Endpoint {
   group: GroupId;
   title: string;
   summary: string;
+  /** The summary in plain words for the studio, where `summary` speaks in the API's names. */
+  plainSummary?: string;
   /** The word a result download gets after the photo's name in the studio ("car-cutout.png"); the slug without it. */
   resultWord?: string;
   fields: Record<string, Field>;

@@ -23,7 +23,7 @@ export default defineEndpoint({
     image: imageField(limits.portraitAsync, 'Image', 'Portrait to modify.', { aliases: ['0.image'] }),
     beard: enumField(beardPresets, 'Beard preset', 'Built-in beard style.', { oneOf: 'beard-source' }),
     image_template: imageField(limits.portraitAsync, 'Reference image', 'Photo whose beard is transferred; ignored when beard is given.',
-      { required: false, oneOf: 'beard-source', aliases: ['1.image_template'], ignoredWith: 'beard' }),
+      { required: false, oneOf: 'beard-source', aliases: ['1.image_template'], ignoredWith: 'beard', help: 'A photo whose beard is copied onto the portrait; not used when a preset is chosen.' }),
   },
   result: taskResult(),
 });

@@ -17,6 +17,7 @@ export default defineEndpoint({
   title: 'Hair loss simulation',
   resultWord: 'hair-loss',
   summary: 'Shows a stage of hair loss: man_1..7 (receding), woman_1..7 (diffuse thinning).',
+  plainSummary: 'Shows a stage of hair loss: seven stages of a receding hairline (men) and seven of thinning all over (women).',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),
     level: enumField(hairLossLevels, 'Stage', '1 is the mildest.', { required: true }),

@@ -20,8 +20,12 @@ export default defineEndpoint({
   fields: {
     image: imageField(limits.faceAnalyzer, 'Image', 'Photo with faces.'),
     max_face_num: intField(1, 120, 'Max faces', 'How many faces to report, largest first.', { default: 1 }),
-    face_attributes_type: csvSetField(faceAttributeTypes, 'Attributes', 'Attributes to compute.', { default: ['None'] }),
-    need_rotate_detection: flagField('Rotation search', 'Also look for faces rotated 90/180/270 degrees.'),
+    face_attributes_type: csvSetField(faceAttributeTypes, 'Attributes', 'Attributes to compute.', {
+      default: ['None'],
+      help: 'What to report about each face besides where it is. All are ticked here; asked through the API without any, only the boxes come back.',
+      valueLabels: { None: 'None (boxes only)', Headpose: 'Head pose', Eye: 'Eyes', Eyebrow: 'Eyebrows' },
+    }),
+    need_rotate_detection: flagField('Rotation search', 'Also look for faces rotated 90/180/270 degrees.', 'Also look for faces lying on their side or upside down.'),
   },
   result: {
     shape: {

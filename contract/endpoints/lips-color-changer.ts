@@ -8,6 +8,7 @@ const lipColorInfos = {
   kind: 'lip-colors',
   label: 'Lip colours',
   description: 'Up to 3 colours, each {rgba:{r,g,b,a}, face_rect?}; a is opacity in percent; face_rect picks the face it overlaps most (default: the largest face).',
+  help: 'Up to 3 colours. Opacity is how strongly a colour covers the lips. Each colour goes to the face you pick on the photo below, or to the largest face.',
   required: true,
   maxItems: 3,
 } as const satisfies LipColorsField;

@@ -20,8 +20,14 @@ export default defineEndpoint({
   fields: {
     image: imageField(limits.fallback, 'Image', 'Frontal portrait.'),
     face_quality_control: flagField('Face quality check', 'Refuse faces that are too small or blurred.'),
-    return_rect_confidence: flagField('Region confidence', 'Return confidence for acne, blemish and mole regions.'),
-    return_maps: csvSetField(skinMaps, 'Skin maps', 'Maps returned as base64 images in face_maps.'),
+    return_rect_confidence: flagField('Region confidence', 'Return confidence for acne, blemish and mole regions.', 'Also say how sure the analysis is of each acne spot, blemish and mole it marks.'),
+    return_maps: csvSetField(skinMaps, 'Skin maps', 'Maps returned as base64 images in face_maps.', {
+      help: 'Maps to draw over the photo, each showing where one thing is on the skin.',
+      valueLabels: {
+        red_area: 'Redness', brown_area: 'Brown spots', texture_enhanced_pores: 'Pores', texture_enhanced_blackheads: 'Blackheads',
+        texture_enhanced_oily_area: 'Oily areas', texture_enhanced_lines: 'Lines',
+      },
+    }),
   },
   result: {
     shape: {

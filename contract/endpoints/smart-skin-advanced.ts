@@ -12,9 +12,10 @@ export default defineEndpoint({
   title: 'Skin retouch',
   resultWord: 'skin',
   summary: 'Retouches skin: blemishes, spots, tone, texture, wrinkles, under-eye. smart_skin=1 does all of it.',
+  plainSummary: 'Retouches skin: blemishes, spots, tone, texture, wrinkles and under-eye. Smart skin does all of it, and so does leaving every switch off.',
   fields: {
     image: imageField(limits.portraitAsync, 'Image', 'Portrait.'),
-    smart_skin: flagField('Smart skin', 'All-in-one beautification; overrides the other flags.'),
+    smart_skin: flagField('Smart skin', 'All-in-one beautification; overrides the other flags.', 'The whole retouch at once; the other switches are then ignored.'),
     acne_removal: flagField('Acne removal', 'Removes acne and blemishes.'),
     spot_correction: flagField('Spot correction', 'Evens spots and pigmentation.'),
     skin_brightening: flagField('Brightening', 'Brightens and evens tone.'),

@@ -1,7 +1,8 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endpoints } from '../../../../contract/index.ts';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
+import { useDevView } from '../../../lib/dev-view.ts';
 import { renderWithQuery } from '../../../testing/render.tsx';
 import type { RunRecord } from '../api/run-effect.ts';
 import { usePanelStore } from '../stores/panel-store.ts';
@@ -107,7 +108,7 @@ describe('running', () => {
     expect(await screen.findByText(/The result is in the gallery/)).toBeTruthy();
   });
 
-  it('shows the envelope error: code, message and request id', async () => {
+  it('shows the envelope error in words with its reference, the status and code in the developer view', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => json(501, { ...envelope, error_detail: { code: 'ERROR_AI_NOT_AVAILABLE', code_message: 'Effect not available', message: 'commodity-background-removal is not provided by this engine' } })));
     const onRecord = vi.fn();
     renderPanel(endpoints.commodityBackgroundRemoval, { onRecord });
@@ -115,9 +116,13 @@ describe('running', () => {
     fireEvent.click(runButton());
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Not available on this engine');
-    expect(alert.textContent).toContain('501 · ERROR_AI_NOT_AVAILABLE');
+    expect(alert.textContent).not.toContain('ERROR_AI_NOT_AVAILABLE');
+    expect(alert.textContent).not.toContain('501');
     expect(alert.textContent).toContain('commodity-background-removal is not provided by this engine');
-    expect(alert.textContent).toContain('req-42');
+    expect(alert.textContent).toContain('Reference for a bug report: req-42');
+    act(() => useDevView.setState({ on: true }));
+    expect(screen.getByRole('alert').textContent).toContain('501 · ERROR_AI_NOT_AVAILABLE');
+    act(() => useDevView.setState({ on: false }));
     expect(onRecord).not.toHaveBeenCalled();
   });
 });

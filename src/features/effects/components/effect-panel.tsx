@@ -148,11 +148,11 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
             <h1 id={`${slug}-title`} className="text-xl font-semibold tracking-tight text-stone-900">
               {endpoint.title}
             </h1>
-            <Button variant="ghost" size="sm" onClick={() => reset(endpoint)} title="Back to the contract's defaults (keeps the photo)">
+            <Button variant="ghost" size="sm" onClick={() => reset(endpoint)} title="Back to the starting options (keeps the photo)">
               Reset
             </Button>
           </div>
-          <p className="text-sm leading-6 text-stone-600">{endpoint.summary}</p>
+          <p className="text-sm leading-6 text-stone-600">{dev || !endpoint.plainSummary ? endpoint.summary : endpoint.plainSummary}</p>
           <div className="flex flex-wrap items-center gap-2 pt-0.5">
             {dev && (
               <code className="break-all rounded-md bg-stone-100 px-1.5 py-0.5 font-mono text-[11px] text-stone-700">

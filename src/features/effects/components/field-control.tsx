@@ -37,7 +37,7 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
   const dev = useDevView((s) => s.on);
   const id = `${endpoint.slug}-${name}`;
   // Plain words in the studio; the contract's technical description in the developer view.
-  const help = 'help' in field && field.help && !dev ? field.help : field.description;
+  const help = field.help && !dev ? field.help : field.description;
   const descriptionId = `${id}-description`;
   const frame = {
     htmlFor: id,

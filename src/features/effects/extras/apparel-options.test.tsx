@@ -26,8 +26,9 @@ describe('Apparel panel', () => {
     renderApparel();
     const mode = screen.getByRole('radiogroup', { name: 'Output mode' });
     const [all, only] = within(mode).getAllByRole('radio');
-    expect(all.textContent).toBe('All clothingThe main cutout keeps every garment the person wears.0');
-    expect(only.textContent).toBe('Only the selected classesThe main cutout keeps only the garment classes chosen below.1');
+    // The 0/1 sent shows only in the developer view.
+    expect(all.textContent).toBe('All clothingThe main cutout keeps every garment the person wears.');
+    expect(only.textContent).toBe('Only the selected classesThe main cutout keeps only the garment classes chosen below.');
     expect(within(mode).getByRole('radio', { name: /All clothing/ }).getAttribute('aria-checked')).toBe('true');
     const classes = screen.getByRole('group', { name: 'Garment classes' });
     expect(within(classes).getAllByRole('button').map((b) => b.textContent)).toEqual(['tops', 'coat', 'skirt', 'pants', 'bag', 'shoes', 'hat']);

@@ -4,6 +4,7 @@
  */
 import type { KeyboardEvent } from 'react';
 import { cn } from '../../../lib/cn.ts';
+import { useDevView } from '../../../lib/dev-view.ts';
 import { asStrings } from '../utils/form-values.ts';
 import type { ExtraProps, FieldOverrideProps } from './types.ts';
 
@@ -14,6 +15,7 @@ export const outModes = [
 
 /** out_mode: 0 or 1, kept as the panel's flag value (false/true) so it is sent exactly as the switch would. */
 export function OutModeChoice({ id, field, value, onChange, describedBy }: FieldOverrideProps) {
+  const dev = useDevView((s) => s.on);
   const current = value === true || value === 1;
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (!['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(e.key)) return;
@@ -49,7 +51,7 @@ export function OutModeChoice({ id, field, value, onChange, describedBy }: Field
               <span className="block text-[13px] font-medium text-stone-900">{m.title}</span>
               <span className="block text-xs leading-5 text-stone-600">{m.detail}</span>
             </span>
-            <code className="shrink-0 font-mono text-[11px] text-stone-600">{m.sent}</code>
+            {dev && <code className="shrink-0 font-mono text-[11px] text-stone-600">{m.sent}</code>}
           </button>
         );
       })}

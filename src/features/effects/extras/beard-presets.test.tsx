@@ -12,7 +12,7 @@ import { presetLabel } from './beard-presets.tsx';
 const NoImage = (_: ImageInputProps) => <p>image input</p>;
 beforeEach(() => usePanelStore.setState({ values: {}, imageProblems: {}, lastRun: {}, lastPhoto: undefined }));
 
-describe('Beard styling panel', () => {
+describe('Beard styling panel', { timeout: 20_000 }, () => {
   it('offers the 24 presets as drawn previews, one chosen at a time, and keeps the template photo input', () => {
     renderWithQuery(<EffectPanel endpoint={endpoints.aiBeardStyling} available ImageInput={NoImage} />);
     const picker = screen.getByRole('group', { name: 'Beard presets' });

@@ -11,11 +11,13 @@ import { CropPresets } from './crop-presets.tsx';
 import { HairLossLevelStrip } from './hair-loss-levels.tsx';
 import { LensColourField } from './lens-colours.tsx';
 import { LipFaces } from './lip-faces.tsx';
+import { RetouchSummary } from './retouch-summary.tsx';
 
 export const extras: Partial<Record<string, ComponentType<ExtraProps>>> = {
   'apparel-background-removal': ApparelSummary,
   'image-cropping': CropPresets,
   'lips-color-changer': LipFaces,
+  'smart-skin-advanced': RetouchSummary,
 };
 
 /** slug → field name → the control drawn instead of the generated one (inside the same labelled frame). */

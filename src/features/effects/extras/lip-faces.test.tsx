@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { endpoints } from '../../../../contract/index.ts';
+import { useDevView } from '../../../lib/dev-view.ts';
 import { renderWithQuery } from '../../../testing/render.tsx';
 import { EffectPanel } from '../components/effect-panel.tsx';
 import { usePanelStore } from '../stores/panel-store.ts';
@@ -18,10 +19,14 @@ const ok = { request_id: 'r', log_id: 'l', error_detail: { code: '', code_messag
 const big = { x: 100, y: 80, width: 300, height: 300 }, small = { x: 600, y: 200, width: 120, height: 120 };
 const sent = () => JSON.parse(screen.getByText(/^\[\{"rgba"/).textContent!);
 
-beforeEach(() => usePanelStore.setState({ values: {}, imageProblems: {}, lastRun: {}, lastPhoto: undefined }));
+// The JSON sent is shown in the developer view.
+beforeEach(() => {
+  usePanelStore.setState({ values: {}, imageProblems: {}, lastRun: {}, lastPhoto: undefined });
+  useDevView.setState({ on: true });
+});
 afterEach(() => vi.unstubAllGlobals());
 
-describe('Lip colour panel', () => {
+describe('Lip colour panel', { timeout: 20_000 }, () => {
   it('offers shades, and gives a colour the face clicked on the photo', async () => {
     const fetch = vi.fn(async (url: string, init?: RequestInit) => {
       if (url === endpoints.faceAnalyzer.path) {

@@ -6,7 +6,8 @@ import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { PreparedImage } from '../../../lib/image-input.ts';
-import { initialValues, serializeValues } from '../utils/form-values.ts';
+import { serializeValues } from '../utils/form-values.ts';
+import { startingDefaults } from '../utils/studio-defaults.ts';
 import type { FieldValue, FormValues } from '../utils/form-values.ts';
 
 export interface LastRun {
@@ -50,7 +51,7 @@ export const linkChain = (from: File, to: File) => {
 };
 
 const startingValues = (endpoint: Endpoint, lastPhoto: File | undefined): FormValues => {
-  const values = initialValues(endpoint);
+  const values = startingDefaults(endpoint);
   if (lastPhoto && endpoint.fields.image?.kind === 'image') values.image = lastPhoto;
   return values;
 };
@@ -78,7 +79,7 @@ export const usePanelStore = create<PanelState>()((set) => ({
   reset: (endpoint) =>
     set((s) => {
       const image = s.values[endpoint.slug]?.image;
-      return { values: { ...s.values, [endpoint.slug]: { ...initialValues(endpoint), image } } };
+      return { values: { ...s.values, [endpoint.slug]: { ...startingDefaults(endpoint), image } } };
     }),
   setLastRun: (slug, run) => set((s) => ({ lastRun: { ...s.lastRun, [slug]: run } })),
   runOnDrop: false,

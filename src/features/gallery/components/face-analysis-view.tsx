@@ -170,7 +170,7 @@ function FaceDetails({ face, reading, image }: { face: Face; reading: FaceReadin
       {!reading.attributes ? (
         <p className="px-3.5 py-2.5 text-[12.5px] text-stone-500">No attributes (only the 5 largest faces get them).</p>
       ) : asked.length === 0 ? (
-        <p className="px-3.5 py-2.5 text-[12.5px] text-stone-500">Attributes: not requested. Choose some under Attributes (face_attributes_type) and run again.</p>
+        <p className="px-3.5 py-2.5 text-[12.5px] text-stone-500">Attributes: not requested. Tick some under Attributes and run again.</p>
       ) : (
         <table className="w-full table-fixed text-[12.5px]">
           <tbody>

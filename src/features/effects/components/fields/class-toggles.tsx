@@ -1,5 +1,6 @@
 import type { CsvSetField } from '../../../../../contract/fields.ts';
 import { ToggleChip } from '../../../../components/ui/toggle-chip.tsx';
+import { useDevView } from '../../../../lib/dev-view.ts';
 
 export interface ClassTogglesProps {
   field: CsvSetField;
@@ -9,6 +10,8 @@ export interface ClassTogglesProps {
 
 /** One toggle per allowed value. A literal "None" value excludes the others (face attributes). */
 export function ClassToggles({ field, value, onChange }: ClassTogglesProps) {
+  // Plain words from the contract; the developer view shows the values sent.
+  const dev = useDevView((s) => s.on);
   const toggle = (v: string, on: boolean) => {
     if (!on) return onChange(value.filter((x) => x !== v));
     if (v === 'None') return onChange(['None']);
@@ -19,7 +22,7 @@ export function ClassToggles({ field, value, onChange }: ClassTogglesProps) {
     <div className="flex flex-wrap gap-1.5">
       {field.values.map((v) => (
         <ToggleChip key={v} pressed={value.includes(v)} onChange={(on) => toggle(v, on)}>
-          {v.replace(/_/g, ' ')}
+          {!dev && field.valueLabels?.[v] ? field.valueLabels[v] : v.replace(/_/g, ' ')}
         </ToggleChip>
       ))}
     </div>

@@ -1,5 +1,6 @@
 import type { LipColorsField } from '../../../../../contract/fields.ts';
 import { Button } from '../../../../components/ui/button.tsx';
+import { useDevView } from '../../../../lib/dev-view.ts';
 import { defaultLipColor, lipColorsJson } from '../../utils/form-values.ts';
 import type { LipColor } from '../../utils/form-values.ts';
 
@@ -24,6 +25,8 @@ export const LIP_SWATCHES: readonly { name: string; color: string }[] = [
  * the photo, see extras/lip-faces.tsx); sent as the JSON string the contract describes.
  */
 export function RgbaField({ field, value, onChange }: RgbaFieldProps) {
+  // The JSON sent is for developers; the swatches and sliders say the same in plain view.
+  const dev = useDevView((s) => s.on);
   const update = (i: number, patch: Partial<LipColor>) => onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
     <div className="space-y-2">
@@ -90,10 +93,10 @@ export function RgbaField({ field, value, onChange }: RgbaFieldProps) {
           {value.length} of {field.maxItems} colours
         </span>
       </div>
-      <details className="text-xs text-stone-500">
+      {dev && (<details className="text-xs text-stone-500">
         <summary className="cursor-pointer select-none hover:text-stone-700">Sent as</summary>
         <code className="mt-1 block break-all rounded-md bg-stone-100 p-2 font-mono text-[11px] text-stone-700">{lipColorsJson(value)}</code>
-      </details>
+      </details>)}
     </div>
   );
 }
