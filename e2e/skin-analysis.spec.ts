@@ -14,7 +14,7 @@ test('skin analysis: a report in words, marks and maps on the photo', async ({ p
 
   await dropPortrait(page);
   const maps = page.getByRole('group', { name: /Skin maps/ });
-  for (const name of ['red area', 'brown area']) await maps.getByRole('button', { name, exact: true }).click();
+  for (const name of ['Redness', 'Brown spots']) await maps.getByRole('button', { name, exact: true }).click();
   await page.getByTestId('run-button').click();
   await expect(page.getByText(/Done in .*The result is in the gallery/)).toBeVisible({ timeout: 150_000 });
 
@@ -23,7 +23,10 @@ test('skin analysis: a report in words, marks and maps on the photo', async ({ p
   const measures = stage.getByRole('region', { name: 'Skin measures' });
   await expect(measures).toContainText(/Skin type\s*(oily|dry|neutral|combination) skin/);
   await expect(measures).toContainText(/Skin age\s*\d+ years/);
-  await expect(measures).toContainText(/Dark circles\s*(no|pigmented|vascular|shadow) dark circles/);
+  await expect(measures).toContainText(/Dark circles\s*(not seen|brownish|bluish|shadowed)/);
+  await expect(measures).toContainText(/Crow's feet\s*(visible|not seen)/);
+  // The face's estimated age beside the skin age, from the face analyzer.
+  await expect(measures.getByTestId('estimated-age')).toContainText(/about \d+ years|\d+ years or more/);
 
   const legend = stage.getByRole('region', { name: 'Marks on the photo' });
   await expect(stage.getByTestId('skin-zone').first()).toBeVisible();
@@ -31,9 +34,12 @@ test('skin analysis: a report in words, marks and maps on the photo', async ({ p
   await legend.getByRole('button', { name: 'Zone guide' }).click();
   await expect(stage.getByTestId('skin-zone')).toHaveCount(0);
 
+  // The first map lies over the photo at once, with its legend; the second replaces it.
   const overlayMaps = stage.getByRole('group', { name: 'Skin maps' });
-  await overlayMaps.getByRole('button', { name: 'red area' }).click();
   await expect(stage.getByTestId('map-overlay-red area')).toBeVisible();
+  await expect(stage.getByRole('note', { name: 'Map legend' })).toContainText('Redness:');
+  await overlayMaps.getByRole('button', { name: 'Brown spots' }).click();
+  await expect(stage.getByTestId('map-overlay-brown area')).toBeVisible();
   await page.screenshot({ path: 'test-results/skin-analysis-map.png' });
 
   await stage.getByRole('tab', { name: 'Raw JSON' }).click();

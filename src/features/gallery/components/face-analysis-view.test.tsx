@@ -2,6 +2,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useGalleryStore } from '../stores/gallery-store.ts';
+import { renderWithQuery } from '../../../testing/render.tsx';
 import { GalleryStage } from './gallery-stage.tsx';
 import { attributeBlock, noAttribute } from '../utils/face-answer.fixture.ts';
 
@@ -198,7 +199,7 @@ describe('Skin analysis result', () => {
   it('gets its own skin report, not the face view', async () => {
     const item = await useGalleryStore.getState().addItem({ slug: 'skin-analysis-advanced', params: {}, before: photo(), afters: [], response: { ...envelope, result: { skin_age: { value: 31 } } }, status: 'done' });
     useGalleryStore.getState().select(item.id);
-    render(<GalleryStage />);
+    renderWithQuery(<GalleryStage />);
     expect(await screen.findByRole('tab', { name: 'Skin report' })).toBeTruthy();
     expect(await screen.findByText('31 years')).toBeTruthy();
     expect(screen.queryByTestId('face-analysis')).toBeNull();

@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react';
 import type { GalleryItem } from '../stores/gallery-store.ts';
 import { FaceAnalysisView } from './face-analysis-view.tsx';
+import { useStoredBlob } from '../hooks/use-stored-blob.ts';
 import { useStoredJson } from './response-view.tsx';
 import { SkinReportView } from './skin-report-view.tsx';
 
@@ -27,7 +28,8 @@ function FaceAnalysisItem({ item, photoUrl }: AnswerViewProps) {
 /** Skin analysis answers get a report: marks and maps on the photo, every code in words. */
 function SkinReportItem({ item, photoUrl }: AnswerViewProps) {
   const loaded = useStoredJson(item.responseKey);
-  return <SkinReportView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} maps={item.afters} responseKey={item.responseKey} />;
+  const photo = useStoredBlob(item.before.key);
+  return <SkinReportView photoUrl={photoUrl} body={loaded?.value} loading={!loaded} maps={item.afters} responseKey={item.responseKey} photo={photo} />;
 }
 
 export const galleryTraits: Partial<Record<string, GalleryTraits>> = {

@@ -1,6 +1,8 @@
 import { Blob as NodeBlob } from 'node:buffer';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { endpoints } from '../../../../contract/index.ts';
+import { renderWithQuery } from '../../../testing/render.tsx';
 import { useGalleryStore } from '../stores/gallery-store.ts';
 import { GalleryStage } from './gallery-stage.tsx';
 
@@ -41,7 +43,26 @@ beforeEach(async () => {
     vi.spyOn(HTMLImageElement.prototype, 'naturalHeight', 'get').mockReturnValue(500),
   ];
 });
-afterEach(() => spies.forEach((s) => s.mockRestore()));
+afterEach(() => {
+  spies.forEach((s) => s.mockRestore());
+  vi.unstubAllGlobals();
+});
+
+/** The face analyzer, asked for the face's estimated age: a face over the analysed one, 38 years old. */
+function analyzer(answerWith: () => Promise<Response>) {
+  // The stored photo is Node's Blob (what the IndexedDB stand-in keeps), which jsdom's FormData refuses.
+  vi.stubGlobal('FormData', class { private readonly parts = new Map<string, unknown>(); append(k: string, v: unknown) { this.parts.set(k, v); } get(k: string) { return this.parts.get(k); } });
+  const fetch = vi.fn(async (url: string) => (url === endpoints.faceAnalyzer.path ? answerWith() : new Response('{}', { status: 404 })));
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+const ageAnswer = async () => new Response(JSON.stringify({
+  ...envelope, image_width: 1000, image_height: 500,
+  face_detail_infos: [
+    { face_rect: { x: 40, y: 40, width: 60, height: 60 }, face_detail_attributes_info: { age: 70 } },
+    { face_rect: { x: 410, y: 110, width: 190, height: 240 }, face_detail_attributes_info: { age: 38 } },
+  ],
+}));
 
 async function addSkinRun(maps: string[] = []) {
   const before = Object.assign(blob('image/jpeg'), { name: 'portrait.jpg' });
@@ -51,9 +72,10 @@ async function addSkinRun(maps: string[] = []) {
 }
 
 describe('Skin analysis result', () => {
-  it('marks the lesions on the photo by kind, with a legend that toggles them', async () => {
+  it('marks the lesions on the photo by kind, each labelled, with a legend that toggles them', async () => {
+    analyzer(ageAnswer);
     await addSkinRun();
-    render(<GalleryStage />);
+    renderWithQuery(<GalleryStage />);
     fireEvent.load(await screen.findByRole('img', { name: 'Analysed photo' }));
     // Zoomed to the face first: the face with 35 % around it (340×425 photo px) fills the 800×600 frame's height.
     const scale = 600 / 425;
@@ -65,6 +87,9 @@ describe('Skin analysis result', () => {
     expect([acne[0].style.left, acne[0].style.top, acne[0].style.width]).toEqual(['360px', '200px', '8px']);
     expect(screen.getByTestId('skin-marks').style.top).toBe('100px');
     expect(screen.getAllByTestId('lesion-mole')).toHaveLength(1);
+    expect(acne.map((a) => a.textContent)).toEqual(['acne', 'acne']);
+    expect(screen.getAllByTestId('lesion-mole')[0].textContent).toBe('mole');
+    expect(screen.getByTestId('skin-face').textContent).toBe('Analysed face');
     expect(screen.getAllByTestId('skin-zone').length).toBeGreaterThan(8);
 
     const legend = within(screen.getByRole('region', { name: 'Marks on the photo' }));
@@ -77,25 +102,48 @@ describe('Skin analysis result', () => {
     expect(screen.queryAllByTestId('skin-zone')).toHaveLength(0);
   });
 
-  it('reads every code in words', async () => {
+  it('reads every code and confidence in words, and the skin age beside the face\'s estimated age', async () => {
+    const fetch = analyzer(ageAnswer);
     await addSkinRun();
-    render(<GalleryStage />);
+    renderWithQuery(<GalleryStage />);
     const table = await screen.findByRole('region', { name: 'Skin measures' });
-    const rows = Object.fromEntries(within(table).getAllByRole('row').map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
-    expect(rows).toMatchObject({ 'Skin age': '31 years', 'Skin type': 'dry skin · 70%', 'Skin colour': 'natural · 80%', 'Dark circles': 'shadow dark circles · 64%', 'Smile lines': 'Smile lines · 80%', Blackheads: 'none · 80%' });
+    const rows = () => Object.fromEntries(within(table).getAllByRole('row').map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
+    expect(rows()).toMatchObject({
+      'Skin age': '31 years', 'Skin type': 'dry skin (fairly sure)', 'Skin colour': 'natural (fairly sure)', 'Dark circles': 'shadowed (hollows) (fairly sure)',
+      "Crow's feet": 'not seen (fairly sure)', 'Smile lines': 'visible (fairly sure)', Blackheads: 'not seen (fairly sure)',
+    });
+    expect(within(table).getAllByRole('row').map((r) => r.querySelector('th')!.textContent).slice(0, 2)).toEqual(['Skin age', 'Estimated age of the face']);
+    // The analyzer's face over the analysed one (not the other, older face), asked for its age only.
+    await waitFor(() => expect(rows()['Estimated age of the face']).toBe('about 38 yearsThe skin looks 7 years younger than the face.'));
+    const body = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body as FormData;
+    expect(body.get('face_attributes_type')).toBe('Age');
+    expect(within(table).queryByText(/%|\b0\.\d/)).toBeNull();
   });
 
-  it('lays a returned map over the photo while it is chosen', async () => {
+  it('says the estimated age is not available when the face analyzer does not answer', async () => {
+    analyzer(async () => { throw new TypeError('Failed to fetch'); });
+    await addSkinRun();
+    renderWithQuery(<GalleryStage />);
+    expect(await screen.findByText('not available now (the face analyzer did not answer)')).toBeTruthy();
+    expect(screen.getByText('31 years')).toBeTruthy();
+  });
+
+  it('lays the maps over the photo, the first at once, with a legend in words', async () => {
+    analyzer(ageAnswer);
     await addSkinRun(['red area', 'brown area']);
-    render(<GalleryStage />);
+    renderWithQuery(<GalleryStage />);
     fireEvent.load(await screen.findByRole('img', { name: 'Analysed photo' }));
     const maps = within(await screen.findByRole('group', { name: 'Skin maps' }));
-    expect(screen.queryByTestId('map-overlay-red area')).toBeNull();
-    fireEvent.click(maps.getByRole('button', { name: 'red area' }));
     expect(await screen.findByTestId('map-overlay-red area')).toBeTruthy();
-    fireEvent.click(maps.getByRole('button', { name: 'brown area' }));
+    expect(maps.getByRole('button', { name: 'Redness' }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('note', { name: 'Map legend' }).textContent).toMatch(/^Redness: The stronger the red, the redder the skin/);
+    fireEvent.click(maps.getByRole('button', { name: 'Brown spots' }));
     expect(await screen.findByTestId('map-overlay-brown area')).toBeTruthy();
     expect(screen.queryByTestId('map-overlay-red area')).toBeNull();
+    expect(screen.getByRole('note', { name: 'Map legend' }).textContent).toMatch(/^Brown spots: /);
+    fireEvent.click(maps.getByRole('button', { name: 'Brown spots' }));
+    expect(screen.queryByTestId('map-overlay-brown area')).toBeNull();
+    expect(screen.queryByRole('note', { name: 'Map legend' })).toBeNull();
     // The maps are the report's overlays, not result tabs.
     expect(screen.queryByRole('tablist', { name: /results/i })).toBeNull();
   });

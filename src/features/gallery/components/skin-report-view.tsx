@@ -1,7 +1,8 @@
 /**
  * Skin analysis results as a report beside the photo: the face and a zone guide drawn on it, the lesions as
- * rectangles in one colour per kind with a legend that toggles them, the returned maps as overlays to toggle
- * (with their strength), and every code in words (utils/skin-report.ts). The raw answer is a tab away.
+ * labelled rectangles in one colour per kind with a legend that toggles them, the returned maps over the photo
+ * (the first shown at once) with a legend saying what their colour means, every code and confidence in words
+ * (utils/skin-report.ts), and the skin age beside the face's estimated age. The raw answer is a tab away.
  */
 import { useMemo, useState } from 'react';
 import { cn } from '../../../lib/cn.ts';
@@ -9,7 +10,9 @@ import { useElementSize } from '../hooks/use-element-size.ts';
 import { useStoredImageUrl } from '../hooks/use-stored-blob.ts';
 import type { StoredImage } from '../stores/gallery-store.ts';
 import type { Rect, Size } from '../utils/crop-overlay.ts';
-import { readSkinReport, zoneGuide } from '../utils/skin-report.ts';
+import { useEstimatedAge } from '../api/estimated-age.ts';
+import type { EstimatedAge } from '../api/estimated-age.ts';
+import { confidenceWords, mapLegend, readSkinReport, zoneGuide } from '../utils/skin-report.ts';
 import type { LesionKind } from '../utils/skin-report.ts';
 import { ViewTabs } from './view-tabs.tsx';
 import { ResponseView } from './response-view.tsx';
@@ -22,6 +25,8 @@ export interface SkinReportViewProps {
   /** The maps the engine returned, stored as images (labels "red area", ...). */
   maps: StoredImage[];
   responseKey: string;
+  /** The photo analysed, for the face's estimated age (asked of the face analyzer). */
+  photo?: Blob;
 }
 
 const pct = (p: number) => `${Math.round(p * 100)}%`;
@@ -82,7 +87,11 @@ function ReportPhoto({ url, face, lesions, showZones, zoomed, map, mapOpacity }:
         {img && img.width > 0 && map && <MapOverlay map={map} img={img} opacity={mapOpacity} />}
         {img && img.width > 0 && (
           <div className="pointer-events-none absolute" style={{ left: img.x, top: img.y, width: img.width, height: img.height }} data-testid="skin-marks">
-            {face && <div className="absolute rounded-md ring-2 ring-white/90 shadow-[0_0_0_1px_rgba(0,0,0,0.35)]" style={toDisplay(face)} data-testid="skin-face" />}
+            {face && (
+              <div className="absolute rounded-md ring-2 ring-white/90 shadow-[0_0_0_1px_rgba(0,0,0,0.35)]" style={toDisplay(face)} data-testid="skin-face">
+                <span className="absolute bottom-full left-0 mb-0.5 whitespace-nowrap rounded bg-black/60 px-1 text-[10px] font-medium leading-4 text-white">Analysed face</span>
+              </div>
+            )}
             {face && showZones && zoneGuide(face).map((z, i) => (
               <div key={i} className="absolute rounded border border-dashed border-white/80" style={toDisplay(z.rect)} data-testid="skin-zone" title={z.name}>
                 <span className="absolute left-0.5 top-0 whitespace-nowrap text-[9px] font-medium leading-3 text-white [text-shadow:0_0_2px_rgba(0,0,0,0.9)]">{z.name}</span>
@@ -95,7 +104,11 @@ function ReportPhoto({ url, face, lesions, showZones, zoomed, map, mapOpacity }:
                 data-testid={`lesion-${k.key}`}
                 title={k.confidences ? `${k.label}, confidence ${pct(k.confidences[i])}` : k.label}
                 style={{ ...toDisplay(r), minWidth: 4, minHeight: 4, boxShadow: `0 0 0 2px ${k.colour}` }}
-              />
+              >
+                <span className="absolute bottom-full left-0 mb-px whitespace-nowrap rounded-sm px-0.5 text-[9px] font-semibold leading-3 text-white" style={{ backgroundColor: k.colour }}>
+                  {k.short}
+                </span>
+              </div>
             )))}
           </div>
         )}
@@ -104,15 +117,48 @@ function ReportPhoto({ url, face, lesions, showZones, zoomed, map, mapOpacity }:
   );
 }
 
-export function SkinReportView({ photoUrl, body, loading = false, maps, responseKey }: SkinReportViewProps) {
+/** The face's estimated age beside the skin age, and how they compare, in words. */
+function AgeRow({ skinAge, estimate }: { skinAge: number | undefined; estimate: { data?: EstimatedAge | null; isPending: boolean; isError: boolean } }) {
+  const e = estimate.data;
+  const words = estimate.isError
+    ? 'not available now (the face analyzer did not answer)'
+    : estimate.isPending
+      ? 'asking the face analyzer…'
+      : !e
+        ? 'no age found for this face'
+        : e.orMore
+          ? `${e.years} years or more`
+          : `about ${e.years} years`;
+  const gap = e && skinAge !== undefined && !e.orMore ? Math.round(skinAge - e.years) : undefined;
+  return (
+    <tr className="border-b border-stone-100 last:border-0" data-testid="estimated-age">
+      <th scope="row" className="w-[42%] py-1.5 pl-3.5 pr-2 text-left font-normal text-stone-600">Estimated age of the face</th>
+      <td className="py-1.5 pr-3.5 font-medium text-stone-800">
+        {words}
+        {gap !== undefined && (
+          <span className="block text-[11.5px] font-normal text-stone-500">
+            {Math.abs(gap) <= 2 ? 'The skin looks its age.' : `The skin looks ${Math.abs(gap)} years ${gap > 0 ? 'older' : 'younger'} than the face.`}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+export function SkinReportView({ photoUrl, body, loading = false, maps, responseKey, photo }: SkinReportViewProps) {
   const report = useMemo(() => readSkinReport(body), [body]);
   const [tab, setTab] = useState<'report' | 'json'>('report');
   const [hidden, setHidden] = useState<Set<string>>(() => new Set());
   const [showZones, setShowZones] = useState(true);
   const [zoomed, setZoomed] = useState(true);
-  const [mapLabel, setMapLabel] = useState<string>();
+  // The first map is shown at once (null: the user hid them all).
+  const [mapLabel, setMapLabel] = useState<string | null>();
   const [mapOpacity, setMapOpacity] = useState(0.8);
-  const map = maps.find((m) => m.label === mapLabel);
+  const map = mapLabel === null ? undefined : (maps.find((m) => m.label === mapLabel) ?? (mapLabel === undefined ? maps[0] : undefined));
+  const legend = map && mapLegend(map.label);
+  const skinAge = report.measures.find((m) => m.key === 'skin_age');
+  const skinYears = skinAge ? Number.parseInt(skinAge.words, 10) : undefined;
+  const estimate = useEstimatedAge(responseKey, photo, report.face, !loading && !!skinAge);
   const shownLesions = report.lesions.filter((k) => !hidden.has(k.key));
   const toggle = (key: string) => setHidden((h) => { const n = new Set(h); if (n.has(key)) n.delete(key); else n.add(key); return n; });
 
@@ -175,14 +221,21 @@ export function SkinReportView({ photoUrl, body, loading = false, maps, response
                       <button
                         key={m.key}
                         type="button"
-                        aria-pressed={mapLabel === m.label}
-                        onClick={() => setMapLabel((v) => (v === m.label ? undefined : m.label))}
-                        className={cn('rounded-md px-2 py-1 text-[12px] font-medium ring-1 ring-inset', mapLabel === m.label ? 'bg-stone-900 text-white ring-stone-900' : 'text-stone-700 ring-stone-300 hover:bg-stone-50')}
+                        aria-pressed={map === m}
+                        onClick={() => setMapLabel(map === m ? null : m.label)}
+                        className={cn('inline-flex items-center gap-1.5 rounded-md px-2 py-1 text-[12px] font-medium ring-1 ring-inset', map === m ? 'bg-stone-900 text-white ring-stone-900' : 'text-stone-700 ring-stone-300 hover:bg-stone-50')}
                       >
-                        {m.label.replace(/^texture enhanced /, '')}
+                        {mapLegend(m.label) && <span className="size-2.5 rounded-full" style={{ backgroundColor: mapLegend(m.label)!.colour }} aria-hidden="true" />}
+                        {mapLegend(m.label)?.label ?? m.label}
                       </button>
                     ))}
                   </div>
+                  {map && (
+                    <p role="note" aria-label="Map legend" className="flex items-start gap-2 text-[12px] leading-5 text-stone-700">
+                      <span className="mt-1 h-2.5 w-8 shrink-0 rounded-sm" style={{ background: `linear-gradient(to right, transparent, ${legend?.colour ?? '#888'})` }} aria-hidden="true" />
+                      <span><span className="font-semibold">{legend?.label ?? map.label}:</span> {legend?.meaning ?? 'shown over the photo.'}</span>
+                    </p>
+                  )}
                   {map && (
                     <label className="flex items-center gap-2 text-[12px] text-stone-600">
                       Map strength
@@ -195,15 +248,16 @@ export function SkinReportView({ photoUrl, body, loading = false, maps, response
             <section aria-label="Skin measures" className="overflow-hidden rounded-xl bg-white ring-1 ring-stone-200">
               <table className="w-full table-fixed text-[12.5px]">
                 <tbody>
-                  {report.measures.map((m) => (
+                  {report.measures.map((m) => [
                     <tr key={m.key} className="border-b border-stone-100 last:border-0">
                       <th scope="row" className="w-[42%] py-1.5 pl-3.5 pr-2 text-left font-normal text-stone-600">{m.label}</th>
                       <td className={cn('py-1.5 pr-3.5', m.notable ? 'font-semibold text-stone-900' : 'font-medium text-stone-800')}>
                         {m.words}
-                        {m.confidence !== undefined && <span className="font-normal tabular-nums text-stone-500"> · {pct(m.confidence)}</span>}
+                        {m.confidence !== undefined && <span className="font-normal text-stone-500" title={pct(m.confidence)}> ({confidenceWords(m.confidence)})</span>}
                       </td>
-                    </tr>
-                  ))}
+                    </tr>,
+                    m.key === 'skin_age' && <AgeRow key="estimated-age" skinAge={skinYears} estimate={estimate} />,
+                  ])}
                 </tbody>
               </table>
             </section>

@@ -22,8 +22,8 @@ describe('readSkinReport', () => {
     const words = Object.fromEntries(r.measures.map((m) => [m.key, m.words]));
     expect(words).toMatchObject({
       skin_age: '34 years', skin_type: 'combination skin', skin_color: 'wheat', left_eyelids: 'parallel double eyelid',
-      right_eyelids: 'scalloped double eyelid', dark_circle: 'pigmented dark circles', eye_pouch: 'no eye bags',
-      crows_feet: "Crow's feet", blackhead: 'moderate', pores_jaw: 'enlarged pores',
+      right_eyelids: 'scalloped double eyelid', dark_circle: 'brownish (pigment)', eye_pouch: 'not seen',
+      crows_feet: 'visible', blackhead: 'some', pores_jaw: 'enlarged',
     });
     expect(r.measures.find((m) => m.key === 'skin_type')?.confidence).toBe(0.6);
     expect(r.measures.find((m) => m.key === 'dark_circle')).toMatchObject({ confidence: 0.71, notable: true });

@@ -24,6 +24,8 @@ export interface Measure {
 export interface LesionKind {
   key: 'acne' | 'closed_comedones' | 'mole' | 'skin_spot';
   label: string;
+  /** The word each rectangle is labelled with on the photo. */
+  short: string;
   colour: string;
   rects: Rect[];
   /** Per rectangle, when return_rect_confidence=1 was sent. */
@@ -37,35 +39,51 @@ export interface SkinReport {
   lesions: LesionKind[];
 }
 
-const present = (label: string) => (v: number) => (v >= 1 ? label : `no ${label.toLowerCase()}`);
+const present = () => (v: number) => (v >= 1 ? 'visible' : 'not seen');
 const CODES: { key: string; label: string; words: (v: number) => string; notable: (v: number) => boolean }[] = [
   { key: 'skin_color', label: 'Skin colour', words: (v) => ['transparent white', 'white', 'natural', 'wheat', 'dark'][v] ?? `code ${v}`, notable: () => false },
   { key: 'left_eyelids', label: 'Left eyelid', words: (v) => ['single eyelid', 'parallel double eyelid', 'scalloped double eyelid'][v] ?? `code ${v}`, notable: () => false },
   { key: 'right_eyelids', label: 'Right eyelid', words: (v) => ['single eyelid', 'parallel double eyelid', 'scalloped double eyelid'][v] ?? `code ${v}`, notable: () => false },
-  { key: 'eye_pouch', label: 'Eye bags', words: present('Eye bags'), notable: (v) => v >= 1 },
-  { key: 'dark_circle', label: 'Dark circles', words: (v) => ['no dark circles', 'pigmented dark circles', 'vascular dark circles', 'shadow dark circles'][v] ?? `code ${v}`, notable: (v) => v >= 1 },
-  { key: 'forehead_wrinkle', label: 'Forehead lines', words: present('Forehead lines'), notable: (v) => v >= 1 },
-  { key: 'crows_feet', label: 'Crow\'s feet', words: present('Crow\'s feet'), notable: (v) => v >= 1 },
-  { key: 'eye_finelines', label: 'Fine lines under the eyes', words: present('Fine lines'), notable: (v) => v >= 1 },
-  { key: 'glabella_wrinkle', label: 'Frown lines', words: present('Frown lines'), notable: (v) => v >= 1 },
-  { key: 'nasolabial_fold', label: 'Smile lines', words: present('Smile lines'), notable: (v) => v >= 1 },
-  { key: 'pores_forehead', label: 'Pores, forehead', words: (v) => (v >= 1 ? 'enlarged pores' : 'fine pores'), notable: (v) => v >= 1 },
-  { key: 'pores_left_cheek', label: 'Pores, left cheek', words: (v) => (v >= 1 ? 'enlarged pores' : 'fine pores'), notable: (v) => v >= 1 },
-  { key: 'pores_right_cheek', label: 'Pores, right cheek', words: (v) => (v >= 1 ? 'enlarged pores' : 'fine pores'), notable: (v) => v >= 1 },
-  { key: 'pores_jaw', label: 'Pores, jaw', words: (v) => (v >= 1 ? 'enlarged pores' : 'fine pores'), notable: (v) => v >= 1 },
-  { key: 'blackhead', label: 'Blackheads', words: (v) => ['none', 'mild', 'moderate', 'severe'][v] ?? `code ${v}`, notable: (v) => v >= 1 },
+  { key: 'eye_pouch', label: 'Eye bags', words: present(), notable: (v) => v >= 1 },
+  { key: 'dark_circle', label: 'Dark circles', words: (v) => ['not seen', 'brownish (pigment)', 'bluish (blood vessels)', 'shadowed (hollows)'][v] ?? `code ${v}`, notable: (v) => v >= 1 },
+  { key: 'forehead_wrinkle', label: 'Forehead lines', words: present(), notable: (v) => v >= 1 },
+  { key: 'crows_feet', label: 'Crow\'s feet', words: present(), notable: (v) => v >= 1 },
+  { key: 'eye_finelines', label: 'Fine lines under the eyes', words: present(), notable: (v) => v >= 1 },
+  { key: 'glabella_wrinkle', label: 'Frown lines', words: present(), notable: (v) => v >= 1 },
+  { key: 'nasolabial_fold', label: 'Smile lines', words: present(), notable: (v) => v >= 1 },
+  { key: 'pores_forehead', label: 'Pores, forehead', words: (v) => (v >= 1 ? 'enlarged' : 'fine'), notable: (v) => v >= 1 },
+  { key: 'pores_left_cheek', label: 'Pores, left cheek', words: (v) => (v >= 1 ? 'enlarged' : 'fine'), notable: (v) => v >= 1 },
+  { key: 'pores_right_cheek', label: 'Pores, right cheek', words: (v) => (v >= 1 ? 'enlarged' : 'fine'), notable: (v) => v >= 1 },
+  { key: 'pores_jaw', label: 'Pores, jaw', words: (v) => (v >= 1 ? 'enlarged' : 'fine'), notable: (v) => v >= 1 },
+  { key: 'blackhead', label: 'Blackheads', words: (v) => ['not seen', 'a few', 'some', 'many'][v] ?? `code ${v}`, notable: (v) => v >= 1 },
 ];
 const SKIN_TYPES = ['oily skin', 'dry skin', 'neutral skin', 'combination skin'];
 
 export const LESION_KINDS: Omit<LesionKind, 'rects'>[] = [
-  { key: 'acne', label: 'Acne', colour: '#e11d48' },
-  { key: 'closed_comedones', label: 'Closed comedones', colour: '#f59e0b' },
-  { key: 'mole', label: 'Moles', colour: '#7c3aed' },
-  { key: 'skin_spot', label: 'Spots', colour: '#0891b2' },
+  { key: 'acne', label: 'Acne', short: 'acne', colour: '#e11d48' },
+  { key: 'closed_comedones', label: 'Whiteheads', short: 'whitehead', colour: '#f59e0b' },
+  { key: 'mole', label: 'Moles', short: 'mole', colour: '#7c3aed' },
+  { key: 'skin_spot', label: 'Spots', short: 'spot', colour: '#0891b2' },
 ];
 
 const rectOf = (r: unknown): Rect | undefined =>
   isObj(r) && finite(r.left) && finite(r.top) && finite(r.width) && finite(r.height) ? { x: r.left, y: r.top, width: r.width, height: r.height } : undefined;
+
+/** How sure the analysis is, in words, for a confidence of 0..1. */
+export const confidenceWords = (c: number): string => (c >= 0.85 ? 'sure' : c >= 0.6 ? 'fairly sure' : 'unsure');
+
+/** What each map shows, in the colour the engine paints it with (engine/effects/skin-analysis-advanced/skin/maps.ts). */
+export const MAP_LEGEND: Record<string, { label: string; colour: string; meaning: string }> = {
+  red_area: { label: 'Redness', colour: 'rgb(225,25,45)', meaning: 'The stronger the red, the redder the skin is there than across the rest of the face.' },
+  brown_area: { label: 'Brown spots', colour: 'rgb(125,70,15)', meaning: 'The stronger the brown, the more pigment (spots, uneven tone) than across the rest of the face.' },
+  texture_enhanced_pores: { label: 'Pores', colour: 'rgb(0,140,255)', meaning: 'Blue marks the pores found, over the photo in grey.' },
+  texture_enhanced_blackheads: { label: 'Blackheads', colour: 'rgb(200,0,200)', meaning: 'Magenta marks the blackheads found on the nose.' },
+  texture_enhanced_oily_area: { label: 'Oily areas', colour: 'rgb(255,190,0)', meaning: 'Yellow marks shine: the stronger, the oilier the skin looks.' },
+  texture_enhanced_lines: { label: 'Lines', colour: 'rgb(0,210,110)', meaning: 'Green marks lines and wrinkles: the stronger, the deeper.' },
+};
+
+/** The legend entry of a stored map image, by its label ("red area", "texture enhanced pores"). */
+export const mapLegend = (label: string) => MAP_LEGEND[label.trim().replace(/\s+/g, '_')];
 
 /** Reads the answer leniently: members that are absent or malformed are left out, never guessed. */
 export function readSkinReport(body: unknown): SkinReport {
