@@ -3,7 +3,7 @@
  * filmstrip) on the right. Features meet only here: runs go to the gallery (record-run.ts), photos dropped or
  * pasted anywhere go to the open panel, several at once to a batch.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { endpointBySlug } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { isAvailable, useHealth } from '../features/effects/api/get-health.ts';
@@ -102,6 +102,21 @@ function usePhotosAnywhere(endpoint: Endpoint) {
   return dragging;
 }
 
+/**
+ * Another effect chosen: the stage shows that effect's latest result, or none, rather than the previous
+ * effect's result under the new panel.
+ */
+function useStageFollowsEffect(slug: string) {
+  const previous = useRef(slug);
+  useEffect(() => {
+    if (previous.current === slug) return;
+    previous.current = slug;
+    const { items, selectedId, select } = useGalleryStore.getState();
+    if (items.find((it) => it.id === selectedId)?.slug === slug) return;
+    select(items.find((it) => it.slug === slug)?.id ?? null);
+  }, [slug]);
+}
+
 export function App() {
   const slug = useHashSlug(slugs, slugs[0]);
   const endpoint = endpointBySlug(slug)!;
@@ -111,6 +126,7 @@ export function App() {
   const offline = health?.state === 'offline';
   const typicalMs = useTypicalTime(slug);
   const dragging = usePhotosAnywhere(endpoint);
+  useStageFollowsEffect(slug);
 
   return (
     <div className="flex h-dvh flex-col bg-canvas">

@@ -179,6 +179,28 @@ describe('plain words and the developer view', { timeout: 30_000 }, () => {
     expect(download.getAttribute('download')).toMatch(/^car/);
   });
 
+  it('shows the chosen effect\'s latest result, not the previous effect\'s, when another effect is chosen', async () => {
+    fakeEngine();
+    const add = (slug: string, name: string) =>
+      useGalleryStore.getState().addItem({
+        slug, params: {}, before: Object.assign(new NodeBlob([new Uint8Array(10)], { type: 'image/jpeg' }) as unknown as Blob, { name }),
+        afters: [{ label: 'Result', blob: new NodeBlob([new Uint8Array([1, 2])], { type: 'image/png' }) as unknown as Blob }], response: {}, status: 'done',
+      });
+    await add('face-beauty', 'anna.jpg');
+    const car = await add('commodity-background-removal', 'car.jpg');
+    useGalleryStore.getState().select(car.id);
+    renderWithQuery(<App />);
+    const go = (slug: string) => act(() => { window.location.hash = slug; window.dispatchEvent(new HashChangeEvent('hashchange')); });
+    const caption = async () => (await screen.findByTestId('item-caption', undefined, { timeout: 5000 })).textContent;
+    expect(await caption()).toContain('car.jpg');
+    go('face-beauty');
+    await waitFor(async () => expect(await caption()).toContain('anna.jpg'));
+    go('lips-color-changer');
+    expect(await screen.findByText('Results appear here')).toBeTruthy();
+    go('commodity-background-removal');
+    await waitFor(async () => expect(await caption()).toContain('car.jpg'));
+  });
+
   it('says so under a banner when the engine\'s disk is full', async () => {
     vi.stubGlobal('fetch', vi.fn(async (url: string) => (url === '/healthz' ? json(200, { status: 'storage_full', ready: true }) : json(404, {}))));
     renderWithQuery(<App />);

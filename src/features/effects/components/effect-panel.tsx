@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Notice } from '../../../components/ui/notice.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { useDevView } from '../../../lib/dev-view.ts';
+import { useTouchScreen } from '../../../lib/use-touch-screen.ts';
 import { formatSeconds } from '../../../lib/format.ts';
 import { useRunEffect } from '../api/run-effect.ts';
 import type { RunHooks, RunRecord } from '../api/run-effect.ts';
@@ -54,6 +55,7 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
   const autoRun = usePanelStore((s) => s.autoRun[slug]);
   const setAutoRun = usePanelStore((s) => s.setAutoRun);
   const dev = useDevView((s) => s.on);
+  const touch = useTouchScreen();
   const cancelRef = useRef<() => void>(undefined);
   const run = useRunEffect(endpoint, {
     ...hooks,
@@ -193,7 +195,8 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
         {dev && <DeveloperView endpoint={endpoint} input={serializeValues(endpoint, values)} />}
       </div>
 
-      <footer className="space-y-3 border-t border-stone-200 bg-white/95 px-6 py-4">
+      {/* On a phone the page scrolls as one: the bar stays at the bottom of the screen while the form is in view. */}
+      <footer className="space-y-3 border-t border-stone-200 bg-white/95 px-6 py-4 max-lg:sticky max-lg:bottom-0 max-lg:z-20 max-lg:space-y-2 max-lg:py-3 max-lg:shadow-[0_-6px_16px_-8px_rgb(0_0_0/0.18)]" data-testid="action-bar">
         <RunStatus endpoint={endpoint} pending={running} error={run.error} lastRun={lastRun} onRetry={reason ? undefined : () => submit()} />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" size="lg" className="min-w-28" disabled={!!reason || running} aria-describedby={reason ? `${slug}-run-reason` : undefined} data-testid="run-button">
@@ -205,7 +208,7 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
             </Button>
           )}
           <p id={`${slug}-run-reason`} className="min-w-0 text-[13px] leading-5 text-stone-600">
-            {reason ?? (running ? 'You can switch effects; the result lands in the gallery.' : 'Ctrl + Enter runs it from anywhere.')}
+            {reason ?? (running ? 'You can switch effects; the result lands in the gallery.' : touch ? null : 'Ctrl + Enter runs it from anywhere.')}
           </p>
         </div>
         <div className="flex items-center gap-2 text-[13px] text-stone-700">

@@ -111,4 +111,26 @@ describe('BeforeAfter', () => {
     fireEvent.keyDown(screen.getAllByRole('slider')[1], { key: 'End' });
     expect(screen.getAllByRole('slider').map((s) => s.getAttribute('aria-valuenow'))).toEqual(['100', '100']);
   });
+
+  it('opens on the focus (a face) where the whole photo would show at less than half its size, and only then', () => {
+    const open = (boxWidth: number) => {
+      const { unmount } = render(<BeforeAfter beforeUrl="before.png" afterUrl="after.png" focus={{ x: 1500, y: 600, width: 500, height: 600 }} />);
+      const box = screen.getByTestId('before-after');
+      box.getBoundingClientRect = () => ({ left: 0, width: boxWidth, top: 0, height: boxWidth * 0.75, right: boxWidth, bottom: boxWidth * 0.75, x: 0, y: 0, toJSON: () => ({}) });
+      const img = screen.getByRole('img', { name: 'Before' });
+      Object.defineProperty(img, 'naturalWidth', { value: 4000 });
+      Object.defineProperty(img, 'naturalHeight', { value: 3000 });
+      fireEvent.load(img);
+      const view = { zoom: Number(box.dataset.zoom), pan: box.dataset.pan!.split(',').map(Number) };
+      unmount();
+      return view;
+    };
+    // A phone: 4000 px in 360 px (9 %). The face fills the box's height (3000 / 600 = 5×), centred on it.
+    const phone = open(360);
+    expect(phone.zoom).toBe(5);
+    expect(phone.pan[0]).toBeCloseTo(0.5 - (1750 / 4000) * 5, 3);
+    expect(phone.pan[1]).toBeCloseTo(0.5 - (900 / 3000) * 5, 3);
+    // Shown at 60 % already: it opens whole.
+    expect(open(2400).zoom).toBe(1);
+  });
 });

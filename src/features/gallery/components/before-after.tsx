@@ -25,7 +25,15 @@ export interface BeforeAfterProps {
   /** The divider held outside, likewise. */
   position?: number;
   onPositionChange?: (position: number) => void;
+  /**
+   * A part of the photo (its pixels) to open on where the whole photo would show at less than half its size
+   * (a face effect on a phone): zoomed to fill the box with it, at most to 100 %. Not with a view held outside.
+   */
+  focus?: { x: number; y: number; width: number; height: number };
 }
+
+/** Below this share of its pixels, a photo opens on its focus. */
+const FOCUS_BELOW = 0.5;
 
 /** Zoom and pan. Offsets are shares of the box, so two boxes of different sizes show the same part. */
 export interface View {
@@ -42,7 +50,7 @@ export const FIT: View = { zoom: 1, x: 0, y: 0 };
 const clamp = (n: number, lo = 0, hi = 100) => Math.min(hi, Math.max(lo, n));
 const MAX_ZOOM = 32;
 
-export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50, placement, background = 'checker', ...held }: BeforeAfterProps) {
+export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial = 50, placement, background = 'checker', focus, ...held }: BeforeAfterProps) {
   const [ownPos, setOwnPos] = useState(initial);
   const [size, setSize] = useState<{ w: number; h: number }>();
   const [ownView, setOwnView] = useState<View>(FIT);
@@ -74,6 +82,20 @@ export function BeforeAfter({ beforeUrl, afterUrl, afterLabel = 'After', initial
     const r = box.current!.getBoundingClientRect();
     return { x: r.width > 0 ? (clientX - r.left) / r.width : 0.5, y: r.height > 0 ? (clientY - r.top) / r.height : 0.5, w: r.width, h: r.height };
   };
+
+  // Opens once on the focus, when the photo and the box are measured and the whole photo would show small.
+  const focused = useRef(false);
+  useEffect(() => {
+    const boxWidth = box.current?.getBoundingClientRect().width ?? 0;
+    if (focused.current || !focus || !size || held.view || boxWidth <= 0 || current.current.zoom !== 1) return;
+    focused.current = true;
+    const fit = boxWidth / size.w;
+    if (fit >= FOCUS_BELOW) return;
+    const zoom = Math.min(1 / fit, size.w / Math.max(1, focus.width), size.h / Math.max(1, focus.height));
+    if (zoom <= 1.05) return;
+    const cx = (focus.x + focus.width / 2) / size.w, cy = (focus.y + focus.height / 2) / size.h;
+    setView(bound({ zoom, x: 0.5 - cx * zoom, y: 0.5 - cy * zoom }));
+  });
 
   // The wheel zooms here instead of scrolling the page: a non-passive listener, so it can be prevented.
   useEffect(() => {

@@ -33,6 +33,7 @@ import { useDevView } from '../../../lib/dev-view.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useStoredBlob } from '../hooks/use-stored-blob.ts';
 import { useCropPlacement } from '../hooks/use-crop-placement.ts';
+import { useFaceFocus } from '../hooks/use-face-focus.ts';
 import { BackgroundPicker, useViewerPrefs } from './background-picker.tsx';
 import { useShallow } from 'zustand/react/shallow';
 import { ViewTabs } from './view-tabs.tsx';
@@ -174,6 +175,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
   const after = item.afters[Math.min(resultIndex, item.afters.length - 1)];
   const beforeUrl = useStoredImageUrl(item.before.key);
   const afterUrl = useStoredImageUrl(after?.key);
+  const focus = useFaceFocus(item);
   const endpoint = endpointBySlug(item.slug);
   const analysis = endpoint?.group === 'portrait-analysis';
   const AnswerView = item.status === 'done' ? galleryTraits[item.slug]?.AnswerView : undefined;
@@ -286,7 +288,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
           ) : item.status === 'done' && after && kept ? (
             <CropView beforeUrl={beforeUrl} afterUrl={afterUrl} retain={kept} target={target} />
           ) : item.status === 'done' && after ? (
-            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} placement={placement} background={background} />
+            <BeforeAfter key={after.key} beforeUrl={beforeUrl} afterUrl={afterUrl} afterLabel={item.afters.length > 1 ? label : 'After'} placement={placement} background={background} focus={focus} />
           ) : (
             <PhotoOnly url={beforeUrl} overlay={item.status === 'pending' ? <PendingOverlay item={item} onCancel={actions?.onCancel && (() => actions.onCancel!(item))} /> : undefined} />
           )}

@@ -17,6 +17,8 @@ export interface GalleryTraits {
   AnswerView?: ComponentType<AnswerViewProps>;
   /** Results per garment class beside the main cutout: labelled by class, shown as a grid, missing ones listed. */
   classResults?: boolean;
+  /** A face edit laid over the photo as it was: the result opens on the face where the photo is shown small. */
+  faceFocus?: boolean;
 }
 
 /** Face analyzer answers get their own view: boxes on the photo, the faces' attributes in words. */
@@ -36,4 +38,9 @@ export const galleryTraits: Partial<Record<string, GalleryTraits>> = {
   'face-analyzer': { AnswerView: FaceAnalysisItem },
   'skin-analysis-advanced': { AnswerView: SkinReportItem },
   'apparel-background-removal': { classResults: true },
+  // Not the square face filter: its avatar is not laid out as the photo is.
+  ...Object.fromEntries(
+    ['smart-skin-advanced', 'face-beauty', 'lips-color-changer', 'ai-red-lip-gloss', 'ai-beard-styling', 'ai-colored-contacts', 'ai-hair-loss-simulation', 'ai-beard-removal']
+      .map((slug) => [slug, { faceFocus: true }]),
+  ),
 };

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { limits } from '../../../../contract/limits.ts';
 import { pngHeader } from '../../../testing/image-bytes.ts';
 import { ImageDropzone } from './image-dropzone.tsx';
@@ -21,4 +21,14 @@ describe('ImageDropzone', () => {
     expect(alert.textContent).toContain('This photo is 2400×1800 px; product background removal accepts each side up to 1999 px.');
     expect(onCheck).toHaveBeenCalledWith(['This photo is 2400×1800 px; product background removal accepts each side up to 1999 px.']);
   });
+
+  it('offers to choose or take a photo on a touch screen, where there is nothing to drop', () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(pointer: coarse)', addEventListener: () => undefined, removeEventListener: () => undefined }));
+    const { container } = render(<ImageDropzone id="img" label="Image" effectTitle="Lip colour" limits={limits.lipsColor} required file={undefined} onFile={vi.fn()} onCheck={vi.fn()} />);
+    expect(screen.getByRole('button', { name: 'Image: tap to choose a photo or take one' })).toBeTruthy();
+    expect(screen.getByText('Tap to choose a photo')).toBeTruthy();
+    expect(container.textContent).not.toMatch(/drop|click/i);
+  });
 });
+
+afterEach(() => vi.unstubAllGlobals());

@@ -10,6 +10,7 @@ import { Notice } from '../../../components/ui/notice.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatBytes } from '../../../lib/format.ts';
+import { useTouchScreen } from '../../../lib/use-touch-screen.ts';
 import { useObjectUrl } from '../../../lib/use-object-url.ts';
 import type { ImageInputProps, PreparedImage } from '../../../lib/image-input.ts';
 import { limitProblems, limitsHint } from '../utils/check-limits.ts';
@@ -97,9 +98,11 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
   }, [file]);
 
   const name = label === 'Image' ? 'photo' : label.toLowerCase();
+  // A touch screen has nothing to drop: its box offers the photo library or the camera.
+  const touch = useTouchScreen();
   const rootProps = getRootProps({
     role: file ? 'group' : 'button',
-    'aria-label': file ? `${label}: ${file.name}` : `${label}: drop a ${name} here or click to browse`,
+    'aria-label': file ? `${label}: ${file.name}` : touch ? `${label}: tap to choose a ${name} or take one` : `${label}: drop a ${name} here or click to browse`,
     'aria-describedby': describedBy,
   });
 
@@ -130,10 +133,19 @@ export function ImageDropzone({ id, label, effectTitle, limits, required, file, 
                 <path d="M10 13V4m0 0L6.5 7.5M10 4l3.5 3.5M4 13v1.5A1.5 1.5 0 0 0 5.5 16h9a1.5 1.5 0 0 0 1.5-1.5V13" />
               </svg>
             </span>
-            <p className="text-sm font-medium text-stone-800">{isDragActive ? `Drop the ${name}` : `Drop a ${name} here`}</p>
-            <p className="text-[13px] text-stone-500">
-              or <span className="font-medium text-accent-700 underline decoration-accent-300 underline-offset-2">click to browse</span>
-            </p>
+            {touch ? (
+              <>
+                <p className="text-sm font-medium text-stone-800">Tap to choose a {name}</p>
+                <p className="text-[13px] text-stone-500">from your photos, or take one with the camera</p>
+              </>
+            ) : (
+              <>
+                <p className="text-sm font-medium text-stone-800">{isDragActive ? `Drop the ${name}` : `Drop a ${name} here`}</p>
+                <p className="text-[13px] text-stone-500">
+                  or <span className="font-medium text-accent-700 underline decoration-accent-300 underline-offset-2">click to browse</span>
+                </p>
+              </>
+            )}
           </div>
         )}
       </div>
