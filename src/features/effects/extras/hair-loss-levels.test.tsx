@@ -9,7 +9,7 @@ import type { ImageInputProps } from '../types.ts';
 const NoImage = (_: ImageInputProps) => null;
 beforeEach(() => usePanelStore.setState({ values: {}, imageProblems: {}, lastRun: {}, lastPhoto: undefined }));
 
-describe('Hair loss panel', () => {
+describe('Hair loss panel', { timeout: 20_000 }, () => {
   it('shows the level as a strip of man and woman stages 1 to 7, not a select', () => {
     renderWithQuery(<EffectPanel endpoint={endpoints.aiHairLossSimulation} available ImageInput={NoImage} />);
     expect(screen.queryByRole('combobox')).toBeNull();

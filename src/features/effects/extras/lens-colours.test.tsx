@@ -10,7 +10,7 @@ import { LENS_SWATCHES } from './lens-colours.tsx';
 const NoImage = (_: ImageInputProps) => null;
 beforeEach(() => usePanelStore.setState({ values: {}, imageProblems: {}, lastRun: {}, lastPhoto: undefined }));
 
-describe('Coloured contacts panel', () => {
+describe('Coloured contacts panel', { timeout: 20_000 }, () => {
   it('offers common lens colours that fill the name, and keeps free text for name and description', () => {
     renderWithQuery(<EffectPanel endpoint={endpoints.aiColoredContacts} available ImageInput={NoImage} />);
     const swatches = screen.getByRole('group', { name: 'Lens colours' });
