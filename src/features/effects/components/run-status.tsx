@@ -40,9 +40,9 @@ function Progress({ label, since }: { label: string; since: number }) {
 
 function TaskStatus({ taskId, since }: { taskId: string; since: number }) {
   // The app's task watcher polls; this only reads the same cache entry.
-  const { data, error } = useQuery({ ...getTaskQueryOptions(taskId), enabled: false });
-  // The engine restarting: the task carries on there, and the watcher asks again.
-  if (error && isEngineAway(error)) return <Progress label="Waiting for the engine…" since={since} />;
+  const { data, error, failureReason } = useQuery({ ...getTaskQueryOptions(taskId), enabled: false });
+  // The engine restarting (also while a failed poll is being retried): the task carries on there, and the watcher asks again.
+  if (isEngineAway(error ?? failureReason)) return <Progress label="Waiting for the engine…" since={since} />;
   if (error) return <ErrorNotice error={toShownError(error)} />;
   const failure = taskFailure(data);
   if (failure) return <ErrorNotice error={failure} />;
