@@ -26,6 +26,12 @@ export interface EngineConfig {
    * needing one does not wait for its load (comma-separated catalog ids; empty: none).
    */
   preloadModels: string[];
+  /**
+   * ATELIER_OPTIMIZED_MODEL_DIR: where the model host keeps the graphs onnxruntime optimised, so that later
+   * starts open them faster (see engine/workers/optimized-models.ts). Unset: `optimized-models` in the data
+   * folder; `off` (false): none kept.
+   */
+  optimizedModelDir?: string | false;
   /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
   /**
@@ -101,6 +107,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     // None by default: ISNet open at rest put the engine's RSS after start at 833 MB against 230 MB (the
     // target is 600), for about 2.5 s off the first product cutout after start.
     preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? ''),
+    optimizedModelDir: env.ATELIER_OPTIMIZED_MODEL_DIR === 'off' ? false : env.ATELIER_OPTIMIZED_MODEL_DIR ? path.resolve(env.ATELIER_OPTIMIZED_MODEL_DIR) : undefined,
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
