@@ -51,7 +51,8 @@ export const testOptimizedModelDir = path.join(os.tmpdir(), 'atelier-test-optimi
 export async function startTestEngine(overrides: Partial<EngineConfig> = {}): Promise<TestEngine> {
   const dataDir = overrides.dataDir ?? testDataDir();
   const config: EngineConfig = {
-    ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], optimizedModelDir: testOptimizedModelDir, ...overrides,
+    ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], optimizedModelDir: testOptimizedModelDir,
+    preloadModels: [], ...overrides,
   };
   const app = await buildApp(config, config.apiKeys);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

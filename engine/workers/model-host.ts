@@ -23,7 +23,7 @@ function openNet(id: string) {
   if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
   if (init.optimizedDir && variant === undefined && entry.onnxIdentity) {
     const dir = init.optimizedDir;
-    return entry.onnxIdentity().then((identity) => openOptimized(dir, { id: base, identity, bytes: source }, init.threads));
+    return entry.onnxIdentity().then((identity) => openOptimized(dir, { id: base, identity, origin: `catalog:${base}`, bytes: source }, init.threads));
   }
   return source().then((bytes) => openLocalOnnx(bytes, init.threads));
 }
