@@ -157,5 +157,6 @@ test('a banner over the studio when the engine is down', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'The engine is not answering' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again now' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Gallery items' })).toBeAttached();
+  await expect(page.getByRole('region', { name: 'Gallery' })).toBeVisible();
+  await expect(page.getByTestId('run-button')).toBeDisabled();
 });
