@@ -41,6 +41,14 @@ test('skin analysis: a report in words, marks and maps on the photo', async ({ p
   await overlayMaps.getByRole('button', { name: 'Brown spots' }).click();
   await expect(stage.getByTestId('map-overlay-brown area')).toBeVisible();
   await page.screenshot({ path: 'test-results/skin-analysis-map.png' });
+  // The report at a designer's desk and on a phone (ATELIER_SHOTS_DIR gathers a session's screenshots).
+  const shots = process.env.ATELIER_SHOTS_DIR ?? 'test-results/shots';
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${shots}/skin-analysis-report-1440.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await stage.getByTestId('skin-photo').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${shots}/skin-analysis-report-390.png` });
+  await page.setViewportSize({ width: 1400, height: 900 });
 
   await stage.getByRole('tab', { name: 'Raw JSON' }).click();
   await expect(stage).toContainText('skin_type');

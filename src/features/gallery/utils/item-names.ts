@@ -25,7 +25,7 @@ export function optionsText(item: Pick<GalleryItem, 'slug' | 'params'>): string 
     else if (f.kind === 'enum') out.push(value.replace(/_/g, ' '));
     else if (f.kind === 'int' && f.min === 0 && f.max === 1) {
       if (value === '1') out.push(f.label);
-    } else if (f.kind === 'csv-set') out.push(value.split(',').join(', '));
+    } else if (f.kind === 'csv-set') out.push(value.split(',').map((v) => f.valueLabels?.[v] ?? v.replace(/_/g, ' ')).join(', '));
     else if (f.kind === 'int' || f.kind === 'number') out.push(`${f.label.toLowerCase()} ${value}`);
   }
   if (out.length === 0 && endpoint) {
