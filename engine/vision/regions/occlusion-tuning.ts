@@ -40,4 +40,8 @@ export const OCCLUSION = {
   },
   /** Opening radius, closing radius, least island (in face widths squared), growth over the occluder's edge. */
   open: 0.008, close: 0.02, minIsland: 0.004, grow: 0.01,
+  /** How far from what the cues found its own colour may add to it. */
+  reach: 0.06,
+  /** In the beard area the occluder's colour must explain a pixel this much better than the skin's (a dark beard is nearer a dark object than skin is). */
+  beardGrowth: 0.5,
 } as const;

@@ -29,7 +29,7 @@ export const OCCLUSION_PARSING: ParseOptions = {
   input: T.parseInput,
   frame: { scale: 1.05, down: 0.15 },
   classes: ['skin', 'nose', 'upperLip', 'lowerLip', 'mouth', 'rightEye', 'leftEye', 'rightBrow', 'leftBrow', 'hair', 'glasses', 'background', 'cloth', 'neck', 'hat', 'necklace'],
-  merge: [['skin', 'nose'], ['upperLip', 'lowerLip', 'mouth'], ['rightEye', 'leftEye'], ['rightBrow', 'leftBrow'], ['background', 'cloth', 'neck', 'hat', 'necklace']],
+  merge: [['skin', 'nose'], ['upperLip', 'lowerLip', 'mouth'], ['rightEye', 'leftEye'], ['rightBrow', 'leftBrow'], ['background', 'cloth', 'hat', 'necklace']],
 };
 
 const MESH: readonly RegionName[] = ['faceOval', 'upperLip', 'lowerLip', 'mouthOpening', 'leftEye', 'rightEye', 'leftBrow', 'rightBrow', 'beard', 'moustache', 'leftCheek', 'rightCheek', 'forehead', 'nose'];
@@ -119,7 +119,7 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
   const r = (name: RegionName) => into(regions[name], win);
   const p = (c: ParsingClass) => { const v = parsing.classes[c]; return (i: number) => (v ? v[i] / 255 : 0); };
   const skinP = p('skin'), lipsP = p('upperLip'), eyesP = p('rightEye'), leftEyeP = p('leftEye'), browsP = p('rightBrow'), leftBrowP = p('leftBrow');
-  const hairP = p('hair'), glassesP = p('glasses'), otherP = p('background');
+  const hairP = p('hair'), glassesP = p('glasses'), otherP = p('background'), neckP = p('neck');
   const eyeP = (i: number) => eyesP(i) + leftEyeP(i), browP = (i: number) => browsP(i) + leftBrowP(i);
 
   const oval = r('faceOval'), beard = r('beard'), moustache = r('moustache');
@@ -153,7 +153,8 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
     if (area[i] < 0.5) continue;
     const hair = hairP(i), other = otherP(i), glasses = glassesP(i);
     // 1. Parts that are no face where the face is.
-    let occluded = (inner[i] > 0.5 || oval[i] < 0.5) && other > T.sure;
+    // (The neck only inside the face: below the jaw it is where a beard is drawn.)
+    let occluded = (inner[i] > 0.5 && other + neckP(i) > T.sure) || (oval[i] < 0.5 && other > T.sure);
     if (hair > T.sure && (lipsCore[i] > 0.5 || eyesCore[i] > 0.5)) occluded = true;
     if (glasses > T.sure && eyesNear[i] < 0.5 && inner[i] > 0.5) occluded = true;
     // 2. The mesh's lips or eyes where the parser is sure of skin and the colour is the skin's (a finger).
@@ -177,7 +178,23 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
   const open = Math.max(1, Math.round(T.open * fw));
   const close = Math.max(1, Math.round(T.close * fw));
   const opened = erode(dilate(dilate(erode(on, w, h, open), w, h, open), w, h, close), w, h, close);
-  const kept = fillHoles(dropSmall(opened, w, h, Math.max(16, Math.round(T.minIsland * fw * fw))), w, h);
+  let kept = fillHoles(dropSmall(opened, w, h, Math.max(16, Math.round(T.minIsland * fw * fw))), w, h);
+  // Grown by colour: near what was found, a pixel that the occluder's own colour (the median of what was
+  // found) explains better than the skin's joins it (a hand's lighter knuckles, the far side of a phone).
+  if (model) {
+    const found = skinModel(L, A, B, (i) => kept[i] === 1 && oval[i] > 0.5 && otherP(i) < T.sure, n);
+    if (found) {
+      const near = dilate(kept, w, h, T.reach * fw), s2 = model.s;
+      const dist = (i: number, m: Lab) => Math.hypot((L[i] - m.l) / s2.l, (A[i] - m.a) / s2.a, (B[i] - m.b) / s2.b);
+      const more = Float32Array.from(kept);
+      for (let i = 0; i < n; i++) {
+        if (kept[i] || near[i] < 0.5 || area[i] < 0.5 || eyeZone[i] > 0.5) continue;
+        const part = lipsP(i) > T.partSure || eyeP(i) > T.partSure || browP(i) > T.partSure || glassesP(i) > T.partSure || hairP(i) > T.partSure;
+        if (!part && dist(i, found.m) < (beardNear[i] > 0.5 ? T.beardGrowth : 1) * dist(i, model.m)) more[i] = 1;
+      }
+      kept = fillHoles(dropSmall(erode(dilate(more, w, h, close), w, h, close), w, h, Math.max(16, Math.round(T.minIsland * fw * fw))), w, h);
+    }
+  }
   const grown = dilate(kept, w, h, Math.max(1, Math.round(T.grow * fw)));
   for (let i = 0; i < n; i++) plane[i] = grown[i] > 0.5 ? 1 : 0;
   return { plane, win };
