@@ -9,8 +9,9 @@
  *   active and locks it under our token in one script, so claims are exclusive across engines. The lock is
  *   the lease; `renew` extends it, and completing needs it (BullMQ refuses a token that lost its lock).
  * - An engine that dies stops renewing: BullMQ's stalled-job check (run by every engine) finds the job active
- *   without a lock and puts it back in the queue, counting it; the third interruption fails the job, which
- *   `find` answers as today's PROCESSING_FAILURE after 3 attempts.
+ *   without a lock and puts it back in the queue, counting it. After the third interruption BullMQ marks the
+ *   job to fail when next fetched; its next claim then answers attempts past the limit, and the queue fails
+ *   it with today's PROCESSING_FAILURE after 3 attempts (queue.ts), as embedded.
  * - Engines wake on each other's submits through the queue's event stream (QueueEvents), with a slow poll
  *   beside it for what no event announces (a released task's delay running out).
  */
@@ -48,6 +49,8 @@ export interface RedisBackendOptions {
   retentionMs: number;
   /** Where inputs are kept (shared by every engine). */
   inputs: BlobStore;
+  /** How long the first answer from Redis may take before the start gives up (10 s). */
+  connectTimeoutMs?: number;
   /** Called once the backend has closed (the app closes the store's client with it). */
   afterClose?: () => void;
 }
@@ -76,8 +79,15 @@ export class RedisTaskBackend implements TaskBackend {
   /** Connects (failing plainly when Redis does not answer), loads the shared owner secret and starts the stalled-job check. */
   static async open(opts: RedisBackendOptions): Promise<RedisTaskBackend> {
     const redis = connect(opts.url);
+    // ioredis reconnects on its own; its errors are logged once per kind instead of thrown unhandled.
+    let lastError = '';
+    redis.on('error', (err: Error) => {
+      if (err.message !== lastError) console.error('[tasks] Redis:', err.message);
+      lastError = err.message;
+    });
     try {
-      await withTimeout(redis.ping(), 10_000, `Redis at ${redactUrl(opts.url)} did not answer within 10 s`);
+      const wait = opts.connectTimeoutMs ?? 10_000;
+      await withTimeout(redis.ping(), wait, `Redis at ${redactUrl(opts.url)} did not answer within ${wait / 1000} s`);
       // Made once by whichever engine comes first; every engine then hashes keys with the same secret.
       await redis.set(OWNER_SECRET_KEY, randomBytes(32).toString('base64'), 'NX');
       const secret = Buffer.from((await redis.get(OWNER_SECRET_KEY))!, 'base64');
@@ -159,7 +169,10 @@ export class RedisTaskBackend implements TaskBackend {
     if (!job) return undefined;
     if (leaseMs !== this.opts.leaseMs) await job.extendLock(token, leaseMs);
     this.held.set(token, job);
-    return { ...rowOf(job, 1), claim: token };
+    const row = rowOf(job, 1);
+    // Interrupted once too often (BullMQ's deferred failure): past the limit, whatever attempts were given back.
+    if (job.deferredFailure) row.attempts = Math.max(row.attempts, MAX_STALLS + 2);
+    return { ...row, claim: token };
   }
 
   async renew(task: ClaimedTask, leaseMs: number): Promise<boolean> {
@@ -270,7 +283,7 @@ function rowOf(job: TaskJob, status: TaskStatus): TaskRow {
   const outcome = job.returnvalue as Outcome | null;
   if (outcome && 'results' in outcome) return { ...row, results: outcome.results };
   if (outcome && 'error' in outcome) return { ...row, error: outcome.error };
-  // Failed by BullMQ itself: the stalled-job check gave up on it after its third interruption.
+  // Failed by BullMQ itself (the queue fails a task interrupted too often on its own, as above).
   return { ...row, error: { status: 500, code: 'PROCESSING_FAILURE', message: `${slug} could not finish after ${MAX_STALLS + 1} attempts` } };
 }
 
