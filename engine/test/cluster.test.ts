@@ -11,6 +11,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, get, post, solidPng, testDataDir, TEST_KEY, type TestEngine } from './helpers.ts';
 import { startSharedServices, type SharedServices } from './cluster-services.ts';
+import { GetBucketLifecycleConfigurationCommand } from '@aws-sdk/client-s3';
+import { s3Client, S3BlobStore } from '../results/s3-blob-store.ts';
+import { RESULT_NAME } from '../results/store.ts';
 
 const SYNC = '/api/portrait/effects/face-beauty';
 const ASYNC = '/api/portrait/editing/ai-beard-removal';
@@ -202,6 +205,18 @@ describe('cluster mode on Redis and the Ceph S3 gateway', () => {
       expect(d.equals(a)).toBe(true);
     }
     expect(dTookWork).toBe(true);
+
+    // The presigned form of a result URL (ATELIER_RESULTS_REDIRECT=presigned) reads the same bytes from the
+    // store itself; the bucket carries the engines' expiry rule.
+    const client = s3Client({ ...s.s3, region: 'us-east-1', forcePathStyle: true });
+    const store = new S3BlobStore(client, s.s3.bucket, 'results/', RESULT_NAME);
+    const name = new URL(urls[0][0]).pathname.split('/').pop()!;
+    const signed = await store.presignedUrl(name, 24 * 3600_000);
+    expect(Buffer.from(await (await fetch(signed!)).arrayBuffer()).equals(await resultBytes(A, urls[0][0]))).toBe(true);
+    expect(await store.presignedUrl('0'.repeat(32) + '.png', 24 * 3600_000)).toBeUndefined();
+    const rules = (await client.send(new GetBucketLifecycleConfigurationCommand({ Bucket: s.s3.bucket }))).Rules ?? [];
+    expect(rules.map((r) => [r.Filter?.Prefix, r.Expiration?.Days])).toEqual([['inputs/', 1], ['results/', 1]]);
+    client.destroy();
 
     console.log('[cluster] figures:', JSON.stringify({
       tasks_accepted: accepted.length, completed: finals.filter((r) => r.body.task_status === 2 && !r.body.error_detail.code).length,
