@@ -2,7 +2,7 @@
  * Builds the engine. Order of registration matters and is fixed here:
  *   1. multipart parser   2. envelope (error and not-found handlers, reply.envelope/fail)
  *   3. closing guard      4. auth (bound to every contract route as it is declared)
- *   5. routes: effects, task result, results, health, OpenAPI + docs
+ *   5. routes: metrics (its timing hooks first), effects, task result, results, health, OpenAPI + docs
  *   6. 405 + Allow for the methods a known path does not serve (plugins/methods.ts; needs every route in)
  * Services (worker pool, task backend and queue, input and result blob stores) are created here and closed
  * on app.close(). The backends are the embedded ones (tasks/embedded-backend.ts), or in cluster mode Redis
@@ -20,6 +20,7 @@ import effectRoutes from './routes/effects.ts';
 import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
+import metricsRoute from './routes/metrics.ts';
 import { docsCsp, openApiDocument } from './http/openapi.ts';
 import { endpointList } from '../contract/index.ts';
 import { effectModuleOf, effectModules } from './effects/registry.ts';
@@ -128,6 +129,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
   await app.register(auth, { keys, guardedPaths: new Set(endpoints.map((e) => e.path)), acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
   const methods = trackMethods(app);
+  await app.register(metricsRoute, { services });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });
