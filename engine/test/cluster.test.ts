@@ -36,7 +36,7 @@ async function startEngine(name: string, env: Record<string, string>): Promise<E
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./engine-process.ts', import.meta.url).pathname], {
     env: {
       ...process.env, ATELIER_DATA_DIR: testDataDir(), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
-      ATELIER_MAX_QUEUED_TASKS: String(LIMIT), ATELIER_TASK_LEASE_MS: String(LEASE_MS), ATELIER_LOG_LEVEL: 'warn',
+      ATELIER_MAX_QUEUED_TASKS: String(LIMIT), ATELIER_TASK_LEASE_MS: String(LEASE_MS), ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
     },
