@@ -2,10 +2,9 @@
  * Face effects over real HTTP on photos with something in front of the face (engine/test/fixtures/occluded/,
  * made by scripts/quality/occlusion-photos.ts; the mask beside each outlines the occluder): the occluder's
  * pixels stay as they were (at most 1 % of them changed by more than 12 levels), and the effect still changes
- * the photo away from it. A microphone over a bearded mouth for every effect; a real hand (CC0) pasted over a
- * public-domain portrait's mouth and chin for every effect but beard styling and removal, which still change
- * 2-3 % of it (docs/experiments/occlusion.md). The square-face avatar draws a new picture, not an edit of
- * this one, so it has no pixels to compare.
+ * the photo away from it. A microphone over a bearded mouth for each; a real hand (CC0) pasted over a
+ * public-domain portrait's mouth and chin for each but beard removal, which still changes 2 % of it
+ * (docs/experiments/occlusion.md).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,16 +12,15 @@ import { endpointList } from '../../contract/index.ts';
 import { fixture, form, get, pollTask, post, startTestEngine, waitReady, type TestEngine } from './helpers.ts';
 
 const MIC = 'occluded/mic_mouth_beard_short_black.jpg', HAND = 'occluded/hand_mouth_obama.jpg';
-/** Each face effect with the fields it needs. */
+/**
+ * The effects that keep occluders, with the fields they need. Beard styling, lips, gloss, contacts and hair
+ * loss do not yet: the mask held back their edit on unoccluded faces and tripled the lips' time
+ * (docs/experiments/occlusion.md).
+ */
 const EFFECTS: [string, Record<string, string>][] = [
-  ['ai-beard-styling', { beard: 'FullBeardClassic' }],
   ['ai-beard-removal', {}],
   ['face-beauty', {}],
   ['smart-skin-advanced', {}],
-  ['lips-color-changer', { lip_color_infos: JSON.stringify([{ rgba: { r: 200, g: 30, b: 60, a: 90 } }]) }],
-  ['ai-red-lip-gloss', {}],
-  ['ai-colored-contacts', { name: 'Ocean Blue', desc: 'vivid blue' }],
-  ['ai-hair-loss-simulation', { level: 'man_5' }],
 ];
 const CHANGED = 12;
 
@@ -78,7 +76,7 @@ function changes(p: Photo, after: Buffer) {
 
 describe('something in front of the face', () => {
   for (const [slug, fields] of EFFECTS) {
-    const cases = slug === 'ai-beard-styling' || slug === 'ai-beard-removal' ? [MIC] : [MIC, HAND];
+    const cases = slug === 'ai-beard-removal' ? [MIC] : [MIC, HAND];
     for (const name of cases) {
       it(`${slug} leaves ${name === MIC ? 'a microphone' : 'a hand'} as it was and still edits the photo`, async () => {
         const p = photos[name];
