@@ -190,3 +190,18 @@ export const ADULT_WIDTH = 135;
 export const AGE_MODEL = { power: 0.5, intercept: 4.6589, weights: [0.146, 0, 0, 0.152, 0, 3.0482, 0.2145] };
 /** Skin age is clamped to these years. */
 export const SKIN_AGE_RANGE = [1, 90] as const;
+
+/**
+ * The skin age answered: the face's apparent age (the face analyzer's age estimate) moved by `gain` times
+ * what the skin measures beyond it (AGE_MODEL's age minus the apparent one), by at most `maxShift` years
+ * either way. The skin measures alone were off by 13-15 years on the shared chips and said 90 for smooth
+ * young faces; anchored, a smooth face reads younger than it looks and a lined one older, never decades
+ * away. Chosen on the fit half (scripts/quality/skin-age.ts).
+ */
+export const SKIN_AGE_ANCHOR = { gain: 0.3, maxShift: 8 };
+
+/**
+ * How many of the largest faces get a mesh: the measured face is the largest with one (a group photo's
+ * largest face may be turned or blurred past the mesh's score while the next is clear).
+ */
+export const MESHED_FACES = 5;
