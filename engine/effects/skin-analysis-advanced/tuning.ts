@@ -198,10 +198,17 @@ export const SKIN_AGE_RANGE = [1, 90] as const;
  * young faces; anchored, a smooth face reads younger than it looks and a lined one older, never decades
  * away. Chosen on the fit half (scripts/quality/skin-age.ts).
  */
-export const SKIN_AGE_ANCHOR = { gain: 0.3, maxShift: 8 };
+export const SKIN_AGE_ANCHOR = { gain: 0.3, maxShift: 8, bias: 0 };
 
 /**
  * How many of the largest faces get a mesh: the measured face is the largest with one (a group photo's
  * largest face may be turned or blurred past the mesh's score while the next is clear).
  */
 export const MESHED_FACES = 5;
+
+/**
+ * How far (mm) lesions are not looked for past the eye opening (liner, lashes and lid shadow: make-up read as
+ * moles and spots), past the parsed glasses (frames parse a few pixels thin, their edges read as spots) and
+ * past the brows (stray hairs). Skin itself already keeps 1.5 mm from the features and 1 mm from hair and frames.
+ */
+export const LESION_CLEAR = { eyesMm: 5, glassesMm: 3, browsMm: 2.5 };

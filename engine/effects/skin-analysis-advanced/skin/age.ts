@@ -36,7 +36,7 @@ export function skinAgeOf(features: readonly number[], model: { power: number; i
 }
 
 /** The answered skin age: the apparent age moved toward the skin's own measure (SKIN_AGE_ANCHOR). */
-export function anchoredSkinAge(apparent: number, measured: number, anchor: { gain: number; maxShift: number } = SKIN_AGE_ANCHOR): number {
-  const shift = Math.max(-anchor.maxShift, Math.min(anchor.maxShift, anchor.gain * (measured - apparent)));
+export function anchoredSkinAge(apparent: number, measured: number, anchor: { gain: number; maxShift: number; bias?: number } = SKIN_AGE_ANCHOR): number {
+  const shift = Math.max(-anchor.maxShift, Math.min(anchor.maxShift, anchor.gain * (measured - apparent - (anchor.bias ?? 0))));
   return Math.round(Math.max(SKIN_AGE_RANGE[0], Math.min(SKIN_AGE_RANGE[1], apparent + shift)));
 }
