@@ -192,13 +192,14 @@ export const AGE_MODEL = { power: 0.5, intercept: 4.6589, weights: [0.146, 0, 0,
 export const SKIN_AGE_RANGE = [1, 90] as const;
 
 /**
- * The skin age answered: the face's apparent age (the face analyzer's age estimate) moved by `gain` times
- * what the skin measures beyond it (AGE_MODEL's age minus the apparent one), by at most `maxShift` years
- * either way. The skin measures alone were off by 13-15 years on the shared chips and said 90 for smooth
- * young faces; anchored, a smooth face reads younger than it looks and a lined one older, never decades
- * away. Chosen on the fit half (scripts/quality/skin-age.ts).
+ * The skin age answered: the face's apparent age (the face analyzer's age estimate, uncapped) moved by `gain`
+ * times what the skin measures beyond it (AGE_MODEL's age minus the apparent one, less `bias`), by at most
+ * `maxShift` years either way. Chosen on the fit half (scripts/quality/skin-age.ts): gain 0. AGE_MODEL was
+ * fitted on 1 px/mm chips and reads sharper photos as old (90 for most shared portraits, young or not), and
+ * every gain above 0, with or without its median excess taken off, lost on the fit half against the labelled
+ * ages; so the answer is the apparent age until the skin measures are refitted across resolutions.
  */
-export const SKIN_AGE_ANCHOR = { gain: 0.3, maxShift: 8, bias: 0 };
+export const SKIN_AGE_ANCHOR = { gain: 0, maxShift: 8, bias: 0 };
 
 /**
  * How many of the largest faces get a mesh: the measured face is the largest with one (a group photo's
