@@ -4,7 +4,7 @@
  * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch, and
  * "multiple_faces" when the photo holds more than the one face measured.
  */
-import type { LeftTopRect } from '../../image/rect.ts';
+import type { LeftTopRect } from '../../../contract/rectangles.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { SkinAnalysis } from './skin/analyse.ts';
 import { LESION_KINDS, type LesionKind, type MemberName, type Scored } from './skin/names.ts';
