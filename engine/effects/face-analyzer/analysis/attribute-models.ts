@@ -5,7 +5,7 @@
 import type { RasterImage } from '../../../image/raster.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../../../vision/models/human.ts';
 import type { OnnxNet } from '../../../vision/models/onnx.ts';
-import type { FaceApiNets } from '../../../vision/models/face-api.ts';
+import { loadFaceApi, type FaceApiNets } from '../../../vision/models/face-api.ts';
 import type { ModelRegistry } from '../../../vision/models/registry.ts';
 import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from '../../../vision/models/faceres-onnx.ts';
 import type { Roi } from '../../../vision/faces/crop.ts';
@@ -137,10 +137,12 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
   return flip ? { plain, mirrored } : { plain };
 }
 
+let threadFaceApi: Promise<FaceApiNets> | undefined;
+
 /** A face-api net on the squares (0..255 RGB, face-api normalises inside), plain and mirrored in one batch. */
 async function runFaceApi(spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border, crops?: CropCache): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
-  if (!nets?.faceApi) throw new Error(`${spec.id} needs face-api's nets (registryNets)`);
-  const fa = await nets.faceApi();
+  // Without a registry's (a caller passing no nets runs everything in this thread), this thread's own.
+  const fa = await (nets?.faceApi ? nets.faceApi() : (threadFaceApi ??= loadFaceApi()));
   const plain: RawAttributes[] = [], mirrored: RawAttributes[] = [];
   for (let b = 0; b < rois.length; b += BATCH) {
     const batch = rois.slice(b, b + BATCH);
