@@ -170,7 +170,7 @@ export { SALIENCY_SIDE } from './effects/image-cropping/tuning.ts';
 // - lip colour
 export { default as lipsColorEffect } from './effects/lips-color-changer/effect.ts';
 // - skin analysis: the frame, the analysis, its maps, ridges and synthetic findings
-export { skinAgeOf, toAgeScale } from './effects/skin-analysis-advanced/skin/age.ts';
+export { anchoredSkinAge, skinAgeOf, toAgeScale } from './effects/skin-analysis-advanced/skin/age.ts';
 export { analyseSkin, labFrame, makeFrame, type SkinAnalysis } from './effects/skin-analysis-advanced/skin/analyse.ts';
 export { toImage as frameToImage } from './effects/skin-analysis-advanced/skin/frame.ts';
 export { lesionKind, around as skinAroundBlob } from './effects/skin-analysis-advanced/skin/lesions.ts';
@@ -185,7 +185,7 @@ export {
 } from './effects/skin-analysis-advanced/skin/synthetic.ts';
 export { SKIN_PARSING, zoneGrid } from './effects/skin-analysis-advanced/skin/zones.ts';
 export {
-  AGE_MODEL, COMEDONE_MIN_PX, LINES as SKIN_LINES, RIDGE_SIGMAS
+  AGE_MODEL, COMEDONE_MIN_PX, LINES as SKIN_LINES, RIDGE_SIGMAS, SKIN_AGE_ANCHOR
 } from './effects/skin-analysis-advanced/tuning.ts';
 // - smart skin: the per-face retouch and the blemish finder
 export { type BlemishKind, findBlemishes, pixelsPerMm } from './effects/smart-skin-advanced/blemishes.ts';
