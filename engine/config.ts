@@ -59,6 +59,8 @@ export interface EngineConfig {
   /** Endpoints beside the contract's, each served like them (a test adds a throwaway effect this way). */
   extraEndpoints: readonly Endpoint[];
   logLevel: string;
+  /** ATELIER_MAX_IMAGE_SIDE (px) and ATELIER_MAX_IMAGE_MB: raise the interface's image limits (http/raised-limits.ts). */
+  raisedLimits: { maxSide?: number; maxBytes?: number };
 }
 
 /** A comma-separated list of effect slugs; one the contract does not know stops the start with its name. */
@@ -118,5 +120,6 @@ export function configFromEnv(env = process.env): EngineConfig {
     extraEffects: {},
     extraEndpoints: [],
     logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
+    raisedLimits: { maxSide: int(env.ATELIER_MAX_IMAGE_SIDE, 0) || undefined, maxBytes: int(env.ATELIER_MAX_IMAGE_MB, 0) * 1024 * 1024 || undefined },
   };
 }

@@ -130,7 +130,7 @@ export {
   type Predicted as CommodityPredicted, decontaminateEdges, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
 } from './effects/commodity-background-removal/steps.ts';
 export {
-  CONTEXT as COMMODITY_CONTEXT, foregroundRadii, MODEL as COMMODITY_MODEL
+  CONTEXT as COMMODITY_CONTEXT, FOREGROUND_RADII, MODEL as COMMODITY_MODEL
 } from './effects/commodity-background-removal/tuning.ts';
 // - the face analyzer: attribute models, calibration, geometry and part measures
 export {

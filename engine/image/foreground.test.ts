@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decontaminate } from './foreground.ts';
 
-const RADII = { wide: 20, narrow: 3 };
+/** Radii for a 1024 px image: about 20 and 3 px on these 80 px test images. */
+const RADII = { wide: 256, narrow: 40 };
 
 /**
  * A w x h composite: a subject of colour `fg` on the left, the background `bg` on the right, and a soft

@@ -15,7 +15,7 @@
  * Columns: `effect` = the effect's own alpha (ISNet, as the API answers), `gt alpha` = the ground-truth alpha
  * with our colours (the colour estimate alone, free of the matte's errors); each with the photo's colours
  * (`orig`) and the decontaminated ones (`decont`). --wide/--narrow override the blur-fusion radii (px at a
- * 1024 px long side), for tuning on the fit half.
+ * 1024 px long side), for tuning on the fit half; --sweep prints the fit half's means over a grid of radii.
  * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository. Fixed split by file (before tuning):
  * fit = dim_crop_0, grabcut_banana1, grabcut_book; check = dim_crop_1, dim_crop_2, grabcut_flower, grabcut_teddy.
  * --render writes, per image, a sheet at 100 %: photo | cutout on grey before | after | reference.
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import {
   type CommodityAlpha as Alpha, COMMODITY_MODEL as MODEL, type CommodityParams as P, type Ctx, decontaminate,
-  foregroundRadii, ModelRegistry, predictMatte, type RasterImage, refineEdges, resizeMatte, runStep, stepContext
+  FOREGROUND_RADII, ModelRegistry, predictMatte, type RasterImage, refineEdges, resizeMatte, runStep, stepContext, Steps
 } from '../../engine/for-scripts.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -130,11 +130,7 @@ function bandError(a: Uint8Array, b: Uint8Array, truth: Uint8Array): number {
   return n ? sum / n : 0;
 }
 
-const radiiFor = (w: number, h: number) => {
-  const base = foregroundRadii(w, h), k = Math.max(w, h) / 1024;
-  const over = (v: string | undefined, d: number) => (v ? Math.max(1, Math.round(Number(v) * k)) : d);
-  return { wide: over(arg('--wide'), base.wide), narrow: over(arg('--narrow'), base.narrow) };
-};
+const radii = { wide: Number(arg('--wide') ?? FOREGROUND_RADII.wide), narrow: Number(arg('--narrow') ?? FOREGROUND_RADII.narrow) };
 
 const registry = new ModelRegistry({ threads: 2 });
 const kit = { models: registry, signal: new AbortController().signal };
@@ -143,8 +139,26 @@ if (renderDir) mkdirSync(renderDir, { recursive: true });
 /** The effect's alpha for the image (its own steps up to the full-resolution alpha). */
 async function effectAlpha(image: RasterImage): Promise<Uint8Array> {
   const c = stepContext<P>(image, { return_form: 'mask' }, kit.models) as Ctx<P, object>;
-  for (const s of [predictMatte(MODEL), refineEdges, resizeMatte]) await runStep(s, c, kit);
+  for (const s of new Steps<P, object>([]).step(predictMatte(MODEL)).step(refineEdges).step(resizeMatte).list) await runStep(s, c, kit);
   return (c.state as Alpha).alpha;
+}
+
+if (process.argv.includes('--sweep')) {
+  const fit = [];
+  for (const item of items.filter((i) => i.half === 'fit')) {
+    const p = await prepare(item);
+    fit.push({ ...p, ours: await effectAlpha(p.image), reference: onGrey(p.foreground, p.truth) });
+  }
+  console.log('fit half, mean band error: wide narrow | effect decont | gt alpha decont');
+  for (const wide of [15, 45, 90, 150]) for (const narrow of [3, 6, 10, 15, 30]) {
+    const e = [0, 0];
+    for (const { image, truth, ours, reference } of fit) {
+      const radii = { wide, narrow };
+      [ours, truth].forEach((a, j) => { e[j] += bandError(onGrey(decontaminate(image.data, image.width, image.height, 3, a, radii), a), reference, truth) / fit.length; });
+    }
+    console.log(`${String(wide).padStart(4)} ${String(narrow).padStart(3)} | ${e[0].toFixed(2)} | ${e[1].toFixed(2)}`);
+  }
+  process.exit(0);
 }
 
 const cols = ['effect orig', 'effect decont', 'gt alpha orig', 'gt alpha decont'] as const;
@@ -153,7 +167,6 @@ console.log(`${'image'.padEnd(17)}${'half'.padEnd(6)}${'band px'.padStart(8)}  $
 for (const item of items) {
   const { image, truth, foreground } = await prepare(item);
   const { width, height } = image;
-  const radii = radiiFor(width, height);
   const ours = await effectAlpha(image);
   const reference = onGrey(foreground, truth);
   const cutouts = [

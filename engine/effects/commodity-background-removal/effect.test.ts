@@ -123,6 +123,30 @@ describe('commodity-background-removal', () => {
     for (const [x0, y0, x1, y1] of corners(1500, 1000, 75)) expect(share(m, 0, x0, y0, x1, y1)).toBeLessThan(0.02);
   });
 
+  it('gives the soft edge the subject\'s colour, not the old background\'s (the cup laid on red)', async () => {
+    const mask = await decode((await runCup('mask')).data);
+    const onRed = Buffer.alloc(cup.data.length);
+    for (let i = 0; i < 600 * 400; i++) {
+      const a = mask.data[i];
+      onRed[i * 3] = Math.round((a * cup.data[i * 3] + (255 - a) * 220) / 255);
+      onRed[i * 3 + 1] = Math.round((a * cup.data[i * 3 + 1] + (255 - a) * 20) / 255);
+      onRed[i * 3 + 2] = Math.round((a * cup.data[i * 3 + 2] + (255 - a) * 30) / 255);
+    }
+    const r = await decode((await run({ data: onRed, width: 600, height: 400, channels: 3 })).data);
+    // Red's excess over green in the partly transparent pixels, weighted by their alpha (what shows on a new
+    // background): the photo's own colours there against the colours the cutout gives them.
+    let before = 0, after = 0, soft = 0;
+    for (let i = 0; i < 600 * 400; i++) {
+      const a = r.data[i * 4 + 3];
+      if (a === 0 || a === 255) continue;
+      soft++;
+      before += (a / 255) * (onRed[i * 3] - onRed[i * 3 + 1]);
+      after += (a / 255) * (r.data[i * 4] - r.data[i * 4 + 1]);
+    }
+    expect(soft).toBeGreaterThan(500);
+    expect(after / soft).toBeLessThan(0.5 * (before / soft));
+  });
+
   it('crop with nothing found: the whole frame, fully transparent (no error)', async () => {
     const flat = { data: Buffer.alloc(64 * 48 * 3, 200), width: 64, height: 48, channels: 3 as const };
     const c = await decode((await run(flat, 'crop')).data);

@@ -11,7 +11,7 @@ import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast, type RawPixels } from '../../image/encode.ts';
 import { decontaminate } from '../../image/foreground.ts';
-import { CONTEXT, CROP_THRESHOLD, EPS, foregroundRadii, RADIUS } from './tuning.ts';
+import { CONTEXT, CROP_THRESHOLD, EPS, FOREGROUND_RADII, RADIUS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -82,7 +82,7 @@ export const resizeMatte: Step<P, Predicted & Partial<Alpha>, Alpha> = async (c)
 export const decontaminateEdges: Step<P, Alpha, Partial<Colours>> = (c) => {
   if (c.params.return_form === 'mask') return {};
   const { width, height, channels, data } = c.image;
-  return { colours: decontaminate(data, width, height, channels, c.state.alpha, foregroundRadii(width, height)) };
+  return { colours: decontaminate(data, width, height, channels, c.state.alpha, FOREGROUND_RADII) };
 };
 
 /** The requested form, from the decontaminated colours when there are some (the photo's own otherwise). */

@@ -31,13 +31,10 @@ export const EPS = 1e-4;
 export const CROP_THRESHOLD = 8;
 
 /**
- * Blur-fusion windows for the edge colours (engine/image/foreground.ts), in px for a photo 1024 px on its
- * long side (the model grid) and scaled with the photo, since the soft band widens with it: a wide pass
- * that reaches the subject's and the background's colours away from the edge, a narrow one that follows them.
+ * Blur-fusion windows for the edge colours (engine/image/foreground.ts), in px for an image 1024 px on its long
+ * side (scaled with a smaller one; a larger one is worked on a grid of that size): a wide pass that reaches the
+ * subject's and the background's colours away from the edge, a narrow one that follows them. Chosen on the fit
+ * half of scripts/quality/cutout-edges.ts (wider windows help up to about these, then flatten;
+ * docs/experiments/commodity-background-removal.md#edge-colours).
  */
-export const FOREGROUND_WIDE = 45;
-export const FOREGROUND_NARROW = 3;
-export function foregroundRadii(width: number, height: number): { wide: number; narrow: number } {
-  const k = Math.max(width, height) / 1024;
-  return { wide: Math.max(1, Math.round(FOREGROUND_WIDE * k)), narrow: Math.max(1, Math.round(FOREGROUND_NARROW * k)) };
-}
+export const FOREGROUND_RADII = { wide: 90, narrow: 10 } as const;
