@@ -47,6 +47,13 @@ describe('decontaminate', () => {
     expect(after).toBeLessThan(before / 5);
   });
 
+  it('works the same on a photo larger than the grid (its means on block averages, the fusion at full size)', () => {
+    const fg = [240, 230, 210], bg = [190, 30, 40];
+    const { data, alpha } = composite(2500, 40, 30, fg, bg);
+    const after = bandError(decontaminate(data, 2500, 40, 3, alpha, RADII), alpha, fg);
+    expect(after).toBeLessThan(bandError(data, alpha, fg) / 5);
+  });
+
   it('leaves opaque and fully transparent pixels exactly as they were', () => {
     const { data, alpha } = composite(60, 30, 10, [30, 90, 200], [250, 250, 0]);
     const out = decontaminate(data, 60, 30, 3, alpha, RADII);
