@@ -25,6 +25,7 @@ import { endpointList } from '../contract/index.ts';
 import { effectModuleOf, effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { ResultStore } from './results/store.ts';
 import { openEmbeddedBackends, type EmbeddedTaskBackend } from './tasks/embedded-backend.ts';
 import { TaskQueue } from './tasks/queue.ts';
@@ -73,7 +74,10 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   const { tasks, inputs } = backends;
   const results = new ResultStore(backends.results);
   const storage = new StorageMonitor(backends.dirs, config.minFreeBytes);
-  const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels }, config.workers, config.maxWaitingJobs);
+  const pool = new WorkerPool({
+    effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels,
+    optimizedModelDir: config.optimizedModelDir === false ? undefined : config.optimizedModelDir ?? path.join(config.dataDir, 'optimized-models'),
+  }, config.workers, config.maxWaitingJobs);
   // This engine's name in the leases it takes: new at every start, so a restarted engine's own earlier claims are another holder's.
   const holder = randomUUID();
   const queue = new TaskQueue(tasks, inputs, pool, results, storage, { holder, concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs, endpoints });

@@ -23,9 +23,15 @@ export interface EngineConfig {
   modelIdleMs: number;
   /**
    * ATELIER_PRELOAD_MODELS: ONNX networks the model host opens once the engine is up, so the first request
-   * needing one does not wait for its load (comma-separated catalog ids; empty: none).
+   * needing one does not wait for its load (comma-separated catalog ids; unset: isnet-medium; empty: none).
    */
   preloadModels: string[];
+  /**
+   * ATELIER_OPTIMIZED_MODEL_DIR: where the model host keeps the graphs onnxruntime optimised, so that later
+   * starts open them faster (see engine/workers/optimized-models.ts). Unset: `optimized-models` in the data
+   * folder; `off` (false): none kept.
+   */
+  optimizedModelDir?: string | false;
   /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
   /**
@@ -100,9 +106,10 @@ export function configFromEnv(env = process.env): EngineConfig {
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
     // ISNet's open session holds about 1.4 GB (its arena) against 0.6 GB closed; reopening it takes about 1 s.
     modelIdleMs: int(env.ATELIER_MODEL_IDLE_MS, 10 * 60_000),
-    // None by default: ISNet open at rest put the engine's RSS after start at 833 MB against 230 MB (the
-    // target is 600), for about 2.5 s off the first product cutout after start.
-    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? ''),
+    // ISNet by default: opened from its optimised copy it adds about 215 MB at rest (RSS after start 442 MB
+    // against 227 MB; 866 MB from its weights), for about 2 s off the first product or apparel cutout.
+    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium'),
+    optimizedModelDir: env.ATELIER_OPTIMIZED_MODEL_DIR === 'off' ? false : env.ATELIER_OPTIMIZED_MODEL_DIR ? path.resolve(env.ATELIER_OPTIMIZED_MODEL_DIR) : undefined,
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),

@@ -21,7 +21,7 @@ export { lumaPlane } from './image/luma.ts';
 export { type Mask } from './image/mask.ts';
 export { seededRandom } from './image/random.ts';
 export { type RasterImage } from './image/raster.ts';
-export { type Rect, toXywh, type XywhRect } from './image/rect.ts';
+export { type Rect } from './image/rect.ts';
 export { readHeader, sniffFormat } from './image/sniff.ts';
 export { readWindow } from './image/window.ts';
 

@@ -6,7 +6,8 @@
  *   4. compositing, or the answer for an analysis.
  * Steps 1 and 3 are here; gates and compositing are the effect's own.
  */
-import { fromXywh, type Rect, type XywhRect } from '../image/rect.ts';
+import type { Rect } from '../image/rect.ts';
+import { fromXywh, type XywhRect } from '../../contract/rectangles.ts';
 import type { DetectOptions, Face } from '../vision/faces/detect.ts';
 import { CodedError } from '../../contract/errors.ts';
 import { named, type Ctx, type Kit, type Step } from './effect.ts';

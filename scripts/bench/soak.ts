@@ -11,7 +11,7 @@
  * wrapper, so /proc/<pid>/status VmRSS covers its worker threads) on a free loopback port with a temporary
  * data folder, samples its RSS every 250 ms, and first measures each endpoint's first request on a fresh
  * engine of its own (--no-cold skips that), once its RSS has settled (the models it preloads open; see
- * ATELIER_PRELOAD_MODELS). --only: just these endpoints. With --url it refuses anything but loopback and samples RSS only
+ * ATELIER_PRELOAD_MODELS); the engines share one folder of optimised models, which the first requests fill. --only: just these endpoints. With --url it refuses anything but loopback and samples RSS only
  * when given --pid. Photos: ATELIER_TESTDATA or ../shared/testdata; absent, it says so and exits 2.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,6 +72,13 @@ if (opts.url && !(opts.key ?? process.env.ATELIER_API_KEY)) {
 
 interface Engine { base: string; key: string; pid?: number; startMs?: number; stop: () => Promise<void> }
 
+/**
+ * Where every engine this soak spawns keeps its optimised models (engine/workers/optimized-models.ts): the
+ * soak's first requests save them, so the cold pass measures an engine restarted after its install.
+ */
+const optimizedModelDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-models-'));
+process.on('exit', () => rmSync(optimizedModelDir, { recursive: true, force: true }));
+
 async function spawnEngine(): Promise<Engine> {
   const key = randomBytes(16).toString('hex');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-'));
@@ -81,7 +88,7 @@ async function spawnEngine(): Promise<Engine> {
   // node itself with tsx as a loader, not the tsx CLI, which would run node as a child of its own.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'engine/server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_OPTIMIZED_MODEL_DIR: optimizedModelDir, ATELIER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')],
   });
   const kill = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
@@ -294,7 +301,8 @@ async function main() {
         f(Math.max(...s.ms)), f(s.first), c ? f(c.ms) + (c.error ? '!' : '') : '-', errors]);
     }
     say('  first: the endpoint\'s first request in this run, sent alone (models of earlier endpoints may be loaded);');
-    say('  cold: its first request on a fresh engine of its own. Target for both after a lazy load: < 5 s.');
+    say('  cold: its first request on a fresh engine of its own, which opens the optimised models the run saved');
+    say('  (an engine restarted after its install). Target for both after a lazy load: < 5 s.');
     say();
     if (pid) {
       const at = (n: number) => checkpoints.get(n);

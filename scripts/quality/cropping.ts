@@ -25,9 +25,9 @@ import sharp from 'sharp';
 import smartcrop from 'smartcrop';
 import {
   chooseWindow, type CroppingFound as Found, type CropSize as Size, decodeImage, detectFaces, type Face,
-  findSubjectAt, ModelRegistry, type RasterImage, runStep, SALIENCY_SIDE, stepContext, toXywh, windowSize, withState,
-  type XywhRect
+  findSubjectAt, ModelRegistry, type RasterImage, runStep, SALIENCY_SIDE, stepContext, windowSize, withState
 } from '../../engine/for-scripts.ts';
+import { toXywh, type XywhRect } from '../../contract/rectangles.ts';
 
 const root = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../../shared/testdata');
 if (!fs.existsSync(path.join(root, 'labels.json'))) {

@@ -22,8 +22,9 @@ import sharp from 'sharp';
 import {
   classMask, deltaE, detectFaces, type Face, type FaceParser, faceRegions, GLOSS_RED as RED, type Lab, labOf,
   LINEAR, linearToLab, lipsColorEffect as lips, ModelRegistry, parseFace, type RasterImage,
-  redLipGlossEffect as gloss, runEffect, toXywh
+  redLipGlossEffect as gloss, runEffect
 } from '../../engine/for-scripts.ts';
+import { toXywh } from '../../contract/rectangles.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');

@@ -4,7 +4,7 @@
  */
 import type { faceAttributeTypes } from '../../../contract/endpoints/face-analyzer.ts';
 import { FACE_ATTRIBUTE_FACES, faceAttributeMembers } from '../../../contract/face-attributes.ts';
-import type { XywhRect } from '../../image/rect.ts';
+import type { XywhRect } from '../../../contract/rectangles.ts';
 
 export type AttributeType = (typeof faceAttributeTypes)[number];
 

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, form, get, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
-import type { XywhRect } from '../../image/rect.ts';
+import type { XywhRect } from '../../../contract/rectangles.ts';
 
 const CROP = '/api/image/editing/image-cropping';
 let e: TestEngine;

@@ -1,7 +1,7 @@
 /** Lip colour over real HTTP, on the public-domain portraits in engine/test/fixtures. */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { XywhRect } from '../../image/rect.ts';
+import type { XywhRect } from '../../../contract/rectangles.ts';
 import { fixture, form, post, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
 
 const LIPS = '/api/portrait/effects/lips-color-changer';

@@ -3,7 +3,7 @@
  * lesion kinds as rectangles in image pixels, with a parallel `confidence` array when asked for;
  * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch.
  */
-import type { LeftTopRect } from '../../image/rect.ts';
+import type { LeftTopRect } from '../../../contract/rectangles.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { SkinAnalysis } from './skin/analyse.ts';
 import { LESION_KINDS, type LesionKind, type MemberName, type Scored } from './skin/names.ts';
