@@ -56,16 +56,16 @@ function spans(n: number, r: number): Float32Array {
 
 /**
  * One blur-fusion pass for one channel on the grid: from the current foreground `f` and background `b`
- * (planes, 0..255) and alpha `a` (0..1), the alpha-weighted local means of each, into `fMean` and `bMean`
+ * (planes, 0..255) and alpha `a` (0..1) with its box sums `sumA`, the alpha-weighted local means of each, into
+ * `fMean` and `bMean`
  * (where a window holds no foreground, or no background, the photo's own colour stands in).
  */
 function means(
-  f: Float32Array, b: Float32Array, image: Float32Array, a: Float32Array, r: number, w: number, h: number,
-  scratch: { weighted: Float32Array; sumA: Float32Array; tmp: Float32Array }, fMean: Float32Array, bMean: Float32Array,
+  f: Float32Array, b: Float32Array, image: Float32Array, a: Float32Array, sumA: Float32Array, r: number, w: number, h: number,
+  scratch: { weighted: Float32Array; tmp: Float32Array }, fMean: Float32Array, bMean: Float32Array,
 ): void {
-  const { weighted, sumA, tmp } = scratch;
+  const { weighted, tmp } = scratch;
   const n = w * h;
-  boxSum(a, sumA, tmp, w, h, r);
   for (let i = 0; i < n; i++) weighted[i] = f[i] * a[i];
   boxSum(weighted, fMean, tmp, w, h, r);
   for (let i = 0; i < n; i++) weighted[i] = b[i] * (1 - a[i]);
@@ -76,6 +76,13 @@ function means(
     fMean[i] = sa > 1e-4 ? fMean[i] / sa : image[i];
     bMean[i] = sb > 1e-4 ? bMean[i] / sb : image[i];
   }
+}
+
+/** One channel of interleaved pixels as a float plane. */
+function plane(data: Uint8Array, channels: number, c: number): Float32Array {
+  const out = new Float32Array(data.length / channels);
+  for (let i = 0, j = c; i < out.length; i++, j += channels) out[i] = data[j];
+  return out;
 }
 
 /** The fused foreground from a pixel's colour `v`, alpha `a` and the local means: F + a * residual, in 0..255. */
@@ -120,14 +127,17 @@ export function decontaminate(
   const k = Math.max(gw, gh) / GRID_SIDE;
   const wide = Math.max(1, Math.round(radii.wide * k)), narrow = Math.max(1, Math.round(radii.narrow * k));
   const a = s === 1 ? Float32Array.from(alpha, (v) => v / 255) : shrink((i) => alpha[i] / 255, width, height, s, gw, gh);
-  const scratch = { weighted: new Float32Array(gn), sumA: new Float32Array(gn), tmp: new Float32Array(gn) };
+  const scratch = { weighted: new Float32Array(gn), tmp: new Float32Array(gn) };
+  const wideA = new Float32Array(gn), narrowA = new Float32Array(gn);
+  boxSum(a, wideA, scratch.tmp, gw, gh, wide);
+  boxSum(a, narrowA, scratch.tmp, gw, gh, narrow);
   const f1 = new Float32Array(gn), b1 = new Float32Array(gn);
   const fMean = [0, 1, 2].map(() => new Float32Array(gn)), bMean = [0, 1, 2].map(() => new Float32Array(gn));
   for (let c = 0; c < 3; c++) {
-    const image = s === 1 ? Float32Array.from({ length: n }, (_, i) => data[i * channels + c]) : shrink((i) => data[i * channels + c], width, height, s, gw, gh);
-    means(image, image, image, a, wide, gw, gh, scratch, f1, b1);
+    const image = s === 1 ? plane(data, channels, c) : shrink((i) => data[i * channels + c], width, height, s, gw, gh);
+    means(image, image, image, a, wideA, wide, gw, gh, scratch, f1, b1);
     for (let i = 0; i < gn; i++) f1[i] = fuse(image[i], a[i], f1[i], b1[i]);
-    means(f1, b1, image, a, narrow, gw, gh, scratch, fMean[c], bMean[c]);
+    means(f1, b1, image, a, narrowA, narrow, gw, gh, scratch, fMean[c], bMean[c]);
   }
 
   // The last fusion at full resolution, the grid's means interpolated bilinearly between block centres.
