@@ -135,7 +135,8 @@ async function waitReady(base: string, child: ChildProcess, log: string, timeout
 }
 
 /** RSS once it stops moving (within 1% over 2 s, at most 15 s): what the engine holds at rest. */
-async function settledRss(pid: number): Promise<number> {
+async function settledRss(pid: number, base: string): Promise<number> {
+  await preloadsDone(base);
   const window: number[] = [];
   const until = Date.now() + 15_000;
   for (;;) {
@@ -144,6 +145,14 @@ async function settledRss(pid: number): Promise<number> {
     const stable = window.length === 8 && Math.max(...window) - Math.min(...window) <= 0.01 * Math.max(...window);
     if (stable || Date.now() > until) return window[window.length - 1];
     await sleep(250);
+  }
+}
+
+/** Until /healthz shows no model loading (a preload may be saving its optimised copy in a child process, which the engine's RSS does not show), at most 5 min. */
+async function preloadsDone(base: string) {
+  for (const until = Date.now() + 300_000; Date.now() < until; await sleep(250)) {
+    const h = await (await fetch(`${base}/healthz`)).json() as { models?: Record<string, { state: string }> };
+    if (!Object.values(h.models ?? {}).some((m) => m.state === 'loading')) return;
   }
 }
 
@@ -220,7 +229,7 @@ async function main() {
     : { base: opts.url!.replace(/\/$/, ''), key: opts.key ?? process.env.ATELIER_API_KEY!, pid: opts.pid ? Number(opts.pid) : undefined, stop: async () => {} };
   try {
     const pid = engine.pid;
-    const startRss = pid ? await settledRss(pid) : NaN;
+    const startRss = pid ? await settledRss(pid, engine.base) : NaN;
     const afterStartHealth = await (await fetch(`${engine.base}/healthz`)).json() as Record<string, unknown>;
     const targets = targetsFor(afterStartHealth.effects as Record<string, string>);
     if (!targets.length) throw new Error('the engine provides no endpoint this soak can send photos to');
@@ -275,7 +284,7 @@ async function main() {
       for (const t of targets) {
         const e = await spawnEngine();
         try {
-          await settledRss(e.pid!);
+          await settledRss(e.pid!, e.base);
           const o = await request(e, { ...t, sent: 0 });
           cold.set(t.endpoint.slug, o);
           console.log(`cold start ${t.endpoint.slug}: first request ${(o.ms / 1000).toFixed(2)} s${o.error ? ` (${o.error})` : ''}`);

@@ -8,7 +8,7 @@ import { encodePhoto } from '../../image/encode.ts';
 import { type Mask } from '../../image/mask.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { LEFT_IRIS, RIGHT_IRIS } from '../../vision/faces/landmarks.ts';
 import { readLens, type Lens } from './lens.ts';
 import { tintIris, type Iris } from './recolour.ts';
@@ -48,6 +48,7 @@ export const tintEyes: Step<P, Lensed & PortraitState> = async (c, kit) => {
     ];
     for (const [weight, iris] of eyes) if (weight) tintIris(c.image, pixels, weight, iris, lens);
   });
+  await keepOccluders(c, { data: pixels }, c.state.faces);
 };
 
 export const encode: Step<P, Lensed> = async (c) => {

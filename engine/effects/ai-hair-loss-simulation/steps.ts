@@ -17,7 +17,7 @@ import type { RasterImage } from '../../image/raster.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Ctx, Step } from '../../pipeline/effect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Rect } from '../../image/rect.ts';
 import { fromHead, headFrame, parseLevel, skullSpan, type HeadFrame, type Level } from './hairline.ts';
@@ -57,7 +57,13 @@ export function headWindow(f: HeadFrame, size: { width: number; height: number }
   return x1 > x0 && y1 > y0 ? { x0, y0, w: x1 - x0, h: y1 - y0 } : null;
 }
 
-export const simulate: Step<P, PortraitState & Levelled> = (c, kit) => eachFace(c.state.faces, kit, async (face, index) => {
+export const simulate: Step<P, PortraitState & Levelled> = async (c, kit) => {
+  await eachFace(c.state.faces, kit, (face, index) => simulateFace(c, face, index));
+  await keepOccluders(c, { data: c.state.pixels }, c.state.faces);
+};
+
+/** One face's hair loss, into the state's pixels. */
+async function simulateFace(c: Ctx<P, PortraitState & Levelled>, face: Face, index: number): Promise<void> {
   if (!face.mesh) return;
   const s = c.state;
   const frame = headFrame(face.mesh);
@@ -84,7 +90,7 @@ export const simulate: Step<P, PortraitState & Levelled> = (c, kit) => eachFace(
   }
   const pixels: RasterImage = { data: s.pixels, width: c.image.width, height: c.image.height, channels: c.image.channels };
   editHair(pixels, win, frame, s.level, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
-});
+}
 
 /** The largest face's hair cover as the effect sees it (hairCover), for the quality script's report. */
 export async function faceHairCover(facts: Pick<Ctx['facts'], 'parsing'>, face: Face, size: { width: number; height: number }): Promise<number> {

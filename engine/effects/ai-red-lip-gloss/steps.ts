@@ -10,7 +10,7 @@ import { blend } from '../../looks/blend.ts';
 import { glossHighlight } from './gloss.ts';
 import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
 import { GLOSS, RED } from './tuning.ts';
 
@@ -29,6 +29,7 @@ export const glossLips: Step<P, PortraitState, Glossed> = async (c, kit) => {
     const g = glossHighlight(c.image, lips.plane, lips.win, lips.faceWidth, lips.lower);
     blend(result, g.light, g.weight, lips.win, GLOSS, 'screen');
   });
+  await keepOccluders(c, result, c.state.faces);
   return { result };
 };
 

@@ -8,7 +8,7 @@ import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { recolor } from '../../looks/recolor.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { lipMask } from '../../vision/regions/lips.ts';
 import { LIP_LIGHTNESS } from './tuning.ts';
@@ -22,7 +22,7 @@ export const findFaces = selectFaces<P>((c) => ({
   entries: c.params.lip_color_infos.map((info, i) => ({ rect: info.face_rect, name: `lip_color_infos[${i}].face_rect` })),
 }));
 
-export const colourLips: Step<P, PortraitState, Coloured> = (c, kit) => {
+export const colourLips: Step<P, PortraitState, Coloured> = async (c, kit) => {
   const infos = c.params.lip_color_infos;
   // Two entries for one face: the later one wins (a client correcting itself), never both stacked.
   const byFace = new Map<Face, LipColorInfo>();
@@ -36,6 +36,7 @@ export const colourLips: Step<P, PortraitState, Coloured> = (c, kit) => {
     const { r, g, b, a } = info.rgba;
     recolor(result, c.image, lips.plane, lips.win, { rgb: [r, g, b], opacity: a / 100, lightness: LIP_LIGHTNESS });
   }
+  await keepOccluders(c, result, [...byFace.keys()]);
   return { result };
 };
 
