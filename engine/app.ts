@@ -22,6 +22,7 @@ import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
 import metricsRoute from './routes/metrics.ts';
 import { docsCsp, openApiDocument } from './http/openapi.ts';
+import { withRaisedLimits } from './http/raised-limits.ts';
 import { endpointList } from '../contract/index.ts';
 import { effectModuleOf, effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
@@ -75,7 +76,7 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 }
 
 async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
-  const endpoints = [...endpointList, ...config.extraEndpoints];
+  const endpoints = [...endpointList, ...config.extraEndpoints].map((e) => withRaisedLimits(e, config.raisedLimits));
   const effects: Record<string, string> = { ...effectModules, ...config.extraEffects };
   for (const slug of config.disabledEffects) delete effects[slug];
   const backends = await openBackends(config, keys, lock);

@@ -78,6 +78,8 @@ export interface EngineConfig {
   /** Endpoints beside the contract's, each served like them (a test adds a throwaway effect this way). */
   extraEndpoints: readonly Endpoint[];
   logLevel: string;
+  /** ATELIER_MAX_IMAGE_SIDE (px) and ATELIER_MAX_IMAGE_MB: raise the interface's image limits (http/raised-limits.ts). */
+  raisedLimits: { maxSide?: number; maxBytes?: number };
   /**
    * ATELIER_TASK_LEASE_MS: how long a claimed task is held without renewal (renewed every third of it while
    * it runs). In a cluster, a task whose engine died is taken over by another within about twice this.
@@ -175,6 +177,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     extraEffects: {},
     extraEndpoints: [],
     logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
+    raisedLimits: { maxSide: int(env.ATELIER_MAX_IMAGE_SIDE, 0) || undefined, maxBytes: int(env.ATELIER_MAX_IMAGE_MB, 0) * 1024 * 1024 || undefined },
     taskLeaseMs: Math.max(1000, int(env.ATELIER_TASK_LEASE_MS, 60_000)),
     cluster: clusterFromEnv(env, apiKeys),
   };

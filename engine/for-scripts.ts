@@ -15,6 +15,7 @@ export { changedPixels, dilate, spill } from './image/change.ts';
 export { deltaE, type Lab, labOf, labToRgb, LINEAR, linearToLab, rgbToLab, toLab } from './image/colour.ts';
 export { decodeImage } from './image/decode.ts';
 export { encodePhoto, encodePngFast } from './image/encode.ts';
+export { decontaminate } from './image/foreground.ts';
 export { bandEnergy, splitBands } from './image/frequency.ts';
 export { lumaPlane } from './image/luma.ts';
 export { type Mask } from './image/mask.ts';
@@ -126,9 +127,11 @@ export {
 // - product cutout: the matte and its edge refinement
 export {
   type Alpha as CommodityAlpha, applyReturnForm, type P as CommodityParams,
-  type Predicted as CommodityPredicted, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
+  type Predicted as CommodityPredicted, decontaminateEdges, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
 } from './effects/commodity-background-removal/steps.ts';
-export { CONTEXT as COMMODITY_CONTEXT, MODEL as COMMODITY_MODEL } from './effects/commodity-background-removal/tuning.ts';
+export {
+  CONTEXT as COMMODITY_CONTEXT, FOREGROUND_RADII, MODEL as COMMODITY_MODEL
+} from './effects/commodity-background-removal/tuning.ts';
 // - the face analyzer: attribute models, calibration, geometry and part measures
 export {
   AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale
