@@ -8,7 +8,7 @@
  * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository (matting/dim_crop_*, segmentation/grabcut_*).
  * --render writes each mask and a cutout on a checkerboard, for looking at the edges.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -17,17 +17,14 @@ import {
   type CommodityParams as P, type CommodityPredicted as Predicted, type Ctx, encodeResult, guidedUpscale,
   ModelRegistry, predictMatte, type RasterImage, refineEdges, resizeMatte, runStep, type Step, stepContext, Steps
 } from '../../engine/for-scripts.ts';
+import { cutoutTruthPairs } from '../datasets/cutout-truth.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');
 const renderIdx = process.argv.indexOf('--render');
 const renderDir = renderIdx > 0 ? process.argv[renderIdx + 1] : undefined;
 
-interface Pair { name: string; image: string; truth: string }
-const pairs: Pair[] = [
-  ...[0, 1, 2].map((i) => ({ name: `dim_crop_${i}`, image: `matting/dim_crop_${i}.png`, truth: `matting/dim_crop_${i}_alpha.png` })),
-  ...['banana1', 'book', 'flower', 'teddy'].map((n) => ({ name: `grabcut_${n}`, image: `segmentation/grabcut_${n}.jpg`, truth: `segmentation/grabcut_${n}_mask.png` })),
-].filter((p) => existsSync(path.join(testdata, p.image)) && existsSync(path.join(testdata, p.truth)));
+const pairs = cutoutTruthPairs(testdata);
 
 if (!pairs.length) {
   console.log(`No ground-truth test data at ${testdata} (set ATELIER_TESTDATA); nothing measured.`);

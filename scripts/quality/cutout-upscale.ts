@@ -12,7 +12,6 @@
  * ground truth over the frame (DIM alpha, GrabCut masks without their unlabelled 128 band).
  * Data: ATELIER_TESTDATA or ../shared/testdata beside the repository (matting/dim_crop_*, segmentation/grabcut_*).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -20,13 +19,11 @@ import {
   type CommodityAlpha as Alpha, COMMODITY_MODEL as MODEL, type CommodityParams as P, type Ctx, dilate, guidedUpscale,
   ModelRegistry, predictMatte, type RasterImage, refineEdges, resizeMatte, runStep, stepContext, Steps
 } from '../../engine/for-scripts.ts';
+import { cutoutTruthPairs } from '../datasets/cutout-truth.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(repoRoot, '../shared/testdata');
-const pairs = [
-  ...[0, 1, 2].map((i) => ({ name: `dim_crop_${i}`, image: `matting/dim_crop_${i}.png`, truth: `matting/dim_crop_${i}_alpha.png` })),
-  ...['banana1', 'book', 'flower', 'teddy'].map((n) => ({ name: `grabcut_${n}`, image: `segmentation/grabcut_${n}.jpg`, truth: `segmentation/grabcut_${n}_mask.png` })),
-].filter((p) => existsSync(path.join(testdata, p.image)) && existsSync(path.join(testdata, p.truth)));
+const pairs = cutoutTruthPairs(testdata);
 if (!pairs.length) {
   console.log(`No ground-truth test data at ${testdata} (set ATELIER_TESTDATA); nothing measured.`);
   process.exit(0);
