@@ -12,6 +12,9 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // Engines that tests start (here and as child processes) open no network at start unless a test
+          // asks: a preloaded ISNet would cost every one of them seconds of CPU.
+          env: { ATELIER_PRELOAD_MODELS: '' },
         },
       },
       {

@@ -2,11 +2,12 @@
  * Builds the engine. Order of registration matters and is fixed here:
  *   1. multipart parser   2. envelope (error and not-found handlers, reply.envelope/fail)
  *   3. closing guard      4. auth (bound to every contract route as it is declared)
- *   5. routes: effects, task result, results, health, OpenAPI + docs
+ *   5. routes: metrics (its timing hooks first), effects, task result, results, health, OpenAPI + docs
  *   6. 405 + Allow for the methods a known path does not serve (plugins/methods.ts; needs every route in)
  * Services (worker pool, task backend and queue, input and result blob stores) are created here and closed
- * on app.close(). The backends are the embedded ones (tasks/embedded-backend.ts); routes and the queue
- * reach them only through their interfaces (tasks/backend.ts, results/blob-store.ts).
+ * on app.close(). The backends are the embedded ones (tasks/embedded-backend.ts), or in cluster mode Redis
+ * and S3 (tasks/cluster-backends.ts, chosen by config.cluster); routes and the queue reach them only through
+ * their interfaces (tasks/backend.ts, results/blob-store.ts).
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -19,13 +20,19 @@ import effectRoutes from './routes/effects.ts';
 import taskResultRoute from './routes/task-result.ts';
 import resultRoutes from './routes/results.ts';
 import healthRoute from './routes/health.ts';
+import metricsRoute from './routes/metrics.ts';
 import { docsCsp, openApiDocument } from './http/openapi.ts';
+import { withRaisedLimits } from './http/raised-limits.ts';
 import { endpointList } from '../contract/index.ts';
 import { effectModuleOf, effectModules } from './effects/registry.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { ResultStore } from './results/store.ts';
 import { openEmbeddedBackends, type EmbeddedTaskBackend } from './tasks/embedded-backend.ts';
+import { openClusterBackends } from './tasks/cluster-backends.ts';
+import type { TaskBackend } from './tasks/backend.ts';
+import type { BlobStore } from './results/blob-store.ts';
 import { TaskQueue } from './tasks/queue.ts';
 import { StorageMonitor } from './storage.ts';
 import { baseUrlResolver, type BaseUrlOf } from './http/base-url.ts';
@@ -35,7 +42,11 @@ import type { Services } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** As built here: on the embedded backends, which tests may look into (the routes see only `Services`). */
+    /**
+     * As built here. Typed with the embedded task backend, which tests look into (`services.tasks.get`); in
+     * cluster mode `tasks` is the Redis backend, which has only the interface's methods. The routes see
+     * only `Services`.
+     */
     services: Services<EmbeddedTaskBackend>;
     /**
      * Graceful stop: keeps listening, answers new requests 503 with Retry-After (/healthz says
@@ -65,18 +76,22 @@ export async function buildApp(config: EngineConfig, keys: string[], logger: boo
 }
 
 async function assemble(config: EngineConfig, keys: string[], logger: boolean | object, lock: DataDirLock, baseUrl: BaseUrlOf): Promise<FastifyInstance> {
-  const endpoints = [...endpointList, ...config.extraEndpoints];
+  const endpoints = [...endpointList, ...config.extraEndpoints].map((e) => withRaisedLimits(e, config.raisedLimits));
   const effects: Record<string, string> = { ...effectModules, ...config.extraEffects };
   for (const slug of config.disabledEffects) delete effects[slug];
-  const backends = openEmbeddedBackends(lock);
+  const backends = await openBackends(config, keys, lock);
   const { tasks, inputs } = backends;
   const results = new ResultStore(backends.results);
+  // In a cluster nothing is written to this machine's disk: a full store answers through its writes' errors.
   const storage = new StorageMonitor(backends.dirs, config.minFreeBytes);
-  const pool = new WorkerPool({ effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels }, config.workers, config.maxWaitingJobs);
+  const pool = new WorkerPool({
+    effects, threads: Math.max(1, config.modelThreads), modelIdleMs: config.modelIdleMs, preloadModels: config.preloadModels,
+    optimizedModelDir: config.optimizedModelDir === false ? undefined : config.optimizedModelDir ?? path.join(config.dataDir, 'optimized-models'),
+  }, config.workers, config.maxWaitingJobs);
   // This engine's name in the leases it takes: new at every start, so a restarted engine's own earlier claims are another holder's.
   const holder = randomUUID();
-  const queue = new TaskQueue(tasks, inputs, pool, results, storage, { holder, concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs, endpoints });
-  const services: Services<EmbeddedTaskBackend> = { config, endpoints, effects, pool, tasks, queue, results, storage, closing: false, baseUrl };
+  const queue = new TaskQueue(tasks, inputs, pool, results, storage, { holder, concurrency: Math.max(1, config.workers), timeoutMs: config.asyncTimeoutMs, leaseMs: config.taskLeaseMs, endpoints });
+  const services: Services<EmbeddedTaskBackend> = { config, endpoints, effects, pool, tasks: tasks as EmbeddedTaskBackend, queue, results, storage, closing: false, baseUrl, backend: backends.health };
 
   const app = Fastify({
     logger,
@@ -119,6 +134,7 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
   app.addHook('onSend', async (req, reply) => { if (services.closing && req.raw.complete) reply.header('connection', 'close'); });
   await app.register(auth, { keys, guardedPaths: new Set(endpoints.map((e) => e.path)), acceptSdkHeader: config.acceptSdkKeyHeader, ownerOf: (key) => tasks.ownerOf(key) });
   const methods = trackMethods(app);
+  await app.register(metricsRoute, { services });
   await app.register(effectRoutes, { services });
   await app.register(taskResultRoute, { services });
   await app.register(resultRoutes, { services });
@@ -148,6 +164,8 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     // A sweep that fails (its deletes need room in the database's log, on a full disk) does not stop the start.
     await sweep().catch((err) => app.log.error({ err }, 'sweep failed'));
     queue.start();
+    // Tasks queued by the other engines of a cluster wake this one's queue too.
+    tasks.watch?.(() => queue.pump());
   });
   app.decorate('drain', async (timeoutMs: number) => {
     services.closing = true;
@@ -173,7 +191,32 @@ async function assemble(config: EngineConfig, keys: string[], logger: boolean | 
     clearInterval(sweeper);
     queue.interrupt();
     await pool.close();
-    await tasks.close(); // and the data folder's lock with it
+    try {
+      await tasks.close(); // embedded, the data folder's lock with it
+    } finally {
+      lock.release(); // the cluster's; a second release is nothing
+    }
   });
   return app;
+}
+
+interface Backends {
+  tasks: TaskBackend;
+  inputs: BlobStore;
+  results: BlobStore;
+  /** The folders written to on this machine, for the storage monitor (none in a cluster). */
+  dirs: string[];
+  health: Services['backend'];
+}
+
+/** The embedded backends in the locked data folder, or the cluster's (config.cluster): Redis and S3. */
+async function openBackends(config: EngineConfig, keys: string[], lock: DataDirLock): Promise<Backends> {
+  if (!config.cluster) {
+    const embedded = openEmbeddedBackends(lock);
+    return { ...embedded, health: { kind: 'embedded', reachable: async () => ({ database: true }) } };
+  }
+  if (!config.apiKeys.length || !keys.length) throw new Error('cluster mode needs ATELIER_API_KEYS: every engine must accept the same keys');
+  const cluster = await openClusterBackends(config.cluster, { leaseMs: config.taskLeaseMs, retentionMs: config.retentionMs });
+  if (cluster.lifecycleError) console.warn(`[cluster] the bucket's lifecycle rule could not be set (${cluster.lifecycleError}); the engines' sweep keeps the retention`);
+  return { tasks: cluster.tasks, inputs: cluster.inputs, results: cluster.results, dirs: [], health: { kind: 'cluster', reachable: cluster.reachable } };
 }

@@ -22,8 +22,9 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beuaty' })).toThrow(/unknown effect face-beuaty; the effects are .*face-beauty/);
   });
 
-  it('preloads no network unless told to, and refuses an id that is not an ONNX network of the catalog', () => {
-    expect(configFromEnv({}).preloadModels).toEqual([]);
+  it('preloads ISNet unless told otherwise, and refuses an id that is not an ONNX network of the catalog', () => {
+    expect(configFromEnv({}).preloadModels).toEqual(['isnet-medium']);
+    expect(configFromEnv({ ATELIER_PRELOAD_MODELS: '' }).preloadModels).toEqual([]);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-medium' }).preloadModels).toEqual(['isnet-medium']);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-small, rvm-onnx' }).preloadModels).toEqual(['isnet-small', 'rvm-onnx']);
     expect(() => configFromEnv({ ATELIER_PRELOAD_MODELS: 'human' })).toThrow(/human is not an ONNX network of the catalog; those are .*isnet-medium/);

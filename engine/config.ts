@@ -4,6 +4,19 @@ import path from 'node:path';
 import { endpointList } from '../contract/index.ts';
 import type { Endpoint } from '../contract/endpoint.ts';
 import { catalog } from './vision/models/catalog.ts';
+import type { S3Settings } from './results/s3-blob-store.ts';
+
+/**
+ * Cluster mode (docs/cluster.md): tasks in Redis through BullMQ, inputs and results in an S3-compatible
+ * bucket, shared by every engine. Chosen by setting ATELIER_REDIS_URL and ATELIER_S3_BUCKET; neither set is
+ * the embedded default.
+ */
+export interface ClusterConfig {
+  redisUrl: string;
+  s3: S3Settings;
+  /** ATELIER_RESULTS_REDIRECT: `stream` (default) reads results through the engine; `presigned` redirects to the store. */
+  resultsRedirect: 'stream' | 'presigned';
+}
 
 export interface EngineConfig {
   port: number;
@@ -23,9 +36,15 @@ export interface EngineConfig {
   modelIdleMs: number;
   /**
    * ATELIER_PRELOAD_MODELS: ONNX networks the model host opens once the engine is up, so the first request
-   * needing one does not wait for its load (comma-separated catalog ids; empty: none).
+   * needing one does not wait for its load (comma-separated catalog ids; unset: isnet-medium; empty: none).
    */
   preloadModels: string[];
+  /**
+   * ATELIER_OPTIMIZED_MODEL_DIR: where the model host keeps the graphs onnxruntime optimised, so that later
+   * starts open them faster (see engine/workers/optimized-models.ts). Unset: `optimized-models` in the data
+   * folder; `off` (false): none kept.
+   */
+  optimizedModelDir?: string | false;
   /** Queued + running async tasks, plus async submits still uploading, allowed before submit answers 429. */
   maxQueuedTasks: number;
   /**
@@ -59,6 +78,15 @@ export interface EngineConfig {
   /** Endpoints beside the contract's, each served like them (a test adds a throwaway effect this way). */
   extraEndpoints: readonly Endpoint[];
   logLevel: string;
+  /** ATELIER_MAX_IMAGE_SIDE (px) and ATELIER_MAX_IMAGE_MB: raise the interface's image limits (http/raised-limits.ts). */
+  raisedLimits: { maxSide?: number; maxBytes?: number };
+  /**
+   * ATELIER_TASK_LEASE_MS: how long a claimed task is held without renewal (renewed every third of it while
+   * it runs). In a cluster, a task whose engine died is taken over by another within about twice this.
+   */
+  taskLeaseMs: number;
+  /** Set: this engine is one of a cluster (see ClusterConfig). */
+  cluster?: ClusterConfig;
 }
 
 /** A comma-separated list of effect slugs; one the contract does not know stops the start with its name. */
@@ -79,15 +107,45 @@ function onnxIds(value: string): string[] {
   return ids;
 }
 
+/**
+ * The cluster settings, or undefined for the embedded default. A queue without a store (or the reverse), or
+ * a cluster without keys from configuration (each engine would make its own), stops the start, saying why.
+ */
+export function clusterFromEnv(env: NodeJS.ProcessEnv, apiKeys: string[]): ClusterConfig | undefined {
+  const redisUrl = env.ATELIER_REDIS_URL?.trim();
+  const bucket = env.ATELIER_S3_BUCKET?.trim();
+  if (!redisUrl && !bucket) return undefined;
+  if (!redisUrl) throw new Error('ATELIER_S3_BUCKET is set but ATELIER_REDIS_URL is not: a cluster keeps its tasks in Redis (ATELIER_REDIS_URL=redis://host:6379) and its inputs and results in the bucket; set both, or neither for the single-machine engine');
+  if (!bucket) throw new Error('ATELIER_REDIS_URL is set but ATELIER_S3_BUCKET is not: a cluster keeps its tasks in Redis and its inputs and results in an S3-compatible store that every engine reaches (ATELIER_S3_ENDPOINT, ATELIER_S3_BUCKET, ATELIER_S3_REGION, ATELIER_S3_ACCESS_KEY_ID, ATELIER_S3_SECRET_ACCESS_KEY); set them, or unset ATELIER_REDIS_URL for the single-machine engine');
+  if (!/^rediss?:\/\//.test(redisUrl)) throw new Error(`ATELIER_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(redisUrl.replace(/:[^:@/]*@/, ':***@'))}`);
+  if (!apiKeys.length) throw new Error('cluster mode needs ATELIER_API_KEYS: every engine must accept the same keys, and an engine would otherwise make a key of its own in its data folder');
+  const redirect = env.ATELIER_RESULTS_REDIRECT?.trim() || 'stream';
+  if (redirect !== 'stream' && redirect !== 'presigned') throw new Error(`ATELIER_RESULTS_REDIRECT must be stream or presigned, not ${JSON.stringify(redirect)}`);
+  const endpoint = env.ATELIER_S3_ENDPOINT?.trim() || undefined;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`ATELIER_S3_ENDPOINT must be an http:// or https:// URL, not ${JSON.stringify(endpoint)}`);
+  return {
+    redisUrl,
+    resultsRedirect: redirect,
+    s3: {
+      endpoint, bucket,
+      region: env.ATELIER_S3_REGION?.trim() || 'us-east-1',
+      accessKeyId: env.ATELIER_S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.ATELIER_S3_SECRET_ACCESS_KEY || undefined,
+      forcePathStyle: /^(1|true|yes|on)$/i.test(env.ATELIER_S3_FORCE_PATH_STYLE ?? ''),
+    },
+  };
+}
+
 const int = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
 
 export function configFromEnv(env = process.env): EngineConfig {
   const cores = os.availableParallelism();
+  const apiKeys = (env.ATELIER_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   return {
     port: int(env.ATELIER_ENGINE_PORT, 8787),
     host: env.ATELIER_ENGINE_HOST ?? '127.0.0.1',
     dataDir: path.resolve(env.ATELIER_DATA_DIR ?? './data'),
-    apiKeys: (env.ATELIER_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    apiKeys,
     acceptSdkKeyHeader: !/^(0|false|no|off)$/i.test(env.ATELIER_ACCEPT_SDK_KEY_HEADER ?? ''),
     publicUrl: env.ATELIER_PUBLIC_URL || undefined,
     trustProxy: (env.ATELIER_TRUST_PROXY ?? '').split(',').map((a) => a.trim()).filter(Boolean),
@@ -98,9 +156,10 @@ export function configFromEnv(env = process.env): EngineConfig {
     modelThreads: int(env.ATELIER_MODEL_THREADS, cores),
     // ISNet's open session holds about 1.4 GB (its arena) against 0.6 GB closed; reopening it takes about 1 s.
     modelIdleMs: int(env.ATELIER_MODEL_IDLE_MS, 10 * 60_000),
-    // None by default: ISNet open at rest put the engine's RSS after start at 833 MB against 230 MB (the
-    // target is 600), for about 2.5 s off the first product cutout after start.
-    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? ''),
+    // ISNet by default: opened from its optimised copy it adds about 215 MB at rest (RSS after start 442 MB
+    // against 227 MB; 866 MB from its weights), for about 2 s off the first product or apparel cutout.
+    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium'),
+    optimizedModelDir: env.ATELIER_OPTIMIZED_MODEL_DIR === 'off' ? false : env.ATELIER_OPTIMIZED_MODEL_DIR ? path.resolve(env.ATELIER_OPTIMIZED_MODEL_DIR) : undefined,
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,
     maxWaitingJobs: int(env.ATELIER_MAX_WAITING_JOBS, 32),
@@ -118,5 +177,8 @@ export function configFromEnv(env = process.env): EngineConfig {
     extraEffects: {},
     extraEndpoints: [],
     logLevel: env.ATELIER_LOG_LEVEL ?? 'info',
+    raisedLimits: { maxSide: int(env.ATELIER_MAX_IMAGE_SIDE, 0) || undefined, maxBytes: int(env.ATELIER_MAX_IMAGE_MB, 0) * 1024 * 1024 || undefined },
+    taskLeaseMs: Math.max(1000, int(env.ATELIER_TASK_LEASE_MS, 60_000)),
+    cluster: clusterFromEnv(env, apiKeys),
   };
 }

@@ -15,6 +15,7 @@ export { changedPixels, dilate, spill } from './image/change.ts';
 export { deltaE, type Lab, labOf, labToRgb, LINEAR, linearToLab, rgbToLab, toLab } from './image/colour.ts';
 export { decodeImage } from './image/decode.ts';
 export { encodePhoto, encodePngFast } from './image/encode.ts';
+export { decontaminate } from './image/foreground.ts';
 export { bandEnergy, splitBands } from './image/frequency.ts';
 export { lumaPlane } from './image/luma.ts';
 export { type Mask } from './image/mask.ts';
@@ -126,9 +127,11 @@ export {
 // - product cutout: the matte and its edge refinement
 export {
   type Alpha as CommodityAlpha, applyReturnForm, type P as CommodityParams,
-  type Predicted as CommodityPredicted, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
+  type Predicted as CommodityPredicted, decontaminateEdges, encodeResult, guidedUpscale, predictMatte, refineEdges, resizeMatte
 } from './effects/commodity-background-removal/steps.ts';
-export { CONTEXT as COMMODITY_CONTEXT, MODEL as COMMODITY_MODEL } from './effects/commodity-background-removal/tuning.ts';
+export {
+  CONTEXT as COMMODITY_CONTEXT, FOREGROUND_RADII, MODEL as COMMODITY_MODEL
+} from './effects/commodity-background-removal/tuning.ts';
 // - the face analyzer: attribute models, calibration, geometry and part measures
 export {
   AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale
@@ -170,7 +173,7 @@ export { SALIENCY_SIDE } from './effects/image-cropping/tuning.ts';
 // - lip colour
 export { default as lipsColorEffect } from './effects/lips-color-changer/effect.ts';
 // - skin analysis: the frame, the analysis, its maps, ridges and synthetic findings
-export { skinAgeOf, toAgeScale } from './effects/skin-analysis-advanced/skin/age.ts';
+export { anchoredSkinAge, skinAgeOf, toAgeScale } from './effects/skin-analysis-advanced/skin/age.ts';
 export { analyseSkin, labFrame, makeFrame, type SkinAnalysis } from './effects/skin-analysis-advanced/skin/analyse.ts';
 export { toImage as frameToImage } from './effects/skin-analysis-advanced/skin/frame.ts';
 export { lesionKind, around as skinAroundBlob } from './effects/skin-analysis-advanced/skin/lesions.ts';
@@ -185,7 +188,7 @@ export {
 } from './effects/skin-analysis-advanced/skin/synthetic.ts';
 export { SKIN_PARSING, zoneGrid } from './effects/skin-analysis-advanced/skin/zones.ts';
 export {
-  AGE_MODEL, COMEDONE_MIN_PX, LINES as SKIN_LINES, RIDGE_SIGMAS
+  AGE_MODEL, COMEDONE_MIN_PX, LINES as SKIN_LINES, RIDGE_SIGMAS, SKIN_AGE_ANCHOR
 } from './effects/skin-analysis-advanced/tuning.ts';
 // - smart skin: the per-face retouch and the blemish finder
 export { type BlemishKind, findBlemishes, pixelsPerMm } from './effects/smart-skin-advanced/blemishes.ts';

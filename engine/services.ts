@@ -22,4 +22,6 @@ export interface Services<Tasks extends TaskBackend = TaskBackend> {
   storage: StorageMonitor;
   closing: boolean;
   baseUrl: BaseUrlOf;
+  /** Which backends this engine uses, and whether the services they rely on answer (for /healthz). */
+  backend: { kind: 'embedded' | 'cluster'; reachable(): Promise<Record<string, boolean>> };
 }

@@ -11,6 +11,7 @@ import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { faceRegions, REGION_NAMES, type RegionName } from '../vision/regions/face-regions.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
+import { occlusionMask, OCCLUSION_PARSING } from '../vision/regions/occlusion.ts';
 
 export interface JobFacts {
   /** The faces, largest first; memoised per set of options. */
@@ -25,6 +26,11 @@ export interface JobFacts {
    * memoised per face and options (face-beauty parses smaller and fewer classes than face-analyzer).
    */
   parsing(face: Face, opts?: ParseOptions): Promise<FaceParsing>;
+  /**
+   * What covers one face (hands, phones, microphones, hair over its eyes or lips...), 255 = in front of the
+   * face (vision/regions/occlusion.ts); memoised per face. Needs the face parser among the effect's models.
+   */
+  occlusion(face: Face): Promise<Mask>;
   /** Every person, 255 = person. */
   personMatte(): Promise<Mask>;
   /** The hair of the people whose faces are given (by default the faces found with default options). */
@@ -36,6 +42,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   const regions = new WeakMap<Face, Partial<Record<RegionName, Mask>>>();
   const hair = new Map<string, Promise<Mask>>();
   const parsings = new WeakMap<Face, Map<string, Promise<FaceParsing>>>();
+  const occlusions = new WeakMap<Face, Promise<Mask>>();
   let matte: Promise<Mask> | undefined;
   const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
     let v = map.get(key);
@@ -56,6 +63,11 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
       let byOpts = parsings.get(face);
       if (!byOpts) { byOpts = new Map(); parsings.set(face, byOpts); }
       return once(byOpts, JSON.stringify(opts), () => models.get<FaceParser>('bisenet-face-parsing').then((parser) => parseFace(parser, image, face, opts)));
+    },
+    occlusion: (face) => {
+      let m = occlusions.get(face);
+      if (!m) { m = facts.parsing(face, OCCLUSION_PARSING).then((parsing) => occlusionMask(face, parsing, image)); occlusions.set(face, m); }
+      return m;
     },
     personMatte: () => (matte ??= personMatte(models, image)),
     hairMask: async (given) => {

@@ -10,6 +10,8 @@ import type { Rect } from '../image/rect.ts';
 import { fromXywh, type XywhRect } from '../../contract/rectangles.ts';
 import type { DetectOptions, Face } from '../vision/faces/detect.ts';
 import { CodedError } from '../../contract/errors.ts';
+import { keepOccluded } from '../looks/occlusion.ts';
+import type { RasterImage } from '../image/raster.ts';
 import { named, type Ctx, type Kit, type Step } from './effect.ts';
 
 export interface FaceChoice {
@@ -78,4 +80,23 @@ export async function eachFace(faces: readonly Face[], kit: Kit, each: (face: Fa
     if (kit.signal.aborted) return;
     await each(faces[i], i);
   }
+}
+
+/** How far an edit fades in from an occluder's edge, in face widths. */
+const OCCLUDER_FEATHER = 0.03;
+
+/**
+ * After the per-face edits: the photo's own pixels back over whatever covers each edited face (a hand, a phone,
+ * a microphone; JobFacts.occlusion), the edit fading in from their edge. `result` holds the edited pixels,
+ * the input's size and channels. Faces without mesh were not edited and have no occlusion to keep.
+ */
+export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'data'>, faces: readonly Face[]): Promise<void> {
+  const occluders = [];
+  for (const face of faces) {
+    const m = face.mesh;
+    if (!m) continue;
+    const fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
+    occluders.push({ mask: await c.facts.occlusion(face), feather: Math.max(2, OCCLUDER_FEATHER * fw) });
+  }
+  keepOccluded({ ...c.image, data: result.data }, c.image, occluders);
 }

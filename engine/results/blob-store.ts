@@ -38,6 +38,12 @@ export interface BlobStore {
    * no such path and leaves this out.
    */
   pathOf?(key: string): string | undefined;
+  /**
+   * A URL that reads the blob from the store itself, valid for what is left of its retention, or undefined
+   * when there is no such blob: for a remote store that can sign URLs (S3), so results can be answered with a
+   * redirect (ATELIER_RESULTS_REDIRECT=presigned).
+   */
+  presignedUrl?(key: string, retentionMs: number): Promise<string | undefined>;
 }
 
 /** The whole blob in memory (inputs are read whole: an effect decodes them at once). */

@@ -35,6 +35,14 @@ export class ResultStore {
     return RESULT_NAME.test(name) ? this.blobs.pathOf?.(name) : undefined;
   }
 
+  /** Whether results can be answered as a redirect to the store (it signs URLs: S3). */
+  get canPresign(): boolean { return this.blobs.presignedUrl !== undefined; }
+
+  /** A presigned URL of the result in the store, or undefined when it is not one of ours or has gone. */
+  async presignedUrl(name: string, retentionMs: number): Promise<string | undefined> {
+    return RESULT_NAME.test(name) ? this.blobs.presignedUrl?.(name, retentionMs) : undefined;
+  }
+
   /** Deletes results older than `maxAgeMs`; returns how many went. */
   async sweep(maxAgeMs: number, now = Date.now()): Promise<number> {
     return this.blobs.expire(maxAgeMs, now);

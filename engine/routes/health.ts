@@ -5,6 +5,8 @@
  * loaded (in `workers` of the threads: worker threads, and the model host for the networks it preloads), loading, loadable (its files are there, nothing has needed
  * it yet) or failed (with the reason: the last load error, or the files that are missing). `storage` says
  * whether the data folder's disk has room (storage.ts); while it is full, `status` is `storage_full`.
+ * `backend` names the task and blob backends (embedded, or cluster: Redis and S3) and whether each service
+ * they rely on answers now; `ready` is false while draining, so a load balancer stops sending work.
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog } from '../vision/models/catalog.ts';
@@ -31,20 +33,23 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
   const problems = new Map(await Promise.all(Object.values(catalog).map(async (e) => [e.id, await e.check()] as const)));
 
   app.get('/healthz', async () => {
-    const { pool, tasks, queue, effects, endpoints, storage: disk } = services;
+    const { pool, tasks, queue, effects, endpoints, storage: disk, backend } = services;
+    const reachable = await backend.reachable();
     const storage = disk.health();
     const workers = pool.threadModels;
     // The catalog, and anything a worker tried that is not in it (an effect naming a model that does not exist).
     const ids = new Set([...Object.keys(catalog), ...workers.flatMap((w) => [...w.keys()])]);
     return {
       status: services.closing ? 'shutting_down' : storage.state === 'full' ? 'storage_full' : 'ok',
-      ready: pool.ready,
+      ready: pool.ready && !services.closing,
       models: Object.fromEntries([...ids].map((id) =>
         [id, modelHealth(workers.flatMap((w) => w.get(id) ?? []), problems.get(id))])),
       effects: Object.fromEntries(endpoints.filter((e) => e.mode !== 'query')
         .map((e) => [e.slug, effects[e.slug] ? 'available' : 'not_available'])),
       workers: { size: pool.size, idle: pool.idle, waiting: pool.queued },
-      tasks: { pending: await tasks.pendingCount(), running: queue.inFlight },
+      backend: { kind: backend.kind, reachable },
+      // An unreachable shared backend has no count to give.
+      tasks: { pending: Object.values(reachable).every(Boolean) ? await tasks.pendingCount() : null, running: queue.inFlight },
       storage,
     };
   });

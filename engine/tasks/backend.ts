@@ -97,6 +97,12 @@ export interface TaskBackend {
    * retention by age, and cleaning waiting jobs, never active ones).
    */
   sweep(maxAgeMs: number, now?: number): Promise<number>;
+  /**
+   * Calls `listener` whenever a task may have become claimable that this engine did not queue itself
+   * (another engine's submit, a task back from a stopped engine). Only a shared backend has such tasks;
+   * the embedded one leaves this out, its queue being woken by its own submits.
+   */
+  watch?(listener: () => void): void;
   /** Lets the backend go (and, embedded, the data folder with it). */
   close(): Promise<void>;
 }

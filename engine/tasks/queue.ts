@@ -32,7 +32,8 @@ const MAX_RETRY_MS = 30_000;
 const LEASE_MS = 60_000;
 
 export class TaskQueue {
-  private readonly running = new Set<string>();
+  /** Task id → its effect's slug, for the tasks this engine runs now. */
+  private readonly running = new Map<string, string>();
   /**
    * Tasks still claimed by this engine because their outcome could not be written; queued again when
    * writes succeed. The value: whether to give back the attempt the stop cost.
@@ -96,6 +97,13 @@ export class TaskQueue {
 
   get inFlight(): number { return this.running.size; }
 
+  /** Tasks running here, counted by effect (for /metrics). */
+  runningByEffect(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const slug of this.running.values()) counts.set(slug, (counts.get(slug) ?? 0) + 1);
+    return counts;
+  }
+
   /** Whether the queue waits for the disk (a write failed for want of space). */
   get paused(): boolean { return this.retryTimer !== undefined; }
 
@@ -141,7 +149,7 @@ export class TaskQueue {
   }
 
   private async run(task: ClaimedTask) {
-    this.running.add(task.id);
+    this.running.set(task.id, task.slug);
     const renewal = setInterval(() => void this.tasks.renew(task, this.leaseMs)
       .catch((err) => console.error(`[tasks] ${task.id}: its lease could not be renewed:`, err instanceof Error ? err.message : err)), this.leaseMs / 3);
     renewal.unref();

@@ -42,9 +42,18 @@ export function testDataDir(prefix = 'atelier-test-'): string {
   return dir;
 }
 
+/**
+ * The optimised networks (engine/workers/optimized-models.ts) test engines share, so that each does not save
+ * its own 177 MB ISNet; kept between runs like any cache. A test of the saving gives its own folder.
+ */
+export const testOptimizedModelDir = path.join(os.tmpdir(), 'atelier-test-optimized-models');
+
 export async function startTestEngine(overrides: Partial<EngineConfig> = {}): Promise<TestEngine> {
   const dataDir = overrides.dataDir ?? testDataDir();
-  const config: EngineConfig = { ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], ...overrides };
+  const config: EngineConfig = {
+    ...configFromEnv({}), dataDir, port: 0, workers: 1, modelThreads: 2, apiKeys: [TEST_KEY], optimizedModelDir: testOptimizedModelDir,
+    preloadModels: [], ...overrides,
+  };
   const app = await buildApp(config, config.apiKeys);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: address, dataDir, close: () => app.close() };

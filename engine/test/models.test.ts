@@ -1,6 +1,8 @@
 /** Models load on first use, per worker; /healthz says where each stands, and a failed load is plain to see. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, form, get, post, solidPng, startTestEngine, waitReady, type TestEngine } from './helpers.ts';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fixture, form, get, post, solidPng, startTestEngine, testDataDir, waitReady, type TestEngine } from './helpers.ts';
 import { modelHealth } from '../routes/health.ts';
 
 const COMMODITY = '/api/cutout/general/commodity-background-removal';
@@ -66,6 +68,30 @@ describe('preloaded networks', () => {
       await p.close();
     }
   });
+});
+
+describe('optimised networks kept in the data folder', () => {
+  it('answers the same bytes from a network opened from its optimised copy as from its weights', async () => {
+    const cutout = async (overrides: Parameters<typeof startTestEngine>[0]) => {
+      const p = await startTestEngine(overrides);
+      try {
+        const r = await post(p, COMMODITY, form({ image: fixture('product_coffee_cup.png'), return_form: 'whiteBK' }));
+        expect(r.status).toBe(200);
+        return Buffer.from(await (await fetch(r.body.data.image_url)).arrayBuffer());
+      } finally {
+        await p.close();
+      }
+    };
+    const fromWeights = await cutout({ optimizedModelDir: false });
+    const dataDir = testDataDir();
+    const saving = await cutout({ dataDir, optimizedModelDir: undefined });
+    const kept = readdirSync(path.join(dataDir, 'optimized-models'));
+    expect(kept).toEqual([expect.stringMatching(/^isnet-medium\.[0-9a-f]{16}\.onnx$/)]);
+    const fromCopy = await cutout({ dataDir, optimizedModelDir: undefined });
+    expect(readdirSync(path.join(dataDir, 'optimized-models'))).toEqual(kept);
+    expect(saving.equals(fromWeights)).toBe(true);
+    expect(fromCopy.equals(fromWeights)).toBe(true);
+  }, 300_000); // three engines, each opening ISNet cold
 });
 
 describe('modelHealth', () => {

@@ -22,4 +22,10 @@ export type HostControl = HostConnect | HostStop;
 export interface HostStopped { type: 'stopped' }
 export type HostModelEvent = { type: 'model'; id: string; state: 'loading' | 'loaded' } | { type: 'model'; id: string; state: 'failed'; message: string };
 
-export interface HostInit { threads: number; idleMs: number; preload: string[] }
+export interface HostInit {
+  threads: number;
+  idleMs: number;
+  preload: string[];
+  /** Where optimised copies of networks are kept (see optimized-models.ts); none kept without it. */
+  optimizedDir?: string;
+}

@@ -2,13 +2,15 @@
  * The model host: one thread that holds the ONNX sessions every worker shares. Workers ask it to open a
  * network by catalog id and to run it; runs go one at a time, each with every core, so the session's
  * arena is sized for one run and the engine holds one copy of each network however many workers it has.
- * Opens the networks in init.preload at start and others when asked, and closes what has not run for a
- * while (ATELIER_MODEL_IDLE_MS).
+ * Opens the networks in init.preload at start and others when asked, from the optimised copies it keeps
+ * in init.optimizedDir where the catalog allows it, and closes what has not run for a while
+ * (ATELIER_MODEL_IDLE_MS).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { catalog } from '../vision/models/catalog.ts';
 import { openLocalOnnx, type OnnxTensor } from '../vision/models/onnx.ts';
 import { IdleNets } from './idle-nets.ts';
+import { openOptimized } from './optimized-models.ts';
 import type { HostControl, HostInit, HostModelEvent, HostReply, HostRequest, HostStopped } from './host-protocol.ts';
 
 const init = workerData as HostInit;
@@ -19,6 +21,10 @@ function openNet(id: string) {
   const entry = catalog[base];
   const source = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
   if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
+  if (init.optimizedDir && variant === undefined && entry.onnxIdentity) {
+    const dir = init.optimizedDir;
+    return entry.onnxIdentity().then((identity) => openOptimized(dir, { id: base, identity, origin: `catalog:${base}`, bytes: source }, init.threads));
+  }
   return source().then((bytes) => openLocalOnnx(bytes, init.threads));
 }
 // A failed open is forgotten, so a later request tries again (as the workers' registries do); a network

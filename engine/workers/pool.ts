@@ -163,7 +163,9 @@ export class WorkerPool {
   }
 
   private spawnHost(): Worker {
-    const init: HostInit = { threads: this.init.threads, idleMs: this.init.modelIdleMs ?? 0, preload: this.init.preloadModels ?? [] };
+    const init: HostInit = {
+      threads: this.init.threads, idleMs: this.init.modelIdleMs ?? 0, preload: this.init.preloadModels ?? [], optimizedDir: this.init.optimizedModelDir,
+    };
     const host = new Worker(hostUrl, { workerData: init });
     this.hostModels = new Map();
     host.on('message', (m: HostStopped | HostModelEvent) => {

@@ -39,6 +39,8 @@ export interface WorkerInit {
   modelIdleMs?: number;
   /** ONNX networks the model host opens at its start (see EngineConfig.preloadModels). */
   preloadModels?: string[];
+  /** Where the model host keeps optimised copies of networks (see optimized-models.ts). */
+  optimizedModelDir?: string;
 }
 
 /** What a worker starts with: the pool's init and its port to the model host. */

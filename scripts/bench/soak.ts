@@ -11,7 +11,7 @@
  * wrapper, so /proc/<pid>/status VmRSS covers its worker threads) on a free loopback port with a temporary
  * data folder, samples its RSS every 250 ms, and first measures each endpoint's first request on a fresh
  * engine of its own (--no-cold skips that), once its RSS has settled (the models it preloads open; see
- * ATELIER_PRELOAD_MODELS). --only: just these endpoints. With --url it refuses anything but loopback and samples RSS only
+ * ATELIER_PRELOAD_MODELS); the engines share one folder of optimised models, which the first requests fill. --only: just these endpoints. With --url it refuses anything but loopback and samples RSS only
  * when given --pid. Photos: ATELIER_TESTDATA or ../shared/testdata; absent, it says so and exits 2.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,6 +72,13 @@ if (opts.url && !(opts.key ?? process.env.ATELIER_API_KEY)) {
 
 interface Engine { base: string; key: string; pid?: number; startMs?: number; stop: () => Promise<void> }
 
+/**
+ * Where every engine this soak spawns keeps its optimised models (engine/workers/optimized-models.ts): the
+ * soak's first requests save them, so the cold pass measures an engine restarted after its install.
+ */
+const optimizedModelDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-models-'));
+process.on('exit', () => rmSync(optimizedModelDir, { recursive: true, force: true }));
+
 async function spawnEngine(): Promise<Engine> {
   const key = randomBytes(16).toString('hex');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'atelier-soak-'));
@@ -81,7 +88,7 @@ async function spawnEngine(): Promise<Engine> {
   // node itself with tsx as a loader, not the tsx CLI, which would run node as a child of its own.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'engine/server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_LOG_LEVEL: 'warn' },
+    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_OPTIMIZED_MODEL_DIR: optimizedModelDir, ATELIER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')],
   });
   const kill = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
@@ -128,7 +135,8 @@ async function waitReady(base: string, child: ChildProcess, log: string, timeout
 }
 
 /** RSS once it stops moving (within 1% over 2 s, at most 15 s): what the engine holds at rest. */
-async function settledRss(pid: number): Promise<number> {
+async function settledRss(pid: number, base: string): Promise<number> {
+  await preloadsDone(base);
   const window: number[] = [];
   const until = Date.now() + 15_000;
   for (;;) {
@@ -137,6 +145,14 @@ async function settledRss(pid: number): Promise<number> {
     const stable = window.length === 8 && Math.max(...window) - Math.min(...window) <= 0.01 * Math.max(...window);
     if (stable || Date.now() > until) return window[window.length - 1];
     await sleep(250);
+  }
+}
+
+/** Until /healthz shows no model loading (a preload may be saving its optimised copy in a child process, which the engine's RSS does not show), at most 5 min. */
+async function preloadsDone(base: string) {
+  for (const until = Date.now() + 300_000; Date.now() < until; await sleep(250)) {
+    const h = await (await fetch(`${base}/healthz`)).json() as { models?: Record<string, { state: string }> };
+    if (!Object.values(h.models ?? {}).some((m) => m.state === 'loading')) return;
   }
 }
 
@@ -213,7 +229,7 @@ async function main() {
     : { base: opts.url!.replace(/\/$/, ''), key: opts.key ?? process.env.ATELIER_API_KEY!, pid: opts.pid ? Number(opts.pid) : undefined, stop: async () => {} };
   try {
     const pid = engine.pid;
-    const startRss = pid ? await settledRss(pid) : NaN;
+    const startRss = pid ? await settledRss(pid, engine.base) : NaN;
     const afterStartHealth = await (await fetch(`${engine.base}/healthz`)).json() as Record<string, unknown>;
     const targets = targetsFor(afterStartHealth.effects as Record<string, string>);
     if (!targets.length) throw new Error('the engine provides no endpoint this soak can send photos to');
@@ -268,7 +284,7 @@ async function main() {
       for (const t of targets) {
         const e = await spawnEngine();
         try {
-          await settledRss(e.pid!);
+          await settledRss(e.pid!, e.base);
           const o = await request(e, { ...t, sent: 0 });
           cold.set(t.endpoint.slug, o);
           console.log(`cold start ${t.endpoint.slug}: first request ${(o.ms / 1000).toFixed(2)} s${o.error ? ` (${o.error})` : ''}`);
@@ -294,7 +310,8 @@ async function main() {
         f(Math.max(...s.ms)), f(s.first), c ? f(c.ms) + (c.error ? '!' : '') : '-', errors]);
     }
     say('  first: the endpoint\'s first request in this run, sent alone (models of earlier endpoints may be loaded);');
-    say('  cold: its first request on a fresh engine of its own. Target for both after a lazy load: < 5 s.');
+    say('  cold: its first request on a fresh engine of its own, which opens the optimised models the run saved');
+    say('  (an engine restarted after its install). Target for both after a lazy load: < 5 s.');
     say();
     if (pid) {
       const at = (n: number) => checkpoints.get(n);

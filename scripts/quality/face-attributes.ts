@@ -324,11 +324,15 @@ const ensembleOf = (id: string) => ENSEMBLES[id] ?? [id];
 // This grid's squares have black borders; the edge-border variants are in face-attributes-cache.ts / -choose.ts.
 const same = (c: Config, s: { models: string[]; scale: number; flip: boolean; border: string }) =>
   ensembleOf(c.spec).join('+') === s.models.join('+') && c.crop === `x${s.scale.toFixed(1)}` && c.flip === s.flip && s.border === 'black';
-const matches = same(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode === ageDecode(chosen.age.config)
-  && same(chosen.gender.config, PIPELINE.gender) && PIPELINE.gender.maleAt === maleAt(chosen.gender.config)
-  && same(chosen.emotion.config, PIPELINE.emotion);
-console.log(`\n== The module (attributes.ts PIPELINE: age ${stepName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${stepName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${stepName(PIPELINE.emotion)}) ==`);
-if (!matches) console.log('  NOTE: PIPELINE differs from the choice above; the figures below are the module\'s own.');
+// The module blends these choices with face-api's nets (face-attributes-blend.ts); a task with one part can match.
+const one = <T extends { parts: { models: string[]; scale: number; flip: boolean; border: string }[] }>(t: T) => (t.parts.length === 1 ? t.parts[0] : undefined);
+const sameOne = (c: Config, t: { parts: { models: string[]; scale: number; flip: boolean; border: string }[] }) => { const p = one(t); return !!p && same(c, p); };
+const matches = sameOne(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode === ageDecode(chosen.age.config)
+  && sameOne(chosen.gender.config, PIPELINE.gender) && PIPELINE.gender.maleAt === maleAt(chosen.gender.config)
+  && sameOne(chosen.emotion.config, PIPELINE.emotion);
+const tasksName = (t: { parts: ({ weight: number } & Parameters<typeof stepName>[0])[] }) => t.parts.map((p) => `${p.weight} ${stepName(p)}`).join(' + ');
+console.log(`\n== The module (tuning.ts PIPELINE: age ${tasksName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${tasksName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${tasksName(PIPELINE.emotion)}) ==`);
+if (!matches) console.log('  NOTE: PIPELINE differs from the choice above (it blends in face-api\'s nets: face-attributes-blend.ts); the figures below are the module\'s own.');
 await moduleFigures();
 
 /** The module end to end on both halves (counts given), and its time per face on three portraits. */

@@ -58,7 +58,7 @@ async function tile(data: Uint8Array, width: number, height: number, channels: 1
 mkdirSync(outDir, { recursive: true });
 for (const set of sets) {
   const list = items.filter((i) => i.set === set);
-  const models = set === 'emotion' ? [PIPELINE.emotion] : [PIPELINE.gender];
+  const models = set === 'emotion' ? PIPELINE.emotion.parts : PIPELINE.gender.parts;
   const cells: { images: Buffer[]; caption: string; wrong: boolean }[] = [];
   for (const item of list) {
     const image = await decodeImage(readFileSync(path.join(testdata, item.rel)), item.rel.endsWith('.png') ? 'png' : 'jpeg', 50e6);

@@ -9,7 +9,7 @@ import type { Params } from '../../../contract/endpoint.ts';
 import { encodePngFast } from '../../image/encode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { BEARD_PARSING, BEARD_REGIONS, removeFaceBeard } from '../../looks/beard/mask.ts';
 
 export type P = Params<typeof endpoint>;
@@ -28,6 +28,7 @@ export const shave: Step<P, PortraitState, Shaved> = async (c, kit) => {
     const parsing = await c.facts.parsing(face, BEARD_PARSING);
     removeFaceBeard(result, c.image, face, parsing, c.facts.regions(face, BEARD_REGIONS));
   });
+  await keepOccluders(c, result, c.state.faces);
   return { result };
 };
 

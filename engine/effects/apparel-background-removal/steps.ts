@@ -19,8 +19,9 @@ import { BAGS } from './garments/tuning.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
+import { decontaminate } from '../../image/foreground.ts';
 import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './garment-classes.ts';
-import { MESH_FACES, WORK_SIDE } from './tuning.ts';
+import { FOREGROUND_RADII, MESH_FACES, WORK_SIDE } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -145,6 +146,12 @@ export const buildMasks: Step<P, Alpha & Parsed, Masks> = async (c) => {
   return { masks };
 };
 
+/** The photo's colours with the soft edge of `alpha` freed of what lay behind (engine/image/foreground.ts). */
+function decontaminated(c: Ctx<P, Masks>, alpha: Uint8Array): Uint8Array {
+  const { width, height, channels, data } = c.image;
+  return decontaminate(data, width, height, channels, alpha, FOREGROUND_RADII);
+}
+
 export const encodeOutputs: Step<P, Masks> = async (c) => {
   const { width, height, channels, data } = c.image;
   for (const [name, alpha] of Object.entries(c.state.masks)) {
@@ -153,10 +160,10 @@ export const encodeOutputs: Step<P, Masks> = async (c) => {
         c.output.images[name] = await encodePngFast({ data: alpha, width, height, channels: 1 });
         break;
       case 'whiteBK':
-        c.output.images[name] = await encodePngFast({ data: overWhite(data, channels, alpha), width, height, channels: 3 });
+        c.output.images[name] = await encodePngFast({ data: overWhite(decontaminated(c, alpha), channels, alpha), width, height, channels: 3 });
         break;
       default:
-        c.output.images[name] = await encodePngFast({ data: withAlpha(data, channels, alpha), width, height, channels: 4 });
+        c.output.images[name] = await encodePngFast({ data: withAlpha(decontaminated(c, alpha), channels, alpha), width, height, channels: 4 });
     }
   }
 };

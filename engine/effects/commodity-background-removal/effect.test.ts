@@ -123,6 +123,31 @@ describe('commodity-background-removal', () => {
     for (const [x0, y0, x1, y1] of corners(1500, 1000, 75)) expect(share(m, 0, x0, y0, x1, y1)).toBeLessThan(0.02);
   });
 
+  it('gives the soft edge the subject\'s colour, not the old background\'s (the cup laid on blue)', async () => {
+    // Blue, which neither the cup, the saucer nor the table has much of.
+    const mask = await decode((await runCup('mask')).data);
+    const onBlue = Buffer.alloc(cup.data.length);
+    const blue = [20, 40, 230];
+    for (let i = 0; i < 600 * 400; i++) {
+      const a = mask.data[i];
+      for (let c = 0; c < 3; c++) onBlue[i * 3 + c] = Math.round((a * cup.data[i * 3 + c] + (255 - a) * blue[c]) / 255);
+    }
+    const r = await decode((await run({ data: onBlue, width: 600, height: 400, channels: 3 })).data);
+    // Blue's excess over red and green in the partly transparent pixels, weighted by their alpha (what shows
+    // on a new background): the photo's own colours there against the colours the cutout gives them.
+    const excess = (px: Uint8Array | Buffer, k: number) => px[k + 2] - (px[k] + px[k + 1]) / 2;
+    let before = 0, after = 0, soft = 0;
+    for (let i = 0; i < 600 * 400; i++) {
+      const a = r.data[i * 4 + 3];
+      if (a === 0 || a === 255) continue;
+      soft++;
+      before += (a / 255) * excess(onBlue, i * 3);
+      after += (a / 255) * excess(r.data, i * 4);
+    }
+    expect(soft).toBeGreaterThan(500);
+    expect(after / soft).toBeLessThan(0.5 * (before / soft));
+  });
+
   it('crop with nothing found: the whole frame, fully transparent (no error)', async () => {
     const flat = { data: Buffer.alloc(64 * 48 * 3, 200), width: 64, height: 48, channels: 3 as const };
     const c = await decode((await run(flat, 'crop')).data);

@@ -10,7 +10,8 @@ import { lumaPlane } from '../../image/luma.ts';
 import { alphaBounds, extractBox, multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast, type RawPixels } from '../../image/encode.ts';
-import { CONTEXT, CROP_THRESHOLD, EPS, RADIUS } from './tuning.ts';
+import { decontaminate } from '../../image/foreground.ts';
+import { CONTEXT, CROP_THRESHOLD, EPS, FOREGROUND_RADII, RADIUS } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -21,6 +22,8 @@ export interface Predicted {
 }
 /** Alpha at input resolution. */
 export interface Alpha { alpha: Uint8Array }
+/** The photo's pixels with the edge colours freed of the old background (same layout as the input). */
+export interface Colours { colours: Uint8Array }
 
 /**
  * ISNet alpha for the image, from one look at the image with its borders extended (edge pixels repeated).
@@ -72,9 +75,21 @@ export const resizeMatte: Step<P, Predicted & Partial<Alpha>, Alpha> = async (c)
   return { alpha };
 };
 
-export const applyReturnForm: Step<P, Alpha, { result: RawPixels }> = (c) => {
-  const { alpha } = c.state;
+/**
+ * The foreground colour under the soft edge (engine/image/foreground.ts), so the old background does not
+ * show as a fringe on a new one; not for the mask form, which has no colour.
+ */
+export const decontaminateEdges: Step<P, Alpha, Partial<Colours>> = (c) => {
+  if (c.params.return_form === 'mask') return {};
   const { width, height, channels, data } = c.image;
+  return { colours: decontaminate(data, width, height, channels, c.state.alpha, FOREGROUND_RADII) };
+};
+
+/** The requested form, from the decontaminated colours when there are some (the photo's own otherwise). */
+export const applyReturnForm: Step<P, Alpha & Partial<Colours>, { result: RawPixels }> = (c) => {
+  const { alpha } = c.state;
+  const { width, height, channels } = c.image;
+  const data = c.state.colours ?? c.image.data;
   switch (c.params.return_form) {
     case 'mask':
       return { result: { data: alpha, width, height, channels: 1 } };

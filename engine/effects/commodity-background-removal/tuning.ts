@@ -29,3 +29,12 @@ export const EPS = 1e-4;
 
 /** Alpha at or below this counts as background when trimming (soft fringes of a few percent are noise). */
 export const CROP_THRESHOLD = 8;
+
+/**
+ * Blur-fusion windows for the edge colours (engine/image/foreground.ts), in px for an image 1024 px on its long
+ * side (scaled with a smaller one; a larger one is worked on a grid of that size): a wide pass that reaches the
+ * subject's and the background's colours away from the edge, a narrow one that follows them. Chosen on the fit
+ * half of scripts/quality/cutout-edges.ts (wider windows help up to about these, then flatten;
+ * docs/experiments/commodity-background-removal.md#edge-colours).
+ */
+export const FOREGROUND_RADII = { wide: 90, narrow: 10 } as const;

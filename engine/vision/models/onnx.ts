@@ -38,10 +38,16 @@ export function sessionOptions(threads: number): InferenceSession.SessionOptions
   };
 }
 
-/** Opens a session in this thread. onnxruntime is imported here, only when a network is opened. */
-export async function openLocalOnnx(bytes: Uint8Array, threads: number): Promise<OnnxNet & { release(): Promise<void> }> {
+/**
+ * Opens a session in this thread, from the model's bytes or from a file (an optimised model saved
+ * earlier). `saveOptimizedTo` has onnxruntime write the graph it optimised there, so a later open can
+ * skip the optimisation (see engine/workers/optimized-models.ts). onnxruntime is imported here, only when
+ * a network is opened.
+ */
+export async function openLocalOnnx(model: Uint8Array | string, threads: number, saveOptimizedTo?: string): Promise<OnnxNet & { release(): Promise<void> }> {
   const ort = await import('onnxruntime-node');
-  const session = await ort.InferenceSession.create(bytes, sessionOptions(threads));
+  const options = saveOptimizedTo ? { ...sessionOptions(threads), optimizedModelFilePath: saveOptimizedTo } : sessionOptions(threads);
+  const session = typeof model === 'string' ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options);
   return {
     async run(feeds, outputs) {
       const inputs = Object.fromEntries(Object.entries(feeds).map(([k, t]) => [k, new ort.Tensor('float32', t.data, t.dims)]));

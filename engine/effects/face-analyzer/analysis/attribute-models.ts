@@ -5,12 +5,13 @@
 import type { RasterImage } from '../../../image/raster.ts';
 import { humanModel, type HumanLike, type TensorLike } from '../../../vision/models/human.ts';
 import type { OnnxNet } from '../../../vision/models/onnx.ts';
+import { loadFaceApi, type FaceApiNets } from '../../../vision/models/face-api.ts';
 import type { ModelRegistry } from '../../../vision/models/registry.ts';
 import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from '../../../vision/models/faceres-onnx.ts';
 import type { Roi } from '../../../vision/faces/crop.ts';
 import { normalise, normaliseData, pixelCrops, pixelNorm, sharedCrops, type Border, type CropCache, type Tf } from './attribute-crops.ts';
 import { averageViews } from './attribute-decode.ts';
-import type { AttributeModelSpec, RawAttributes } from './attribute-specs.ts';
+import { fromFaceApiExpression, type AttributeModelSpec, type RawAttributes } from './attribute-specs.ts';
 
 /**
  * The attribute models that also run on onnxruntime (converted in memory, outputs equal to 1e-6): per
@@ -21,15 +22,18 @@ const ONNX_NETS: Record<string, { id: string; input: string; outputs: string[] }
   [FACERES_FILE]: { id: FACERES_ONNX_ID, input: FACERES_INPUT, outputs: Object.values(FACERES_OUTPUTS) },
 };
 
-/** The ONNX network for a model file, or undefined: then tfjs runs the graph. */
-export type AttributeNets = (file: string) => Promise<OnnxNet | undefined>;
+/**
+ * The ONNX network for a model file, or undefined: then tfjs runs the graph; and face-api's nets (the
+ * registry's 'face-api'), for the specs that name one.
+ */
+export type AttributeNets = ((file: string) => Promise<OnnxNet | undefined>) & { faceApi?: () => Promise<FaceApiNets> };
 
 /**
  * The registry's ONNX attribute networks; one that fails to open stays on tfjs (same outputs, slower),
  * with a warning, as the face parser does.
  */
 export function registryNets(models: ModelRegistry): AttributeNets {
-  return async (file) => {
+  const onnx = async (file: string) => {
     const spec = ONNX_NETS[file];
     if (!spec) return undefined;
     return models.get<OnnxNet>(spec.id).catch((err: unknown) => {
@@ -38,6 +42,7 @@ export function registryNets(models: ModelRegistry): AttributeNets {
       return undefined;
     });
   };
+  return Object.assign(onnx, { faceApi: () => models.get<FaceApiNets>('face-api') });
 }
 const warned = new Set<string>();
 
@@ -86,6 +91,7 @@ export function withMirrors(data: Float32Array, [n, h, w, c]: readonly number[])
 }
 
 async function runViews(human: HumanLike, spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border, crops?: CropCache): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
+  if (spec.faceApi) return runFaceApi(spec, image, rois, flip, nets, border, crops);
   const tf = human.tf as Tf;
   const net = await nets?.(spec.file);
   const onnx = net && ONNX_NETS[spec.file];
@@ -127,6 +133,28 @@ async function runViews(human: HumanLike, spec: AttributeModelSpec, image: Raste
     } finally {
       tf.dispose([...Object.values(t), ...outputs]);
     }
+  }
+  return flip ? { plain, mirrored } : { plain };
+}
+
+let threadFaceApi: Promise<FaceApiNets> | undefined;
+
+/** A face-api net on the squares (0..255 RGB, face-api normalises inside), plain and mirrored in one batch. */
+async function runFaceApi(spec: AttributeModelSpec, image: RasterImage, rois: Roi[], flip: boolean, nets: AttributeNets | undefined, border: Border, crops?: CropCache): Promise<{ plain: RawAttributes[]; mirrored?: RawAttributes[] }> {
+  // Without a registry's (a caller passing no nets runs everything in this thread), this thread's own.
+  const fa = await (nets?.faceApi ? nets.faceApi() : (threadFaceApi ??= loadFaceApi()));
+  const plain: RawAttributes[] = [], mirrored: RawAttributes[] = [];
+  for (let b = 0; b < rois.length; b += BATCH) {
+    const batch = rois.slice(b, b + BATCH);
+    const dims = [batch.length, spec.size, spec.size, 3];
+    let data = normaliseData(pixelCrops(spec, image, batch, border, crops && { cache: crops, key: `${b}` }), 'rgb255');
+    if (flip) data = withMirrors(data, dims);
+    const n = flip ? 2 * batch.length : batch.length;
+    const raw: RawAttributes[] = spec.faceApi === 'ageGender'
+      ? (await fa.ageGender(data, n)).map(({ age, male }) => ({ age, male }))
+      : (await fa.expression(data, n)).map((p) => ({ emotion: fromFaceApiExpression(p) }));
+    plain.push(...raw.slice(0, batch.length));
+    if (flip) mirrored.push(...raw.slice(batch.length));
   }
   return flip ? { plain, mirrored } : { plain };
 }

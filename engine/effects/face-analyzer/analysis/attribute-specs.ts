@@ -38,6 +38,8 @@ export interface AttributeModelSpec {
   /** Stretch each crop's contrast to the full range first (SSR-Net's demo; human's optional "equalization"). */
   stretch?: boolean;
   tasks: ('age' | 'gender' | 'emotion')[];
+  /** A face-api net (vision/models/face-api.ts), run through face-api's own code rather than a Human graph: `file` and `read` are not used. */
+  faceApi?: 'ageGender' | 'expression';
   /** Per face, from the model's outputs for a batch of n. */
   read(outputs: TensorLike[], n: number): Promise<RawAttributes[]>;
 }
@@ -73,7 +75,20 @@ const readGear = async (outputs: TensorLike[], n: number): Promise<RawAttributes
   return ages.map((ageDist, i) => ({ ageDist, male: gender[i][0] / (gender[i][0] + gender[i][1]) }));
 };
 
+/** face-api's expression order (neutral, happy, sad, angry, fearful, disgusted, surprised) -> API code. */
+const FACE_API_TO_API = [0, 1, 4, 3, 6, 5, 2];
+export const fromFaceApiExpression = (p: number[]): number[] => {
+  const emotion = new Array<number>(7).fill(0);
+  p.forEach((v, i) => { emotion[FACE_API_TO_API[i]] = v; });
+  return emotion;
+};
+const notAGraph = (): Promise<RawAttributes[]> => Promise.reject(new Error('a face-api net has no graph outputs to read'));
+
 export const ATTRIBUTE_MODELS: Record<string, AttributeModelSpec> = {
+  // face-api (MIT): TinyXception age regression and [male, female] softmax; 0..255 RGB (its own mean subtraction inside).
+  'faceapi-age-gender': { id: 'faceapi-age-gender', file: 'face-api:age_gender_model', size: 112, norm: 'rgb255', tasks: ['age', 'gender'], faceApi: 'ageGender', read: notAGraph },
+  // face-api's seven expressions on the same input.
+  'faceapi-expression': { id: 'faceapi-expression', file: 'face-api:face_expression_model', size: 112, norm: 'rgb255', tasks: ['emotion'], faceApi: 'expression', read: notAGraph },
   // human feeds faceres 0..255 RGB; the model's own code (HSE facial_analysis.py) BGR minus the ImageNet means.
   faceres: { id: 'faceres', file: 'faceres.json', size: 224, norm: 'rgb255', tasks: ['age', 'gender'], read: readFaceres },
   'faceres-caffe': { id: 'faceres-caffe', file: 'faceres.json', size: 224, norm: 'caffe', tasks: ['age', 'gender'], read: readFaceres },

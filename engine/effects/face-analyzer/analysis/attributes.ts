@@ -18,11 +18,14 @@ import { decodeAge, meanAttributes } from './attribute-decode.ts';
 import { ATTRIBUTE_MODELS, type RawAttributes } from './attribute-specs.ts';
 import type { Roi } from '../../../vision/faces/crop.ts';
 import type { Face } from '../../../vision/faces/detect.ts';
-import { PIPELINE, type AttributeStep } from '../tuning.ts';
+import { PIPELINE, type AttributePart, type AttributeStep } from '../tuning.ts';
 
 export interface FaceAttributes {
-  /** Years as an integer; AGE_CAP (65) means 65 or older. probability: P(true age within 5 years of value; for 65: at least 60). */
-  age: { value: number; probability: number };
+  /**
+   * Years as an integer; AGE_CAP (65) means 65 or older. probability: P(true age within 5 years of value; for
+   * 65: at least 60). years: the estimate itself, neither rounded nor capped (skin analysis anchors on it).
+   */
+  age: { value: number; probability: number; years: number };
   /** 0 male, 1 female; probability of the value given. */
   gender: { value: 0 | 1; probability: number };
   /** 0 neutral, 1 happy, 2 surprised, 3 angry, 4 sad, 5 disgusted, 6 fearful; scores: all seven, summing to 1. */
@@ -31,7 +34,8 @@ export interface FaceAttributes {
 
 /** Loads the pipeline's models into this Human instance (a worker can call it at start-up). */
 export async function loadFaceAttributeModels(human: unknown): Promise<void> {
-  const files = new Set([PIPELINE.age, PIPELINE.gender, PIPELINE.emotion].flatMap((s) => s.models.map((m) => ATTRIBUTE_MODELS[m].file)));
+  const steps = [PIPELINE.age, PIPELINE.gender, PIPELINE.emotion].flatMap((t) => t.parts);
+  const files = new Set(steps.flatMap((s) => s.models.filter((m) => !ATTRIBUTE_MODELS[m].faceApi).map((m) => ATTRIBUTE_MODELS[m].file)));
   await Promise.all([...files].map((f) => humanModel(human as HumanLike, f)));
 }
 
@@ -80,27 +84,42 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
     }
     return Array.from({ length: n }, (_, i) => meanAttributes(perModel.map((r) => r[i])));
   };
-  const ageRaw = families.has('age') ? await run(PIPELINE.age) : undefined;
-  const genderRaw = families.has('gender') ? await run(PIPELINE.gender) : undefined;
-  const emotionRaw = families.has('emotion') ? await run(PIPELINE.emotion) : undefined;
+  const runParts = async (parts: AttributePart[]) => {
+    const out: { raw: RawAttributes[]; weight: number }[] = [];
+    for (const p of parts) out.push({ raw: await run(p), weight: p.weight });
+    return out;
+  };
+  const ageRuns = families.has('age') ? await runParts(PIPELINE.age.parts) : undefined;
+  const genderRuns = families.has('gender') ? await runParts(PIPELINE.gender.parts) : undefined;
+  const emotionRuns = families.has('emotion') ? await runParts(PIPELINE.emotion.parts) : undefined;
   return Array.from({ length: n }, (_, i) => {
     const out: Partial<FaceAttributes> = {};
-    if (ageRaw) {
-      const age = Math.max(0, Math.min(AGE_CAP, Math.round(decodeAge(ageRaw[i], PIPELINE.age.decode) ?? 0)));
-      out.age = { value: age, probability: prob(ageProbability(ageRaw[i], age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) ?? 0) };
+    if (ageRuns) {
+      const years = Math.max(0, weighted(ageRuns, (r) => decodeAge(r.raw[i], PIPELINE.age.decode) ?? 0));
+      const age = Math.min(AGE_CAP, Math.round(years));
+      const dist = ageRuns.find((r) => r.raw[i].ageDist)?.raw[i];
+      const p = dist ? ageProbability(dist, age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) : undefined;
+      out.age = { value: age, probability: prob(p ?? 0), years };
     }
-    if (genderRaw) {
-      const male = shiftMale(genderRaw[i].male ?? 0.5, PIPELINE.gender.maleAt);
+    if (genderRuns) {
+      const male = shiftMale(weighted(genderRuns, (r) => r.raw[i].male ?? 0.5), PIPELINE.gender.maleAt);
       const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
       out.gender = { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) };
     }
-    if (emotionRaw) {
-      const scores = temperatureScale(emotionRaw[i].emotion ?? new Array(7).fill(1 / 7), PIPELINE.emotion.temperature);
+    if (emotionRuns) {
+      const mixed = Array.from({ length: 7 }, (_, k) => weighted(emotionRuns, (r) => r.raw[i].emotion?.[k] ?? 1 / 7));
+      const scores = temperatureScale(mixed, PIPELINE.emotion.temperature);
       const value = scores.indexOf(Math.max(...scores));
       out.emotion = { value, probability: prob(scores[value]), scores: scores.map(round4) };
     }
     return out;
   });
+}
+
+/** The weighted mean of one value over the parts' runs. */
+function weighted(runs: { weight: number }[], value: (r: { raw: RawAttributes[]; weight: number }) => number): number {
+  const total = runs.reduce((s, r) => s + r.weight, 0);
+  return (runs as { raw: RawAttributes[]; weight: number }[]).reduce((s, r) => s + r.weight * value(r), 0) / total;
 }
 
 const round4 = (v: number) => Math.round(v * 1e4) / 1e4;

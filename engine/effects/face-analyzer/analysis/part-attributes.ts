@@ -224,5 +224,29 @@ export function decideParts(x: PartFeatures): PartAttributes {
  */
 export function partAttributes(face: Face, image: RasterImage, parsing: FaceParsing | ParsingSample, hair?: Mask): PartAttributes | null {
   const x = measureParts(face, image, parsing, hair);
-  return x ? decideParts(x) : null;
+  if (!x) return null;
+  const parts = decideParts(x);
+  // A photo without colour says nothing of the skin's: no skin answer (type 0, probability 0, as for one not asked).
+  return greyFace(face, image) ? { ...parts, skin: { type: 0, probability: 0 } } : parts;
+}
+
+/** Channel difference (0..255) within which a pixel counts as grey, and the share of the face's box that may exceed it. */
+const GREY = { tolerance: 6, colourShare: 0.02 };
+
+/** Whether the face's box holds no colour: a black-and-white photo (or one stored as RGB with equal channels). */
+export function greyFace(face: Face, image: RasterImage): boolean {
+  const { data, width, height, channels } = image;
+  const x0 = Math.max(0, Math.floor(face.box.x0)), y0 = Math.max(0, Math.floor(face.box.y0));
+  const x1 = Math.min(width, Math.ceil(face.box.x0 + face.box.w)), y1 = Math.min(height, Math.ceil(face.box.y0 + face.box.h));
+  if (channels < 3 || x1 <= x0 || y1 <= y0) return channels < 3;
+  const step = Math.max(1, Math.floor(Math.min(x1 - x0, y1 - y0) / 64));
+  let n = 0, coloured = 0;
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      const i = (y * width + x) * channels;
+      n++;
+      if (Math.max(Math.abs(data[i] - data[i + 1]), Math.abs(data[i + 1] - data[i + 2]), Math.abs(data[i] - data[i + 2])) > GREY.tolerance) coloured++;
+    }
+  }
+  return coloured <= GREY.colourShare * n;
 }

@@ -1,6 +1,6 @@
 /** Skin age: a measurement from the skin's own features, read through AGE_MODEL. */
 import type { Face } from '../../../vision/faces/detect.ts';
-import { ADULT_WIDTH, AGE_MODEL, SKIN_AGE_RANGE } from '../tuning.ts';
+import { ADULT_WIDTH, AGE_MODEL, SKIN_AGE_ANCHOR, SKIN_AGE_RANGE } from '../tuning.ts';
 import type { WrinkleMeasures } from './names.ts';
 
 /**
@@ -33,4 +33,10 @@ export const toAgeScale = (age: number, power: number) => (power === 0 ? Math.lo
 export function skinAgeOf(features: readonly number[], model: { power: number; intercept: number; weights: readonly number[] } = AGE_MODEL): number {
   const v = fromAgeScale(model.intercept + features.reduce((s, x, i) => s + x * (model.weights[i] ?? 0), 0), model.power);
   return Math.round(Math.max(SKIN_AGE_RANGE[0], Math.min(SKIN_AGE_RANGE[1], v)));
+}
+
+/** The answered skin age: the apparent age moved toward the skin's own measure (SKIN_AGE_ANCHOR). */
+export function anchoredSkinAge(apparent: number, measured: number, anchor: { gain: number; maxShift: number; bias?: number } = SKIN_AGE_ANCHOR): number {
+  const shift = Math.max(-anchor.maxShift, Math.min(anchor.maxShift, anchor.gain * (measured - apparent - (anchor.bias ?? 0))));
+  return Math.round(Math.max(SKIN_AGE_RANGE[0], Math.min(SKIN_AGE_RANGE[1], apparent + shift)));
 }

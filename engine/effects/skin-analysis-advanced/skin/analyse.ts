@@ -172,7 +172,7 @@ export function analyseSkin(f: Frame, face: Face, parsing: FaceParsing | Parsing
   members.blackhead = { value: level, confidence: round3(poreConf * scaleConf(level === 0 ? fades(bhDensity, lv[0]) : grows(bhDensity, lv[level - 1]))) };
 
   lap('pores');
-  const lesionZone = zones.skin;
+  const lesionZone = zones.lesions;
   const plane = lesionPlane(lab);
   // Dark blobs no rule takes are followed by their finer re-measures (finer()), which only refinedSpot() may keep.
   const refined = new Set<Blob>();

@@ -1,6 +1,6 @@
 /** The names the skin analysis answers in: its zones, members and lesion kinds (docs/interface.md#skin-analysis). */
 
-export type ZoneName = 'skin' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
+export type ZoneName = 'skin' | 'lesions' | 'forehead' | 'glabella' | 'rightCrowsFeet' | 'leftCrowsFeet' | 'rightUnderEye' | 'leftUnderEye'
   | 'rightCheek' | 'leftCheek' | 'rightNasolabial' | 'leftNasolabial' | 'nose' | 'chin' | 'jaw' | 'tZone';
 
 export type Zones = Record<ZoneName, Float32Array>;

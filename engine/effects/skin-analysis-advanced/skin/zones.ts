@@ -14,7 +14,7 @@ import { feather, grow, minus, times, union } from '../../../image/feather.ts';
 import { faceRegions, type RegionName } from '../../../vision/regions/face-regions.ts';
 import { fillPolygon, type Pt } from '../../../image/polygon.ts';
 import { convexHull, LEFT_NOSTRIL, RIGHT_NOSTRIL } from '../../../vision/regions/skin-mask.ts';
-import { ZONE_PX_PER_MM } from '../tuning.ts';
+import { LESION_CLEAR, ZONE_PX_PER_MM } from '../tuning.ts';
 import { FACE_MM, resamplePlane, type Frame, type P2 } from './frame.ts';
 import type { ZoneName, Zones } from './names.ts';
 
@@ -82,7 +82,7 @@ export function skinZones(f: Frame, face: Face, parsing: FaceParsing | ParsingSa
   for (let x = 0; x < f.w; x++) xs[x] = Math.min(zw - 1, Math.floor(((x + 0.5) * zw) / f.w));
   for (let y = 0; y < f.h; y++) ys[y] = Math.min(zh - 1, Math.floor(((y + 0.5) * zh) / f.h));
   for (const [name, p] of Object.entries(zones) as [ZoneName, Float32Array][]) {
-    if (name === 'skin') {
+    if (name === 'skin' || name === 'lesions') {
       const v = resamplePlane(p, zw, zh, f.w, f.h);
       for (let i = 0; i < v.length; i++) v[i] = v[i] >= 0.5 ? 1 : v[i] < 0.02 ? 0 : v[i];
       out[name] = v;
@@ -152,6 +152,8 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
   const notSkin = grow(hard(fromParsing(['hair', 'glasses', 'hat', 'earring', 'cloth'])), win, 1 * s);
   const skin = minus(fromParsing(['skin', 'nose']), features, notSkin);
   for (let i = 0; i < skin.length; i++) skin[i] = skin[i] > 0.5 ? 1 : 0;
+  // Lesions only on skin clear of eye make-up and lashes and of glasses' frames, which the parse draws thin (LESION_CLEAR).
+  const lesions = minus(skin, grow(eyes, win, LESION_CLEAR.eyesMm * s), grow(hard(fromParsing(['glasses'])), win, LESION_CLEAR.glassesMm * s), grow(brows, win, LESION_CLEAR.browsMm * s));
 
   const zk = w / f.w;
   const scaled: Face = { ...face, mesh: face.mesh!.map((p, i) => [mesh[i][0], mesh[i][1], p[2] * f.k * zk]) };
@@ -164,6 +166,7 @@ function drawZones(mesh: P2[], s: number, w: number, h: number, f: Frame, face: 
   const glabella = feather(poly(pts(GLABELLA)), win, 0.5 * s);
   return {
     skin,
+    lesions,
     forehead: inSkin(minus(plane('forehead'), glabella)),
     glabella: inSkin(glabella),
     rightCrowsFeet: inSkin(poly(crowsFeetPolygon(mesh, 'right', s))),

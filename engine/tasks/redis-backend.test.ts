@@ -1,0 +1,121 @@
+/**
+ * The BullMQ task backend's guarantees on a real redis-server (loopback, a free port, no persistence):
+ * exclusive claims, renewals, outcomes only under the task's own claim, a count over every engine, takeover
+ * of a task whose lease ran out, and the third interruption failing the task as the embedded queue does.
+ * Inputs go to a disk blob store here; the cluster test (engine/test/cluster.test.ts) runs the S3 one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiskBlobStore } from '../results/disk-blob-store.ts';
+import { freePort, requirePrograms } from '../test/cluster-services.ts';
+import { RedisTaskBackend } from './redis-backend.ts';
+import { INPUT_KEY } from './store.ts';
+
+const LEASE_MS = 1000;
+let redis: ChildProcess;
+let url: string;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atelier-redis-backend-'));
+const backends: RedisTaskBackend[] = [];
+const inputs = new DiskBlobStore(path.join(dir, 'inputs'), INPUT_KEY, { durable: false });
+inputs.init();
+
+beforeAll(async () => {
+  requirePrograms();
+  const port = await freePort();
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  url = `redis://127.0.0.1:${port}`;
+  await new Promise((r) => setTimeout(r, 300));
+});
+
+afterAll(async () => {
+  await Promise.all(backends.map((b) => b.close().catch(() => {})));
+  redis?.kill('SIGTERM');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Each test on its own Redis database, so one's tasks are not another's. */
+async function open(db: number): Promise<RedisTaskBackend> {
+  const b = await RedisTaskBackend.open({ url: `${url}/${db}`, leaseMs: LEASE_MS, retentionMs: 3600_000, inputs });
+  backends.push(b);
+  return b;
+}
+
+const image = { bytes: new Uint8Array([1, 2, 3]), format: 'png' as const, maxPixels: 100 };
+
+describe('RedisTaskBackend', () => {
+  it('claims exclusively across engines, records an outcome only under its own claim, and counts over all engines', async () => {
+    const [one, two] = [await open(1), await open(1)];
+    expect(one.ownerOf('k')).toBe(two.ownerOf('k'));
+    const task = await one.submit('slug-a', { x: 1 }, { image }, one.ownerOf('k'));
+    expect(task.id).toMatch(/^[a-f0-9]{32}$/);
+    expect(await two.pendingCount()).toBe(1);
+    expect(await inputs.open(`${task.id}/image`)).toBeDefined();
+    expect((await two.find(task.id))?.status).toBe(0);
+    const claims = await Promise.all([one.claim('engine-1', LEASE_MS), two.claim('engine-2', LEASE_MS)]);
+    const got = claims.filter((c) => c !== undefined);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.attempts).toBe(1);
+    expect((await one.find(task.id))?.status).toBe(1);
+    const holder = claims[0] ? one : two;
+    expect(await holder.renew(got[0]!, LEASE_MS)).toBe(true);
+    expect(await holder.complete(got[0]!, ['0123456789abcdef0123456789abcdef.png'])).toBe(true);
+    const done = await two.find(task.id);
+    expect(done).toMatchObject({ status: 2, results: ['0123456789abcdef0123456789abcdef.png'], owner: one.ownerOf('k'), params: { x: 1 } });
+    expect(await two.pendingCount()).toBe(0);
+    // The outcome went with the inputs.
+    expect(await inputs.open(`${task.id}/image`)).toBeUndefined();
+    expect(await holder.fail(got[0]!, { status: 500, code: 'PROCESSING_FAILURE', message: 'late' })).toBe(false);
+    expect(await one.find('0'.repeat(31) + 'f')).toBeUndefined();
+  });
+
+  it('gives a task whose lease ran out to another engine, refuses the old claim, and fails the third interruption', async () => {
+    const [one, two] = [await open(2), await open(2)];
+    const task = await one.submit('slug-b', {}, { image });
+    const first = (await one.claim('engine-1', LEASE_MS))!;
+    expect(first.id).toBe(task.id);
+    // engine-1 stops renewing (as if killed): the stalled check puts the task back, and engine-2 takes it.
+    const second = await waitForClaim(two, 'engine-2');
+    expect(second.id).toBe(task.id);
+    expect(second.attempts).toBe(2);
+    expect(await one.complete(first, [])).toBe(false);
+    expect(await one.renew(first, LEASE_MS)).toBe(false);
+    // A third interruption: the next claim comes past the attempt limit, which the queue answers with
+    // PROCESSING_FAILURE, as embedded (queue.ts; here the failure is recorded by hand).
+    expect((await waitForClaim(one, 'engine-1')).attempts).toBe(3);
+    const fourth = await waitForClaim(two, 'engine-2');
+    expect(fourth.attempts).toBeGreaterThan(3);
+    expect(await two.fail(fourth, { status: 500, code: 'PROCESSING_FAILURE', message: 'slug-b could not finish after 3 attempts' })).toBe(true);
+    expect(await one.find(task.id)).toMatchObject({ status: 2, error: { code: 'PROCESSING_FAILURE', message: 'slug-b could not finish after 3 attempts' } });
+  }, 60_000);
+
+  it('puts a released task back with its attempt given back', async () => {
+    const one = await open(3);
+    const task = await one.submit('slug-c', {}, {});
+    const claimed = (await one.claim('engine-1', LEASE_MS))!;
+    await one.release(claimed, true);
+    expect((await one.find(task.id))?.status).toBe(0);
+    const again = (await one.claim('engine-1', LEASE_MS))!;
+    expect(again.id).toBe(task.id);
+    expect(again.attempts).toBe(1);
+    expect(await one.complete(again, [])).toBe(true);
+  });
+
+  it('stops the start plainly when Redis does not answer', async () => {
+    const port = await freePort();
+    await expect(RedisTaskBackend.open({ url: `redis://127.0.0.1:${port}`, leaseMs: LEASE_MS, retentionMs: 1000, inputs, connectTimeoutMs: 1500 }))
+      .rejects.toThrow(/did not answer/);
+  });
+});
+
+async function waitForClaim(b: RedisTaskBackend, holder: string) {
+  const end = Date.now() + 20_000;
+  while (Date.now() < end) {
+    const c = await b.claim(holder, LEASE_MS);
+    if (c) return c;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no claim within 20 s');
+}

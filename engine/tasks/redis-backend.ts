@@ -1,0 +1,307 @@
+/**
+ * The cluster's task backend: tasks are BullMQ jobs in Redis (ATELIER_REDIS_URL), shared by every engine;
+ * inputs are in the shared inputs blob store (S3). docs/cluster.md says how each guarantee of backend.ts is
+ * kept; in short:
+ *
+ * - A task is a job whose id is the task id (32 hex, as embedded). Its outcome, results or our own error, is
+ *   the job's return value: a task that failed cleanly is a completed job, not a BullMQ failure to retry.
+ * - A claim is `getNextJob` on a worker without a processor (manual fetching): BullMQ moves the job to
+ *   active and locks it under our token in one script, so claims are exclusive across engines. The lock is
+ *   the lease; `renew` extends it, and completing needs it (BullMQ refuses a token that lost its lock).
+ * - An engine that dies stops renewing: BullMQ's stalled-job check (run by every engine) finds the job active
+ *   without a lock and puts it back in the queue, counting it. After the third interruption BullMQ marks the
+ *   job to fail when next fetched; its next claim then answers attempts past the limit, and the queue fails
+ *   it with today's PROCESSING_FAILURE after 3 attempts (queue.ts), as embedded.
+ * - Engines wake on each other's submits through the queue's event stream (QueueEvents), with a slow poll
+ *   beside it for what no event announces (a released task's delay running out).
+ */
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { BlobStore } from '../results/blob-store.ts';
+import type { ClaimedTask, NewImage, StoredImage, TaskBackend, TaskFailure, TaskRow, TaskStatus } from './backend.ts';
+
+const QUEUE_NAME = 'tasks';
+const PREFIX = 'atelier';
+const OWNER_SECRET_KEY = `${PREFIX}:owner-secret`;
+/** Interruptions a task survives: the third fails it (as the embedded queue's attempt limit does). */
+const MAX_STALLS = 2;
+/** How often an idle engine looks at the queue without an event (delayed jobs announce nothing when due). */
+const POLL_MS = 5000;
+
+interface JobData {
+  slug: string;
+  params: Record<string, unknown>;
+  images: Record<string, StoredImage>;
+  owner?: string;
+  /** Claims given back (a stop, not the task, ended them): not counted as attempts. */
+  refunds: number;
+}
+
+type Outcome = { results: string[] } | { error: TaskFailure };
+type TaskJob = Job<JobData, Outcome>;
+
+export interface RedisBackendOptions {
+  url: string;
+  /** How long a claim holds without renewal (BullMQ's lock duration). */
+  leaseMs: number;
+  /** Finished jobs are kept this long (BullMQ's removeOnComplete/removeOnFail by age). */
+  retentionMs: number;
+  /** Where inputs are kept (shared by every engine). */
+  inputs: BlobStore;
+  /** How long the first answer from Redis may take before the start gives up (10 s). */
+  connectTimeoutMs?: number;
+  /** Called once the backend has closed (the app closes the store's client with it). */
+  afterClose?: () => void;
+}
+
+/** A connection as BullMQ wants it: commands wait for a reconnect instead of failing after some retries. */
+const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+
+/** The messages of BullMQ's refusals of a token that no longer holds the job: the claim was lost. */
+const LOST_CLAIM = /Missing lock|Lock mismatch|Missing key|not in the active state/i;
+
+export class RedisTaskBackend implements TaskBackend {
+  /** Jobs this engine holds, by claim token (renew, complete, fail and release act on them). */
+  private readonly held = new Map<string, TaskJob>();
+  private listeners: (() => void)[] = [];
+  private poll: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly queue: Queue<JobData, Outcome>,
+    private readonly worker: Worker<JobData, Outcome>,
+    private readonly events: QueueEvents,
+    private readonly ownerSecret: Buffer,
+    private readonly opts: RedisBackendOptions,
+  ) {}
+
+  /** Connects (failing plainly when Redis does not answer), loads the shared owner secret and starts the stalled-job check. */
+  static async open(opts: RedisBackendOptions): Promise<RedisTaskBackend> {
+    const redis = connect(opts.url);
+    // ioredis reconnects on its own; its errors are logged once per kind instead of thrown unhandled.
+    let lastError = '';
+    redis.on('error', (err: Error) => {
+      if (err.message !== lastError) console.error('[tasks] Redis:', err.message);
+      lastError = err.message;
+    });
+    try {
+      const wait = opts.connectTimeoutMs ?? 10_000;
+      await withTimeout(redis.ping(), wait, `Redis at ${redactUrl(opts.url)} did not answer within ${wait / 1000} s`);
+      // Made once by whichever engine comes first; every engine then hashes keys with the same secret.
+      await redis.set(OWNER_SECRET_KEY, randomBytes(32).toString('base64'), 'NX');
+      const secret = Buffer.from((await redis.get(OWNER_SECRET_KEY))!, 'base64');
+      const queue = new Queue<JobData, Outcome>(QUEUE_NAME, { connection: redis, prefix: PREFIX });
+      const worker = new Worker<JobData, Outcome>(QUEUE_NAME, null, {
+        connection: connect(opts.url), prefix: PREFIX, autorun: false,
+        lockDuration: opts.leaseMs, maxStalledCount: MAX_STALLS,
+        // A lock runs out at most one interval before a check sees it: takeover within a lease and two intervals.
+        stalledInterval: Math.max(1000, Math.round(opts.leaseMs / 2)),
+      });
+      const events = new QueueEvents(QUEUE_NAME, { connection: connect(opts.url), prefix: PREFIX });
+      const backend = new RedisTaskBackend(redis, queue, worker, events, secret, opts);
+      void worker.startStalledCheckTimer();
+      for (const e of ['waiting', 'stalled'] as const) events.on(e, () => backend.wake());
+      // A job failed by the stalled check (interrupted three times) leaves its inputs: they go now.
+      events.on('failed', ({ jobId }) => void backend.deleteInputsOf(jobId).catch(() => {}));
+      const logError = (err: Error) => console.error('[tasks] Redis:', err.message);
+      worker.on('error', logError);
+      events.on('error', logError);
+      queue.on('error', logError);
+      return backend;
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+  }
+
+  /** Calls `listener` when a task may be waiting that another engine queued (or that came back to the queue). */
+  watch(listener: () => void) {
+    this.listeners.push(listener);
+    if (!this.poll) {
+      this.poll = setInterval(() => this.wake(), POLL_MS);
+      this.poll.unref();
+    }
+  }
+
+  private wake() { for (const l of this.listeners) l(); }
+
+  ownerOf(key: string): string {
+    return createHmac('sha256', this.ownerSecret).update(key).digest('base64url');
+  }
+
+  async submit(slug: string, params: Record<string, unknown>, images: Record<string, NewImage>, owner?: string): Promise<TaskRow> {
+    const id = newTaskId();
+    const stored: Record<string, StoredImage> = {};
+    try {
+      for (const [field, img] of Object.entries(images)) {
+        const key = `${id}/${field}`;
+        await this.opts.inputs.save(key, img.bytes);
+        stored[field] = { key, format: img.format, maxPixels: img.maxPixels };
+      }
+      const age = Math.ceil(this.opts.retentionMs / 1000);
+      const job = await this.queue.add(slug, { slug, params, images: stored, owner, refunds: 0 },
+        { jobId: id, removeOnComplete: { age }, removeOnFail: { age } });
+      return rowOf(job, 0);
+    } catch (err) {
+      await Promise.all(Object.values(stored).map((img) => this.opts.inputs.delete(img.key).catch(() => {})));
+      throw err;
+    }
+  }
+
+  async find(id: string): Promise<TaskRow | undefined> {
+    // A job read between its state and its hash may have moved on: read once more, then answer.
+    for (let tries = 0; tries < 2; tries++) {
+      const job = await Job.fromId<JobData, Outcome>(this.queue, id);
+      if (!job) return undefined;
+      if (job.finishedOn) return rowOf(job, 2);
+      const state = await job.getState();
+      if (state === 'unknown') return undefined;
+      if (state === 'completed' || state === 'failed') continue;
+      return rowOf(job, state === 'active' ? 1 : 0);
+    }
+    return undefined;
+  }
+
+  async claim(holder: string, leaseMs: number): Promise<ClaimedTask | undefined> {
+    const token = `${holder}:${randomUUID()}`;
+    const job = (await this.worker.getNextJob(token, { block: false })) as TaskJob | undefined;
+    if (!job) return undefined;
+    if (leaseMs !== this.opts.leaseMs) await job.extendLock(token, leaseMs);
+    this.held.set(token, job);
+    const row = rowOf(job, 1);
+    // Interrupted once too often (BullMQ's deferred failure): past the limit, whatever attempts were given back.
+    if (job.deferredFailure) row.attempts = Math.max(row.attempts, MAX_STALLS + 2);
+    return { ...row, claim: token };
+  }
+
+  async renew(task: ClaimedTask, leaseMs: number): Promise<boolean> {
+    const job = this.held.get(task.claim);
+    if (!job) return false;
+    try {
+      return Boolean(await job.extendLock(task.claim, leaseMs));
+    } catch (err) {
+      if (isLostClaim(err)) return false;
+      throw err;
+    }
+  }
+
+  async complete(task: ClaimedTask, results: string[]) { return this.finish(task, { results }); }
+  async fail(task: ClaimedTask, error: TaskFailure) { return this.finish(task, { error }); }
+
+  private async finish(task: ClaimedTask, outcome: Outcome): Promise<boolean> {
+    const job = this.held.get(task.claim);
+    if (!job) return false;
+    try {
+      await job.moveToCompleted(outcome, task.claim, false);
+    } catch (err) {
+      if (!isLostClaim(err)) throw err;
+      this.held.delete(task.claim);
+      return false;
+    }
+    this.held.delete(task.claim);
+    await this.deleteInputs(task.images);
+    return true;
+  }
+
+  async release(task: ClaimedTask, refund: boolean): Promise<void> {
+    const job = this.held.get(task.claim);
+    if (!job) return;
+    this.held.delete(task.claim);
+    try {
+      if (refund) await job.updateData({ ...job.data, refunds: (job.data.refunds ?? 0) + 1 });
+      await job.moveToWait(task.claim);
+    } catch (err) {
+      if (!isLostClaim(err)) throw err;
+    }
+    this.wake();
+  }
+
+  async pendingCount(): Promise<number> {
+    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+    return Object.values(counts).reduce((n, c) => n + c, 0);
+  }
+
+  /** Nothing at start: a stopped engine's jobs come back through the stalled-job check once their locks run out. */
+  async recoverInterrupted(): Promise<number> { return 0; }
+
+  /** Done by BullMQ's stalled-job check, on every engine, never for a lock that still holds. */
+  async requeueExpired(): Promise<number> { return 0; }
+
+  async sweep(maxAgeMs: number): Promise<number> {
+    let removed = 0;
+    // Never 'active': a job some engine runs is not pulled from under it (its lock runs out first).
+    for (const state of ['wait', 'prioritized', 'delayed', 'completed', 'failed'] as const) {
+      removed += (await this.queue.clean(maxAgeMs, 1000, state)).length;
+    }
+    return removed;
+  }
+
+  /** Whether Redis answers now (for /healthz). */
+  async reachable(): Promise<boolean> {
+    try {
+      return (await withTimeout(this.redis.ping(), 2000, 'timeout')) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Jobs still held stay active and are taken over by another engine once their locks run out. */
+  async close(): Promise<void> {
+    clearInterval(this.poll);
+    this.listeners = [];
+    await Promise.allSettled([this.worker.close(true), this.events.close()]);
+    await this.queue.close();
+    this.redis.disconnect();
+    this.opts.afterClose?.();
+  }
+
+  private async deleteInputs(images: Record<string, StoredImage>) {
+    await Promise.all(Object.values(images).map((img) => this.opts.inputs.delete(img.key)));
+  }
+
+  private async deleteInputsOf(jobId: string) {
+    const job = await Job.fromId<JobData, Outcome>(this.queue, jobId);
+    if (job) await this.deleteInputs(job.data.images);
+  }
+}
+
+/** 128 random bits in hex, as embedded; BullMQ refuses an id that reads as an integer, so one with a letter. */
+function newTaskId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('hex');
+    if (/[a-f]/.test(id)) return id;
+  }
+}
+
+/** The task a job is, in the given state; a finished job's outcome as the task answers it. */
+function rowOf(job: TaskJob, status: TaskStatus): TaskRow {
+  const { slug, params, images, owner, refunds } = job.data;
+  const row: TaskRow = { id: job.id!, slug, status, params, images, createdAt: job.timestamp, owner,
+    attempts: Math.max(0, (job.attemptsStarted ?? 0) - (refunds ?? 0)) };
+  if (status !== 2) return row;
+  const outcome = job.returnvalue as Outcome | null;
+  if (outcome && 'results' in outcome) return { ...row, results: outcome.results };
+  if (outcome && 'error' in outcome) return { ...row, error: outcome.error };
+  // Failed by BullMQ itself (the queue fails a task interrupted too often on its own, as above).
+  return { ...row, error: { status: 500, code: 'PROCESSING_FAILURE', message: `${slug} could not finish after ${MAX_STALLS + 1} attempts` } };
+}
+
+function isLostClaim(err: unknown) { return err instanceof Error && LOST_CLAIM.test(err.message); }
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); })])
+    .finally(() => clearTimeout(timer));
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}

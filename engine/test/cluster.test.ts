@@ -1,0 +1,228 @@
+/**
+ * Cluster mode for real (issue 36): Redis and Ceph's S3 gateway on loopback (cluster-services.ts), engines
+ * as separate processes (engine-process.ts, test-slow on face-beauty, sync, and ai-beard-removal, async).
+ * Three engines share a mixed load; one is killed with SIGKILL while it runs a task and a fresh one joins.
+ * Asserted: every accepted task completes exactly once as a client sees it, every result reads the same
+ * bytes from every surviving engine, the queue limit (429) holds across engines, the fresh engine takes
+ * work. Printed, never asserted: the counts, the takeover time after the kill, and p50/p95 per endpoint of
+ * one load run on an embedded engine and on the cluster.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { form, get, post, solidPng, testDataDir, TEST_KEY, type TestEngine } from './helpers.ts';
+import { startSharedServices, type SharedServices } from './cluster-services.ts';
+import { GetBucketLifecycleConfigurationCommand } from '@aws-sdk/client-s3';
+import { s3Client, S3BlobStore } from '../results/s3-blob-store.ts';
+import { RESULT_NAME } from '../results/store.ts';
+
+const SYNC = '/api/portrait/effects/face-beauty';
+const ASYNC = '/api/portrait/editing/ai-beard-removal';
+const QUERY = '/api/common/query-async-task-result';
+/** The queue limit every engine is given: reached by the kill phase's burst. */
+const LIMIT = 24;
+/** Short leases, so a killed engine's task is taken over within seconds (production: 60 s). */
+const LEASE_MS = 3000;
+
+interface Engine { name: string; e: TestEngine; child: ChildProcess }
+const children: ChildProcess[] = [];
+let shared: SharedServices | undefined;
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await shared?.stop();
+});
+
+async function startEngine(name: string, env: Record<string, string>): Promise<Engine> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./engine-process.ts', import.meta.url).pathname], {
+    env: {
+      ...process.env, ATELIER_DATA_DIR: testDataDir(), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
+      ATELIER_MAX_QUEUED_TASKS: String(LIMIT), ATELIER_TASK_LEASE_MS: String(LEASE_MS), ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stderr!.on('data', (d) => { out += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
+  });
+  return { name, e: { url } as TestEngine, child };
+}
+
+/** Latencies by endpoint, in ms. */
+class Timings {
+  readonly ms = new Map<string, number[]>();
+  async time<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try { return await fn(); } finally { this.ms.set(label, [...(this.ms.get(label) ?? []), performance.now() - t0]); }
+  }
+  summary(): Record<string, string> {
+    const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+    return Object.fromEntries([...this.ms].map(([k, v]) => {
+      const s = [...v].sort((a, b) => a - b);
+      return [k, `p50 ${pct(s, 0.5).toFixed(1)} ms, p95 ${pct(s, 0.95).toFixed(1)} ms (n=${s.length})`];
+    }));
+  }
+}
+
+/** Polls a task on the given engines in turn until it is done; answers the final body. */
+async function pollDone(engines: () => Engine[], id: string, timings?: Timings, timeoutMs = 180_000) {
+  const end = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    const live = engines();
+    const en = live[i % live.length];
+    const q = () => get(en.e, `${QUERY}?task_id=${id}`);
+    const r = await (timings ? timings.time('GET task result', q) : q());
+    if (r.status !== 200 || r.body.task_status === 2) return r;
+    if (Date.now() > end) throw new Error(`task ${id} not done within ${timeoutMs / 1000} s`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+async function resultBytes(en: Engine, url: string): Promise<Buffer> {
+  const res = await fetch(`${en.e.url}${new URL(url).pathname}`);
+  if (res.status !== 200) throw new Error(`${en.name}: ${url} answered ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** The same mixed load on any set of engines: sync requests and async tasks with their polls and result reads. */
+async function timedLoad(engines: Engine[], timings: Timings) {
+  const small = await solidPng(5, 8); // test-slow: 0.5 s of work
+  const jobs: Promise<void>[] = [];
+  for (let i = 0; i < 24; i++) {
+    const en = engines[i % engines.length];
+    jobs.push((async () => {
+      await new Promise((r) => setTimeout(r, i * 150));
+      if (i % 3 === 0) {
+        const r = await timings.time('POST sync', () => post(en.e, SYNC, form({ image: small })));
+        expect(r.status).toBe(200);
+        return;
+      }
+      const r = await timings.time('POST async', () => post(en.e, ASYNC, form({ image: small })));
+      expect(r.status).toBe(200);
+      const done = await pollDone(() => engines, r.body.task_id, timings);
+      expect(done.body.task_status).toBe(2);
+      const url = done.body.data.result_urls[0] as string;
+      await timings.time('GET result', () => resultBytes(en, url));
+    })());
+  }
+  await Promise.all(jobs);
+}
+
+const health = async (en: Engine) => (await get(en.e, '/healthz', {})).body;
+
+describe('cluster mode on Redis and the Ceph S3 gateway', () => {
+  beforeAll(async () => {
+    shared = await startSharedServices(testDataDir('atelier-cluster-'));
+  }, 180_000);
+
+  it('shares a mixed load over three engines, survives a SIGKILL, holds the queue limit, and a joining engine takes work', async () => {
+    const s = shared!;
+    // Embedded first, alone on the machine, then the cluster: the same load, one run.
+    const embeddedTimings = new Timings();
+    const embedded = await startEngine('embedded', {});
+    await timedLoad([embedded], embeddedTimings);
+    embedded.child.kill('SIGTERM');
+
+    const engines = await Promise.all(['A', 'B', 'C'].map((n) => startEngine(n, s.env)));
+    const [A, B, C] = engines;
+    for (const en of engines) expect((await health(en)).backend).toEqual({ kind: 'cluster', reachable: { redis: true, store: true } });
+    const clusterTimings = new Timings();
+    await timedLoad(engines, clusterTimings);
+
+    // The burst: async tasks of 4 s, submitted one at a time round the three engines until one answers 429.
+    // Each engine alone has seen a third of them, so only a count over the cluster can refuse at LIMIT.
+    const image = await solidPng(40, 8);
+    const small = await solidPng(5, 8);
+    const accepted: string[] = [];
+    let refusedAt: number | undefined;
+    for (let i = 0; i < LIMIT * 3 && refusedAt === undefined; i++) {
+      const r = await post(engines[i % 3].e, ASYNC, form({ image }));
+      if (r.status === 429) refusedAt = i;
+      else { expect(r.status).toBe(200); accepted.push(r.body.task_id); }
+    }
+    const refusals = await Promise.all(engines.map(async (en) => (await post(en.e, ASYNC, form({ image }))).status));
+    const doneAfterBurst = (await Promise.all(accepted.map(async (id) => (await get(A.e, `${QUERY}?task_id=${id}`)).body.task_status))).filter((st) => st === 2).length;
+    expect(refusedAt).toBeDefined();
+    expect(accepted.length).toBeGreaterThanOrEqual(LIMIT);
+    expect(accepted.length).toBeLessThanOrEqual(LIMIT + doneAfterBurst);
+    // Right after the burst the queue is still full wherever one submits (a task ending between frees a place).
+    expect(refusals.filter((st) => st === 429).length).toBeGreaterThanOrEqual(doneAfterBurst > 0 ? 1 : 3);
+
+    // B is killed while it runs a task; D joins while the queue is still long.
+    const deadline = Date.now() + 30_000;
+    while ((await health(B)).tasks.running === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await health(B)).tasks.running).toBeGreaterThan(0);
+    const processingAtKill = (await Promise.all(accepted.map(async (id) => [id, (await get(A.e, `${QUERY}?task_id=${id}`)).body.task_status] as const)))
+      .filter(([, st]) => st === 1).map(([id]) => id);
+    B.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    const joining = startEngine('D', s.env);
+    // Sync requests keep coming to the survivors meanwhile.
+    const syncDuringKill = Promise.all([A, C, A, C].map((en) => post(en.e, SYNC, form({ image: small }))));
+    const D = await joining;
+    let dTookWork = false;
+    const watchD = (async () => {
+      while (!dTookWork && Date.now() - killedAt < 150_000) {
+        if ((await health(D)).tasks.running > 0) dTookWork = true;
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    const survivors = () => [A, C, D];
+    // The kill's tasks: when the last one that was processing at the kill is done (B's is taken over after its lease).
+    let takeoverMs = 0;
+    const finals = await Promise.all(accepted.map(async (id) => {
+      const r = await pollDone(survivors, id);
+      if (processingAtKill.includes(id)) takeoverMs = Math.max(takeoverMs, Date.now() - killedAt);
+      return r;
+    }));
+    await watchD;
+    for (const r of await syncDuringKill) expect(r.status).toBe(200);
+
+    // Exactly once, from the client's side: every accepted task completed (not failed), once, with one
+    // result, and every engine answers the same result for it.
+    const urls = finals.map((r) => { expect(r.body.task_status).toBe(2); expect(r.body.error_detail.code).toBe(''); return r.body.data.result_urls as string[]; });
+    for (const u of urls) expect(u).toHaveLength(1);
+    expect(new Set(urls.map((u) => new URL(u[0]).pathname)).size).toBe(accepted.length);
+    for (const [i, id] of accepted.entries()) {
+      for (const en of survivors()) {
+        const again = await get(en.e, `${QUERY}?task_id=${id}`);
+        expect(new URL(again.body.data.result_urls[0]).pathname).toBe(new URL(urls[i][0]).pathname);
+      }
+    }
+    // Every result reads the same bytes from every surviving engine.
+    for (const [u] of urls) {
+      const [a, c, d] = await Promise.all(survivors().map((en) => resultBytes(en, u)));
+      expect(a.length).toBeGreaterThan(0);
+      expect(c.equals(a)).toBe(true);
+      expect(d.equals(a)).toBe(true);
+    }
+    expect(dTookWork).toBe(true);
+
+    // The presigned form of a result URL (ATELIER_RESULTS_REDIRECT=presigned) reads the same bytes from the
+    // store itself; the bucket carries the engines' expiry rule.
+    const client = s3Client({ ...s.s3, region: 'us-east-1', forcePathStyle: true });
+    const store = new S3BlobStore(client, s.s3.bucket, 'results/', RESULT_NAME);
+    const name = new URL(urls[0][0]).pathname.split('/').pop()!;
+    const signed = await store.presignedUrl(name, 24 * 3600_000);
+    expect(Buffer.from(await (await fetch(signed!)).arrayBuffer()).equals(await resultBytes(A, urls[0][0]))).toBe(true);
+    expect(await store.presignedUrl('0'.repeat(32) + '.png', 24 * 3600_000)).toBeUndefined();
+    const rules = (await client.send(new GetBucketLifecycleConfigurationCommand({ Bucket: s.s3.bucket }))).Rules ?? [];
+    expect(rules.map((r) => [r.Filter?.Prefix, r.Expiration?.Days])).toEqual([['inputs/', 1], ['results/', 1]]);
+    client.destroy();
+
+    console.log('[cluster] figures:', JSON.stringify({
+      tasks_accepted: accepted.length, completed: finals.filter((r) => r.body.task_status === 2 && !r.body.error_detail.code).length,
+      failed: finals.filter((r) => r.body.error_detail.code).length, refused_429_at_submit: refusedAt,
+      processing_at_kill: processingAtKill.length, takeover_done_s_after_kill: +(takeoverMs / 1000).toFixed(1), lease_s: LEASE_MS / 1000,
+      embedded_1_engine: embeddedTimings.summary(), cluster_3_engines: clusterTimings.summary(),
+    }, null, 2));
+  }, 480_000);
+});

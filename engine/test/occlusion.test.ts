@@ -1,0 +1,91 @@
+/**
+ * Face effects over real HTTP on photos with something in front of the face (engine/test/fixtures/occluded/,
+ * made by scripts/quality/occlusion-photos.ts; the mask beside each outlines the occluder): the occluder's
+ * pixels stay as they were (at most 1 % of them changed by more than 12 levels), and the effect still changes
+ * the photo away from it. A microphone over a bearded mouth for each; a real hand (CC0) pasted over a
+ * public-domain portrait's mouth and chin for each but beard removal, which still changes 2 % of it
+ * (docs/experiments/occlusion.md).
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointList } from '../../contract/index.ts';
+import { fixture, form, get, pollTask, post, startTestEngine, waitReady, type TestEngine } from './helpers.ts';
+
+const MIC = 'occluded/mic_mouth_beard_short_black.jpg', HAND = 'occluded/hand_mouth_obama.jpg';
+/**
+ * The effects that keep occluders, with the fields they need. Beard styling, lips, gloss, contacts and hair
+ * loss do not yet: the mask held back their edit on unoccluded faces and tripled the lips' time
+ * (docs/experiments/occlusion.md).
+ */
+const EFFECTS: [string, Record<string, string>][] = [
+  ['ai-beard-removal', {}],
+  ['face-beauty', {}],
+  ['smart-skin-advanced', {}],
+];
+const CHANGED = 12;
+
+let e: TestEngine;
+interface Photo { name: string; before: Buffer; occluder: Uint8Array; width: number }
+const photos: Record<string, Photo> = {};
+
+beforeAll(async () => {
+  e = await startTestEngine();
+  await waitReady(e);
+  for (const name of [MIC, HAND]) {
+    const { data, info } = await sharp(fixture(name)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    photos[name] = { name, before: data, width: info.width, occluder: await sharp(fixture(name.replace(/\.jpg$/, '.mask.png'))).extractChannel(0).raw().toBuffer() };
+  }
+}, 180_000);
+afterAll(async () => { await e.close(); });
+
+/** Runs the effect (sync or as a task) and decodes its one result image. */
+async function run(slug: string, fields: Record<string, string>, photo: string): Promise<Buffer> {
+  const endpoint = endpointList.find((x) => x.slug === slug)!;
+  const r = await post(e, endpoint.path, form({ image: fixture(photo), ...fields }));
+  expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+  // Lip colour answers its image in the body, as base64.
+  if (typeof r.body.result_image === 'string') return sharp(Buffer.from(r.body.result_image, 'base64')).removeAlpha().raw().toBuffer();
+  let url: string;
+  if (endpoint.mode === 'async') {
+    const done = await pollTask(e, r.body.task_id, 240_000);
+    expect(done.body.error_detail.code, JSON.stringify(done.body.error_detail)).toBe('');
+    url = done.body.data.result_urls[0];
+  } else {
+    url = Object.values(r.body.data as Record<string, unknown>).find((v): v is string => typeof v === 'string' && v.startsWith('http'))!;
+  }
+  const img = await get(e, new URL(url).pathname, {});
+  expect(img.status).toBe(200);
+  return sharp(img.body as Buffer).removeAlpha().raw().toBuffer();
+}
+
+/** The occluder's share of pixels changed by more than CHANGED, and how many pixels changed away from it (its outline grown by 12 px). */
+function changes(p: Photo, after: Buffer) {
+  const { before, occluder: hand, width } = p;
+  const near = (i: number) => {
+    const x = i % width, y = (i - x) / width;
+    for (let dy = -12; dy <= 12; dy += 4) for (let dx = -12; dx <= 12; dx += 4) if (hand[(y + dy) * width + x + dx] >= 128) return true;
+    return false;
+  };
+  let onHand = 0, handChanged = 0, elsewhere = 0;
+  for (let i = 0; i < hand.length; i++) {
+    const d = Math.max(Math.abs(before[3 * i] - after[3 * i]), Math.abs(before[3 * i + 1] - after[3 * i + 1]), Math.abs(before[3 * i + 2] - after[3 * i + 2]));
+    if (hand[i] >= 128) { onHand++; if (d > CHANGED) handChanged++; } else if (d > CHANGED && !near(i)) elsewhere++;
+  }
+  return { hand: handChanged / onHand, elsewhere };
+}
+
+describe('something in front of the face', () => {
+  for (const [slug, fields] of EFFECTS) {
+    const cases = slug === 'ai-beard-removal' ? [MIC] : [MIC, HAND];
+    for (const name of cases) {
+      it(`${slug} leaves ${name === MIC ? 'a microphone' : 'a hand'} as it was and still edits the photo`, async () => {
+        const p = photos[name];
+        const after = await run(slug, fields, name);
+        expect(after.length).toBe(p.before.length);
+        const c = changes(p, after);
+        expect(c.hand).toBeLessThanOrEqual(0.01);
+        expect(c.elsewhere).toBeGreaterThan(100);
+      }, 300_000);
+    }
+  }
+});
