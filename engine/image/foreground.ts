@@ -85,20 +85,30 @@ function plane(data: Uint8Array, channels: number, c: number): Float32Array {
   return out;
 }
 
+/** Alpha as 0..1 floats. */
+function alphaPlane(alpha: Uint8Array): Float32Array {
+  const out = new Float32Array(alpha.length);
+  for (let i = 0; i < alpha.length; i++) out[i] = alpha[i] / 255;
+  return out;
+}
+
 /** The fused foreground from a pixel's colour `v`, alpha `a` and the local means: F + a * residual, in 0..255. */
 function fuse(v: number, a: number, fm: number, bm: number): number {
   const f = fm + a * (v - a * fm - (1 - a) * bm);
   return f < 0 ? 0 : f > 255 ? 255 : f;
 }
 
-/** Block averages of a plane read through `at(i)` (w x h) over s x s blocks (partial at the far borders). */
-function shrink(at: (i: number) => number, w: number, h: number, s: number, gw: number, gh: number): Float32Array {
+/**
+ * Block averages over s x s blocks (partial at the far borders) of the plane `src[i * stride + offset] / div`
+ * (w x h pixels). Plain loops: a per-pixel callback here cost more than the rest of the estimate.
+ */
+function shrink(src: Uint8Array, stride: number, offset: number, div: number, w: number, h: number, s: number, gw: number, gh: number): Float32Array {
   const sum = new Float32Array(gw * gh), count = new Float32Array(gw * gh);
   for (let y = 0; y < h; y++) {
     const gy = ((y / s) | 0) * gw;
-    for (let x = 0; x < w; x++) {
+    for (let x = 0, j = y * w * stride + offset; x < w; x++, j += stride) {
       const g = gy + ((x / s) | 0);
-      sum[g] += at(y * w + x);
+      sum[g] += src[j] / div;
       count[g]++;
     }
   }
@@ -126,7 +136,8 @@ export function decontaminate(
   const gw = Math.ceil(width / s), gh = Math.ceil(height / s), gn = gw * gh;
   const k = Math.max(gw, gh) / GRID_SIDE;
   const wide = Math.max(1, Math.round(radii.wide * k)), narrow = Math.max(1, Math.round(radii.narrow * k));
-  const a = s === 1 ? Float32Array.from(alpha, (v) => v / 255) : shrink((i) => alpha[i] / 255, width, height, s, gw, gh);
+  // Typed-array loops throughout: Float32Array.from with a mapping function took 140 ms for 240,000 pixels.
+  const a = s === 1 ? alphaPlane(alpha) : shrink(alpha, 1, 0, 255, width, height, s, gw, gh);
   const scratch = { weighted: new Float32Array(gn), tmp: new Float32Array(gn) };
   const wideA = new Float32Array(gn), narrowA = new Float32Array(gn);
   boxSum(a, wideA, scratch.tmp, gw, gh, wide);
@@ -134,7 +145,7 @@ export function decontaminate(
   const f1 = new Float32Array(gn), b1 = new Float32Array(gn);
   const fMean = [0, 1, 2].map(() => new Float32Array(gn)), bMean = [0, 1, 2].map(() => new Float32Array(gn));
   for (let c = 0; c < 3; c++) {
-    const image = s === 1 ? plane(data, channels, c) : shrink((i) => data[i * channels + c], width, height, s, gw, gh);
+    const image = s === 1 ? plane(data, channels, c) : shrink(data, channels, c, 1, width, height, s, gw, gh);
     means(image, image, image, a, wideA, wide, gw, gh, scratch, f1, b1);
     for (let i = 0; i < gn; i++) f1[i] = fuse(image[i], a[i], f1[i], b1[i]);
     means(f1, b1, image, a, narrowA, narrow, gw, gh, scratch, fMean[c], bMean[c]);
