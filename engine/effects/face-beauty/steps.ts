@@ -12,7 +12,7 @@ import { sharpenMasked } from './sharpen.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
 import { whitenSkin } from '../../looks/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { retouchMasks, retouchWindow, spareLowerFace } from '../../vision/regions/skin-mask.ts';
@@ -61,7 +61,6 @@ export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
     retouchFace(px, result.channels, face, parsing, win, c.params);
     writeWindow(result, win, px);
   });
-  await keepOccluders(c, result, c.state.faces);
   return { result };
 };
 

@@ -21,7 +21,7 @@ import { valleyDepth, valleyness } from './ridges.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
 import { whitenSkin } from '../../looks/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { faceRegions } from '../../vision/regions/face-regions.ts';
@@ -271,7 +271,6 @@ export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
     retouchFace(px, result.channels, face, parsing, win, result, plan);
     writeWindow(result, win, px);
   });
-  await keepOccluders(c, result, c.state.faces);
   return { result };
 };
 
