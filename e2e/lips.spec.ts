@@ -21,7 +21,8 @@ test('lip colour: a shade, the face clicked on the photo, before/after; then the
   await expect(face).toBeVisible({ timeout: 150_000 });
   await face.click();
   await expect(face).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByText(/"face_rect":\{"x":\d+/)).toBeAttached();
+  // The colour now names the face it applies to (the JSON sent shows in the developer view only).
+  await expect(page.getByText(/Face at \d+, \d+/)).toBeVisible();
   await page.getByTestId('run-button').click();
   await expect(page.getByText(/Done in .*The result is in the gallery/)).toBeVisible({ timeout: 150_000 });
   const stage = page.getByRole('region', { name: 'Selected result' });
