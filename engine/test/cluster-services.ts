@@ -145,13 +145,13 @@ rgw data = ${dir}/rgw
   run('ceph-mon', ['-c', conf, '-i', 'a', '--mkfs', '--monmap', path.join(dir, 'monmap')]);
   daemons.push(daemon('ceph-mon', 'ceph-mon', ['-c', conf, '-i', 'a', '-f'], dir));
   const uuid = randomUUID();
-  const id = await until('the Ceph monitor to answer', () => run('ceph', ['-c', conf, '--connect-timeout', '5', 'osd', 'new', uuid]).trim(), 30_000);
+  const id = await until('the Ceph monitor to answer', () => run('ceph', ['-c', conf, '--connect-timeout', '5', 'osd', 'new', uuid]).trim(), 60_000);
   run('ceph-osd', ['-c', conf, '-i', id, '--mkfs', '--osd-uuid', uuid]);
   daemons.push(daemon('ceph-osd', 'ceph-osd', ['-c', conf, '-i', id, '-f'], dir));
-  await until('the Ceph OSD to come up', () => (/"num_up_osds":1/.test(run('ceph', ['-c', conf, 'osd', 'stat', '-f', 'json']).replace(/\s/g, '')) ? true : undefined), 60_000);
+  await until('the Ceph OSD to come up', () => (/"num_up_osds":1/.test(run('ceph', ['-c', conf, 'osd', 'stat', '-f', 'json']).replace(/\s/g, '')) ? true : undefined), 150_000);
   daemons.push(daemon('radosgw', 'radosgw', ['-c', conf, '-n', 'client.rgw', '-f'], dir));
   const endpoint = `http://127.0.0.1:${rgwPort}`;
-  await until('the RADOS Gateway to answer', async () => ((await fetch(endpoint)).ok ? true : undefined), 90_000);
+  await until('the RADOS Gateway to answer', async () => ((await fetch(endpoint)).ok ? true : undefined), 150_000);
   return { conf, endpoint };
 }
 

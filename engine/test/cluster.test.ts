@@ -121,7 +121,7 @@ const health = async (en: Engine) => (await get(en.e, '/healthz', {})).body;
 describe('cluster mode on Redis and the Ceph S3 gateway', () => {
   beforeAll(async () => {
     shared = await startSharedServices(testDataDir('atelier-cluster-'));
-  }, 180_000);
+  }, 420_000); // Ceph's OSD took over 60 s to come up while other test files ran beside it
 
   it('shares a mixed load over three engines, survives a SIGKILL, holds the queue limit, and a joining engine takes work', async () => {
     const s = shared!;
