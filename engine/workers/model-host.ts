@@ -21,9 +21,10 @@ function openNet(id: string) {
   const entry = catalog[base];
   const source = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
   if (!source) return Promise.reject(new Error(`${id} is not an ONNX network in the catalog`));
-  if (init.optimizedDir && variant === undefined && entry.onnxIdentity) {
+  const identify = variant === undefined ? entry.onnxIdentity : entry.onnxVariantIdentity && (() => entry.onnxVariantIdentity!(variant));
+  if (init.optimizedDir && identify) {
     const dir = init.optimizedDir;
-    return entry.onnxIdentity().then((identity) => openOptimized(dir, { id: base, identity, origin: `catalog:${base}`, bytes: source }, init.threads));
+    return identify().then((identity) => openOptimized(dir, { id, identity, origin: `catalog:${id}`, bytes: source }, init.threads));
   }
   return source().then((bytes) => openLocalOnnx(bytes, init.threads));
 }

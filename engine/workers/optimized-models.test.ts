@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeOnnxModel, type OnnxGraph } from '../vision/models/onnx-proto.ts';
 import { openLocalOnnx } from '../vision/models/onnx.ts';
+import { catalog } from '../vision/models/catalog.ts';
 import { openOptimized, optimizedModelFile, type OptimizedSource } from './optimized-models.ts';
 
 /** Conv → Relu → Conv: a graph onnxruntime rewrites (fusions, a blocked layout) when it optimises. */
@@ -124,5 +125,22 @@ describe('optimised models kept in the data folder', () => {
     const out = await runOnce(path.join(blocked, 'optimized-models'), src);
     expect(Array.from(out)).toEqual(Array.from(await fromBytes()));
     expect(src.reads).toBe(1);
+  });
+});
+
+describe('an optimised copy of one variant of a family', () => {
+  it('is saved by the child process from `catalog:id@variant` and answers as the network opened from its bytes', { timeout: 120_000 }, async () => {
+    const entry = catalog['bisenet-face-parsing'];
+    const id = 'bisenet-face-parsing@64';
+    const bytes = () => entry.onnxVariant!('64');
+    const input = { input: { data: Float32Array.from({ length: 64 * 64 * 3 }, (_, i) => (Math.sin(i * 0.013) + 1) / 2), dims: [1, 64, 64, 3] } };
+    const fromBytes = await openLocalOnnx(await bytes(), 1);
+    const expected = await fromBytes.run(input, ['logits']);
+    await fromBytes.release();
+    const net = await openOptimized(tempDir(), { id, identity: await entry.onnxVariantIdentity!('64'), origin: `catalog:${id}`, bytes: async () => { throw new Error('read the bytes instead of the copy'); } }, 1);
+    const got = await net.run(input, ['logits']);
+    await net.release();
+    expect(got.logits.dims).toEqual(expected.logits.dims);
+    expect(Array.from(got.logits.data)).toEqual(Array.from(expected.logits.data));
   });
 });

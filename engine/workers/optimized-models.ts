@@ -27,7 +27,7 @@ import { openLocalOnnx, sessionOptions } from '../vision/models/onnx.ts';
 type OpenedNet = Awaited<ReturnType<typeof openLocalOnnx>>;
 
 export interface OptimizedSource {
-  /** The catalog id, safe as a file name's start. */
+  /** The catalog id (`id@variant` for one of a family), safe as a file name's start. */
   id: string;
   /** Changes whenever the model's bytes would (CatalogEntry.onnxIdentity). */
   identity: string;

@@ -15,7 +15,10 @@ export async function saveOptimizedModel(origin: string, out: string, threads: n
 async function modelBytes(origin: string): Promise<Uint8Array> {
   const [kind, rest] = [origin.slice(0, origin.indexOf(':')), origin.slice(origin.indexOf(':') + 1)];
   if (kind === 'file') return fs.readFile(rest);
-  const entry = kind === 'catalog' ? catalog[rest] : undefined;
-  if (!entry?.onnx) throw new Error(`${origin} is not an ONNX network of the catalog or a file`);
-  return entry.onnx();
+  // `catalog:<id>` or `catalog:<id>@<variant>` (one of a family the entry converts per variant).
+  const [id, variant] = rest.split('@');
+  const entry = kind === 'catalog' ? catalog[id] : undefined;
+  const bytes = variant === undefined ? entry?.onnx : entry?.onnxVariant && (() => entry.onnxVariant!(variant));
+  if (!bytes) throw new Error(`${origin} is not an ONNX network of the catalog or a file`);
+  return bytes();
 }

@@ -21,7 +21,12 @@ export interface CatalogEntry {
   onnxIdentity?: () => Promise<string>;
   /** For ONNX networks made per variant (the host asks for `id@variant`): the .onnx bytes of one. */
   onnxVariant?: (variant: string) => Promise<Uint8Array>;
+  /** As onnxIdentity, for one variant. */
+  onnxVariantIdentity?: (variant: string) => Promise<string>;
 }
+
+/** The identity of a network converted from a tfjs graph (converted-identity.ts). */
+const converted = async (label: string, modelJson: string) => (await import('./converted-identity.ts')).convertedIdentity(label, modelJson);
 
 const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry => ({
   id: `isnet-${variant}`,
@@ -34,6 +39,11 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   onnxVariant: async (side) => {
     const [{ isnetAtSide }, { readIsnetOnnx }] = await Promise.all([import('./isnet-size.ts'), import('./isnet-weights.ts')]);
     return isnetAtSide(await readIsnetOnnx(variant), Number(side));
+  },
+  // The rewrite for a side is code of this folder, which convertersIdentity hashes.
+  onnxVariantIdentity: async (side) => {
+    const [{ convertersIdentity }, { isnetIdentity }] = await Promise.all([import('./converted-identity.ts'), import('./isnet-weights.ts')]);
+    return `${isnetIdentity(variant)} side ${side} converters ${await convertersIdentity()}`;
   },
 });
 
@@ -75,6 +85,7 @@ export const catalog: Record<string, CatalogEntry> = {
       return openOnnx(FACERES_ONNX_ID, faceresOnnxBytes, o);
     },
     onnx: async () => (await import('./faceres-onnx.ts')).faceresOnnxBytes(),
+    onnxIdentity: async () => converted('faceres-deep', (await import('./faceres-onnx.ts')).faceresModelJson()),
   },
   'face-api': {
     id: 'face-api',
@@ -99,6 +110,7 @@ export const catalog: Record<string, CatalogEntry> = {
       return openOnnx(RVM_ONNX_ID, rvmOnnxBytes, o);
     },
     onnx: async () => (await import('./rvm-onnx.ts')).rvmOnnxBytes(),
+    onnxIdentity: async () => converted('rvm', (await import('./rvm-onnx.ts')).rvmModelJson()),
   },
   'bisenet-face-parsing': {
     id: 'bisenet-face-parsing',
@@ -107,6 +119,7 @@ export const catalog: Record<string, CatalogEntry> = {
     load: async (o) => (await import('./bisenet.ts')).loadFaceParser(o),
     // The variant is the input side: the graph converted to ONNX for it, in memory (see bisenet-onnx.ts).
     onnxVariant: async (side) => (await import('./bisenet.ts')).bisenetOnnxBytes(Number(side)),
+    onnxVariantIdentity: async (side) => converted(`bisenet@${side}`, (await import('./bisenet.ts')).BISENET_MODEL_JSON),
   },
 };
 
