@@ -11,7 +11,7 @@
  * turn within each round (interleaved, so the machine's load falls on all alike), reported side by side.
  * --save DIR writes each effect's images of the last run (to compare outputs between versions).
  * Photos and params are the studio's and the targets' (issue 32): face beauty on the 1 MP portrait, skin
- * analysis on it enlarged to 2 MP with every map, the face analyzer on it with every attribute, smart crop to 910x512, apparel with six classes.
+ * analysis on it enlarged to 2 MP with every map, product cutout on it cropped to 1000x667, the face analyzer on it with every attribute, smart crop to 910x512, apparel with six classes.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +43,9 @@ const cases: Record<string, { photo: () => Promise<Buffer>; fields: Record<strin
   },
   'face-analyzer': {
     photo: async () => portrait, fields: { face_attributes_type: faceAttributeTypes.filter((t) => t !== 'None').join(',') }, note: 'obama 1.0 MP, every attribute',
+  },
+  'commodity-background-removal': {
+    photo: () => sharp(portrait).resize(1000, 667, { fit: 'cover' }).jpeg({ quality: 92 }).toBuffer(), fields: {}, note: 'obama cropped to 1000x667 (0.67 MP), transparent PNG',
   },
   'image-cropping': { photo: async () => portrait, fields: { width: '910', height: '512' }, note: 'obama 1.0 MP to 910x512' },
   'apparel-background-removal': { photo: async () => portrait, fields: { cloth_class: 'tops,coat,pants,bag,shoes,hat' }, note: 'obama 1.0 MP, 6 classes' },
