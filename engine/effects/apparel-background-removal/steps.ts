@@ -120,6 +120,8 @@ async function alphaFor(c: Ctx<P, Alpha & Parsed>, labels: readonly number[]): P
   const v = c.state;
   const { labels: map, width, height, offMatte } = v.parse;
   const sel = selectLabels(map, labels);
+  // A class the photo does not show: its alpha is zero everywhere, without the upscale.
+  if (!sel.includes(1)) return new Uint8Array(c.image.width * c.image.height);
   const up = async (m: Uint8Array) => {
     for (let i = 0; i < m.length; i++) m[i] *= 255;
     return grey(raw(m, width, height, 1).resize(c.image.width, c.image.height, { fit: 'fill', kernel: 'linear' }));
@@ -152,18 +154,19 @@ function decontaminated(c: Ctx<P, Masks>, alpha: Uint8Array): Uint8Array {
   return decontaminate(data, width, height, channels, alpha, FOREGROUND_RADII);
 }
 
+/** Each output encoded while the next one's colours are worked out (sharp encodes off this thread). */
 export const encodeOutputs: Step<P, Masks> = async (c) => {
-  const { width, height, channels, data } = c.image;
-  for (const [name, alpha] of Object.entries(c.state.masks)) {
+  const { width, height, channels } = c.image;
+  const encodings = Object.entries(c.state.masks).map(([name, alpha]) => {
     switch (c.params.return_form) {
       case 'mask':
-        c.output.images[name] = await encodePngFast({ data: alpha, width, height, channels: 1 });
-        break;
+        return [name, encodePngFast({ data: alpha, width, height, channels: 1 })] as const;
       case 'whiteBK':
-        c.output.images[name] = await encodePngFast({ data: overWhite(decontaminated(c, alpha), channels, alpha), width, height, channels: 3 });
-        break;
+        return [name, encodePngFast({ data: overWhite(decontaminated(c, alpha), channels, alpha), width, height, channels: 3 })] as const;
       default:
-        c.output.images[name] = await encodePngFast({ data: withAlpha(decontaminated(c, alpha), channels, alpha), width, height, channels: 4 });
+        return [name, encodePngFast({ data: withAlpha(decontaminated(c, alpha), channels, alpha), width, height, channels: 4 })] as const;
     }
-  }
+  });
+  const encoded = await Promise.all(encodings.map(([, encoding]) => encoding));
+  for (const [i, [name]] of encodings.entries()) c.output.images[name] = encoded[i];
 };
