@@ -13,7 +13,7 @@ import { boxMean } from '../../image/guided-filter.ts';
 import { LINEAR, toLab } from '../../image/colour.ts';
 import type { Pixels } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
-import { BRIGHT, CORE, DOME_SIGMA, DOME_SLOPE, FAVOUR, FINE_SIGMA, FROM_ABOVE, LIGHT_DEFAULT, LIT_ELSEWHERE, SHADING_LEAST, SHADING_SIGMA, SKIN_AROUND, SPECULAR, STRONG_LIGHT, TILT_EACH, TILT_MOST, WHITENED } from './tuning.ts';
+import { BRIGHT, CORE, DOME_SIGMA, DOME_SLOPE, FAVOUR, FINE_SIGMA, FROM_ABOVE, LIGHT_DEFAULT, LIT_ELSEWHERE, SHADING_LEAST, SHADING_SIGMA, SKIN_AROUND, SPECULAR, STRONG_LIGHT, TILT_EACH, TILT_MOST, WHITENED, TEXTURE, CENTRED } from './tuning.ts';
 
 export interface Gloss {
   /** Highlight weight 0..1 over the area. */
@@ -72,6 +72,21 @@ export function glossHighlight(source: Pixels, mask: Float32Array, area: Rect, s
   const pct = (q: number) => inside.length ? inside[Math.min(inside.length - 1, Math.floor(q * inside.length))] : 0;
   const p50 = pct(0.5), p98 = pct(BRIGHT);
 
+  // The lips' own fine relief (their vertical creases): the highlight is broken where they are, as a wet
+  // surface's is, instead of lying on them as one smooth band. Scaled by its spread inside the lips.
+  const coarse = blur(L, area, TEXTURE.sigma * scale);
+  let hpSum = 0, hpN = 0, cxSum = 0, xMin = area.w, xMax = 0;
+  for (let y = 0; y < area.h; y++) for (let x = 0; x < area.w; x++) {
+    const i = y * area.w + x;
+    if (mask[i] <= 0.5) continue;
+    const d = fine[i] - coarse[i];
+    hpSum += d * d; hpN++; cxSum += x;
+    if (x < xMin) xMin = x; if (x > xMax) xMax = x;
+  }
+  const hpSpread = Math.sqrt(hpSum / Math.max(1, hpN)) || 1;
+  // Toward the mouth's sides the lips turn away from the viewer: the highlight fades there.
+  const cx = hpN ? cxSum / hpN : area.w / 2, reach = Math.max(1, CENTRED.spread * (xMax - xMin));
+
   const weight = new Float32Array(n);
   let sr = 0, sg = 0, sb = 0, sw = 0;
   for (let y = 1; y < area.h - 1; y++) for (let x = 1; x < area.w - 1; x++) {
@@ -87,7 +102,9 @@ export function glossHighlight(source: Pixels, mask: Float32Array, area: Rect, s
     const f = favour ? FAVOUR.base + FAVOUR.gain * favour[i] : 1;
     // Off the rims: a highlight on the very edge reads as an outline, not a wet surface.
     const core = ramp(dome[i], CORE.from, CORE.to);
-    weight[i] = Math.min(1, spec * lit * f * m * core);
+    const relief = Math.min(TEXTURE.most, Math.max(0, 1 + TEXTURE.gain * (fine[i] - coarse[i]) / hpSpread));
+    const centred = Math.exp(-0.5 * ((x - cx) / reach) ** 2);
+    weight[i] = Math.min(1, spec * lit * f * m * core * relief * centred);
     if (fine[i] >= p98 && m > 0.5) {
       const j = ((area.y0 + y) * source.width + area.x0 + x) * source.channels;
       sr += LINEAR[source.data[j]]; sg += LINEAR[source.data[j + 1]]; sb += LINEAR[source.data[j + 2]]; sw++;

@@ -38,7 +38,7 @@ export const FINE_SIGMA = 0.004;
 /** The lips' bright part: from their median lightness up to this quantile (where the light's colour is read). */
 export const BRIGHT = 0.98;
 /** Blinn-Phong: a sharp lobe (exponent `sharp`) and a broad one (`broad`) at `broadShare` of its strength. */
-export const SPECULAR = { sharp: 30, broad: 6, broadShare: 0.12 };
+export const SPECULAR = { sharp: 60, broad: 8, broadShare: 0.08 };
 /**
  * The highlight where the photo is already bright (the real light falls there) in full, LIT_ELSEWHERE of it
  * elsewhere: a third drew thin arcs along the lip line on a child's thin lips.
@@ -47,8 +47,15 @@ export const LIT_ELSEWHERE = 0.2;
 /** The favoured part (the lower lip, which catches more light) in full, the rest at `base`. */
 export const FAVOUR = { base: 0.55, gain: 0.45 };
 /** Off the rims: the highlight grows from where the dome is at `from` to full at `to` (an edge's highlight reads as an outline). */
-export const CORE = { from: 0.35, to: 0.75 };
+export const CORE = { from: 0.5, to: 0.85 };
 /** The light's colour where no lip pixel is bright enough to read it from: a warm white (sRGB). */
 export const LIGHT_DEFAULT: [number, number, number] = [255, 252, 248];
 /** The brightest lip pixels' tint, this share whitened (lips add their own red). */
 export const WHITENED = 0.75;
+/**
+ * The lips' relief breaks the highlight: weight times 1 + gain * (lightness - its blur over `sigma` face widths)
+ * / its spread in the lips, within 0..most (a smooth band read as a row of teeth).
+ */
+export const TEXTURE = { sigma: 0.012, gain: 0.8, most: 1.6 };
+/** The highlight fades toward the mouth's corners: a Gaussian across, sigma `spread` of the lips' width. */
+export const CENTRED = { spread: 0.3 };
