@@ -8,7 +8,7 @@ import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { labOf, labToRgb, rgbToLab } from '../../image/colour.ts';
 import type { Lens } from './lens.ts';
-import { CATCHLIGHT_FROM, CATCHLIGHT_GREY, CATCHLIGHT_L, FIBRE_CHROMA, IRIS_REACH, LIGHTNESS_REACH, LIMBAL, PUPIL, PUPIL_MEAN, TOUCHED } from './tuning.ts';
+import { CATCHLIGHT_FROM, CATCHLIGHT_GREY, CATCHLIGHT_L, FIBRE_CHROMA, FIBRE_CONTRAST_MOST, IRIS_REACH, LIGHTNESS_REACH, LIMBAL, PUPIL, PUPIL_MEAN, TOUCHED } from './tuning.ts';
 
 
 export interface Iris { cx: number; cy: number; r: number }
@@ -45,6 +45,9 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
   const hex = parseInt(lens.hex.slice(1), 16);
   const { l: lensL, a: lensA, b: lensB } = labOf(hex >> 16, (hex >> 8) & 255, hex & 255);
   const shift = (lensL - meanL) * LIGHTNESS_REACH;
+  // A lighter lens over a dark iris: its fibres' contrast grows with its lightness (a dark iris's texture
+  // spans few L levels, and moved up as it is it would read as a flat printed disc).
+  const contrast = Math.min(FIBRE_CONTRAST_MOST, Math.max(1, (meanL + shift) / Math.max(1, meanL)));
   let changed = 0;
   const rgb = [0, 0, 0];
   for (const p of px) {
@@ -55,7 +58,7 @@ export function tintIris(image: RasterImage, out: Buffer, weight: Mask, iris: Ir
     const ring = smoothstep(LIMBAL.from, LIMBAL.to, p.rr) * lens.limbalRing;
     const k = p.w * lens.strength * (1 - catchlight) * (1 - pupil);
     if (k <= TOUCHED) continue;
-    const L = Math.max(0, p.L + shift - LIMBAL.darken * ring);
+    const L = Math.max(0, meanL + shift + contrast * (p.L - meanL) - LIMBAL.darken * ring);
     // Darker fibres carry less of the lens colour, as a tint over a darker ground does.
     const c = Math.min(FIBRE_CHROMA.most, Math.max(FIBRE_CHROMA.least, FIBRE_CHROMA.base + FIBRE_CHROMA.gain * (L / Math.max(1, lensL)))) * (1 - LIMBAL.chroma * ring);
     labToRgb(L, lensA * c, lensB * c, rgb);

@@ -35,3 +35,5 @@ export const LIMBAL = { from: 0.78, to: 0.98, darken: 22, chroma: 0.5 };
 export const FIBRE_CHROMA = { base: 0.55, gain: 0.45, least: 0.35, most: 1.15 };
 /** An iris weight from which a pixel is changed at all (about one 8-bit step of the full change). */
 export const TOUCHED = 0.004;
+/** A lighter lens over a darker iris: the fibres' offsets from the iris's mean lightness scaled by new mean / old, at most this. */
+export const FIBRE_CONTRAST_MOST = 1.8;
