@@ -6,6 +6,7 @@
  * bucket (whole days, where the store supports it) and `expire`, which lists and deletes by age for any
  * retention.
  */
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand,
@@ -41,6 +42,11 @@ export function s3Client(s: S3Settings): S3Client {
  * error) and sets its lifecycle rule: objects under `prefixes` expire `retentionMs` after they were written,
  * in whole days (S3's unit; at least one). A store without lifecycle support is named in the answer, and
  * the engines' own `expire` keeps the retention.
+ *
+ * Then one object is written under the first prefix and deleted: credentials that cannot write stop the
+ * start instead of the first submit, and the store's own first-write costs come before the engine takes
+ * requests (Ceph's gateway makes its data pool at the bucket's first write: 1.7 s idle on the test machine,
+ * seconds under load, during which every submit waited).
  */
 export async function prepareBucket(s3: S3Client, bucket: string, prefixes: string[], retentionMs: number): Promise<{ lifecycle: boolean; error?: string }> {
   try {
@@ -54,6 +60,10 @@ export async function prepareBucket(s3: S3Client, bucket: string, prefixes: stri
       if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err2;
     }
   }
+  const probe = `${prefixes[0]}.write-check-${randomUUID()}`;
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: probe, Body: new Uint8Array(0), ContentLength: 0 }));
+  // A probe left behind (the engine stopped here) expires with the prefix's rule or the engines' sweep.
+  await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: probe })).catch(() => {});
   const days = Math.max(1, Math.ceil(retentionMs / DAY_MS));
   try {
     await s3.send(new PutBucketLifecycleConfigurationCommand({

@@ -7,6 +7,10 @@
  * whether the data folder's disk has room (storage.ts); while it is full, `status` is `storage_full`.
  * `backend` names the task and blob backends (embedded, or cluster: Redis and S3) and whether each service
  * they rely on answers now; `ready` is false while draining, so a load balancer stops sending work.
+ *
+ * GET /readyz says the same `ready` in its status, for probes that read only the status (Kubernetes'
+ * readinessProbe, Docker's HEALTHCHECK, load balancers): 200 while the engine takes work, 503 while it
+ * starts or drains. /healthz stays 200 while draining, so a liveness probe on it does not kill the drain.
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog } from '../vision/models/catalog.ts';
@@ -52,5 +56,12 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
       tasks: { pending: Object.values(reachable).every(Boolean) ? await tasks.pendingCount() : null, running: queue.inFlight },
       storage,
     };
+  });
+
+  // Not the backend's reachability: Redis or the store out would take every engine out of the load
+  // balancer at once, and clients would get no answer instead of the engines' 503 saying why.
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    if (services.pool.ready && !services.closing) return { ready: true };
+    return reply.fail('ERROR_INSUFFICIENT_RESOURCES', 'the engine is starting; retry shortly', { retryAfterS: 5 });
   });
 }

@@ -132,13 +132,14 @@ export class RedisTaskBackend implements TaskBackend {
 
   async submit(slug: string, params: Record<string, unknown>, images: Record<string, NewImage>, owner?: string): Promise<TaskRow> {
     const id = newTaskId();
-    const stored: Record<string, StoredImage> = {};
+    const stored: Record<string, StoredImage> = Object.fromEntries(Object.entries(images)
+      .map(([field, img]) => [field, { key: `${id}/${field}`, format: img.format, maxPixels: img.maxPixels }]));
     try {
-      for (const [field, img] of Object.entries(images)) {
-        const key = `${id}/${field}`;
-        await this.opts.inputs.save(key, img.bytes);
-        stored[field] = { key, format: img.format, maxPixels: img.maxPixels };
-      }
+      // Every input is in the store before the job exists (a claim reads them at once); in parallel, and
+      // all settled before the cleanup below, so no write still under way outlives its delete.
+      const saves = await Promise.allSettled(Object.entries(images).map(([field, img]) => this.opts.inputs.save(stored[field].key, img.bytes)));
+      const failed = saves.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
       const age = Math.ceil(this.opts.retentionMs / 1000);
       const job = await this.queue.add(slug, { slug, params, images: stored, owner, refunds: 0 },
         { jobId: id, removeOnComplete: { age }, removeOnFail: { age } });
