@@ -155,7 +155,7 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
     if (!session) return;
     const p = toMask(e);
     if (brush) {
-      const r = view.current!.getBoundingClientRect();
+      const r = view.current!.parentElement!.getBoundingClientRect();
       setCursor({ x: e.clientX - r.left, y: e.clientY - r.top, r: size });
     }
     const s = stroke.current;
@@ -312,7 +312,7 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
       </div>
 
       <div
-        className={cn('relative grid min-h-[240px] flex-1 place-items-center overflow-hidden rounded-lg', backdropKind === 'transparent' || (backdropKind === 'image' && !image) ? 'bg-checker' : 'bg-stone-100')}
+        className={cn('relative grid min-h-[300px] flex-1 place-items-center overflow-hidden rounded-lg', backdropKind === 'transparent' || (backdropKind === 'image' && !image) ? 'bg-checker' : 'bg-stone-100')}
       >
         {!session && !error && (
           <p role="status" className="flex items-center gap-2 text-[13px] text-stone-700">
@@ -320,7 +320,8 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
           </p>
         )}
         {session && (
-          <div className="relative max-h-full max-w-full">
+          <>
+            {/* Absolutely placed with auto margins: the canvas fits the box whatever its height, keeping its ratio. */}
             <canvas
               ref={view}
               role="img"
@@ -333,7 +334,7 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
               onPointerUp={endStroke}
               onPointerCancel={endStroke}
               onPointerLeave={() => setCursor(null)}
-              className={cn('block max-h-[min(62vh,680px)] max-w-full touch-none select-none', brush ? 'cursor-none' : 'cursor-pointer')}
+              className={cn('absolute inset-0 m-auto block max-h-full max-w-full touch-none select-none', brush ? 'cursor-none' : 'cursor-pointer')}
             />
             {cursor && brush && (
               <span
@@ -342,7 +343,7 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
                 style={{ left: cursor.x - cursor.r, top: cursor.y - cursor.r, width: cursor.r * 2, height: cursor.r * 2 }}
               />
             )}
-          </div>
+          </>
         )}
       </div>
 
