@@ -112,6 +112,8 @@ export default function CutoutEditor({ sources, fileName, onClose }: CutoutEdito
     });
   };
   useEffect(redraw, [session, backdropKind, colour, image, shadow]);
+  // "Saved …" spoke of the picture as it was downloaded.
+  useEffect(() => setSaved(undefined), [backdropKind, colour, image, shadow]);
 
   /** A point of the page in mask pixels, and how many mask pixels a screen pixel is. */
   const toMask = (e: { clientX: number; clientY: number }) => {
