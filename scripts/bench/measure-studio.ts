@@ -1,8 +1,8 @@
 /**
  * `npm run measure:studio [-- OUT_DIR]`: the studio driven like a user in Debian's Chromium, on a fresh studio
  * and engine. Prints initial JS (gzip), first paint and time to interactive, drop-to-result times for a product
- * photo and a 4032×3024 phone photo (fitted in the browser first), 200-item gallery load, text contrast; and
- * screenshots every state at 1440×900 and 390×844 into OUT_DIR (default test-results/studio-shots).
+ * photo and a 4032×3024 phone photo (fitted in the browser first), the cutout editor's opening and full-size
+ * download on that photo's result, 200-item gallery load, text contrast; and screenshots every state at 1440×900 and 390×844 into OUT_DIR (default test-results/studio-shots).
  * Figures only, no thresholds: a loaded shared machine moves them.
  */
 import { chromium, type Page } from '@playwright/test';
@@ -142,6 +142,38 @@ for (let i = 0; i < 3; i++) {
   directPhone.push(await direct(fittedPhone, 'phone.jpg', 'image/jpeg'));
 }
 console.log(`the same requests without a browser (POST through the proxy + result download): product median ${s(median(directProduct))}, 1999×1499 phone median ${s(median(directPhone))}`);
+}
+
+// 4b. The cutout editor on a phone photo's result: opening it (its chunk fetched, the photos decoded), and
+// a full-size download composed in the browser (4032×3024, a colour behind, a soft shadow), with its size.
+if (want('editor')) {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/#commodity-background-removal`);
+  await page.getByRole('switch', { name: 'Run on drop' }).click();
+  await dropToResult(page, 'phone.jpg', 'image/jpeg', phone);
+  const opens: number[] = [];
+  const downloads: number[] = [];
+  let size = '';
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Edit cutout' }).click();
+    await page.getByTestId('editor-size').getByText(/Downloads at/).waitFor({ timeout: 60_000 });
+    opens.push(Date.now() - t0);
+    await page.getByRole('radio', { name: 'Colour' }).click();
+    await page.getByRole('switch', { name: 'Soft shadow' }).click();
+    const t1 = Date.now();
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('button', { name: 'Download full size' }).click()]);
+    const saved = path.join(os.tmpdir(), `atelier-measure-edit-${i}.png`);
+    await file.saveAs(saved);
+    downloads.push(Date.now() - t1);
+    const meta = await sharp(saved).metadata();
+    size = `${meta.width}×${meta.height}, ${(fs.statSync(saved).size / 1024 / 1024).toFixed(1)} MB PNG`;
+    fs.rmSync(saved);
+    await page.getByRole('button', { name: 'Close editor' }).click();
+  }
+  console.log(`cutout editor on the phone photo's result: open median ${s(median(opens))} (${opens.map(s).join(', ')}); full-size download (colour + shadow) median ${s(median(downloads))} (${downloads.map(s).join(', ')}); output ${size}`);
+  await ctx.close();
 }
 
 // 5. Screenshots of every state, wide and phone.

@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { performRun } from '../features/effects/api/run-effect.ts';
-import { panelParams, photoField, usePanelStore } from '../features/effects/stores/panel-store.ts';
+import { linkOriginal, panelParams, photoField, usePanelStore } from '../features/effects/stores/panel-store.ts';
 import { limitProblems } from '../features/upload/utils/check-limits.ts';
 import { canFitHere, fitToLimits, planFit } from '../features/upload/utils/fit-to-limits.ts';
 import { measureImage } from '../features/upload/utils/measure-image.ts';
@@ -80,6 +80,7 @@ export async function runBatch(endpoint: Endpoint, photos: File[]): Promise<void
         if (!plan) throw new Error(problems.join(' '));
         const fitted = await fitToLimits(file, measured, limits, plan);
         photo = fitted.file;
+        linkOriginal(file, photo);
         update(entry.id, { note: fitted.note });
       }
       if (stopped()) {

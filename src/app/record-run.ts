@@ -6,7 +6,7 @@
 import { endpointBySlug } from '../../contract/index.ts';
 import { performRun } from '../features/effects/api/run-effect.ts';
 import type { RunHooks, RunRecord, StartedRun } from '../features/effects/api/run-effect.ts';
-import { chainParentOf } from '../features/effects/stores/panel-store.ts';
+import { chainParentOf, originalOf } from '../features/effects/stores/panel-store.ts';
 import { getBlob } from '../features/gallery/stores/idb-storage.ts';
 import { useGalleryStore } from '../features/gallery/stores/gallery-store.ts';
 import type { GalleryItem } from '../features/gallery/stores/gallery-store.ts';
@@ -28,6 +28,7 @@ export async function startRun({ endpoint, input, cancel }: StartedRun): Promise
     slug: endpoint.slug,
     params: input.params,
     before: photo.file,
+    original: originalOf(photo.file),
     afters: [],
     response: null,
     status: 'pending',
@@ -55,6 +56,7 @@ export async function recordRun({ endpoint, input, outcome, runId }: RunRecord):
     slug: endpoint.slug,
     params: input.params,
     before: photo.file,
+    original: originalOf(photo.file),
     afters: outcome.mode === 'sync' ? outcome.results : [],
     response: outcome.response,
     status: outcome.mode === 'sync' ? 'done' : 'pending',

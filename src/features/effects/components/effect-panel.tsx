@@ -17,7 +17,7 @@ import { formatSeconds } from '../../../lib/format.ts';
 import { useRunEffect } from '../api/run-effect.ts';
 import type { RunHooks, RunRecord } from '../api/run-effect.ts';
 import { extras } from '../extras/index.ts';
-import { linkChain, usePanelStore, usePanelValues } from '../stores/panel-store.ts';
+import { linkChain, linkOriginal, usePanelStore, usePanelValues } from '../stores/panel-store.ts';
 import type { ImageInputProps } from '../types.ts';
 import { blockingReason, serializeValues } from '../utils/form-values.ts';
 import type { FieldValue, Serialized } from '../utils/form-values.ts';
@@ -105,6 +105,7 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
       const p = prepared?.[name];
       if (p && p.source === file) {
         linkChain(file, p.file);
+        linkOriginal(file, p.file);
         input.images[name] = p.file;
       }
     }

@@ -45,6 +45,10 @@ interface PanelState {
 /** A photo that came from a gallery result → that item's id, so the next run is kept as its child. */
 const chainParents = new WeakMap<File, string>();
 export const chainParentOf = (file: File): string | undefined => chainParents.get(file);
+/** A copy fitted to an effect's limits → the photo it was made from, kept beside the result for full-size work. */
+const originals = new WeakMap<File, File>();
+export const originalOf = (sent: File): File | undefined => originals.get(sent);
+export const linkOriginal = (original: File, sent: File) => originals.set(sent, original);
 export const linkChain = (from: File, to: File) => {
   const parent = chainParents.get(from);
   if (parent) chainParents.set(to, parent);

@@ -3,7 +3,7 @@
  * analyzer, the photo with the faces' boxes and their attributes), the parameters
  * that were sent, download, the raw JSON answer on demand, and delete.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { ReactNode } from 'react';
 import { endpointBySlug } from '../../../../contract/index.ts';
 import { shapeHasValue } from '../../../../contract/result.ts';
@@ -21,6 +21,7 @@ import { useBlankCheck } from '../hooks/use-blank-check.ts';
 import { resultForm } from '../utils/blank-image.ts';
 import { isRect } from '../utils/crop-overlay.ts';
 import type { Rect } from '../utils/crop-overlay.ts';
+import type { Placement } from '../utils/locate-crop.ts';
 import { isApparel, isClassResult, resultLabel } from '../utils/result-labels.ts';
 import { AnalysisView } from './analysis-view.tsx';
 import { BeforeAfter, FIT } from './before-after.tsx';
@@ -41,6 +42,35 @@ import { ResponseView, useStoredJson } from './response-view.tsx';
 import { NOT_FOUND, ResultTabs } from './result-tabs.tsx';
 import { ResultGrid } from './result-grid.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
+
+// The cutout editor is its own chunk, fetched when a cutout is first edited: the first load stays small.
+const CutoutEditor = lazy(() => import('../../cutout-editor/components/cutout-editor.tsx'));
+
+/** Results the editor can correct: a cutout with its alpha (or a mask), from a background removal. */
+const editable = (item: GalleryItem, after: StoredImage | undefined) =>
+  item.status === 'done' && !!after && endpointBySlug(item.slug)?.group === 'cutout' && item.params.return_form !== 'whiteBK';
+
+function EditorHost({ item, after, placement, onClose }: { item: GalleryItem; after: StoredImage; placement: Placement | undefined; onClose: () => void }) {
+  const original = useStoredBlob(item.original?.key ?? item.before.key);
+  const sent = useStoredBlob(item.before.key);
+  const result = useStoredBlob(after.key);
+  const trimmed = item.params.return_form === 'crop';
+  const sources = useMemo(
+    () => (original && sent && result && (!trimmed || placement) ? { original, sent, result, form: item.params.return_form === 'mask' ? ('mask' as const) : ('transparent' as const), placement: trimmed ? placement : undefined } : undefined),
+    [original, sent, result, trimmed, placement, item.params.return_form],
+  );
+  const fallback = (
+    <p role="status" className="flex items-center gap-2 text-[13px] text-stone-700">
+      <Spinner /> Opening the editor…
+    </p>
+  );
+  if (!sources) return fallback;
+  return (
+    <Suspense fallback={fallback}>
+      <CutoutEditor sources={sources} fileName={downloadName(item, after, 'image/png').replace(/\.png$/, '-edited.png')} onClose={onClose} />
+    </Suspense>
+  );
+}
 
 /** What the app lets the stage do with an item (runs belong to the app, not to the gallery). */
 export interface StageActions {
@@ -169,6 +199,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
   // Several apparel results: one at a time (tabs) or all of them large in a grid.
   const [layout, setLayout] = useState<'one' | 'grid'>('one');
   const [showResponse, setShowResponse] = useState(false);
+  const [editing, setEditing] = useState(false);
   const trashItems = useGalleryStore((s) => s.trashItems);
   const afterBlob = useStoredBlob(item.afters[Math.min(resultIndex, item.afters.length - 1)]?.key);
   const parent = useGalleryStore((s) => (item.parentId ? s.items.find((it) => it.id === item.parentId) : undefined));
@@ -223,6 +254,11 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
         </div>
         <div className="flex flex-wrap items-center gap-1.5">
           {after && afterUrl && <DownloadMenu item={item} image={after} url={afterUrl} label={label} />}
+          {editable(item, after) && !editing && (
+            <Button size="sm" variant="primary" onClick={() => setEditing(true)} title="Erase or restore parts, keep one subject, change the background">
+              Edit cutout
+            </Button>
+          )}
           {after && afterBlob && actions?.onUseAsInput && (
             <Button size="sm" onClick={() => actions.onUseAsInput!(item, after, afterBlob)} title="This result becomes the photo of every effect; the next run is kept as its follow-up">
               Use as next input
@@ -259,7 +295,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
           </div>
         )}
         {!AnswerView && !grid && item.afters.length > 1 ? <ResultTabs item={item} selected={item.afters.indexOf(after)} onSelect={setResultIndex} /> : !gridable && <span />}
-        {item.status === 'done' && after && !AnswerView && <BackgroundPicker />}
+        {item.status === 'done' && after && !AnswerView && !editing && <BackgroundPicker />}
       </div>
 
       {blank && after && !grid && (
@@ -277,7 +313,9 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
         ) : (
         <div className={cn('flex min-h-0 flex-1 flex-col gap-5', analysis ? '@2xl:flex-row' : '@4xl:flex-row')}>
         <div className="min-h-[240px] min-w-0 flex-1">
-          {grid ? (
+          {editing && after && editable(item, after) ? (
+            <EditorHost item={item} after={after} placement={placement} onClose={() => setEditing(false)} />
+          ) : grid ? (
             <ResultGrid
               item={item}
               onOpen={(i) => {

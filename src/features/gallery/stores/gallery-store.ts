@@ -35,6 +35,8 @@ export interface GalleryItem {
   taskId?: string;
   taskStatus?: 0 | 1 | 2;
   before: StoredImage;
+  /** The photo as the user gave it, where the copy sent (before) was fitted to the limits: full-size downloads. */
+  original?: StoredImage;
   afters: StoredImage[];
   /** IndexedDB key of the raw JSON answer(s). */
   responseKey: string;
@@ -49,6 +51,7 @@ export interface NewItem {
   slug: string;
   params: Record<string, string>;
   before: Blob & { name?: string };
+  original?: Blob & { name?: string };
   afters: ResultBlob[];
   response: unknown;
   status: ItemStatus;
@@ -102,12 +105,14 @@ async function storeImages(id: string, afters: ResultBlob[], from = 0): Promise<
 
 const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, get) => ({
   items: [],
-  addItem: async ({ slug, params, before, afters, response, status, taskId, imageField, parentId }) => {
+  addItem: async ({ slug, params, before, original, afters, response, status, taskId, imageField, parentId }) => {
     const id = newId();
     const beforeKey = `blob:${id}:before`;
     const responseKey = `json:${id}`;
     // Blobs first: the metadata must never point at images that are not stored yet.
     await putBlob(beforeKey, before);
+    const originalKey = `blob:${id}:original`;
+    if (original) await putBlob(originalKey, original);
     const stored = await storeImages(id, afters);
     await putJson(responseKey, response);
     const item: GalleryItem = {
@@ -120,6 +125,7 @@ const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, g
       taskId,
       taskStatus: taskId ? 0 : undefined,
       before: { key: beforeKey, label: 'Before', type: before.type, size: before.size, name: before.name },
+      original: original ? { key: originalKey, label: 'Original', type: original.type, size: original.size, name: original.name } : undefined,
       afters: stored,
       responseKey,
       imageField,
@@ -159,7 +165,7 @@ const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, g
       const selectedId = s.selectedId === id ? (items[Math.min(i, items.length - 1)]?.id ?? null) : s.selectedId;
       return { items, selectedId };
     });
-    await deleteKeys([item.before.key, ...item.afters.map((a) => a.key), item.responseKey]);
+    await deleteKeys([item.before.key, ...(item.original ? [item.original.key] : []), ...item.afters.map((a) => a.key), item.responseKey]);
   },
   trash: null,
   trashItems: async (ids) => {
@@ -190,7 +196,7 @@ const createItemsSlice: StateCreator<GalleryState, [], [], ItemsSlice> = (set, g
     const trash = get().trash;
     if (!trash) return;
     set({ trash: null });
-    await deleteKeys(trash.items.flatMap((it) => [it.before.key, ...it.afters.map((a) => a.key), it.responseKey]));
+    await deleteKeys(trash.items.flatMap((it) => [it.before.key, ...(it.original ? [it.original.key] : []), ...it.afters.map((a) => a.key), it.responseKey]));
   },
 });
 
