@@ -36,6 +36,7 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
   // Files only, once: a missing weight file shows here before any request needs it.
   const problems = new Map(await Promise.all(Object.values(catalog).map(async (e) => [e.id, await e.check()] as const)));
 
+  const raised = services.config.raisedLimits;
   app.get('/healthz', async () => {
     const { pool, tasks, queue, effects, endpoints, storage: disk, backend } = services;
     const reachable = await backend.reachable();
@@ -55,6 +56,9 @@ export default async function healthRoute(app: FastifyInstance, { services }: { 
       // An unreachable shared backend has no count to give.
       tasks: { pending: Object.values(reachable).every(Boolean) ? await tasks.pendingCount() : null, running: queue.inFlight },
       storage,
+      // Raised by the self-hoster (ATELIER_MAX_IMAGE_SIDE, _MB): clients such as the studio send photos up to
+      // these instead of the interface's limits. Absent when the interface's limits apply.
+      ...(raised.maxSide || raised.maxBytes ? { image_limits: { max_side: raised.maxSide ?? null, max_bytes: raised.maxBytes ?? null } } : {}),
     };
   });
 

@@ -47,6 +47,11 @@ describe('a 4032x3024 phone photo through the product cutout', () => {
   }, 180_000);
   afterAll(async () => { await Promise.all([raised?.close(), plain?.close()]); });
 
+  it('says so in /healthz, where clients read how large a photo they may send', async () => {
+    expect((await get(raised, '/healthz', {})).body.image_limits).toEqual({ max_side: 4096, max_bytes: 20 * MB });
+    expect((await get(plain, '/healthz', {})).body).not.toHaveProperty('image_limits');
+  });
+
   it('is refused under the interface\'s limits', async () => {
     const r = await post(plain, COMMODITY, form({ image: photo }));
     expect(r.status).toBe(413);

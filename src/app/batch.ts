@@ -9,6 +9,8 @@ import { performRun } from '../features/effects/api/run-effect.ts';
 import { linkOriginal, panelParams, photoField, usePanelStore } from '../features/effects/stores/panel-store.ts';
 import { limitProblems } from '../features/upload/utils/check-limits.ts';
 import { canFitHere, fitToLimits, planFit } from '../features/upload/utils/fit-to-limits.ts';
+import { raiseLimits } from '../features/upload/utils/raised-limits.ts';
+import { raisedImageLimits } from '../features/effects/api/get-health.ts';
 import { measureImage } from '../features/upload/utils/measure-image.ts';
 import { toShownError } from '../lib/api-client.ts';
 import { newId } from '../lib/format.ts';
@@ -58,8 +60,9 @@ export const useBatch = create<BatchState>()((set, get) => ({
 export async function runBatch(endpoint: Endpoint, photos: File[]): Promise<void> {
   const field = photoField(endpoint);
   if (!field) return;
-  const limits = endpoint.fields[field].kind === 'image' ? endpoint.fields[field].limits : undefined;
-  if (!limits) return;
+  const own = endpoint.fields[field].kind === 'image' ? endpoint.fields[field].limits : undefined;
+  if (!own) return;
+  const limits = raiseLimits(own, raisedImageLimits());
   const params = panelParams(endpoint);
   const queue = photos.map((file) => ({ file, entry: { id: newId(), name: file.name, state: 'waiting' as BatchFileState } }));
   const run = useBatch.getState().run + 1;

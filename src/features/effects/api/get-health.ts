@@ -11,6 +11,22 @@ export interface Health {
   effects?: Record<string, string>;
   /** `status: storage_full`: the engine's disk is full, so background tasks wait and new ones are refused. */
   storageFull?: boolean;
+  /** `image_limits`: the self-hoster raised the interface's image limits to these (each only ever raises). */
+  imageLimits?: RaisedImageLimits;
+}
+
+export interface RaisedImageLimits { maxSide?: number; maxBytes?: number }
+
+/** The raised limits the last /healthz gave, for code outside React (a batch fits its photos to them). */
+let lastImageLimits: RaisedImageLimits | undefined;
+export const raisedImageLimits = (): RaisedImageLimits | undefined => lastImageLimits;
+
+const positive = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+
+function readImageLimits(v: unknown): RaisedImageLimits | undefined {
+  if (!isRecord(v)) return undefined;
+  const out = { maxSide: positive(v.max_side), maxBytes: positive(v.max_bytes) };
+  return out.maxSide || out.maxBytes ? out : undefined;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,10 +48,15 @@ export async function getHealth(): Promise<Health> {
   // A full disk leaves the effects that answer at once working: the engine is up, with a warning.
   const storageFull = body.status === 'storage_full';
   const ok = body.status === undefined || body.status === 'ok' || storageFull;
-  return { state: loading ? 'loading' : ok && res.ok ? 'ready' : 'unknown', effects, ...(storageFull ? { storageFull } : {}) };
+  const imageLimits = readImageLimits(body.image_limits);
+  lastImageLimits = imageLimits;
+  return { state: loading ? 'loading' : ok && res.ok ? 'ready' : 'unknown', effects, ...(storageFull ? { storageFull } : {}), ...(imageLimits ? { imageLimits } : {}) };
 }
 
 export const useHealth = () =>
   useQuery({ queryKey: ['healthz'], queryFn: getHealth, refetchInterval: (q) => (q.state.data?.state === 'ready' ? 30_000 : 5_000), retry: false });
+
+/** The last /healthz answer the studio has (the app's useHealth asks), without asking again. */
+export const useKnownHealth = () => useQuery({ queryKey: ['healthz'], queryFn: getHealth, enabled: false });
 
 export const isAvailable = (health: Health | undefined, slug: string): boolean => health?.effects?.[slug] !== 'not_available';

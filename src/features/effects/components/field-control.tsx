@@ -1,9 +1,11 @@
 /** One contract field → one control, chosen by the field's kind. No panel is written by hand. */
-import type { ComponentType } from 'react';
+import { useMemo, type ComponentType } from 'react';
 import type { Endpoint } from '../../../../contract/endpoint.ts';
 import type { Field } from '../../../../contract/fields.ts';
 import { FieldFrame } from '../../../components/ui/field-frame.tsx';
 import { useDevView } from '../../../lib/dev-view.ts';
+import { raiseLimits } from '../../upload/utils/raised-limits.ts';
+import { useKnownHealth } from '../api/get-health.ts';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { fieldOverrides } from '../extras/index.ts';
 import type { ImageInputProps } from '../types.ts';
@@ -35,6 +37,12 @@ function requirementOf(endpoint: Endpoint, field: Field): string | undefined {
 
 export function FieldControl({ endpoint, name, field, value, onChange, onImageCheck, ImageInput, onMany }: FieldControlProps) {
   const dev = useDevView((s) => s.on);
+  const { maxSide, maxBytes } = useKnownHealth().data?.imageLimits ?? {};
+  // One object while the numbers stay the same: the image input re-checks its photo when its limits change.
+  const imageLimits = useMemo(
+    () => (field.kind === 'image' ? raiseLimits(field.limits, { maxSide, maxBytes }) : undefined),
+    [field, maxSide, maxBytes],
+  );
   const id = `${endpoint.slug}-${name}`;
   // Plain words in the studio; the contract's technical description in the developer view.
   const help = field.help && !dev ? field.help : field.description;
@@ -66,7 +74,7 @@ export function FieldControl({ endpoint, name, field, value, onChange, onImageCh
             id={id}
             label={field.label}
             effectTitle={endpoint.title}
-            limits={field.limits}
+            limits={imageLimits ?? field.limits}
             required={field.required}
             file={value instanceof File ? value : undefined}
             onFile={onChange}
