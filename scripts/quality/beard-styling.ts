@@ -10,7 +10,7 @@
  *             similarity before / after ≥ 0.85, by Atelier's own face pipeline (retouch-identity.ts
  *             engineDescriber); human's whole-photo measure printed beside.
  * The beard is drawn by the effect's own per-face edit (styleFace: the face's own beard removed, the preset
- * drawn; on the 5 largest meshed faces) over facts
+ * laid; on the largest meshed face) over facts
  * computed once per photo, so 24 presets cost one detection and parsing per photo.
  *
  *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR] [--no-human]
@@ -63,7 +63,7 @@ async function decode(file: string): Promise<RasterImage> {
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
-/** The effect's faces (the 5 largest; those with a mesh are drawn) and their parsings, once per photo. */
+/** The effect's faces (the largest, when it has a mesh) and their parsings, once per photo. */
 async function prepare(image: RasterImage) {
   const facts = jobFacts(image, models);
   const faces = (await facts.faces()).slice(0, 1).filter((f) => f.mesh);

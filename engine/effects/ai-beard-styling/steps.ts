@@ -1,7 +1,7 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask,
- * exemplar inpainting), then either a preset drawn as hair (its parts on the mesh, strands along the flow,
- * the person's hair colour, the photo's light) or the template photo's beard carried over through both
+ * Steps of beard styling: the largest face → its own beard removed (looks/beard/mask.ts's mask, exemplar
+ * inpainting), then either a preset (its parts on the mesh as the coverage of a real beard's texture from the
+ * library, exemplar.ts and render.ts, in the person's hair colour and the photo's light) or the template photo's beard carried over through both
  * meshes and blended in the gradient domain → lossless PNG. The preset wins when both sources are given
  * (docs/interface.md#beard-styling); the contract's oneOf group already refuses a request with neither.
  * Parameters: tuning.ts.
@@ -88,7 +88,7 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
   const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
   if (typeof beard === 'string') {
     // The person's own beard stays under the style's dense parts: only where the style needs bare skin
-    // (outside it, and under stubble, which is short hair over skin) is it removed, so the drawn strands lie
+    // (outside it, and under stubble, which is short hair over skin) is it removed, so the laid texture lies
     // over real hair rather than over a fill.
     if (shaved) {
       const preset = presetByName(beard) ?? fail(beard);
