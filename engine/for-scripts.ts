@@ -85,6 +85,7 @@ export { drawStubble } from './effects/ai-beard-removal/synthetic-beard.ts';
 export { BEARD_PRESETS, type UV } from './effects/ai-beard-styling/presets.ts';
 export { faceShape } from './effects/ai-beard-styling/shape.ts';
 export { styleFace, PARSE as STYLING_PARSING } from './effects/ai-beard-styling/steps.ts';
+export { cutExemplar, encodeCanonical, type ExemplarInfo, loadLibrary as loadBeardLibrary } from './effects/ai-beard-styling/exemplar.ts';
 // - coloured contacts: the lens and the quality measures of a result
 export { default as coloredContactsEffect } from './effects/ai-colored-contacts/effect.ts';
 export { type Lens, readLens } from './effects/ai-colored-contacts/lens.ts';

@@ -10,7 +10,7 @@
  *             similarity before / after ≥ 0.85, by Atelier's own face pipeline (retouch-identity.ts
  *             engineDescriber); human's whole-photo measure printed beside.
  * The beard is drawn by the effect's own per-face edit (styleFace: the face's own beard removed, the preset
- * drawn; on the 5 largest meshed faces) over facts
+ * laid; on the largest meshed face) over facts
  * computed once per photo, so 24 presets cost one detection and parsing per photo.
  *
  *   npm run quality:beard-styling -- [--presets A,B] [--photos REL,REL] [--sheet DIR] [--no-human]
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import {
   BEARD_PRESETS, BEARD_REGIONS, beardMask, changedPixels, dilate, type Face, type FaceParsing, faceRegions,
-  faceShape, jobFacts, type Mask, meshFaceWidth, ModelRegistry, type RasterImage, type RegionName, spill, styleFace,
+  faceShape, jobFacts, loadBeardLibrary, type Mask, meshFaceWidth, ModelRegistry, type RasterImage, type RegionName, spill, styleFace,
   STYLING_PARSING as PARSE
 } from '../../engine/for-scripts.ts';
 import { writeSheet, type SheetRow } from './beard-sheet.ts';
@@ -55,6 +55,7 @@ const sheetDir = opt('--sheet');
 const withHuman = !args.includes('--no-human');
 
 const models = new ModelRegistry({ threads: 2 });
+await loadBeardLibrary();
 const humanId = await faceDescriber(models), engineId = await engineDescriber(models);
 
 async function decode(file: string): Promise<RasterImage> {
@@ -62,10 +63,10 @@ async function decode(file: string): Promise<RasterImage> {
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
-/** The effect's faces (the 5 largest; those with a mesh are drawn) and their parsings, once per photo. */
+/** The effect's faces (the largest, when it has a mesh) and their parsings, once per photo. */
 async function prepare(image: RasterImage) {
   const facts = jobFacts(image, models);
-  const faces = (await facts.faces()).slice(0, 5).filter((f) => f.mesh);
+  const faces = (await facts.faces()).slice(0, 1).filter((f) => f.mesh);
   const parsings = await Promise.all(faces.map((f) => facts.parsing(f, PARSE)));
   const regions = faces.map((f) => facts.regions(f, BEARD_REGIONS));
   return { faces, parsings, regions };

@@ -1,6 +1,6 @@
 /**
- * Beard styling: the 5 largest faces get a beard, either one of the 24 presets drawn as hair along the
- * face's mesh, or the beard of a template photo carried over through both meshes and blended in.
+ * Beard styling: the largest face gets a beard, either one of the 24 presets (a shape on the face's mesh
+ * laid as a real beard's texture, exemplar.ts), or the beard of a template photo carried over through both meshes and blended in.
  */
 import { defineEffect, steps } from '../../pipeline/effect.ts';
 import { encode, findFaces, readTemplate, style, type P } from './steps.ts';

@@ -5,8 +5,10 @@
  * face's mesh (shape.ts), a shape follows any face, pose and expression. Below the chin the mesh's skirt
  * carries the shapes onto the neck (to v about 1.2), where long beards hang.
  *
- * Each preset is a few parts; a part is a closed outline with how its hair grows: the flow (which way the
- * strands point, strands.ts), their length in face widths, how many times over the strands cover the part
+ * Each preset is a few parts; a part is a closed outline (laid as the coverage of a real beard's texture,
+ * exemplar.ts) with how its hair grows, kept from the strand drawer this replaced: the longest strand picks the
+ * exemplar (steps.ts exemplarStyle) and `body` says which parts are dense; the flow (which way the
+ * strands point), their length in face widths, how many times over the strands cover the part
  * (`layers`), how much they wander (`curl`, radians over a strand) and the opaque body under them (`body`,
  * the dense mass of a real beard, 0 for a trimmed outline of separate hairs).
  */

@@ -4,13 +4,16 @@
  * cost human's face descriptor most of its similarity.
  */
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
 import { fixture } from '../../test/helpers.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
+import { loadLibrary } from './exemplar.ts';
 import { drawPreset, keepUnderStyle, PARSE } from './steps.ts';
+
+beforeAll(loadLibrary);
 
 describe('drawPreset', () => {
   it('draws a moustache above the lips and leaves the lips and the mouth as they were', async () => {
@@ -36,7 +39,9 @@ describe('drawPreset', () => {
         }
       }
       expect(lipPx, name).toBeGreaterThan(1000);
-      expect(moved, name).toBeGreaterThan(lipPx / 2);
+      // A third of the lips' area: a real moustache's texture in a dark-haired man's colour over dark skin moves
+      // fewer pixels by more than 12 than the drawn strands' opaque body did (half).
+      expect(moved, name).toBeGreaterThan(lipPx / 3);
       expect(lipMoved / lipPx, name).toBeLessThan(0.01);
     }
   }, 120_000);

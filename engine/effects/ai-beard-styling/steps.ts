@@ -1,7 +1,7 @@
 /**
- * Steps of beard styling: the 5 largest faces → for each, its own beard removed (looks/beard/mask.ts's mask,
- * exemplar inpainting), then either a preset drawn as hair (its parts on the mesh, strands along the flow,
- * the person's hair colour, the photo's light) or the template photo's beard carried over through both
+ * Steps of beard styling: the largest face → its own beard removed (looks/beard/mask.ts's mask, exemplar
+ * inpainting), then either a preset (its parts on the mesh as the coverage of a real beard's texture from the
+ * library, exemplar.ts and render.ts, in the person's hair colour and the photo's light) or the template photo's beard carried over through both
  * meshes and blended in the gradient domain → lossless PNG. The preset wins when both sources are given
  * (docs/interface.md#beard-styling); the contract's oneOf group already refuses a request with neither.
  * Parameters: tuning.ts.
@@ -27,13 +27,14 @@ import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { atlasPoint } from '../../vision/regions/uv-map.ts';
 import { faceTone, lightPlane, type OwnBeard } from './colour.ts';
-import { presetByName, type BeardPart } from './presets.ts';
+import { presetByName, type BeardPart, type BeardPreset } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
-import { drawPart, hashSeed, isStubble } from './strands.ts';
+import { exemplarOf, loadLibrary, type ExemplarInfo } from './exemplar.ts';
+import { renderExemplar } from './render.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
-import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, TEMPLATE_PARSE_INPUT } from './tuning.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, LONG_FROM, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -49,11 +50,12 @@ export interface Styled { result: RasterImage }
  */
 export const PARSE: ParseOptions = { input: BEARD_PARSING.input, classes: [...BEARD_PARSING_CLASSES, 'rightBrow', 'leftBrow'] };
 
-export const findFaces = selectFaces<P>(() => ({ count: 5 }));
+/** The largest face only: the interface names no face, and a group photo's other faces keep their own look. */
+export const findFaces = selectFaces<P>(() => ({ count: 1 }));
 
 /** The preset, else the template's face and beard. */
 export const readTemplate: Step<P, object, Source> = async (c, kit) => {
-  if (c.params.beard) return { beard: c.params.beard };
+  if (c.params.beard) { await loadLibrary(); return { beard: c.params.beard }; }
   const template = c.images.image_template;
   if (!template) throw new CodedError('MISSING_PARAMETERS', 'one of beard or image_template is required');
   const facts = jobFacts(template, kit.models);
@@ -86,7 +88,7 @@ export function styleFace(image: RasterImage, result: RasterImage, face: Face, p
   const source = shaved ? { ...result, data: Buffer.from(result.data) } : image;
   if (typeof beard === 'string') {
     // The person's own beard stays under the style's dense parts: only where the style needs bare skin
-    // (outside it, and under stubble, which is short hair over skin) is it removed, so the drawn strands lie
+    // (outside it, and under stubble, which is short hair over skin) is it removed, so the laid texture lies
     // over real hair rather than over a fill.
     if (shaved) {
       const preset = presetByName(beard) ?? fail(beard);
@@ -113,8 +115,10 @@ export function keepUnderStyle(image: RasterImage, result: RasterImage, shape: P
 }
 
 /**
- * One face's beard drawn from a preset into `result` (reading light and colour from `image`; its colour
- * from the face's own beard too where `own` gives one).
+ * One face's beard from a preset into `result` (reading light and colour from `image`; its colour from the
+ * face's own beard too where `own` gives one): the preset's parts (shape.ts) as the coverage of a real
+ * beard's texture (exemplar.ts, the library loaded by loadLibrary), carried through the face mesh, in the
+ * person's hair colour and the photo's light, blur and grain (render.ts).
  */
 export function drawPreset(image: RasterImage, result: RasterImage, face: Face, parsing: FaceParsing, name: string, index: number, own?: OwnBeard | null): void {
   const preset = presetByName(name);
@@ -128,61 +132,59 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   const n = shape.win.w * shape.win.h;
   const out = new Float32Array(n * 3);
   for (let k = 0; k < n; k++) { out[k * 3] = px[k * ch]; out[k * 3 + 1] = px[k * ch + 1]; out[k * 3 + 2] = px[k * ch + 2]; }
-  const rand = seededRandom(hashSeed(`${name}:${index}`));
-  // A moustache stays on the person: on a turned face its far side (and strands reaching past its outline)
-  // crosses the silhouette into the background beyond the lip, which then keeps its own pixels. A beard
-  // grows only on the person on a turned face's far side (farSide): there the mesh's own outline runs past
-  // a laughing or near-profile face's silhouette into the backdrop. Its coverage is cut there, not its
-  // pixels, so it thins out toward the silhouette and its strands' tips still cross it, as a real beard's
-  // do (its pixels cut, its edge was a soft blur). Round the chin and on the near side a beard stands out
-  // past the jaw as real beards do (cut there too, it lost its chin cover).
-  // A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a turned face: cut
-  // by the mesh's u too. A part over the chin is one mass with it, standing out past the lips' and chin's
-  // profile as a real beard does: cut by the nose-chin line alone (cut by u as well, a near-profile's full
-  // beard lost its mass in front of the chin).
+  // A moustache stays on the person: on a turned face its far side crosses the silhouette into the
+  // background beyond the lip, which then keeps its own pixels. A beard grows only on the person on a turned
+  // face's far side (farSide): there the mesh's own outline runs past a laughing or near-profile face's
+  // silhouette into the backdrop. Round the chin and on the near side a beard stands out past the jaw as
+  // real beards do. A part away from the chin (a mutton chop) lies on the far cheek, hidden behind it on a
+  // turned face: cut by the mesh's u too; a part over the chin by the nose-chin line alone.
   const far = farSide(face, { win: shape.win, faceWidth: shape.faceWidth });
   const farCheek = far && preset.parts.some((p) => !overChin(p)) ? farSide(face, shape) : null;
   const back = preset.parts.some((p) => MOUSTACHE_FLOWS.has(p.flow)) || far ? silhouette(parsingPlane(parsing, ['background'], shape.win), px, shape.win.w, shape.win.h, ch, shape.faceWidth) : null;
   const backdrop = (i: number) => Math.min(1, Math.max(0, (back![i] - BACK_FROM) / (BACK_TO - BACK_FROM)));
   const cloak = occluder(parsing, shape, px, ch);
   const { w, h } = shape.win;
-  const bare = out.slice(), hair = new Float32Array(n);
+  const bare = out.slice();
   const look = photoLook(image, face.mesh!, parsing, shape.faceWidth);
-  // The lips and the open mouth stay the person's own (below); a moustache's strands end at them, so its
-  // hair is drawn where it shows (on a smiling face the lip takes much of its outline, and strands rooted
-  // above it and cut by it left only a faint band).
-  // They end where the lip is kept half or more (ended only where it is kept whole, strands went on into
-  // its soft edge, to be blended out there, and the moustache stayed faint).
-  const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
-  const lipStop = lips.map((v) => (LIP_GAIN * v >= 0.5 ? 1 : 0));
+  // The parts' union as one coverage (a stubble part's a share of it: short hair over skin), so the
+  // texture is laid once and overlapping parts do not double its darkness.
+  const cover = new Float32Array(n);
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
-    const under = back && whole ? out.slice() : null;
     const cut = overChin(part) ? far : farCheek;
-    const cover = shape.coverage[k].map((c, i) => c * (1 - cloak[i]) * (cut && !whole ? 1 - backdrop(i) * cut[i] : 1));
-    drawPart(out, shape, part, cover, { rgb: tone.hair, shade: light, grey: tone.grey, blur: look.blur }, rand, whole ? lipStop : undefined);
-    // Where hair (not stubble's shadow, which keeps the skin's grain) replaced the photo.
-    if (!isStubble(part)) for (let i = 0; i < n; i++) if (cover[i] > hair[i]) hair[i] = cover[i];
-    if (under) {
-      for (let i = 0; i < n; i++) {
-        const t = backdrop(i);
-        if (t > 0) for (let c = 0; c < 3; c++) out[i * 3 + c] += (under[i * 3 + c] - out[i * 3 + c]) * t;
-      }
+    const share = part.length < STUBBLE_LENGTH ? STUBBLE_COVER : 1;
+    // A moustache is thin, nearly all soft outline: its coverage raised so its middle is hair, not a tint.
+    const gain = whole ? MOUSTACHE_GAIN : 1;
+    for (let i = 0; i < n; i++) {
+      let c = Math.min(1, shape.coverage[k][i] * gain) * share * (1 - cloak[i]);
+      if (cut && !whole) c *= 1 - backdrop(i) * cut[i];
+      if (back && whole) c *= 1 - backdrop(i);
+      if (c > cover[i]) cover[i] = c;
     }
   });
-  // The drawn hair as soft and as grainy as the photo at this face: pixel-sharp strands on a soft photo or a
-  // small face read as pasted on.
-  soften(out, bare, w, h, look.blur);
-  addGrain(out, hair, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
+  const ex = exemplarOf(exemplarStyle(preset));
+  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light });
+  // The texture as soft and as grainy as the photo at this face: resampled from an exemplar of `res` pixels
+  // per face width, it carries a blur of its own of about half a pixel per magnification.
+  const magnified = shape.faceWidth / ex.res;
+  soften(out, bare, w, h, Math.sqrt(Math.max(0, look.blur ** 2 - (0.5 * magnified) ** 2 + DRAWN_BLUR ** 2)));
+  addGrain(out, laid, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
-  // moustache's mesh outline, and strands over it cost the likeness most (docs/experiments/ai-beard-styling.md).
-  // And so does a headscarf or hood over the face's sides: strands rooted beside it do not cross it.
+  // moustache's mesh outline, and hair over it costs the likeness most (docs/experiments/ai-beard-styling.md).
+  // And so does a headscarf or hood over the face's sides.
+  const lips = parsingPlane(parsing, LIP_CLASSES, shape.win);
   for (let k = 0; k < n; k++) {
     const keep = Math.max(cloak[k], Math.min(1, LIP_GAIN * lips[k]));
     if (keep > 0) for (let c = 0; c < 3; c++) out[k * 3 + c] += (px[k * ch + c] - out[k * 3 + c]) * keep;
     px[k * ch] = clamp8(out[k * 3]); px[k * ch + 1] = clamp8(out[k * 3 + 1]); px[k * ch + 2] = clamp8(out[k * 3 + 2]);
   }
   writeWindow(result, shape.win, px);
+}
+
+/** The library's hair for a preset: stubble for stubble-length parts, long hair for long strands, short otherwise. */
+export function exemplarStyle(preset: BeardPreset): ExemplarInfo['style'] {
+  const longest = Math.max(...preset.parts.map((p) => p.length));
+  return longest < STUBBLE_LENGTH ? 'stubble' : longest >= LONG_FROM ? 'long' : 'short';
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
@@ -254,6 +256,13 @@ export function farSide(face: Face, shape: Pick<FaceShape, 'win' | 'faceWidth'> 
   }
   return out;
 }
+
+/** A seed from a text (FNV-1a), so the same photo and preset answer the same pixels. */
+export const hashSeed = (text: string) => {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+};
 
 const clamp8 = (v: number) => (v <= 0 ? 0 : v >= 255 ? 255 : Math.round(v));
 

@@ -78,58 +78,10 @@ export const GREY_LUMA = 1.12;
 /** The lightest a beard's colour is drawn (its strands' highlights go above it). */
 export const WHITE_MAX = 235;
 
-// The hair drawn as strands.
+// The hair's kind by the preset's strands.
 
-/** Strand width in face widths (a small lock of hairs), and the least drawn width in pixels. */
-export const STRAND_WIDTH = 0.0024;
-export const MIN_WIDTH = 0.6;
-export const LOCK_WIDTH = 0.8;
-/**
- * The body's share of its part's opacity and its darkness against the strands: the shadowed depth between
- * hairs, dark enough that strands stand out from it (at 0.7 light brown beards read as a flat tinted patch).
- */
-export const BODY_OPACITY = 0.9;
-export const BODY_DARK = 0.55;
-/**
- * A grey or white beard's body: still darker than its strands (the gaps between light hairs), but at 0.55
- * a silver beard read as a dark grey smudge.
- */
-export const GREY_BODY_DARK = 0.78;
-/** The grey of light reflected off a hair's surface (whatever its colour). */
-export const SHEEN_GREY = 200;
-/**
- * White hair's strands: light and translucent, so they catch the light as near-white highlights far more
- * often than dark hair, with darker strands (in their neighbours' shadow) between; at the dark hair's
- * spread and SHEEN_GREY a silver beard read as a flat, dull grey. Per strand, for fully grey hair: the
- * lightness's spread about 1, the share of highlights and their strength, the share of shadowed strands.
- */
-export const GREY_SPREAD = 0.6;
-export const GREY_SHEEN_SHARE = 0.4;
-export const GREY_SHEEN = [0.45, 0.45] as const;
-export const GREY_DARK_SHARE = 0.2;
-export const GREY_DARK = 0.55;
-/**
- * The outline's edge as a band, in face widths (the blur of the coverage the body and the roots follow):
- * hair thins out over it into sparser strands, not stopping at a line across the cheek.
- */
-export const EDGE_BAND = 0.05;
-/** The share of the density a beard keeps at its very edge (lower, a chin strap's jaw line lost its chin cover). */
-export const EDGE_FLOOR = 0.4;
-/** The least a strand ended by a stop counts for (the strands a part draws are then at most 1 / it times). */
-export const MIN_SHARE = 0.25;
-/** Step along a strand, pixels. */
-export const STRAND_STEP = 0.75;
-/** Strands shorter than this (face widths) are stubble: stumps in skin, not hair lying over it. */
+/** Strands shorter than this (face widths) are stubble: short hair over skin (STUBBLE_COVER), the stubble exemplar. */
 export const STUBBLE_LENGTH = 0.015;
-/**
- * Stubble's shadow: the hair under the skin seen through it, a bluish grey (the skin's red taken most);
- * per channel, the skin's share left under a full shadow.
- */
-export const SHADOW_TINT = [0.6, 0.64, 0.74] as const;
-/** A stubble part's body (0.22-0.25) to its shadow's strength. */
-export const SHADOW_GAIN = 2.4;
-/** A stump is at most this share of the skin under it in each channel: dark hair ends, never pale specks. */
-export const STUMP_MAX = 0.8;
 
 // The photo's look: blur and grain the drawn hair takes.
 
@@ -168,3 +120,20 @@ export const TEMPLATE_OPEN = 0.025;
  * (docs/experiments/ai-beard-styling.md#a-templates-beard-covers-at-least-012-of-the-face-width-squared).
  */
 export const TEMPLATE_MIN_AREA = 0.12;
+
+// A real beard (exemplar.ts, render.ts).
+
+/** How far a soft border's coverage follows the texture (dark strands keep it, light gaps lose it), per unit of spread. */
+export const EDGE_HAIR = 2.5;
+/** The exemplar's lightness spread scaled by the ratio of the target's hair lightness to its own, times this. */
+export const TONE_CONTRAST = 1;
+/** A grey target's spread a share larger again (white hairs over dark gaps). */
+export const GREY_CONTRAST = 0.3;
+/** The exemplar's chroma spread kept (the rest of its reddish or bluish variation is the light's, not the hair's). */
+export const TONE_CHROMA = 0.6;
+/** The share of the photo a stubble preset's texture replaces (short hair over skin). */
+export const STUBBLE_COVER = 0.45;
+/** Exemplar style by a preset part's strand length (face widths): from LONG_FROM long hair, under STUBBLE_LENGTH stubble. */
+export const LONG_FROM = 0.045;
+/** A moustache part's coverage times this (capped at 1): at 1, Obama's handlebar moved fewer pixels than half his lips'. */
+export const MOUSTACHE_GAIN = 1.8;
