@@ -2,7 +2,8 @@
  * Face effects over real HTTP on photos with something in front of the face (engine/test/fixtures/occluded/,
  * made by scripts/quality/occlusion-photos.ts; the mask beside each outlines the occluder): the occluder's
  * pixels stay as they were (at most 1 % of them changed by more than 12 levels), and the effect still changes
- * the photo away from it: a microphone over a bearded mouth (docs/experiments/occlusion.md).
+ * the photo away from it: a microphone over a bearded man's or a woman's mouth, a hand over Obama's mouth
+ * (docs/experiments/occlusion.md).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { endpointList } from '../../contract/index.ts';
 import { fixture, form, get, pollTask, post, startTestEngine, waitReady, type TestEngine } from './helpers.ts';
 
 const MIC = 'occluded/mic_mouth_beard_short_black.jpg', MIC_WOMAN = 'occluded/mic_mouth_darkskin_woman.jpg';
+/** A real hand pasted over Obama's mouth and chin. */
+const HAND = 'occluded/hand_mouth_obama.jpg';
 const LIP_COLOUR = JSON.stringify([{ rgba: { r: 200, g: 30, b: 60, a: 70 } }]);
 /**
  * The effects that keep occluders and the photos each is held to, with the fields they need. Beard removal
@@ -20,8 +23,12 @@ const LIP_COLOUR = JSON.stringify([{ rgba: { r: 200, g: 30, b: 60, a: 70 } }]);
  */
 const EFFECTS: [string, Record<string, string>, string[]][] = [
   ['ai-beard-removal', {}, [MIC]],
-  ['lips-color-changer', { lip_color_infos: LIP_COLOUR }, [MIC, MIC_WOMAN]],
-  ['ai-red-lip-gloss', {}, [MIC, MIC_WOMAN]],
+  ['lips-color-changer', { lip_color_infos: LIP_COLOUR }, [MIC, MIC_WOMAN, HAND]],
+  ['ai-red-lip-gloss', {}, [MIC, MIC_WOMAN, HAND]],
+  // Edit nothing a hand at the mouth covers: the skin retouch leaves what it does not call skin, contacts
+  // colour the irises only.
+  ['face-beauty', {}, [HAND, MIC]],
+  ['ai-colored-contacts', { name: 'Ocean Blue' }, [HAND]],
 ];
 const CHANGED = 12;
 
@@ -32,7 +39,7 @@ const photos: Record<string, Photo> = {};
 beforeAll(async () => {
   e = await startTestEngine();
   await waitReady(e);
-  for (const name of [MIC, MIC_WOMAN]) {
+  for (const name of [MIC, MIC_WOMAN, HAND]) {
     const { data, info } = await sharp(fixture(name)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     photos[name] = { name, before: data, width: info.width, occluder: await sharp(fixture(name.replace(/\.jpg$/, '.mask.png'))).extractChannel(0).raw().toBuffer() };
   }
