@@ -78,36 +78,39 @@ export function lipMask(face: Face, image: RasterImage,
 const CHEEK_POINTS = [50, 280] as const;
 /**
  * A grey thing over the lips (a microphone, a pen, a phone): lips are at least as coloured as the skin in any
- * light, so a pixel of the mesh's lips with under OCCLUDER_CHROMA of the cheeks' chroma is in front of them.
- * Read against the cheeks, not the lips' own median: a microphone covering half the mouth drags that median
- * grey (docs/experiments/occlusion.md). Only islands of at least OCCLUDER_ISLAND face widths squared count
- * (a lip's own specular highlight is small), grown by OCCLUDER_GROW to cover the object's soft edge.
+ * light, so a pixel of the mesh's lips with under OCCLUDER_CHROMA of the cheeks' chroma, and under
+ * OCCLUDER_GREY in CIELAB chroma whatever the skin, is in front of them. Read against the cheeks, not the lips'
+ * own median: a microphone covering half the mouth drags that median grey (docs/experiments/occlusion.md).
+ * Only islands of at least OCCLUDER_ISLAND face widths squared count (a lip's own specular highlight is
+ * small), grown by OCCLUDER_GROW to cover the object's soft edge.
  */
-const OCCLUDER_CHROMA = 0.35, OCCLUDER_ISLAND = 0.004, OCCLUDER_GROW = 0.012;
+const OCCLUDER_CHROMA = 0.35, OCCLUDER_GREY = 8, OCCLUDER_ISLAND = 0.004, OCCLUDER_GROW = 0.012;
 export function removeOccluders(plane: Float32Array, win: Rect, lab: LabPlanes, skinChroma: number, faceWidth: number): void {
   if (!(skinChroma > 0)) return;
+  const limit = Math.min(OCCLUDER_GREY, OCCLUDER_CHROMA * skinChroma);
   const n = plane.length, grey = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (plane[i] > 0.5 && Math.hypot(lab.a[i], lab.b[i]) < OCCLUDER_CHROMA * skinChroma) grey[i] = 1;
+  for (let i = 0; i < n; i++) if (plane[i] > 0.5 && Math.hypot(lab.a[i], lab.b[i]) < limit) grey[i] = 1;
   const kept = bigIslands(grey, win.w, win.h, OCCLUDER_ISLAND * faceWidth * faceWidth);
   if (!kept) return;
   const cut = grow(kept, win, OCCLUDER_GROW * faceWidth);
   for (let i = 0; i < n; i++) plane[i] *= 1 - cut[i];
 }
 
-/** The skin's chroma (CIELAB) at the middle of a cheek: the median over a patch 4 % of the face wide. */
+/**
+ * The skin's chroma (CIELAB): the median over a patch 4 % of the face wide at the middle of each cheek, the
+ * lower of the two (a cheek turned away can put its patch on a coloured scarf or background, never on
+ * something greyer than skin that matters: a lower figure only cuts less).
+ */
 function cheekChroma(image: RasterImage, mesh: readonly (readonly number[])[], faceWidth: number): number {
-  const skin = toLab(image, cheekPatches(mesh, image, Math.max(1, Math.round(0.01 * faceWidth))));
-  const cs: number[] = [];
-  for (let i = 0; i < skin.L.length; i++) cs.push(Math.hypot(skin.a[i], skin.b[i]));
-  return cs.sort((a, b) => a - b)[cs.length >> 1];
-}
-
-/** A square of side 4r + 1 at the middle of the cheek that faces the camera more (farther from the nose tip, mesh 1). */
-function cheekPatches(mesh: readonly (readonly number[])[], image: RasterImage, r: number): Rect {
-  const [a, b] = [mesh[CHEEK_POINTS[0]], mesh[CHEEK_POINTS[1]]];
-  const p = Math.abs(a[0] - mesh[1][0]) > Math.abs(b[0] - mesh[1][0]) ? a : b;
-  const x0 = Math.max(0, Math.round(p[0]) - 2 * r), y0 = Math.max(0, Math.round(p[1]) - 2 * r);
-  return { x0, y0, w: Math.max(1, Math.min(image.width, Math.round(p[0]) + 2 * r + 1) - x0), h: Math.max(1, Math.min(image.height, Math.round(p[1]) + 2 * r + 1) - y0) };
+  const r = Math.max(1, Math.round(0.01 * faceWidth));
+  return Math.min(...CHEEK_POINTS.map((k) => {
+    const p = mesh[k];
+    const x0 = Math.min(image.width - 1, Math.max(0, Math.round(p[0]) - 2 * r)), y0 = Math.min(image.height - 1, Math.max(0, Math.round(p[1]) - 2 * r));
+    const area: Rect = { x0, y0, w: Math.max(1, Math.min(image.width, Math.round(p[0]) + 2 * r + 1) - x0), h: Math.max(1, Math.min(image.height, Math.round(p[1]) + 2 * r + 1) - y0) };
+    const skin = toLab(image, area), cs: number[] = [];
+    for (let i = 0; i < skin.L.length; i++) cs.push(Math.hypot(skin.a[i], skin.b[i]));
+    return cs.sort((a, b) => a - b)[cs.length >> 1];
+  }));
 }
 
 /** The 4-connected islands of `on` with at least `min` pixels, as a 0/1 plane; null when there are none. */
