@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { labOf } from '../../image/colour.ts';
 import type { LabPlanes } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
-import { removeTongue } from './lips.ts';
+import { removeOccluders, removeTongue } from './lips.ts';
 
 /**
  * A mouth drawn as rows of a 90 x 60 window: the upper lip (rows 10-17), the opening (18-31), the mesh's
@@ -63,5 +63,28 @@ describe('removeTongue, a tongue behind the teeth', () => {
     removeTongue(m.plane, m.upper, m.low, m.open, win, m.lab, 100);
     expect(mean(m.plane, 0, 90, 36, 44)).toBeGreaterThan(0.95);
     expect(mean(before, 0, 90, 32, 44)).toBe(1);
+  });
+});
+
+describe('removeOccluders', () => {
+  // Skin of chroma about 20 (labOf(210, 160, 140)); a face 100 px wide, so islands of 40 px and more count.
+  const SKIN_CHROMA = Math.hypot(labOf(210, 160, 140).a, labOf(210, 160, 140).b);
+  const GREY = labOf(120, 120, 122), SHEEN = labOf(240, 236, 236);
+  it('takes a grey microphone across the lips off them, and its soft edge with it', () => {
+    const m = mouth(() => DARK, (x) => (x >= 30 && x < 60 ? GREY : LIP));
+    for (let y = 10; y < 18; y++) for (let x = 30; x < 60; x++) { const i = y * W + x; m.lab.L[i] = GREY.l; m.lab.a[i] = GREY.a; m.lab.b[i] = GREY.b; }
+    removeOccluders(m.plane, win, m.lab, SKIN_CHROMA, 100);
+    expect(mean(m.plane, 30, 60, 32, 44)).toBe(0);
+    expect(mean(m.plane, 30, 60, 10, 18)).toBe(0);
+    expect(mean(m.plane, 0, 20, 32, 44)).toBe(1);
+    expect(mean(m.plane, 70, 90, 10, 18)).toBe(1);
+  });
+
+  it('leaves lips with a small specular highlight as they were', () => {
+    const m = mouth(() => DARK, (x) => LIP);
+    for (let y = 34; y < 38; y++) for (let x = 40; x < 46; x++) { const i = y * W + x; m.lab.L[i] = SHEEN.l; m.lab.a[i] = SHEEN.a; m.lab.b[i] = SHEEN.b; }
+    const before = Float32Array.from(m.plane);
+    removeOccluders(m.plane, win, m.lab, SKIN_CHROMA, 100);
+    expect(m.plane).toEqual(before);
   });
 });

@@ -34,7 +34,7 @@ const SOFT = 0.004;
  * draws a face's regions over `image` (the job's memo, so a region is drawn once per job).
  */
 export function lipMask(face: Face, image: RasterImage,
-  regionsOf: (face: Face, names: readonly RegionName[]) => Partial<Record<RegionName, Mask>>): LipMask | null {
+  regionsOf: (face: Face, names: readonly RegionName[]) => Partial<Record<RegionName, Mask>>, opts: { occluders?: boolean } = {}): LipMask | null {
   const mesh = face.mesh;
   if (!mesh || mesh.length < 478) return null;
   const faceWidth = Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]);
@@ -57,6 +57,8 @@ export function lipMask(face: Face, image: RasterImage,
   for (let i = 0; i < plane.length; i++) plane[i] = Math.min(1, upper[i] + lower[i]) * (1 - mouth[i]);
 
   const lab = toLab(image, win);
+  // (occluders: false, for the tests that compare: the lips as the mesh and colour draw them, grey things and all.)
+  if (opts.occluders !== false) removeOccluders(plane, win, lab, cheekChroma(image, mesh, faceWidth), faceWidth);
   removeTeeth(plane, mouth, win, lab, faceWidth);
   removeTongue(plane, upper, lower, mouth, win, lab, faceWidth);
   keepLipColoured(plane, mouth, win, lab, faceWidth);
@@ -70,6 +72,63 @@ export function lipMask(face: Face, image: RasterImage,
     lowerShare[i] = s > 0 ? lower[i] / s : 0;
   }
   return { plane: soft, lower: lowerShare, win, faceWidth };
+}
+
+/** Mesh points at the middle of each cheek, where the skin's colour is read. */
+const CHEEK_POINTS = [50, 280] as const;
+/**
+ * A grey thing over the lips (a microphone, a pen, a phone): lips are at least as coloured as the skin in any
+ * light, so a pixel of the mesh's lips with under OCCLUDER_CHROMA of the cheeks' chroma, and under
+ * OCCLUDER_GREY in CIELAB chroma whatever the skin, is in front of them. Read against the cheeks, not the lips'
+ * own median: a microphone covering half the mouth drags that median grey (docs/experiments/occlusion.md).
+ * Only islands of at least OCCLUDER_ISLAND face widths squared count (a lip's own specular highlight is
+ * small), grown by OCCLUDER_GROW to cover the object's soft edge.
+ */
+const OCCLUDER_CHROMA = 0.35, OCCLUDER_GREY = 8, OCCLUDER_ISLAND = 0.004, OCCLUDER_GROW = 0.012;
+export function removeOccluders(plane: Float32Array, win: Rect, lab: LabPlanes, skinChroma: number, faceWidth: number): void {
+  if (!(skinChroma > 0)) return;
+  const limit = Math.min(OCCLUDER_GREY, OCCLUDER_CHROMA * skinChroma);
+  const n = plane.length, grey = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (plane[i] > 0.5 && Math.hypot(lab.a[i], lab.b[i]) < limit) grey[i] = 1;
+  const kept = bigIslands(grey, win.w, win.h, OCCLUDER_ISLAND * faceWidth * faceWidth);
+  if (!kept) return;
+  const cut = grow(kept, win, OCCLUDER_GROW * faceWidth);
+  for (let i = 0; i < n; i++) plane[i] *= 1 - cut[i];
+}
+
+/**
+ * The skin's chroma (CIELAB): the median over a patch 4 % of the face wide at the middle of each cheek, the
+ * lower of the two (a cheek turned away can put its patch on a coloured scarf or background, never on
+ * something greyer than skin that matters: a lower figure only cuts less).
+ */
+function cheekChroma(image: RasterImage, mesh: readonly (readonly number[])[], faceWidth: number): number {
+  const r = Math.max(1, Math.round(0.01 * faceWidth));
+  return Math.min(...CHEEK_POINTS.map((k) => {
+    const p = mesh[k];
+    const x0 = Math.min(image.width - 1, Math.max(0, Math.round(p[0]) - 2 * r)), y0 = Math.min(image.height - 1, Math.max(0, Math.round(p[1]) - 2 * r));
+    const area: Rect = { x0, y0, w: Math.max(1, Math.min(image.width, Math.round(p[0]) + 2 * r + 1) - x0), h: Math.max(1, Math.min(image.height, Math.round(p[1]) + 2 * r + 1) - y0) };
+    const skin = toLab(image, area), cs: number[] = [];
+    for (let i = 0; i < skin.L.length; i++) cs.push(Math.hypot(skin.a[i], skin.b[i]));
+    return cs.sort((a, b) => a - b)[cs.length >> 1];
+  }));
+}
+
+/** The 4-connected islands of `on` with at least `min` pixels, as a 0/1 plane; null when there are none. */
+function bigIslands(on: Uint8Array, w: number, h: number, min: number): Float32Array | null {
+  const seen = new Uint8Array(on.length), out = new Float32Array(on.length), stack: number[] = [];
+  let any = false;
+  for (let s = 0; s < on.length; s++) {
+    if (!on[s] || seen[s]) continue;
+    const members: number[] = [];
+    seen[s] = 1; stack.push(s);
+    while (stack.length) {
+      const i = stack.pop()!, x = i % w;
+      members.push(i);
+      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i - w, i + w]) if (j >= 0 && j < on.length && on[j] && !seen[j]) { seen[j] = 1; stack.push(j); }
+    }
+    if (members.length >= min) { any = true; for (const i of members) out[i] = 1; }
+  }
+  return any ? out : null;
 }
 
 /**

@@ -108,8 +108,14 @@ function dropSmall(on: Float32Array, w: number, h: number, min: number): Uint8Ar
   return out;
 }
 
-/** The occlusion plane over the parsing's window (0..1). A face without mesh has none (all 0). */
-export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterImage): MaskPlane {
+/** Which cue marked a pixel before the mask's cleaning (occlusionPlane's `cues`, for the quality script): 0 = none. */
+export const OCCLUSION_CUES = ['', 'parts', 'hair', 'glasses', 'finger', 'grey', 'dark'] as const;
+
+/**
+ * The occlusion plane over the parsing's window (0..1). A face without mesh has none (all 0). `cues`, when
+ * given (the window's size), receives each raw pixel's cue as an index into OCCLUSION_CUES.
+ */
+export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterImage, cues?: Uint8Array): MaskPlane {
   const win = parsing.win, { w, h } = win, n = w * h;
   const plane = new Float32Array(n);
   const m = face.mesh;
@@ -155,11 +161,12 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
     // 1. Parts that are no face where the face is.
     // (The neck only inside the face: below the jaw it is where a beard is drawn.)
     let occluded = (inner[i] > 0.5 && other + neckP(i) > T.sure) || (oval[i] < 0.5 && other > T.sure);
-    if (hair > T.sure && (lipsCore[i] > 0.5 || eyesCore[i] > 0.5)) occluded = true;
-    if (glasses > T.sure && eyesNear[i] < 0.5 && inner[i] > 0.5) occluded = true;
+    if (occluded && cues) cues[i] = 1;
+    if (hair > T.sure && (lipsCore[i] > 0.5 || eyesCore[i] > 0.5)) { occluded = true; if (cues) cues[i] = 2; }
+    if (glasses > T.sure && eyesNear[i] < 0.5 && inner[i] > 0.5) { occluded = true; if (cues) cues[i] = 3; }
     // 2. The mesh's lips or eyes where the parser is sure of skin and the colour is the skin's (a finger).
     const zl = model ? (L[i] - model.m.l) / model.s.l : 0, zc = model ? Math.hypot((A[i] - model.m.a) / model.s.a, (B[i] - model.m.b) / model.s.b) : 0;
-    if (model && (lipsCore[i] > 0.5 || eyesCore[i] > 0.5) && skinP(i) > T.skinOverPart && zc < T.finger.chromaZ && Math.abs(zl) < T.finger.lightZ) occluded = true;
+    if (model && (lipsCore[i] > 0.5 || eyesCore[i] > 0.5) && skinP(i) > T.skinOverPart && zc < T.finger.chromaZ && Math.abs(zl) < T.finger.lightZ) { occluded = true; if (cues) cues[i] = 4; }
     // 3. Colour the face does not explain: much less chroma than the skin (grey and black things), or the
     // skin's hue much darker than shade makes it (another person's hand); in the beard area a beard is
     // darker and greyer than skin, so only what is greyer still, or skin-hued and darker, counts.
@@ -170,7 +177,7 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
       const inBeard = beardNear[i] > 0.5;
       const grey = ratio < (inBeard ? T.colour.greyInBeard : T.colour.grey);
       const darkHand = zl < -(inBeard ? T.colour.darkerInBeardZ : T.colour.darkerZ) && ratio > T.colour.handChroma;
-      if (!part && (grey || darkHand)) occluded = true;
+      if (!part && (grey || darkHand)) { occluded = true; if (cues) cues[i] = grey ? 5 : 6; }
     }
     if (occluded) on[i] = 1;
   }
