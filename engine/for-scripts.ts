@@ -42,7 +42,7 @@ export { readTfGraph } from './vision/models/tf-graph.ts';
 // masks, debug drawings.
 export { renderDebug } from './vision/debug/render.ts';
 export { cropRoi, roiPoint } from './vision/faces/crop.ts';
-export { detectFaces, type Face } from './vision/faces/detect.ts';
+export { detectFaces, type Face, faceApiDetector } from './vision/faces/detect.ts';
 export {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE
 } from './vision/faces/landmarks.ts';
@@ -200,3 +200,5 @@ export { SKIN_FACES } from './effects/smart-skin-advanced/tuning.ts';
 export {
   form as httpForm, get as httpGet, post as httpPost, pollTask, startTestEngine, waitReady
 } from './test/helpers.ts';
+export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';
+export { tilePixels, wholeImage } from './vision/faces/view.ts';
