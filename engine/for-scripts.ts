@@ -42,7 +42,7 @@ export { readTfGraph } from './vision/models/tf-graph.ts';
 // masks, debug drawings.
 export { renderDebug } from './vision/debug/render.ts';
 export { cropRoi, roiPoint } from './vision/faces/crop.ts';
-export { detectFaces, type Face } from './vision/faces/detect.ts';
+export { detectFaces, type Face, faceApiDetector } from './vision/faces/detect.ts';
 export {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE
 } from './vision/faces/landmarks.ts';
@@ -137,20 +137,20 @@ export {
 // - the face analyzer: attribute models, calibration, geometry and part measures
 export {
   AGE_CAP, AGE_WINDOW, ageProbability, shiftMale, temperatureScale
-} from './effects/face-analyzer/analysis/attribute-calibration.ts';
+} from './vision/attributes/attribute-calibration.ts';
 export {
   attributeModelInputs, type Border, faceRoi, wholeRoi
-} from './effects/face-analyzer/analysis/attribute-crops.ts';
+} from './vision/attributes/attribute-crops.ts';
 export {
   type AgeDecode, averageViews, decodeAge, meanAttributes
-} from './effects/face-analyzer/analysis/attribute-decode.ts';
+} from './vision/attributes/attribute-decode.ts';
 export {
   registryNets, runAttributeModel, runAttributeModelViews
-} from './effects/face-analyzer/analysis/attribute-models.ts';
+} from './vision/attributes/attribute-models.ts';
 export {
   ATTRIBUTE_MODELS, type AttributeModelSpec, type RawAttributes
-} from './effects/face-analyzer/analysis/attribute-specs.ts';
-export { faceAttributes, imageAttributes } from './effects/face-analyzer/analysis/attributes.ts';
+} from './vision/attributes/attribute-specs.ts';
+export { faceAttributes, imageAttributes } from './vision/attributes/attributes.ts';
 export {
   type Coded, decide as decideGeometry, PROTOTYPES as GEOMETRY_PROTOTYPES, RULES as GEOMETRY_RULES,
   type GeometryAttributes, geometryFeatures, type GeometryFeatures, logit as geometryLogit, type LogisticRule
@@ -161,8 +161,9 @@ export { partInputs } from './effects/face-analyzer/analysis/part-inputs.ts';
 export { measureParts } from './effects/face-analyzer/analysis/part-measures.ts';
 export { default as faceAnalyzerEffect } from './effects/face-analyzer/effect.ts';
 export {
-  ANALYZER_PARSING, HAIR_RVM_SIDE, PIPELINE as ATTRIBUTE_PIPELINE
+  ANALYZER_PARSING, HAIR_RVM_SIDE
 } from './effects/face-analyzer/tuning.ts';
+export { PIPELINE as ATTRIBUTE_PIPELINE } from './vision/attributes/pipeline.ts';
 // - face beauty: the per-face retouch and its tuning
 export { sharpenMasked } from './effects/face-beauty/sharpen.ts';
 export { retouchFace as beautyRetouchFace } from './effects/face-beauty/steps.ts';
@@ -201,3 +202,5 @@ export { SKIN_FACES } from './effects/smart-skin-advanced/tuning.ts';
 export {
   form as httpForm, get as httpGet, post as httpPost, pollTask, startTestEngine, waitReady
 } from './test/helpers.ts';
+export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';
+export { tilePixels, wholeImage } from './vision/faces/view.ts';

@@ -6,7 +6,8 @@
 import { type Mask } from '../image/mask.ts';
 import type { RasterImage } from '../image/raster.ts';
 import { timeModel } from '../vision/models/clock.ts';
-import { detectFaces, type DetectOptions, type Face } from '../vision/faces/detect.ts';
+import { detectFaces, type DetectOptions, type Face, faceApiDetector } from '../vision/faces/detect.ts';
+import type { FaceApiNets } from '../vision/models/face-api.ts';
 import { hairMask, personMatte } from '../vision/matting/person.ts';
 import type { ModelRegistry } from '../vision/models/registry.ts';
 import { faceRegions, REGION_NAMES, type RegionName } from '../vision/regions/face-regions.ts';
@@ -51,7 +52,12 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   };
 
   const facts: JobFacts = {
-    faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => { const h = await models.get('human'); return timeModel(() => detectFaces(h, image, opts)); }),
+    faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => {
+      const h = await models.get('human');
+      // face-api after Human: its tensors need the wasm backend Human sets.
+      const second = faceApiDetector(await models.get<FaceApiNets>('face-api'));
+      return timeModel(() => detectFaces(h, image, opts, second));
+    }),
     regions: (face, names = REGION_NAMES) => {
       let r = regions.get(face);
       if (!r) { r = {}; regions.set(face, r); }

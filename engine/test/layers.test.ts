@@ -30,6 +30,8 @@ describe('engine layers', () => {
     ['vision/faces reaching up into parsing', 'engine/vision/faces/probe.ts', "import { parseFace } from '../parsing/face-parsing.ts';\nexport const f = parseFace;\n"],
     ['vision/parsing reaching across into matting, a folder on its own step', 'engine/vision/parsing/probe.ts', "import { hairMask } from '../matting/person.ts';\nexport const f = hairMask;\n"],
     ['vision/matting reaching up into regions', 'engine/vision/matting/probe.ts', "import { faceRegions } from '../regions/face-regions.ts';\nexport const f = faceRegions;\n"],
+    ['an effect reaching into another effect', 'engine/effects/skin-analysis-advanced/probe.ts', "import { ANALYZER_PARSING } from '../face-analyzer/tuning.ts';\nexport const f = ANALYZER_PARSING;\n"],
+    ['vision/attributes reaching across into parsing, a folder on its own step', 'engine/vision/attributes/probe.ts', "import { parseFace } from '../parsing/face-parsing.ts';\nexport const f = parseFace;\n"],
   ])('fails lint for %s', async (_, filePath, code) => {
     expect(await problems(filePath, code)).toContain('import-x/no-restricted-paths');
   });
@@ -38,6 +40,7 @@ describe('engine layers', () => {
     ['vision/regions using faces and parsing', 'engine/vision/regions/probe.ts', "import { detectFaces } from '../faces/detect.ts';\nimport type { FaceParsing } from '../parsing/face-parsing.ts';\nexport const f = detectFaces;\nexport type P = FaceParsing;\n"],
     ['looks using vision and image', 'engine/looks/probe.ts', "import { faceRegions } from '../vision/regions/face-regions.ts';\nimport { toLab } from '../image/colour.ts';\nexport const f = [faceRegions, toLab];\n"],
     ['an effect using looks', 'engine/effects/face-beauty/probe.ts', "import { whitenSkin } from '../../looks/tone.ts';\nexport const f = whitenSkin;\n"],
+    ['an effect using the shared attribute models', 'engine/effects/skin-analysis-advanced/probe.ts', "import { faceAttributes } from '../../vision/attributes/attributes.ts';\nexport const f = faceAttributes;\n"],
   ])('passes lint for %s', async (_, filePath, code) => {
     expect(await problems(filePath, code)).toEqual([]);
   });

@@ -146,7 +146,7 @@ for (const [name, r] of emotionCandidates) {
 
 // ---- The module as shipped now (PIPELINE), end to end: it must reproduce the chosen rows above.
 const partsName = (parts: typeof PIPELINE.age.parts) => parts.map((p) => `${p.weight} ${p.models.join('+')} x${p.scale.toFixed(1)}${p.flip ? ' flip' : ''} ${p.border}`).join(' + ');
-console.log(`\n== The module (tuning.ts PIPELINE: age ${partsName(PIPELINE.age.parts)}; gender ${partsName(PIPELINE.gender.parts)}, male at ${PIPELINE.gender.maleAt}; emotion ${partsName(PIPELINE.emotion.parts)}) ==`);
+console.log(`\n== The module (vision/attributes/pipeline.ts PIPELINE: age ${partsName(PIPELINE.age.parts)}; gender ${partsName(PIPELINE.gender.parts)}, male at ${PIPELINE.gender.maleAt}; emotion ${partsName(PIPELINE.emotion.parts)}) ==`);
 const h = await getHuman();
 for (const hf of ['fit', 'check'] as const) {
   let ae = 0, g = 0, nAg = 0, e = 0, nEm = 0, neutral = 0, nNeutral = 0;

@@ -331,7 +331,7 @@ const matches = sameOne(chosen.age.config, PIPELINE.age) && PIPELINE.age.decode 
   && sameOne(chosen.gender.config, PIPELINE.gender) && PIPELINE.gender.maleAt === maleAt(chosen.gender.config)
   && sameOne(chosen.emotion.config, PIPELINE.emotion);
 const tasksName = (t: { parts: ({ weight: number } & Parameters<typeof stepName>[0])[] }) => t.parts.map((p) => `${p.weight} ${stepName(p)}`).join(' + ');
-console.log(`\n== The module (tuning.ts PIPELINE: age ${tasksName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${tasksName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${tasksName(PIPELINE.emotion)}) ==`);
+console.log(`\n== The module (vision/attributes/pipeline.ts PIPELINE: age ${tasksName(PIPELINE.age)} ${PIPELINE.age.decode}; gender ${tasksName(PIPELINE.gender)} male at ${PIPELINE.gender.maleAt}; emotion ${tasksName(PIPELINE.emotion)}) ==`);
 if (!matches) console.log('  NOTE: PIPELINE differs from the choice above (it blends in face-api\'s nets: face-attributes-blend.ts); the figures below are the module\'s own.');
 await moduleFigures();
 

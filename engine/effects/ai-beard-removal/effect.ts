@@ -9,6 +9,6 @@ import { encode, findFaces, shave, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-beard-removal',
-  models: ['human', 'bisenet-face-parsing'],
+  models: ['human', 'bisenet-face-parsing', 'face-api'],
   steps: steps<P>().step(findFaces).step(shave).step(encode),
 });

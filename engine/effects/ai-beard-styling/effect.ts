@@ -7,6 +7,6 @@ import { encode, findFaces, readTemplate, style, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-beard-styling',
-  models: ['human', 'bisenet-face-parsing'],
+  models: ['human', 'bisenet-face-parsing', 'face-api'],
   steps: steps<P>().step(findFaces).step(readTemplate).step(style).step(encode),
 });

@@ -8,6 +8,6 @@ import { encode, findFaces, readLensStep, tintEyes, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-colored-contacts',
-  models: ['human'],
+  models: ['human', 'face-api'],
   steps: steps<P>().step(readLensStep).step(findFaces).step(tintEyes).step(encode),
 });

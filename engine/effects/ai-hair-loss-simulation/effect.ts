@@ -9,6 +9,6 @@ import { encode, findFaces, readLevel, simulate, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-hair-loss-simulation',
-  models: ['human', 'bisenet-face-parsing'],
+  models: ['human', 'bisenet-face-parsing', 'face-api'],
   steps: steps<P>().step(readLevel).step(findFaces).step(simulate).step(encode),
 });

@@ -8,6 +8,6 @@ import { encode, findFaces, glossLips, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-red-lip-gloss',
-  models: ['human'],
+  models: ['human', 'face-api'],
   steps: steps<P>().step(findFaces).step(glossLips).step(encode),
 });

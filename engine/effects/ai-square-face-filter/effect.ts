@@ -8,6 +8,6 @@ import { findFaces, stylise, warp, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'ai-square-face-filter',
-  models: ['human'],
+  models: ['human', 'face-api'],
   steps: steps<P>().step(findFaces).step(warp).step(stylise),
 });

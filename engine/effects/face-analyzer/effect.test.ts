@@ -24,6 +24,25 @@ afterAll(async () => { await e.close(); });
 
 const analyse = (image: Buffer, fields: Record<string, string> = {}) => post(e, ANALYZER, form({ image, ...fields }));
 
+/** The fixtures' portraits at `height` px, two rows (the second mirrored), on grey: the photo and where each lies. */
+async function group(height: number) {
+  const names = ['obama_official_portrait.jpg', 'astronaut_eileen_collins.png', 'senior_balding_thinning_white_hair_01.jpg', 'biden_obama_laughing_heads.jpg'];
+  const tiles: { input: Buffer; left: number; top: number; width: number; height: number }[] = [];
+  for (const row of [0, 1]) {
+    let left = 10;
+    for (const name of names) {
+      const s = sharp(fixture(name)).removeAlpha().resize({ height });
+      const { data, info } = await (row ? s.flop() : s).toBuffer({ resolveWithObject: true });
+      tiles.push({ input: data, left, top: 10 + row * (height + 10), width: info.width, height: info.height });
+      left += info.width;
+    }
+  }
+  const width = Math.max(...tiles.map((t) => t.left + t.width)) + 40;
+  const image = await sharp({ create: { width, height: 2 * height + 30, channels: 3, background: '#808080' } })
+    .composite(tiles.map(({ input, left, top }) => ({ input, left, top }))).jpeg({ quality: 90 }).toBuffer();
+  return { image, tiles };
+}
+
 /**
  * Every member of the answer (docs/interface.md#face-analyzer) is there, coded members {type, probability}
  * with a code the contract knows.
@@ -118,6 +137,27 @@ describe('face-analyzer', () => {
     const a = searched.body.face_detail_infos[0].face_detail_attributes_info;
     expect(a.gender.type).toBe(1);
     expect(Math.abs(a.head_pose.roll)).toBeGreaterThan(60);
+  });
+
+  it('counts the small faces of a group photo, and finds those of its black-and-white copy', async () => {
+    // Eight public-domain portraits in two rows (the laughing pair twice: ten faces), faces of 30 to 90 px.
+    const { image, tiles } = await group(180);
+    const faces = async (photo: Buffer) => {
+      const r = await analyse(photo, { max_face_num: '120', face_attributes_type: 'Headpose' });
+      expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+      return r.body.face_detail_infos.map((f: any) => f.face_rect) as { x: number; y: number; width: number; height: number }[];
+    };
+    const inTile = (f: { x: number; y: number; width: number; height: number }) =>
+      tiles.some((t) => f.x + f.width / 2 > t.left && f.x + f.width / 2 < t.left + t.width && f.y + f.height / 2 > t.top && f.y + f.height / 2 < t.top + t.height);
+    const colour = await faces(image);
+    expect(colour).toHaveLength(10);
+    expect(colour.every(inTile)).toBe(true);
+    // Grey: blazeface alone found 2 of the 10 (the mesh model learnt skin colour); the second detector and
+    // the skin-toned view find most, and nothing outside the portraits.
+    const grey = await faces(await sharp(image).grayscale().jpeg({ quality: 90 }).toBuffer());
+    expect(grey.length).toBeGreaterThanOrEqual(7);
+    expect(grey.length).toBeLessThanOrEqual(10);
+    expect(grey.every(inTile)).toBe(true);
   });
 
   it('422 without a face; 400 for values outside the contract', async () => {

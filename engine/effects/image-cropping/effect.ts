@@ -14,7 +14,7 @@ export const findSubject = findSubjectAt(SALIENCY_SIDE);
 /** The effect with ISNet at `side` (scripts/bench/steps.ts compares sides). */
 export const smartCrop = (side: number) => defineEffect({
   slug: 'image-cropping',
-  models: ['human', SALIENCY],
+  models: ['human', SALIENCY, 'face-api'],
   steps: findSubjectAt(side).step(chooseWindow).step(cropAndScale),
 });
 

@@ -8,6 +8,6 @@ import { colourLips, encode, findFaces, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'lips-color-changer',
-  models: ['human'],
+  models: ['human', 'face-api'],
   steps: steps<P>().step(findFaces).step(colourLips).step(encode),
 });

@@ -8,6 +8,6 @@ import { encodeResult, findFaces, retouch, type P } from './steps.ts';
 
 export default defineEffect({
   slug: 'smart-skin-advanced',
-  models: ['human', 'bisenet-face-parsing'],
+  models: ['human', 'bisenet-face-parsing', 'face-api'],
   steps: steps<P>().step(findFaces).step(retouch).step(encodeResult),
 });

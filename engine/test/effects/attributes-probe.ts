@@ -3,7 +3,7 @@
  * attribute models load onto that worker's own Human instance (humanModel), not the main thread's.
  */
 import { defineEffect } from '../../pipeline/effect.ts';
-import { faceAttributes } from '../../effects/face-analyzer/analysis/attributes.ts';
+import { faceAttributes } from '../../vision/attributes/attributes.ts';
 import { detectFaces } from '../../vision/faces/detect.ts';
 
 export default defineEffect({

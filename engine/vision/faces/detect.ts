@@ -4,11 +4,17 @@
  * registry's Human instance has loaded, in MediaPipe's arrangement: detector on square tiles, mesh on an
  * upright crop around each detection (again around the mesh when it moved), iris on full-resolution eye
  * crops. Every face must pass both the detector and the mesh's own "face present" score; thresholds are
- * tuned on real photos (scripts/quality/faces.ts).
+ * tuned on real photos (scripts/quality/faces.ts, scripts/quality/face-counts.ts).
+ *
+ * A second detector, face-api's SSD MobileNet v1 (trained on WIDER FACE: small, grey and turned faces), runs
+ * where blazeface's answer is in doubt: a group, a small face, a black-and-white photo, no face, or a face the
+ * mesh is unsure of. Its faces are added (mesh-checked like the others) and a doubtful blazeface face it does
+ * not confirm is dropped.
  */
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
 import type { HumanLike } from '../models/human.ts';
+import { type FaceApiNets, SSD_SIDE } from '../models/face-api.ts';
 import { detectTiles, INPUT, weightedNms, type Detection, type GraphModelLike } from './blazeface.ts';
 import { addIris, roiFromMesh, ROI_SCALE, runMesh, type P3 } from './mesh.ts';
 import type { Roi } from './crop.ts';
@@ -34,6 +40,15 @@ export interface DetectOptions {
   meshFaces?: number;
   /** When nothing is found upright, also search the image turned 90, 180 and 270 degrees. */
   searchRotations?: boolean;
+}
+
+/** face-api's SSD MobileNet v1 (the registry's 'face-api') as the second detector. */
+export const faceApiDetector = (fa: FaceApiNets): SecondDetector => ({ side: SSD_SIDE, faces: (square, minScore) => fa.ssdFaces(square, minScore) });
+
+/** A second face detector on one square RGB view (0..255) of side `side`: boxes as fractions of the side. */
+export interface SecondDetector {
+  side: number;
+  faces(square: Uint8Array, minScore: number): Promise<{ x0: number; y0: number; w: number; h: number; score: number }[]>;
 }
 
 /** Tuned on the shared test photos (scripts/quality/faces.ts). */
@@ -68,9 +83,34 @@ export const thresholds = {
    * small photo it would find only faces too small for any effect to use.
    */
   tileUseful: 36,
+  /** Second detector: score below which its boxes are ignored... */
+  second: 0.3,
+  /** ...the score a face it alone finds needs... */
+  secondAlone: 0.4,
+  /**
+   * ...the mesh score a face seen by one detector alone needs (a dog's face scored 0.63), where the second
+   * detector ran...
+   */
+  meshAlone: 0.8,
+  /** ...the mesh score enough where both detectors agree (black-and-white faces score low on the mesh)... */
+  meshBoth: 0.25,
+  /**
+   * ...and the detector scores (second, blazeface) at which a face counts even when the mesh fails: a face
+   * of 20 px is too coarse for the mesh; it gets no mesh then, and the box is the second detector's.
+   */
+  sureBoth: [0.9, 0.6] as [number, number],
+  /** The second detector's score at which its face counts alone, mesh or not (a dog's face scored 0.77). */
+  sureAlone: 0.85,
+  /** Mean colour saturation (0..1) below which a photo counts as black and white. */
+  grey: 0.06,
 };
 
-interface FaceModels { tf: HumanLike['tf']; blazeface: GraphModelLike; facemesh: GraphModelLike; iris: GraphModelLike }
+interface FaceModels { tf: HumanLike['tf']; blazeface: GraphModelLike; facemesh: GraphModelLike; iris: GraphModelLike; second?: SecondDetector }
+
+/** A detection with where it came from: `other` is the other detector's score for the same face (0: not seen). */
+type Candidate = Detection & { from: 'blazeface' | 'second'; other: number };
+/** What accept() keeps per face for the second detector's review: the mesh score and the detector's. */
+type Found = { face: Face; mesh: number };
 
 function faceModels(human: unknown): FaceModels {
   const h = human as HumanLike;
@@ -79,16 +119,23 @@ function faceModels(human: unknown): FaceModels {
   return { tf: h.tf, blazeface: m.blazeface, facemesh: m.facemesh, iris: m.iris };
 }
 
-export async function detectFaces(human: unknown, image: RasterImage, opts: DetectOptions = {}): Promise<Face[]> {
-  const models = faceModels(human);
+/**
+ * Faces in the image, largest first. `second` (face-api's SSD, vision/models/face-api.ts: ssdDetector) is the
+ * second detector; without it blazeface alone decides.
+ */
+export async function detectFaces(human: unknown, image: RasterImage, opts: DetectOptions = {}, second?: SecondDetector): Promise<Face[]> {
+  const models: FaceModels = { ...faceModels(human), second };
   const o = { maxFaces: opts.maxFaces ?? 120, meshFaces: opts.meshFaces ?? 5 };
-  const upright = await findFaces(models, image, o);
+  // The mesh model's "face present" score falls on grey faces (it learnt skin colour): a black-and-white
+  // photo is shown to both models toned like skin. Only what they see changes; the points are the same.
+  if (isGrey(image)) image = skinToned(image);
+  const upright = await findFaces(models, image, o, false);
   if (upright.length > 0 || !opts.searchRotations) return upright;
   let best: Face[] = [];
   for (const turn of [90, 270, 180] as const) {
     // Turning the image back by `turn` makes a face that lies at `turn` upright.
     // Turned photos are the exception: a face found only that way must be a sure one.
-    const faces = (await findFaces(models, await rotateImage(image, 360 - turn), o)).filter((f) => f.score >= thresholds.turned);
+    const faces = (await findFaces(models, await rotateImage(image, 360 - turn), o, true)).filter((f) => f.score >= thresholds.turned);
     if (total(faces) > total(best)) best = faces.map((f) => unturn(f, turn, image));
   }
   return best;
@@ -96,25 +143,82 @@ export async function detectFaces(human: unknown, image: RasterImage, opts: Dete
 
 const total = (faces: Face[]) => faces.reduce((s, f) => s + f.score, 0);
 
-async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }): Promise<Face[]> {
+/** `confirm`: every face must be confirmed by the second detector (where there is one) or by a sure mesh. */
+async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: number; meshFaces: number }, confirm: boolean): Promise<Face[]> {
   if (o.maxFaces <= 0) return [];
-  const faces: Face[] = [];
+  const found: Found[] = [];
   const state = { meshed: 0 };
-  await accept(m, image, await detect(m, image, [wholeImage(image)]), faces, state, o);
+  const fromBlaze = (dets: Detection[]): Candidate[] => dets.map((d) => ({ ...d, from: 'blazeface', other: 0 }));
+  await accept(m, image, fromBlaze(await detect(m, image, [wholeImage(image)])), found, state, o);
   const side = Math.max(image.width, image.height);
-  if (faces.length === 0) {
+  if (found.length === 0) {
     // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
     const pad = Math.round(side * thresholds.margin);
     const framed = { x0: -pad, y0: -pad, side: side + 2 * pad };
-    await accept(m, image, await detect(m, image, [framed]), faces, state, o);
+    await accept(m, image, fromBlaze(await detect(m, image, [framed])), found, state, o);
+  }
+  const sizes = found.map((f) => Math.max(f.face.box.w, f.face.box.h) / side);
+  if (m.second && (confirm || found.length !== 1 || sizes.some((s) => s < thresholds.tileBelow * 1.5) || found.some((f) => f.mesh < thresholds.meshAlone))) {
+    await secondLook(m, m.second, image, found, state, o, confirm);
   }
   // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
-  const sizes = faces.map((f) => Math.max(f.box.w, f.box.h) / side);
-  const small = (faces.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
-  if (small && faces.length < o.maxFaces && (side * thresholds.detectorFloor) / INPUT >= thresholds.tileUseful) {
-    await accept(m, image, await detect(m, image, halfTiles(image)), faces, state, o);
+  const small = (found.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
+  if (small && found.length < o.maxFaces && (side * thresholds.detectorFloor) / INPUT >= thresholds.tileUseful) {
+    await accept(m, image, fromBlaze(await detect(m, image, halfTiles(image))), found, state, o);
   }
-  return faces.sort((a, b) => area(b.box) - area(a.box));
+  return found.map((f) => f.face).sort((a, b) => area(b.box) - area(a.box));
+}
+
+/**
+ * The second detector over the whole image: blazeface's doubtful faces (mesh below meshAlone) it does not see
+ * are dropped, and the faces it sees that blazeface did not are mesh-checked and added.
+ */
+async function secondLook(m: FaceModels, second: SecondDetector, image: RasterImage, found: Found[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }, confirm: boolean) {
+  const view = wholeImage(image);
+  const k = view.side;
+  const boxes = (await second.faces(new Uint8Array(await tilePixels(image, view, second.side)), thresholds.second))
+    .map((b) => ({ x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k, score: b.score }));
+  for (let i = found.length - 1; i >= 0; i--) {
+    if (found[i].mesh >= thresholds.meshAlone && !confirm) continue;
+    // A face found only in a turned photo must be sure to both detectors.
+    const needs = confirm ? thresholds.secondAlone : thresholds.second;
+    if (!boxes.some((b) => b.score >= needs && overlap(b, found[i].face.box) > thresholds.overlap)) found.splice(i, 1);
+  }
+  // Keypoints where a frontal face has them (eyes, nose, mouth): the mesh's second pass aligns the crop.
+  const candidates: Candidate[] = boxes.filter((b) => !found.some((f) => overlap(f.face.box, b) > thresholds.overlap)).map((b) => ({
+    ...b, from: 'second', other: 0,
+    keypoints: [[b.x0 + 0.3 * b.w, b.y0 + 0.4 * b.h], [b.x0 + 0.7 * b.w, b.y0 + 0.4 * b.h], [b.x0 + 0.5 * b.w, b.y0 + 0.6 * b.h], [b.x0 + 0.5 * b.w, b.y0 + 0.78 * b.h]],
+  }));
+  // Blazeface's own candidates for the same faces, down to its candidate score: where both detectors see a
+  // face, its keypoints place the mesh's crop better, and the pair needs less of the mesh.
+  const blaze = (await detect(m, image, [wholeImage(image)])).filter((d) => !found.some((f) => overlap(f.face.box, d) > thresholds.overlap));
+  const both = candidates.map((c) => {
+    const d = blaze.find((b) => overlap(b, c) > thresholds.overlap);
+    return d ? { ...d, from: 'second' as const, score: c.score, other: d.score } : c;
+  });
+  await accept(m, image, both, found, state, o);
+}
+
+/** The image's luminance as a skin-like colour (R:G:B about 1 : 0.78 : 0.66, a light skin's ratio). */
+function skinToned(image: RasterImage): RasterImage {
+  const c = image.channels, n = image.width * image.height, out = Buffer.alloc(n * 3);
+  for (let i = 0; i < n; i++) {
+    const y = 0.299 * image.data[i * c] + 0.587 * image.data[i * c + 1] + 0.114 * image.data[i * c + 2];
+    out[i * 3] = Math.min(255, y * 1.12); out[i * 3 + 1] = y * 0.87; out[i * 3 + 2] = y * 0.74;
+  }
+  return { data: out, width: image.width, height: image.height, channels: 3 };
+}
+
+/** Mean saturation of a coarse sample below thresholds.grey: a black-and-white (or sepia-toned) photo. */
+function isGrey(image: RasterImage): boolean {
+  const c = image.channels, step = Math.max(1, Math.floor((image.width * image.height) / 4096));
+  let sum = 0, n = 0;
+  for (let i = 0; i < image.width * image.height; i += step) {
+    const r = image.data[i * c], g = image.data[i * c + 1], b = image.data[i * c + 2];
+    const max = Math.max(r, g, b), min = Math.min(r, g, b);
+    sum += max ? (max - min) / max : 0; n++;
+  }
+  return sum / n < thresholds.grey;
 }
 
 /** Detections from a set of tiles, in image pixels, merged across tiles. */
@@ -137,8 +241,9 @@ function toImage(d: Detection, t: Tile): Detection {
  * Validates detections with the mesh, largest first, and adds the faces that pass and are new. The mesh
  * and iris models run batched over all candidates (one call per step, not per face).
  */
-async function accept(m: FaceModels, image: RasterImage, dets: Detection[], faces: Face[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
-  const candidates = dets.filter((d) => d.score >= thresholds.box && d.w >= thresholds.minSize)
+async function accept(m: FaceModels, image: RasterImage, dets: Candidate[], found: Found[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }) {
+  const faces = found.map((f) => f.face);
+  const candidates = dets.filter((d) => d.score >= (d.from === 'blazeface' ? thresholds.box : thresholds.second) && d.w >= thresholds.minSize)
     .filter((d) => !faces.some((f) => overlap(f.box, d) > thresholds.overlap))
     .sort((a, b) => b.w * b.h - a.w * a.h)
     .slice(0, Math.max(0, o.maxFaces - faces.length));
@@ -161,7 +266,19 @@ async function accept(m: FaceModels, image: RasterImage, dets: Detection[], face
   const added: { face: Face; mesh: P3[] }[] = [];
   candidates.forEach((d, i) => {
     const res = results[i];
-    if (res.score < thresholds.mesh) return;
+    // The second detector's face: sure alone, or seen by blazeface too (then the mesh may be less sure).
+    const bothSee = d.from === 'second' && d.other >= thresholds.box;
+    if (d.from === 'second' && !bothSee && d.score < thresholds.secondAlone) return;
+    const sure = d.from === 'second' && ((d.score >= thresholds.sureBoth[0] && d.other >= thresholds.sureBoth[1]) || d.score >= thresholds.sureAlone);
+    if (res.score < (bothSee ? thresholds.meshBoth : d.from === 'second' ? thresholds.meshAlone : thresholds.mesh)) {
+      if (!sure) return;
+      const box = clip(d, image.width, image.height);
+      if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) return;
+      const face: Face = { box, score: round2(d.other ? Math.sqrt(d.score * d.other) : d.score), rotation: 0 };
+      faces.push(face);
+      found.push({ face, mesh: res.score });
+      return;
+    }
     const pose = poseFromMesh(res.mesh);
     // The detector learnt upright faces: a strongly tilted "face" it is unsure of is usually something
     // round with a face-like pattern (wheel hubs, logos), which the mesh model happily fits.
@@ -169,8 +286,9 @@ async function accept(m: FaceModels, image: RasterImage, dets: Detection[], face
     const box = clip(meshBox(res.mesh), image.width, image.height);
     if (box.w < thresholds.minSize || box.h < thresholds.minSize) return;
     if (faces.some((f) => overlap(f.box, box) > thresholds.overlap)) return;
-    const face: Face = { box, score: round2(Math.sqrt(d.score * res.score)), pose, rotation: quarter(pose.roll) };
+    const face: Face = { box, score: round2(Math.sqrt(Math.max(d.score, d.other) * res.score)), pose, rotation: quarter(pose.roll) };
     faces.push(face);
+    found.push({ face, mesh: res.score });
     added.push({ face, mesh: res.mesh });
   });
   const full = added.slice(0, Math.max(0, o.meshFaces - state.meshed));

@@ -89,7 +89,7 @@ export const catalog: Record<string, CatalogEntry> = {
   },
   'face-api': {
     id: 'face-api',
-    description: '@vladmandic/face-api (MIT) age-and-gender and seven-expression nets (112x112, 0.4 and 0.3 MB, its model/ folder) on Human\'s tfjs-wasm',
+    description: '@vladmandic/face-api (MIT) age-and-gender and seven-expression nets (112x112, 0.4 and 0.3 MB) and the SSD MobileNet v1 face detector (512x512, 5.6 MB), its model/ folder, on Human\'s tfjs-wasm',
     check: async () => {
       try {
         const { existsSync } = await import('node:fs');

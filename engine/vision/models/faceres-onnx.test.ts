@@ -6,10 +6,10 @@ import type { RasterImage } from '../../image/raster.ts';
 import type { HumanLike } from './human.ts';
 import { ModelRegistry } from './registry.ts';
 import { readTfGraph } from './tf-graph.ts';
-import { registryNets, runAttributeModel } from '../../effects/face-analyzer/analysis/attribute-models.ts';
-import { faceRoi } from '../../effects/face-analyzer/analysis/attribute-crops.ts';
-import { ATTRIBUTE_MODELS } from '../../effects/face-analyzer/analysis/attribute-specs.ts';
-import { faceAttributes } from '../../effects/face-analyzer/analysis/attributes.ts';
+import { registryNets, runAttributeModel } from '../attributes/attribute-models.ts';
+import { faceRoi } from '../attributes/attribute-crops.ts';
+import { ATTRIBUTE_MODELS } from '../attributes/attribute-specs.ts';
+import { faceAttributes } from '../attributes/attributes.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceresModelJson, faceresToOnnx } from './faceres-onnx.ts';
 

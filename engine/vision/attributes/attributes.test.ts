@@ -3,14 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RasterImage } from '../../../image/raster.ts';
-import type { HumanLike } from '../../../vision/models/human.ts';
-import { ModelRegistry } from '../../../vision/models/registry.ts';
-import { WorkerPool } from '../../../workers/pool.ts';
-import { detectFaces, type Face } from '../../../vision/faces/detect.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import type { HumanLike } from '../models/human.ts';
+import { ModelRegistry } from '../models/registry.ts';
+import { WorkerPool } from '../../workers/pool.ts';
+import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceAttributes, type FaceAttributes } from './attributes.ts';
 
-const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 const load = async (name: string): Promise<RasterImage> => {
   const { data, info } = await sharp(path.join(fixtures, name)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
@@ -105,7 +105,7 @@ describe('faceAttributes', () => {
   });
 
   it('runs inside an engine worker thread, on the models that worker loads', async () => {
-    const probe = new URL('../../../test/effects/attributes-probe.ts', import.meta.url).href;
+    const probe = new URL('../../test/effects/attributes-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'attributes-probe': probe }, threads: 1 }, 1, 2);
     try {
       const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));

@@ -2,13 +2,13 @@
  * Runs the attribute models (attribute-specs.ts) on the faces' squares (attribute-crops.ts): all faces of an
  * image batched into one model call, on onnxruntime where the model has a network there, else on tfjs.
  */
-import type { RasterImage } from '../../../image/raster.ts';
-import { humanModel, type HumanLike, type TensorLike } from '../../../vision/models/human.ts';
-import type { OnnxNet } from '../../../vision/models/onnx.ts';
-import { loadFaceApi, type FaceApiNets } from '../../../vision/models/face-api.ts';
-import type { ModelRegistry } from '../../../vision/models/registry.ts';
-import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from '../../../vision/models/faceres-onnx.ts';
-import type { Roi } from '../../../vision/faces/crop.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import { humanModel, type HumanLike, type TensorLike } from '../models/human.ts';
+import type { OnnxNet } from '../models/onnx.ts';
+import { loadFaceApi, type FaceApiNets } from '../models/face-api.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import { FACERES_FILE, FACERES_INPUT, FACERES_ONNX_ID, FACERES_OUTPUTS } from '../models/faceres-onnx.ts';
+import type { Roi } from '../faces/crop.ts';
 import { normalise, normaliseData, pixelCrops, pixelNorm, sharedCrops, type Border, type CropCache, type Tf } from './attribute-crops.ts';
 import { averageViews } from './attribute-decode.ts';
 import { fromFaceApiExpression, type AttributeModelSpec, type RawAttributes } from './attribute-specs.ts';

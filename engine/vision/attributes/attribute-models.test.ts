@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HumanLike, TensorLike } from '../../../vision/models/human.ts';
-import { ModelRegistry } from '../../../vision/models/registry.ts';
+import type { HumanLike, TensorLike } from '../models/human.ts';
+import { ModelRegistry } from '../models/registry.ts';
 import { withMirrors } from './attribute-models.ts';
 import { normaliseData } from './attribute-crops.ts';
 

@@ -2,11 +2,11 @@
  * The squares the attribute models read: a square crop around the face, upright along the eyes (crop.ts's
  * cropRoi), sized relative to the face's extent, cut as each model's spec says and normalised its way.
  */
-import type { RasterImage } from '../../../image/raster.ts';
-import type { HumanLike, TensorLike, TfLike } from '../../../vision/models/human.ts';
-import { cropRoi, cropRoiPixels, type Roi } from '../../../vision/faces/crop.ts';
-import type { Face } from '../../../vision/faces/detect.ts';
-import { roiFromMesh, ROI_SCALE } from '../../../vision/faces/mesh.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import type { HumanLike, TensorLike, TfLike } from '../models/human.ts';
+import { cropRoi, cropRoiPixels, type Roi } from '../faces/crop.ts';
+import type { Face } from '../faces/detect.ts';
+import { roiFromMesh, ROI_SCALE } from '../faces/mesh.ts';
 import type { AttributeModelSpec, Norm } from './attribute-specs.ts';
 
 /**

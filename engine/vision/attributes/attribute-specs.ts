@@ -5,7 +5,7 @@
  * model's origin, the origin's convention as a second variant; which one runs is decided by measurement
  * (scripts/quality/face-attributes.ts), not here.
  */
-import type { TensorLike } from '../../../vision/models/human.ts';
+import type { TensorLike } from '../models/human.ts';
 
 /**
  * Input normalisation of a model, from a 0..1 RGB crop:

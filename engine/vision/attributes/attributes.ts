@@ -3,22 +3,22 @@
  * instance (so on a worker's own registry). Which model, crop and decode answers each question was chosen
  * by measurement on half of the shared test faces and checked on the other half
  * (scripts/quality/face-attributes.ts; docs/experiments/face-analyzer.md#age-gender-and-emotion-models);
- * PIPELINE (../tuning.ts) records that choice.
+ * PIPELINE (pipeline.ts) records that choice.
  *
  * Every value comes with a probability: gender and emotion the model's own for the class reported, age
  * the model's probability that the true age is within AGE_WINDOW years of the value (attribute-calibration.ts).
  */
-import type { RasterImage } from '../../../image/raster.ts';
-import type { HumanLike } from '../../../vision/models/human.ts';
-import { humanModel } from '../../../vision/models/human.ts';
+import type { RasterImage } from '../../image/raster.ts';
+import type { HumanLike } from '../models/human.ts';
+import { humanModel } from '../models/human.ts';
 import { AGE_CAP, ageProbability, shiftMale, temperatureScale } from './attribute-calibration.ts';
 import { type AttributeNets, runAttributeModel } from './attribute-models.ts';
 import { type CropCache, faceRoi, wholeRoi } from './attribute-crops.ts';
 import { decodeAge, meanAttributes } from './attribute-decode.ts';
 import { ATTRIBUTE_MODELS, type RawAttributes } from './attribute-specs.ts';
-import type { Roi } from '../../../vision/faces/crop.ts';
-import type { Face } from '../../../vision/faces/detect.ts';
-import { PIPELINE, type AttributePart, type AttributeStep } from '../tuning.ts';
+import type { Roi } from '../faces/crop.ts';
+import type { Face } from '../faces/detect.ts';
+import { PIPELINE, type AttributePart, type AttributeStep } from './pipeline.ts';
 
 export interface FaceAttributes {
   /**

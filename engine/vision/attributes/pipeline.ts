@@ -1,0 +1,46 @@
+/**
+ * Which attribute models answer age, gender and emotion, on which crop and with which weights: the face
+ * analyzer's answer, and skin analysis's apparent age.
+ */
+import type { Border } from './attribute-crops.ts';
+import type { AgeDecode } from './attribute-decode.ts';
+
+/**
+ * Which models (averaged when several), on which square (side over the face's extent), mirror-averaged or
+ * not, and what the square shows where it runs past the image (attribute-crops.ts Border).
+ */
+export interface AttributeStep { models: string[]; scale: number; flip: boolean; border: Border }
+
+/** One model's (or averaged models') part in an answer: its step and its weight in the weighted mean. */
+export type AttributePart = AttributeStep & { weight: number };
+
+/**
+ * Which models, crops and weights answer each question: chosen by measurement on the fit half of the shared
+ * test faces and checked on the other half (scripts/quality/face-attributes-blend.ts, against the Human
+ * models' own best in scripts/quality/face-attributes.ts; docs/experiments/face-analyzer.md#face-apis-nets).
+ * Each part's answer (an age in years, decoded with `decode` where the model gives a distribution; P(male);
+ * the seven emotion scores) enters a weighted mean. Temperature 1 = the models' own probabilities.
+ */
+export const PIPELINE: {
+  /** Age's probability reads the first part with an age distribution (FaceRes-deep). */
+  age: { parts: AttributePart[]; decode: AgeDecode; temperature: number };
+  /** maleAt: P(male) at which a face counts as male; probabilities are shifted to match. */
+  gender: { parts: AttributePart[]; maleAt: number; temperature: number };
+  emotion: { parts: AttributePart[]; temperature: number };
+} = {
+  age: {
+    parts: [
+      { models: ['faceres-deep-caffe'], scale: 1.6, flip: true, border: 'black', weight: 0.2 },
+      { models: ['faceapi-age-gender'], scale: 1.2, flip: true, border: 'edge', weight: 0.8 },
+    ],
+    decode: 'human', temperature: 1,
+  },
+  gender: { parts: [{ models: ['faceapi-age-gender'], scale: 1.0, flip: true, border: 'black', weight: 1 }], maleAt: 0.5, temperature: 1 },
+  emotion: {
+    parts: [
+      { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', weight: 0.6 },
+      { models: ['faceapi-expression'], scale: 1.0, flip: true, border: 'black', weight: 0.4 },
+    ],
+    temperature: 1,
+  },
+};
