@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { detectFaces, type Face, faceApiDetector, type FaceApiNets, ModelRegistry, type RasterImage, type Rect } from '../../engine/for-scripts.ts';
+import { sameFace } from '../datasets/same-face.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -101,15 +102,6 @@ async function variants(p: Photo, image: RasterImage): Promise<Case[]> {
     out.push({ ...base, variant: `tilt ${deg}`, image: turned, boxes });
   }
   return out;
-}
-
-/** scripts/quality/faces.ts's rule: enough overlap, or the label's centre inside a face not far larger. */
-function sameFace(label: Rect, face: Rect): boolean {
-  const ix = Math.max(0, Math.min(label.x0 + label.w, face.x0 + face.w) - Math.max(label.x0, face.x0));
-  const iy = Math.max(0, Math.min(label.y0 + label.h, face.y0 + face.h) - Math.max(label.y0, face.y0));
-  const iou = (ix * iy) / (label.w * label.h + face.w * face.h - ix * iy);
-  const cx = label.x0 + label.w / 2, cy = label.y0 + label.h / 2;
-  return iou >= 0.3 || (cx > face.x0 && cx < face.x0 + face.w && cy > face.y0 && cy < face.y0 + face.h && face.w < 2.5 * label.w);
 }
 
 function score(c: Case, faces: Face[]): { fp: number; miss: number } {

@@ -20,6 +20,7 @@ import {
   detectFaces, type Face, hairMask, type Mask, ModelRegistry, PERSON_MODEL, personMatteWith, type PersonModel,
   type Rect
 } from '../../engine/for-scripts.ts';
+import { sameFace } from '../datasets/same-face.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
@@ -61,15 +62,6 @@ function labelBoxes(label: Record<string, unknown> | undefined): Rect[] | undefi
     const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
     return { x0: Math.min(...xs), y0: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
   });
-}
-
-/** A labelled box and a found face are the same face when they overlap enough or the label's centre lies in the face. */
-function sameFace(label: Rect, face: Rect): boolean {
-  const ix = Math.max(0, Math.min(label.x0 + label.w, face.x0 + face.w) - Math.max(label.x0, face.x0));
-  const iy = Math.max(0, Math.min(label.y0 + label.h, face.y0 + face.h) - Math.max(label.y0, face.y0));
-  const iou = (ix * iy) / (label.w * label.h + face.w * face.h - ix * iy);
-  const cx = label.x0 + label.w / 2, cy = label.y0 + label.h / 2;
-  return iou >= 0.3 || (cx > face.x0 && cx < face.x0 + face.w && cy > face.y0 && cy < face.y0 + face.h && face.w < 2.5 * label.w);
 }
 
 function score(e: Expect, faces: Face[]) {
