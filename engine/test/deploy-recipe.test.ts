@@ -48,6 +48,14 @@ const engineReads = variablesRead(engineSource);
 // The studio's server reads its own and, through configFromEnv, the engine's (it may start one).
 const studioReads = new Set([...engineReads, ...variablesRead([path.join(root, 'proxy.config.ts'), path.join(root, 'scripts/dev/studio-server.ts')])]);
 const atelierNames = (env: Record<string, unknown>) => Object.keys(env).filter((k) => k.startsWith('ATELIER_'));
+/** A package.json command as the shell runs it: its leading `NAME=value` assignments, and the command's words. */
+function shellCommand(script: string): { env: Record<string, string>; argv: string[] } {
+  const words = script.trim().split(/\s+/), env: Record<string, string> = {};
+  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) { const w = words.shift()!; env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1); }
+  return { env, argv: words };
+}
+const engineScript = () => shellCommand(pkg.scripts.engine);
+const studioScript = () => shellCommand(pkg.scripts.start.split('&&')[1]);
 
 // --- the Dockerfile -------------------------------------------------------------------------------------
 
@@ -137,9 +145,13 @@ describe('deploy/: every file parses', () => {
 describe('deploy/Dockerfile', () => {
   const { all, final } = dockerfile();
 
-  it('runs package.json\'s engine script, node itself under tini (no npm relaying signals)', () => {
-    expect(JSON.parse(one(final, 'CMD'))).toEqual(pkg.scripts.engine.split(/\s+/));
+  it('runs package.json\'s engine script, node itself under tini (no npm relaying signals), with its environment', () => {
+    expect(JSON.parse(one(final, 'CMD'))).toEqual(engineScript().argv);
     expect(JSON.parse(one(final, 'ENTRYPOINT'))[0]).toMatch(/tini$/);
+    // What the scripts set before node (glibc's malloc tunables, read only at a process's start) the image sets too.
+    expect(Object.keys(engineScript().env).length).toBeGreaterThan(0);
+    expect(imageEnv()).toMatchObject(engineScript().env);
+    expect(studioScript().env).toEqual(engineScript().env);
   });
 
   it('installs with npm ci under package.json\'s allowScripts (npm 11 reads it; onnxruntime-node stays denied)', () => {
@@ -220,7 +232,7 @@ describe('deploy/compose.yaml', () => {
 
   it('runs the studio with package.json\'s start command on the engines behind nginx, with a key the engines accept', () => {
     const studio = services.studio;
-    expect(studio.command).toEqual(pkg.scripts.start.split('&&')[1].trim().split(/\s+/));
+    expect(studio.command).toEqual(studioScript().argv);
     const env = envOf(studio);
     for (const v of atelierNames(env)) expect(studioReads, `studio: ${v}`).toContain(v);
     for (const [, s] of engines) expect(configFromEnv(envOf(s)).apiKeys).toContain(env.ATELIER_API_KEY);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { removeBackground } from '@imgly/background-removal-node';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
+import { engineScriptEnv } from './soak-plan.ts';
 import { COMMODITY_MODEL as MODEL, type IsnetVariant, loadIsnet } from '../../engine/for-scripts.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,7 +100,7 @@ if (!existsSync(serverFile)) {
   const log = path.join(dataDir, 'engine.log');
   const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
     cwd: repoRoot,
-    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_LOG_LEVEL: 'warn' },
+    env: { ...engineScriptEnv(path.join(repoRoot, 'package.json')), ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')],
   });
   const stop = () => { if (child.exitCode === null) child.kill('SIGTERM'); };

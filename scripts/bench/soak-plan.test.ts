@@ -7,11 +7,15 @@ import { endpointList } from '../../contract/index.ts';
 import { validateFields } from '../../contract/validate.ts';
 import { imageField, type ImageField } from '../../contract/fields.ts';
 import { limits } from '../../contract/limits.ts';
-import { accepts, isLoopbackUrl, paramsFor, percentile, photosFor } from './soak-plan.ts';
+import { accepts, engineScriptEnv, isLoopbackUrl, paramsFor, percentile, photosFor } from './soak-plan.ts';
 
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(import.meta.dirname, '../../../shared/testdata');
 
 describe('soak plan', () => {
+  it('spawns the engine with what package.json\'s engine script sets before node (two malloc arenas)', () => {
+    expect(engineScriptEnv(path.resolve(import.meta.dirname, '../../package.json'))).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+  });
+
   it('gives every endpoint parameters its contract accepts, on every rotation', () => {
     for (const endpoint of endpointList.filter((e) => e.mode !== 'query')) {
       const images = new Set(Object.entries(endpoint.fields).filter(([, f]) => f.kind === 'image' && f.required).map(([n]) => n));

@@ -134,3 +134,17 @@ export function procMemory(pid: number): { rss: number; hwm: number } | undefine
     return undefined;
   }
 }
+
+/**
+ * The variables package.json's engine script sets before node (glibc's malloc tunables, which only a
+ * process's environment at start can set), so a bench that spawns node itself runs what `npm run engine` runs.
+ */
+export function engineScriptEnv(packageJson: string): Record<string, string> {
+  const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: Record<string, string> }).scripts.engine.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (const w of words) {
+    if (!/^[A-Z_][A-Z0-9_]*=/.test(w)) break;
+    env[w.slice(0, w.indexOf('='))] = w.slice(w.indexOf('=') + 1);
+  }
+  return env;
+}

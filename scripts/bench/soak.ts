@@ -7,7 +7,8 @@
  *   npm run soak -- [--n 500] [--concurrency 8] [--max-minutes 45] [--no-cold] [--only slug,slug]
  *   npm run soak -- --url http://127.0.0.1:8787 --key KEY [--pid PID]
  *
- * Without --url it spawns the engine (node --import tsx engine/server.ts: the node process itself, not a
+ * Without --url it spawns the engine (node --import tsx engine/server.ts with the variables package.json's engine
+ * script sets, unless the environment sets them: the node process itself, not a
  * wrapper, so /proc/<pid>/status VmRSS covers its worker threads) on a free loopback port with a temporary
  * data folder, samples its RSS every 250 ms, and first measures each endpoint's first request on a fresh
  * engine of its own (--no-cold skips that), once its RSS has settled (the models it preloads open; see
@@ -25,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { endpointList } from '../../contract/index.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import type { ImageField } from '../../contract/fields.ts';
-import { isLoopbackUrl, paramsFor, percentile, photosFor, procMemory, type Photo } from './soak-plan.ts';
+import { engineScriptEnv, isLoopbackUrl, paramsFor, percentile, photosFor, procMemory, type Photo } from './soak-plan.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -88,7 +89,7 @@ async function spawnEngine(): Promise<Engine> {
   // node itself with tsx as a loader, not the tsx CLI, which would run node as a child of its own.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'engine/server.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_OPTIMIZED_MODEL_DIR: optimizedModelDir, ATELIER_LOG_LEVEL: 'warn' },
+    env: { ...engineScriptEnv(path.join(repoRoot, 'package.json')), ...process.env, ATELIER_ENGINE_PORT: String(port), ATELIER_ENGINE_HOST: '127.0.0.1', ATELIER_API_KEYS: key, ATELIER_DATA_DIR: dataDir, ATELIER_OPTIMIZED_MODEL_DIR: optimizedModelDir, ATELIER_LOG_LEVEL: 'warn' },
     stdio: ['ignore', openSync(log, 'a'), openSync(log, 'a')],
   });
   const kill = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
