@@ -19,7 +19,8 @@ export interface CartoonOptions {
   lineSigma: number; tau: number; epsilon: number; phi: number;
 }
 
-export function cartoon(img: Pixels, o: CartoonOptions = CARTOON): void {
+/** `keepLines`: per pixel, how much of the lines to draw (1 everywhere when absent). */
+export function cartoon(img: Pixels, o: CartoonOptions = CARTOON, keepLines?: Float32Array): void {
   const { width: w, height: h } = img;
   const lab = toLab(img);
   const n = w * h;
@@ -40,7 +41,8 @@ export function cartoon(img: Pixels, o: CartoonOptions = CARTOON): void {
   for (let i = 0; i < n; i++) {
     const nearest = Math.round(l[i] / step) * step;
     const banded = nearest + (step / 2) * Math.tanh(o.sharpness * BAND_HARDNESS * (l[i] - nearest));
-    lab.L[i] = Math.max(0, Math.min(100, banded * 100 * (LINE_FLOOR + (1 - LINE_FLOOR) * lines[i])));
+    const line = keepLines ? 1 - (1 - lines[i]) * keepLines[i] : lines[i];
+    lab.L[i] = Math.max(0, Math.min(100, banded * 100 * (LINE_FLOOR + (1 - LINE_FLOOR) * line)));
     lab.a[i] = a[i] * 100;
     lab.b[i] = b[i] * 100;
   }

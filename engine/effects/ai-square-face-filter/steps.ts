@@ -11,7 +11,10 @@ import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { faceFrame, warpFace, type FaceFrame } from './square-warp.ts';
-import { ABOVE_CENTRE, AVATAR, CARTOON, CORNER, SIDE } from './tuning.ts';
+import { applyInk, featureInk, fillPolygon } from './features.ts';
+import { blurPlane } from '../../image/frequency.ts';
+import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
+import { ABOVE_CENTRE, AVATAR, CARTOON, CORNER, INNER_FACE, INNER_LINES, SIDE, SMALL_FACE } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -20,20 +23,22 @@ export interface Warped {
   warped: Buffer;
   /** The largest face's frame, which the avatar is cut around (none when it has no mesh). */
   main?: FaceFrame;
+  /** Its mesh (the warp leaves the inner features where the mesh has them). */
+  mainMesh?: readonly (readonly number[])[];
 }
 
 export const findFaces = selectFaces<P>(() => ({ count: 5 }));
 
 export const warp: Step<P, PortraitState, Warped> = async (c, kit) => {
   const warped = Buffer.from(c.image.data);
-  let main: FaceFrame | undefined;
+  let main: FaceFrame | undefined, mainMesh: Warped['mainMesh'];
   await eachFace(c.state.faces, kit, (face, i) => {
     if (!face.mesh) return;
     const f = faceFrame(face.mesh, face.pose?.roll ?? 0);
-    if (i === 0) main = f;
+    if (i === 0) { main = f; mainMesh = face.mesh; }
     warpFace(c.image, warped, f);
   });
-  return { warped, main };
+  return { warped, main, mainMesh };
 };
 
 /**
@@ -63,7 +68,17 @@ export const stylise: Step<P, Warped> = async (c) => {
   const size = AVATAR;
   const { data } = await sharp(s.warped, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .extract(win).flatten({ background: '#ffffff' }).resize(size, size).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  cartoon({ data, width: size, height: size, channels: 3 }, enlargedCartoon(size / win.width));
+  const img = { data, width: size, height: size, channels: 3 as const };
+  const scale = size / win.width;
+  const mesh = s.mainMesh;
+  if (mesh && 2 * s.main.b < SMALL_FACE) {
+    // A small face: its features drawn from the mesh, and the cartoon's own lines kept off the inner face.
+    const at = (i: number) => [(mesh[i][0] - win.left) * scale, (mesh[i][1] - win.top) * scale] as const;
+    cartoon(img, enlargedCartoon(scale), innerFaceLines(at, size));
+    applyInk(img, featureInk(at, size, size));
+  } else {
+    cartoon(img, enlargedCartoon(scale));
+  }
   const rgba = Buffer.alloc(size * size * 4);
   const r = CORNER * size;
   for (let y = 0; y < size; y++) {
@@ -75,6 +90,20 @@ export const stylise: Step<P, Warped> = async (c) => {
   }
   c.output.images.result = await encodePngFast({ data: rgba, width: size, height: size, channels: 4 });
 };
+
+/**
+ * How much of the cartoon's lines to draw: INNER_LINES on the face's oval shrunk toward its centre (soft
+ * edge), all elsewhere, so the outline of the head and the hair keep their lines.
+ */
+function innerFaceLines(at: (i: number) => readonly [number, number], size: number): Float32Array {
+  const oval = FACE_OVAL.map(at);
+  const cx = oval.reduce((t, p) => t + p[0], 0) / oval.length, cy = oval.reduce((t, p) => t + p[1], 0) / oval.length;
+  const inner = new Float32Array(size * size);
+  fillPolygon(inner, size, size, oval.map(([x, y]) => [cx + INNER_FACE * (x - cx), cy + INNER_FACE * (y - cy)] as const));
+  const soft = blurPlane(inner, size, size, size / 200);
+  for (let i = 0; i < soft.length; i++) soft[i] = 1 - (1 - INNER_LINES) * Math.min(1, soft[i]);
+  return soft;
+}
 
 /** Anti-aliased coverage of a pixel centre by a square of `side` with corners of radius `r`. */
 export function roundedSquareCoverage(x: number, y: number, side: number, r: number): number {

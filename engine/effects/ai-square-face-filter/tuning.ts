@@ -14,6 +14,16 @@ export const ABOVE_CENTRE = 0.15;
 /** Corner radius as a share of the side. */
 export const CORNER = 0.18;
 
+/**
+ * A face under this height (px, the mesh oval's) has its features drawn from the mesh (features.ts): the
+ * crop holds too few pixels for the cartoon's lines to find eyes and a mouth.
+ */
+export const SMALL_FACE = 100;
+/** The cartoon's own lines are faded on the face's oval shrunk to this share of its size, when features are drawn. */
+export const INNER_FACE = 0.85;
+/** How much of the cartoon's own lines stays there: a dark moustache or beard keeps its weight, blotches fade. */
+export const INNER_LINES = 0.35;
+
 // The warp.
 
 /** Superellipse exponent: 2 is the ellipse, larger is squarer; 6 reads as a rounded square. */
