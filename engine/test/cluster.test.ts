@@ -55,7 +55,7 @@ async function startEngine(name: string, env: Record<string, string>): Promise<E
     child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
   });
   // An engine that dies unasked shows why (the test's own kills are signals it sent).
-  child.once('exit', (code, signal) => { if (signal !== 'SIGKILL' && signal !== 'SIGTERM') console.error(`[cluster] engine ${name} exited (${code ?? signal}): ${out.slice(-4000)}`); });
+  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM') console.error(`[cluster] engine ${name} exited (${code ?? signal}): ${out.slice(-4000)}`); });
   return { name, e: { url } as TestEngine, child };
 }
 
