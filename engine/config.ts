@@ -16,6 +16,11 @@ export interface ClusterConfig {
   s3: S3Settings;
   /** ATELIER_RESULTS_REDIRECT: `stream` (default) reads results through the engine; `presigned` redirects to the store. */
   resultsRedirect: 'stream' | 'presigned';
+  /**
+   * ATELIER_REDIS_INGRESS_MB (default 64; 0: off): inputs this engine may hold in Redis, written there by a
+   * submit and moved to the store after the answer (tasks/redis-ingress.ts); beyond it they go to the store first.
+   */
+  ingressBytes: number;
 }
 
 export interface EngineConfig {
@@ -123,9 +128,12 @@ export function clusterFromEnv(env: NodeJS.ProcessEnv, apiKeys: string[]): Clust
   if (redirect !== 'stream' && redirect !== 'presigned') throw new Error(`ATELIER_RESULTS_REDIRECT must be stream or presigned, not ${JSON.stringify(redirect)}`);
   const endpoint = env.ATELIER_S3_ENDPOINT?.trim() || undefined;
   if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`ATELIER_S3_ENDPOINT must be an http:// or https:// URL, not ${JSON.stringify(endpoint)}`);
+  const ingressMb = Number(env.ATELIER_REDIS_INGRESS_MB?.trim() || 64);
+  if (!Number.isFinite(ingressMb) || ingressMb < 0) throw new Error(`ATELIER_REDIS_INGRESS_MB must be a number of megabytes (0 turns the Redis ingress off), not ${JSON.stringify(env.ATELIER_REDIS_INGRESS_MB)}`);
   return {
     redisUrl,
     resultsRedirect: redirect,
+    ingressBytes: Math.round(ingressMb * 1024 * 1024),
     s3: {
       endpoint, bucket,
       region: env.ATELIER_S3_REGION?.trim() || 'us-east-1',

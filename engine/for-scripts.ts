@@ -200,7 +200,11 @@ export { SKIN_FACES } from './effects/smart-skin-advanced/tuning.ts';
 
 // A real engine on a loopback port (the tests' helpers), for the speed scripts that time requests over HTTP.
 export {
-  form as httpForm, get as httpGet, post as httpPost, pollTask, startTestEngine, waitReady
+  form as httpForm, get as httpGet, post as httpPost, pollTask, solidPng, startTestEngine, TEST_KEY, testDataDir, type TestEngine, waitReady
 } from './test/helpers.ts';
+// The cluster's services on loopback (the cluster test's) and its stores, for the cluster submit bench.
+export { type SharedServices, startSharedServices } from './test/cluster-services.ts';
+export { prepareBucket, s3Client, S3BlobStore } from './results/s3-blob-store.ts';
+export { INPUT_KEY } from './tasks/store.ts';
 export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';
 export { tilePixels, wholeImage } from './vision/faces/view.ts';

@@ -4,6 +4,7 @@
  * in the data folder, whose lock only keeps two engines on one machine from sharing a folder by mistake.
  */
 import type { ClusterConfig } from '../config.ts';
+import type { BlobStore } from '../results/blob-store.ts';
 import { RESULT_NAME } from '../results/store.ts';
 import { prepareBucket, s3Client, S3BlobStore } from '../results/s3-blob-store.ts';
 import { RedisTaskBackend, redactUrl } from './redis-backend.ts';
@@ -11,7 +12,8 @@ import { INPUT_KEY } from './store.ts';
 
 export interface ClusterBackends {
   tasks: RedisTaskBackend;
-  inputs: S3BlobStore;
+  /** The inputs as read and deleted: through the Redis ingress when it is on, else the store alone. */
+  inputs: BlobStore;
   results: S3BlobStore;
   /** Whether each shared service answers now (for /healthz). */
   reachable(): Promise<{ redis: boolean; store: boolean }>;
@@ -35,13 +37,13 @@ export async function openClusterBackends(cluster: ClusterConfig, opts: { leaseM
   let tasks: RedisTaskBackend;
   try {
     // The S3 client's sockets go with the task backend, which the app closes last.
-    tasks = await RedisTaskBackend.open({ url: cluster.redisUrl, leaseMs: opts.leaseMs, retentionMs: opts.retentionMs, inputs, afterClose: () => s3.destroy() });
+    tasks = await RedisTaskBackend.open({ url: cluster.redisUrl, leaseMs: opts.leaseMs, retentionMs: opts.retentionMs, inputs, ingressBytes: cluster.ingressBytes, afterClose: () => s3.destroy() });
   } catch (err) {
     s3.destroy();
     throw new Error(`Redis (${redactUrl(cluster.redisUrl)}) could not be used: ${err instanceof Error ? err.message : err}`);
   }
   return {
-    tasks, inputs, results, lifecycleError: lifecycle.error,
+    tasks, inputs: tasks.inputs, results, lifecycleError: lifecycle.error,
     reachable: async () => {
       const [redis, store] = await Promise.all([tasks.reachable(), results.reachable()]);
       return { redis, store };

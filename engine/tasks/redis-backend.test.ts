@@ -8,7 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBlob } from '../results/blob-store.ts';
 import { DiskBlobStore } from '../results/disk-blob-store.ts';
 import { freePort, requirePrograms } from '../test/cluster-services.ts';
 import { RedisTaskBackend } from './redis-backend.ts';
@@ -101,6 +103,50 @@ describe('RedisTaskBackend', () => {
     expect(again.id).toBe(task.id);
     expect(again.attempts).toBe(1);
     expect(await one.complete(again, [])).toBe(true);
+  });
+
+  it('stages inputs in Redis within its budget, moves a waiting task\'s to the store after the answer, and reads them wherever they are', async () => {
+    const store = new DiskBlobStore(path.join(dir, 'ingress'), INPUT_KEY, { durable: false });
+    store.init();
+    const b = await RedisTaskBackend.open({ url: `${url}/4`, leaseMs: LEASE_MS, retentionMs: 3600_000, inputs: store, ingressBytes: 10 });
+    backends.push(b);
+    const direct = new Redis(`${url}/4`);
+    try {
+      const staged = await b.submit('slug-d', {}, { image });
+      const key = `${staged.id}/image`;
+      // Answered with the input in Redis; the move has not begun (it waits for the answer's turn to end).
+      expect(await direct.getBuffer(`atelier:input:${key}`)).toEqual(Buffer.from(image.bytes));
+      expect(await readBlob(b.inputs, key)).toEqual(Buffer.from(image.bytes));
+      // Its task still waits: the input goes to the store and leaves Redis.
+      const end = Date.now() + 10_000;
+      while (await direct.exists(`atelier:input:${key}`) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(await direct.exists(`atelier:input:${key}`)).toBe(0);
+      expect(await readBlob(store, key)).toEqual(Buffer.from(image.bytes));
+      expect(await readBlob(b.inputs, key)).toEqual(Buffer.from(image.bytes));
+      // Over the budget (10 bytes): straight to the store, as without the ingress.
+      const big = { ...image, bytes: new Uint8Array(20).fill(7) };
+      const direct2 = await b.submit('slug-d', {}, { image: big });
+      expect(await direct.exists(`atelier:input:${direct2.id}/image`)).toBe(0);
+      expect(await readBlob(store, `${direct2.id}/image`)).toEqual(Buffer.from(big.bytes));
+      // Outcomes delete the inputs wherever they are.
+      for (const id of [staged.id, direct2.id]) {
+        const c = (await b.claim('engine-1', LEASE_MS))!;
+        expect(c.id).toBe(id);
+        expect(await b.complete(c, [])).toBe(true);
+        expect(await b.inputs.open(`${id}/image`)).toBeUndefined();
+      }
+      // A staged input whose task was claimed before its move stays in Redis for the claimant, then goes with the outcome.
+      const quick = await b.submit('slug-d', {}, { image });
+      const claimed = (await b.claim('engine-1', LEASE_MS))!;
+      expect(claimed.id).toBe(quick.id);
+      expect(await readBlob(b.inputs, `${quick.id}/image`)).toEqual(Buffer.from(image.bytes));
+      expect(await b.complete(claimed, [])).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await direct.exists(`atelier:input:${quick.id}/image`)).toBe(0);
+      expect(await store.open(`${quick.id}/image`)).toBeUndefined();
+    } finally {
+      direct.disconnect();
+    }
   });
 
   it('stops the start plainly when Redis does not answer', async () => {

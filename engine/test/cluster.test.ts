@@ -4,10 +4,11 @@
  * Three engines share a mixed load; one is killed with SIGKILL while it runs a task and a fresh one joins.
  * Asserted: every accepted task completes exactly once as a client sees it, every result reads the same
  * bytes from every surviving engine, the queue limit (429) holds across engines, the fresh engine takes
- * work. Printed, never asserted: the counts, the takeover time after the kill, and p50/p95 per endpoint of
- * one load run on an embedded engine and on the cluster.
+ * work. Printed, never asserted: the counts, the takeover time after the kill, p50/p95 per endpoint of one
+ * load run on an embedded engine, on one cluster engine and on three, and the p50 ratios to the embedded run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, get, post, solidPng, testDataDir, TEST_KEY, type TestEngine } from './helpers.ts';
 import { startSharedServices, type SharedServices } from './cluster-services.ts';
@@ -53,6 +54,8 @@ async function startEngine(name: string, env: Record<string, string>): Promise<E
     });
     child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
   });
+  // An engine that dies unasked shows why (the test's own kills are signals it sent).
+  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM') console.error(`[cluster] engine ${name} exited (${code ?? signal}): ${out.slice(-4000)}`); });
   return { name, e: { url } as TestEngine, child };
 }
 
@@ -63,12 +66,16 @@ class Timings {
     const t0 = performance.now();
     try { return await fn(); } finally { this.ms.set(label, [...(this.ms.get(label) ?? []), performance.now() - t0]); }
   }
+  p(label: string, q: number): number {
+    const s = [...(this.ms.get(label) ?? [])].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  }
   summary(): Record<string, string> {
-    const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-    return Object.fromEntries([...this.ms].map(([k, v]) => {
-      const s = [...v].sort((a, b) => a - b);
-      return [k, `p50 ${pct(s, 0.5).toFixed(1)} ms, p95 ${pct(s, 0.95).toFixed(1)} ms (n=${s.length})`];
-    }));
+    return Object.fromEntries([...this.ms].map(([k, v]) => [k, `p50 ${this.p(k, 0.5).toFixed(1)} ms, p95 ${this.p(k, 0.95).toFixed(1)} ms (n=${v.length})`]));
+  }
+  /** Per endpoint, this run's p50 over `base`'s: the cluster's overhead (issue 36's target: at most 1.10). */
+  ratioTo(base: Timings): Record<string, number> {
+    return Object.fromEntries([...this.ms.keys()].filter((k) => base.ms.has(k)).map((k) => [k, +(this.p(k, 0.5) / base.p(k, 0.5)).toFixed(2)]));
   }
 }
 
@@ -134,6 +141,9 @@ describe('cluster mode on Redis and the Ceph S3 gateway', () => {
     const engines = await Promise.all(['A', 'B', 'C'].map((n) => startEngine(n, s.env)));
     const [A, B, C] = engines;
     for (const en of engines) expect((await health(en)).backend).toEqual({ kind: 'cluster', reachable: { redis: true, store: true } });
+    // The same load on one cluster engine (one worker, as the embedded engine), then on all three.
+    const oneEngineTimings = new Timings();
+    await timedLoad([A], oneEngineTimings);
     const clusterTimings = new Timings();
     await timedLoad(engines, clusterTimings);
 
@@ -222,7 +232,11 @@ describe('cluster mode on Redis and the Ceph S3 gateway', () => {
       tasks_accepted: accepted.length, completed: finals.filter((r) => r.body.task_status === 2 && !r.body.error_detail.code).length,
       failed: finals.filter((r) => r.body.error_detail.code).length, refused_429_at_submit: refusedAt,
       processing_at_kill: processingAtKill.length, takeover_done_s_after_kill: +(takeoverMs / 1000).toFixed(1), lease_s: LEASE_MS / 1000,
-      embedded_1_engine: embeddedTimings.summary(), cluster_3_engines: clusterTimings.summary(),
+      load_average: os.loadavg().map((x) => +x.toFixed(2)),
+      embedded_1_engine: embeddedTimings.summary(), cluster_1_engine: oneEngineTimings.summary(), cluster_3_engines: clusterTimings.summary(),
+      // One cluster engine against the embedded one (same workers): the cluster's own cost per endpoint.
+      p50_ratio_cluster_1_over_embedded: oneEngineTimings.ratioTo(embeddedTimings),
+      p50_ratio_cluster_3_over_embedded: clusterTimings.ratioTo(embeddedTimings),
     }, null, 2));
   }, 480_000);
 });

@@ -1,0 +1,159 @@
+/**
+ * Where a cluster submit's time goes (issue 36): starts Redis and Ceph's S3 gateway on loopback as the
+ * cluster test does, then times, alone and many times over, each step a submit takes (Redis round trip,
+ * the pending count, BullMQ's add, an input written to S3 or to Redis), and the endpoints themselves on one
+ * embedded engine and one cluster engine, alternating requests so both see the same machine.
+ *
+ *   nice -n 19 npx tsx scripts/bench/cluster-submit.ts [repetitions=40]
+ *
+ * ATELIER_BENCH_SERVICES=<file> uses services already up (a JSON file: { env, redisUrl, s3 }) instead.
+ *
+ * Prints medians and p95 per step and per endpoint, with the load average before and after.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  httpForm as form, httpGet as get, httpPost as post, INPUT_KEY, prepareBucket, s3Client, S3BlobStore, type SharedServices, solidPng,
+  startSharedServices, TEST_KEY, testDataDir, type TestEngine,
+} from '../../engine/for-scripts.ts';
+
+const N = Number(process.argv[2] ?? 40);
+const SYNC = '/api/portrait/effects/face-beauty';
+const ASYNC = '/api/portrait/editing/ai-beard-removal';
+const QUERY = '/api/common/query-async-task-result';
+
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { p50: +at(0.5).toFixed(2), p95: +at(0.95).toFixed(2), min: +s[0].toFixed(2), n: s.length };
+};
+async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const children: ChildProcess[] = [];
+async function startEngine(name: string, env: Record<string, string>): Promise<TestEngine> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../../engine/test/engine-process.ts', import.meta.url).pathname], {
+    env: {
+      ...process.env, ATELIER_DATA_DIR: testDataDir(), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
+      ATELIER_MAX_QUEUED_TASKS: '1000', ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stderr!.on('data', (d) => { out += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
+  });
+  return { url } as TestEngine;
+}
+
+// ATELIER_BENCH_SERVICES: a JSON file ({ env, redisUrl, s3 }) naming services already up, to measure again without a restart.
+const given = process.env.ATELIER_BENCH_SERVICES;
+const shared: Pick<SharedServices, 'env' | 'redisUrl' | 's3' | 'stop'> = given
+  ? { ...JSON.parse(fs.readFileSync(given, 'utf8')), stop: async () => {} }
+  : await startSharedServices(testDataDir('atelier-bench-cluster-'));
+try {
+  console.log(`services up; load average ${load()}`);
+  const steps: Record<string, number[]> = {};
+  const redis = new Redis(shared.redisUrl, { maxRetriesPerRequest: null });
+  const s3 = s3Client({ ...shared.s3, region: 'us-east-1', forcePathStyle: true });
+  const inputs = new S3BlobStore(s3, shared.s3.bucket, 'inputs/', INPUT_KEY);
+  const queue = new Queue('bench', { connection: redis, prefix: 'atelier-bench' });
+  const small = await solidPng(5, 8);
+  const photo = randomBytes(300 * 1024);
+  const key = () => `${randomBytes(16).toString('hex')}/image`;
+  // As an engine's start does: the bucket made, and its first write (Ceph makes its data pool there) done.
+  await prepareBucket(s3, shared.s3.bucket, ['inputs/', 'results/'], 24 * 3600_000);
+  steps['first S3 PUT after the start\'s'] = await timeEach(1, async () => { await inputs.save(key(), small); });
+  steps['first queue.add (script load)'] = await timeEach(1, () => queue.add('x', { slug: 'x' }, { jobId: `a${randomBytes(15).toString('hex')}` }));
+  for (let round = 0; round < N; round++) {
+    const add = async (name: string, fn: () => Promise<unknown>) => { (steps[name] ??= []).push(...await timeEach(1, fn)); };
+    await add('redis PING', () => redis.ping());
+    await add('pending count (getJobCounts x4 states)', () => queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active'));
+    await add('queue.add', () => queue.add('x', { slug: 'x', params: {}, images: { image: { key: key() } } }, { jobId: `a${randomBytes(15).toString('hex')}`, removeOnComplete: { age: 86400 } }));
+    await add(`S3 PUT ${small.length} B`, () => inputs.save(key(), small));
+    await add('S3 PUT 300 KB', () => inputs.save(key(), photo));
+    await add(`redis SET ${small.length} B`, () => redis.set(`atelier-bench:in:${key()}`, small, 'PX', 60_000));
+    await add('redis SET 300 KB', () => redis.set(`atelier-bench:in:${key()}`, photo, 'PX', 60_000));
+    await add(`redis MULTI SET ${small.length} B + queue.add`, async () => {
+      const k = key();
+      await redis.multi().set(`atelier-bench:in:${k}`, small, 'PX', 60_000).exec();
+      await queue.add('x', { slug: 'x' }, { jobId: `a${randomBytes(15).toString('hex')}` });
+    });
+  }
+  console.log('[steps, ms]');
+  for (const [k, v] of Object.entries(steps)) console.log(`  ${k.padEnd(42)} ${JSON.stringify(stats(v))}`);
+  await queue.obliterate({ force: true });
+  await queue.close();
+  redis.disconnect();
+  s3.destroy();
+
+  console.log(`engines starting; load average ${load()}`);
+  // The cluster engine with its inputs written to S3 before the answer (the ingress off), and with the Redis ingress.
+  const [emb, s3first, ingress] = await Promise.all([
+    startEngine('embedded', {}), startEngine('cluster, S3 first', { ...shared.env, ATELIER_REDIS_INGRESS_MB: '0' }), startEngine('cluster', shared.env),
+  ]);
+  const modes = { embedded: emb, 'cluster, inputs to S3 first': s3first, 'cluster, Redis ingress': ingress } as const;
+  type Mode = keyof typeof modes;
+  const names = Object.keys(modes) as Mode[];
+  const eps = Object.fromEntries(names.map((m) => [m, {} as Record<string, number[]>])) as Record<Mode, Record<string, number[]>>;
+  const time = async <T>(mode: Mode, label: string, fn: () => Promise<T>) => {
+    const t0 = performance.now();
+    const r = await fn();
+    (eps[mode][label] ??= []).push(performance.now() - t0);
+    return r;
+  };
+  // One warm-up request of each kind per engine, not counted.
+  for (const e of Object.values(modes)) { await post(e, ASYNC, form({ image: small })); await post(e, SYNC, form({ image: small })); }
+  const ids = Object.fromEntries(names.map((m) => [m, [] as string[]])) as Record<Mode, string[]>;
+  const order = (i: number) => names.map((_, j) => names[(i + j) % names.length]);
+  for (let i = 0; i < N; i++) {
+    for (const mode of order(i)) {
+      const r = await time(mode, 'POST async', () => post(modes[mode], ASYNC, form({ image: small })));
+      if (r.status !== 200) throw new Error(`${mode}: ${r.status} ${JSON.stringify(r.body)}`);
+      ids[mode].push(r.body.task_id);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  }
+  for (let i = 0; i < Math.ceil(N / 2); i++) {
+    for (const mode of order(i)) {
+      const r = await time(mode, 'POST sync', () => post(modes[mode], SYNC, form({ image: small })));
+      if (r.status !== 200) throw new Error(`${mode}: sync ${r.status}`);
+      const url = new URL(r.body.data.image_url).pathname;
+      await time(mode, 'GET /results/…', async () => { const res = await fetch(`${modes[mode].url}${url}`); await res.arrayBuffer(); });
+      await time(mode, 'GET task result', () => get(modes[mode], `${QUERY}?task_id=${ids[mode][i]}`));
+    }
+  }
+  console.log(`[endpoints, ms: one engine each, one worker, requests taking turns] load average ${load()}`);
+  for (const label of Object.keys(eps.embedded)) {
+    const e = stats(eps.embedded[label]);
+    console.log(`  ${label}`);
+    for (const m of names) {
+      const c = stats(eps[m][label]);
+      console.log(`    ${m.padEnd(30)} ${JSON.stringify(c)}  p50 ratio to embedded ${(c.p50 / e.p50).toFixed(2)}`);
+    }
+  }
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+  await shared.stop();
+}
+process.exit(0);
