@@ -170,6 +170,8 @@ test('the panel says what size the result comes back at (1440×900 and 390×844)
     await page.setViewportSize({ width, height });
     await open(page, 'commodity-background-removal', 'Product background removal');
     await drop(page, photo.jpeg, 'phone.jpg');
+    // The panel keeps its options between visits: back to the transparent cutout.
+    await page.getByRole('radio', { name: 'Transparent' }).click();
     const note = page.getByTestId('size-note');
     await expect(note).toHaveText('The engine works on the 1999 × 1499 copy; the download comes back at your photo’s own 4032 × 3024.', { timeout: 60_000 });
     await note.scrollIntoViewIfNeeded();
