@@ -5,6 +5,13 @@ export interface PreparedImage {
   source: File;
   file: File;
   note: string;
+  /** Where the copy was made smaller: the photo's size and the copy's (the result comes back at the copy's). */
+  resized?: { from: Size; to: Size };
+}
+
+export interface Size {
+  width: number;
+  height: number;
 }
 
 /**

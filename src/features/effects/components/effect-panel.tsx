@@ -17,10 +17,12 @@ import { formatSeconds } from '../../../lib/format.ts';
 import { useRunEffect } from '../api/run-effect.ts';
 import type { RunHooks, RunRecord } from '../api/run-effect.ts';
 import { extras } from '../extras/index.ts';
+import { engineSizeReason, fullSizeWay } from '../../../lib/full-size.ts';
+import type { PreparedImage, Size } from '../../../lib/image-input.ts';
 import { linkChain, linkOriginal, usePanelStore, usePanelValues } from '../stores/panel-store.ts';
 import type { ImageInputProps } from '../types.ts';
 import { blockingReason, serializeValues } from '../utils/form-values.ts';
-import type { FieldValue, Serialized } from '../utils/form-values.ts';
+import type { FieldValue, FormValues, Serialized } from '../utils/form-values.ts';
 import { DeveloperView } from './developer-view.tsx';
 import { FieldControl } from './field-control.tsx';
 import { RunStatus } from './run-status.tsx';
@@ -39,6 +41,30 @@ export interface EffectPanelProps {
   typicalMs?: number;
   /** Several photos dropped at once: the app runs them as a batch with this panel's options. */
   onBatch?: (endpoint: Endpoint, files: File[]) => void;
+}
+
+const dims = (s: Size) => `${s.width} × ${s.height}`;
+
+/** What size the result comes back at, where the photo was made smaller to fit the engine. */
+function SizeNote({ slug, values, prepared }: { slug: string; values: FormValues; prepared: PreparedImage | undefined }) {
+  const resized = prepared && prepared.source === values.image ? prepared.resized : undefined;
+  const params = { return_form: typeof values.return_form === 'string' ? values.return_form : undefined };
+  const way = fullSizeWay(slug, params);
+  if (!resized || !way) return null;
+  if (way === 'engine') {
+    return (
+      <Notice tone="warning" role="status" title={`The result comes back at ${dims(resized.to)}`}>
+        <span data-testid="size-note">
+          The engine works on a {dims(resized.to)} copy of your {dims(resized.from)} photo, and {engineSizeReason(slug, params)}.
+        </span>
+      </Notice>
+    );
+  }
+  return (
+    <p className="text-[13px] leading-5 text-stone-700" data-testid="size-note">
+      The engine works on the {dims(resized.to)} copy; the download comes back at your photo&rsquo;s own {dims(resized.from)}.
+    </p>
+  );
 }
 
 export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRecord, hooks, typicalMs, onBatch }: EffectPanelProps) {
@@ -191,6 +217,7 @@ export function EffectPanel({ endpoint, available, engineDown, ImageInput, onRec
               onMany={onBatch && ((files) => onBatch(endpoint, files))}
             />
           ))}
+          <SizeNote slug={slug} values={values} prepared={prepared?.image} />
           {Extra && <Extra endpoint={endpoint} values={values} setValue={setValue} />}
         </div>
         {dev && <DeveloperView endpoint={endpoint} input={serializeValues(endpoint, values)} />}

@@ -10,6 +10,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatBytes, formatTime } from '../../../lib/format.ts';
 import { zipBlobs } from '../../../lib/zip.ts';
+import { storedFullSize } from '../utils/stored-full-size.ts';
 import { useStoredImageUrl } from '../hooks/use-stored-blob.ts';
 import { getBlob } from '../stores/idb-storage.ts';
 import { useGalleryStore } from '../stores/gallery-store.ts';
@@ -92,13 +93,13 @@ const Thumb = memo(function Thumb({ item, selected, checked, picking }: { item: 
   );
 });
 
-/** Every image of the given items, named after their photos, in one zip. */
+/** Every image of the given items, named after their photos, in one zip; at the photos' own sizes where they can be. */
 async function downloadZip(items: GalleryItem[], name: string) {
   const files: { name: string; blob: Blob }[] = [];
   for (const item of items) {
     for (const a of item.afters) {
-      const blob = await getBlob(a.key);
-      if (blob) files.push({ name: downloadName(item, a, a.type), blob });
+      const blob = (await storedFullSize(item, a).catch(() => undefined)) ?? (await getBlob(a.key));
+      if (blob) files.push({ name: downloadName(item, a, blob.type), blob });
     }
   }
   if (files.length === 0) return;

@@ -33,6 +33,7 @@ import { reencode, useOpaque } from '../utils/reencode.ts';
 import { useDevView } from '../../../lib/dev-view.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useStoredBlob } from '../hooks/use-stored-blob.ts';
+import { storedFullSize, upsizes } from '../utils/stored-full-size.ts';
 import { useCropPlacement } from '../hooks/use-crop-placement.ts';
 import { useFaceFocus } from '../hooks/use-face-focus.ts';
 import { BackgroundPicker, useViewerPrefs } from './background-picker.tsx';
@@ -142,19 +143,37 @@ function Inspector({ item, analysis }: { item: GalleryItem; analysis: boolean })
   );
 }
 
-function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: StoredImage; url: string; label: string | undefined }) {
+function DownloadMenu({ item, image, url, label, placement }: { item: GalleryItem; image: StoredImage; url: string; label: string | undefined; placement?: Placement }) {
   const blob = useStoredBlob(image.key);
   const [type, setType] = useState(image.type);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string>();
   // Opaque results may be saved as JPEG or WebP too; transparent ones keep PNG, which holds the transparency.
   const opaque = useOpaque(blob);
   const name = downloadName(item, image, type);
-  const download = async () => {
-    const out = type === image.type || !blob ? blob : await reencode(blob, type);
-    if (!out) return;
+  // The engine worked on a fitted copy: the download is made again at the photo's own size where the effect allows.
+  const upsized = upsizes(item);
+  const save = (out: Blob) => {
     const href = URL.createObjectURL(out);
     const a = Object.assign(document.createElement('a'), { href, download: name });
     a.click();
     setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  };
+  const download = async () => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      let out: Blob | undefined = blob;
+      try {
+        out = (await storedFullSize(item, image, placement)) ?? blob;
+      } catch (e) {
+        setProblem(`The full-size copy could not be made here (${(e as Error).message}); this download is at the engine's size.`);
+      }
+      if (!out) return;
+      save(type === out.type ? out : await reencode(out, type));
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <div className="flex items-center">
@@ -162,18 +181,19 @@ function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: S
         href={url}
         download={name}
         onClick={(e) => {
-          if (type === image.type) return;
+          if (type === image.type && !upsized) return;
           e.preventDefault();
-          void download();
+          if (!busy) void download();
         }}
         aria-label={item.afters.length > 1 ? `Download ${label}` : 'Download'}
-        title={`Download ${label?.toLowerCase() ?? 'the result'} as ${name}`}
+        aria-busy={busy || undefined}
+        title={`Download ${label?.toLowerCase() ?? 'the result'} as ${name}${upsized ? ", at the photo's own size" : ''}`}
         className="inline-flex h-8 items-center gap-1.5 rounded-l-lg bg-white px-2.5 text-[13px] font-medium text-stone-800 ring-1 ring-inset ring-stone-300 hover:bg-stone-50"
       >
         <svg className="size-4" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
           <path d="M10 3.5v9m0 0-3.5-3.5M10 12.5l3.5-3.5M4 15.5h12" />
         </svg>
-        Download
+        {busy ? 'Preparing…' : 'Download'}
       </a>
       <select
         aria-label="Download format"
@@ -190,6 +210,8 @@ function DownloadMenu({ item, image, url, label }: { item: GalleryItem; image: S
             </option>
           ))}
       </select>
+      {busy && <span role="status" className="sr-only">Making the full-size copy…</span>}
+      {problem && <span role="alert" className="ml-2 max-w-64 text-[12px] text-red-700">{problem}</span>}
     </div>
   );
 }
@@ -253,7 +275,7 @@ function ItemView({ item, actions }: { item: GalleryItem; actions?: StageActions
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-1.5">
-          {after && afterUrl && <DownloadMenu item={item} image={after} url={afterUrl} label={label} />}
+          {after && afterUrl && <DownloadMenu item={item} image={after} url={afterUrl} label={label} placement={placement} />}
           {editable(item, after) && !editing && (
             <Button size="sm" variant="primary" onClick={() => setEditing(true)} title="Erase or restore parts, keep one subject, change the background">
               Edit cutout

@@ -51,7 +51,14 @@ function useLimitCheck(file: File | undefined, limits: ImageLimits, effectTitle:
       try {
         const fitted = await fitToLimits(file, measured, limits, plan);
         if (!live) return;
-        const prepared = { source: file, file: fitted.file, note: fitted.note };
+        const { width: mw, height: mh } = measured;
+        const smaller = mw !== undefined && mh !== undefined && (fitted.width < mw || fitted.height < mh);
+        const prepared: PreparedImage = {
+          source: file,
+          file: fitted.file,
+          note: fitted.note,
+          resized: smaller ? { from: { width: mw, height: mh }, to: { width: fitted.width, height: fitted.height } } : undefined,
+        };
         setCheck({ file, measured, problems: [], fitted: prepared });
         report.current([], prepared);
       } catch (e) {
