@@ -195,6 +195,16 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const eyeSeen = meanOver(eyes, eyeProb);
   const eyePx = collect(eyes);
   const lensDark = median(eyePx.map((p) => p[0])) - skinLab[0];
+  // What the lens shows around the eye (the parser's glasses away from the eye openings): skin through a
+  // clear lens, the lens's own tint through a dark one. Frames are thin beside the lens area, so the median is the lens.
+  const lensBand = box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1);
+  const lensPx = collect(within((i) => (lensBand(i) && eyes(i) < 0.5 && glassesProb(i) >= 0.5 ? 1 : 0), lensBand.support));
+  const lensLab = lensPx.length >= 8 ? medianLab(lensPx) : [NaN, NaN, NaN] as Lab;
+  const lensShade = lensLab[0] - skinLab[0];
+  const lensTint = Math.hypot(lensLab[0] - skinLab[0], lensLab[1] - skinLab[1], lensLab[2] - skinLab[2]);
+  // The eye seen through the lens: the white beside the iris, so a spread of L* inside the opening (P90 - P10).
+  const eyeL = eyePx.map((p) => p[0]).sort((a, b) => a - b);
+  const eyeSpread = eyeL.length >= 8 ? eyeL[Math.floor(0.9 * (eyeL.length - 1))] - eyeL[Math.floor(0.1 * (eyeL.length - 1))] : NaN;
 
   // Hat.
   const hatP = probOf(['hat']);
@@ -255,9 +265,24 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const lipBandL = lipBand.map((p) => p[0]);
   const lipBandDark = cheekL - median(lipBandL);
   const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
+  // Hair is less coloured than skin whatever the skin's tone (a dark moustache on dark skin is barely darker).
+  const chroma = (px: Lab[]) => median(px.map((p) => Math.hypot(p[1], p[2])));
+  const lipBandGrey = chroma(cheekPx.length >= 20 ? cheekPx : skinPx) - chroma(lipBand);
   const beardNotLips = both(beard, notLips);
   const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
+  const chinGrey = chroma(cheekPx.length >= 20 ? cheekPx : skinPx) - chroma(chinPx);
+  // Hair is grainy where a shadow is smooth: the mean L* step between neighbouring points across the face,
+  // in the band against the cheeks (a laugh's shadow under the nose darkens the band but adds no grain).
+  const grain = (inside: Field) => {
+    let sum = 0, count = 0;
+    each((i) => {
+      if (inside(i) < 0.5 || (i + 1) % nx === 0 || inside(i + 1) < 0.5) return;
+      sum += Math.abs(lab[3 * i] - lab[3 * (i + 1)]); count++;
+    }, inside.support);
+    return count >= 10 ? sum / count : NaN;
+  };
+  const lipBandGrain = grain(both(moustache, notLips)) / Math.max(0.5, grain(both(cheeks, skinP)));
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
   const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
@@ -273,8 +298,11 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const hairArea = hairAt.area;
   const fringe = meanOver(forehead, hairProb);
   const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
-  const maskLab = surest.length >= 30 ? [] : hairAt.lab();
-  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
+  // A small face in a group photo has few lattice points (the lattice is every pixel there): a few dozen
+  // sure hair points still give a median; below that, the parser's likelier hair, then the mask's.
+  const likely = surest.length >= 30 ? surest : collect((i) => (hairProb(i) > 0.5 && V[i] < vEye ? 1 : 0), 0.5);
+  const maskLab = likely.length >= 12 ? [] : hairAt.lab();
+  const hairLab: Lab = likely.length >= 12 ? medianLab(likely) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -289,10 +317,10 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const proportions: [number, number, number, number] = [dist(468, 473), dist(61, 291), dist(64, 294), dist(FOREHEAD_TOP, CHIN)];
 
   return {
-    glassBand, lensGlass, eyeSeen, lensDark,
+    glassBand, lensGlass, eyeSeen, lensDark, lensShade, lensTint, eyeSpread,
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
     coverNose, coverMouth, coverChin,
-    lipBandDark, lipBandTexture, chinDark,
+    lipBandDark, lipBandTexture, lipBandGrey, lipBandGrain, chinDark, chinGrey,
     hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
     asymmetry: np ? asym / np : NaN, proportions,
