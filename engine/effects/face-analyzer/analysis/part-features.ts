@@ -13,8 +13,6 @@ export interface PartFeatures {
   lensDark: number;
   /** L* of what the parser calls glasses around the eyes (not the openings) minus skin L*: a clear lens shows skin, a dark one its tint (NaN without glasses). */
   lensShade: number;
-  /** ΔE76 of that lens area's median colour from the skin's. */
-  lensTint: number;
   /** P90 - P10 of L* inside the eye openings: the eye's white beside the iris seen (low behind a dark lens). */
   eyeSpread: number;
   /** Mean hat probability over a cap above the forehead top (1 face width across, 0.45 high). */
@@ -33,12 +31,6 @@ export interface PartFeatures {
   lipBandDark: number;
   /** Spread of L* (median absolute deviation) in the upper-lip band over that of cheek skin: hair is textured. */
   lipBandTexture: number;
-  /** Chroma (C*ab) of cheek skin minus that of the upper-lip band: hair is greyer than skin of any tone. */
-  lipBandGrey: number;
-  /** Mean L* step between neighbouring points across the upper-lip band over that of the cheeks: hair is grainy, a shadow smooth. */
-  lipBandGrain: number;
-  /** The same for the chin and jaw below the lips. */
-  chinGrey: number;
   /** L* of cheek skin minus L* of the chin and jaw below the lips (mesh beard region). */
   chinDark: number;
   /** Hair (hair mask, else the parser's hair) at the bottom: its 97th-percentile depth below the chin, in face widths. */

@@ -201,7 +201,6 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const lensPx = collect(within((i) => (lensBand(i) && eyes(i) < 0.5 && glassesProb(i) >= 0.5 ? 1 : 0), lensBand.support));
   const lensLab = lensPx.length >= 8 ? medianLab(lensPx) : [NaN, NaN, NaN] as Lab;
   const lensShade = lensLab[0] - skinLab[0];
-  const lensTint = Math.hypot(lensLab[0] - skinLab[0], lensLab[1] - skinLab[1], lensLab[2] - skinLab[2]);
   // The eye seen through the lens: the white beside the iris, so a spread of L* inside the opening (P90 - P10).
   const eyeL = eyePx.map((p) => p[0]).sort((a, b) => a - b);
   const eyeSpread = eyeL.length >= 8 ? eyeL[Math.floor(0.9 * (eyeL.length - 1))] - eyeL[Math.floor(0.1 * (eyeL.length - 1))] : NaN;
@@ -265,24 +264,9 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const lipBandL = lipBand.map((p) => p[0]);
   const lipBandDark = cheekL - median(lipBandL);
   const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
-  // Hair is less coloured than skin whatever the skin's tone (a dark moustache on dark skin is barely darker).
-  const chroma = (px: Lab[]) => median(px.map((p) => Math.hypot(p[1], p[2])));
-  const lipBandGrey = chroma(cheekPx.length >= 20 ? cheekPx : skinPx) - chroma(lipBand);
   const beardNotLips = both(beard, notLips);
   const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
-  const chinGrey = chroma(cheekPx.length >= 20 ? cheekPx : skinPx) - chroma(chinPx);
-  // Hair is grainy where a shadow is smooth: the mean L* step between neighbouring points across the face,
-  // in the band against the cheeks (a laugh's shadow under the nose darkens the band but adds no grain).
-  const grain = (inside: Field) => {
-    let sum = 0, count = 0;
-    each((i) => {
-      if (inside(i) < 0.5 || (i + 1) % nx === 0 || inside(i + 1) < 0.5) return;
-      sum += Math.abs(lab[3 * i] - lab[3 * (i + 1)]); count++;
-    }, inside.support);
-    return count >= 10 ? sum / count : NaN;
-  };
-  const lipBandGrain = grain(both(moustache, notLips)) / Math.max(0.5, grain(both(cheeks, skinP)));
 
   // Hair: parser hair within the crop, the hair mask (if any) over a taller window.
   const parserHair = (i: number) => (hairProb(i) < 0.5 ? 0 : 1);
@@ -317,10 +301,10 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const proportions: [number, number, number, number] = [dist(468, 473), dist(61, 291), dist(64, 294), dist(FOREHEAD_TOP, CHIN)];
 
   return {
-    glassBand, lensGlass, eyeSeen, lensDark, lensShade, lensTint, eyeSpread,
+    glassBand, lensGlass, eyeSeen, lensDark, lensShade, eyeSpread,
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
     coverNose, coverMouth, coverChin,
-    lipBandDark, lipBandTexture, lipBandGrey, lipBandGrain, chinDark, chinGrey,
+    lipBandDark, lipBandTexture, chinDark,
     hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
     asymmetry: np ? asym / np : NaN, proportions,
