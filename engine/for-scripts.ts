@@ -156,7 +156,7 @@ export {
   type GeometryAttributes, geometryFeatures, type GeometryFeatures, logit as geometryLogit, type LogisticRule
 } from './effects/face-analyzer/analysis/geometry-attributes.ts';
 export { type GeometryMeasures, measureGeometry } from './effects/face-analyzer/analysis/geometry-measures.ts';
-export { decideParts, type PartAttributes } from './effects/face-analyzer/analysis/part-attributes.ts';
+export { decideParts, greyFace, type PartAttributes, type PartFeatures } from './effects/face-analyzer/analysis/part-attributes.ts';
 export { partInputs } from './effects/face-analyzer/analysis/part-inputs.ts';
 export { measureParts } from './effects/face-analyzer/analysis/part-measures.ts';
 export { default as faceAnalyzerEffect } from './effects/face-analyzer/effect.ts';

@@ -12,6 +12,8 @@
  *   npm run quality:face-attributes [-- --raw-cache /tmp/attr-raw.json] [--json out.json] [--grid]
  *   npm run quality:face-attributes -- --module-only     # just the shipped module on both halves (minutes, not an hour)
  *   ... --module-only --tfjs                              # the same with every model on tfjs (no ONNX network)
+ *   npm run quality:face-attributes -- --labelled         # glasses, hat, moustache, eyes closed, hair against the
+ *                                                          # by-eye labels beside this script (face-attributes-labelled.ts)
  *
  * --raw-cache: model outputs are read from (or, when missing, written to) this file, so the analysis can
  * be rerun without the models. --grid prints every configuration, not just each model's best.
@@ -23,6 +25,7 @@ import {
   AGE_CAP, AGE_WINDOW, type AgeDecode, ageProbability, ATTRIBUTE_PIPELINE as PIPELINE, type AttributeModelSpec, decodeAge,
   detectFaces, faceAttributes, imageAttributes, type RawAttributes, runAttributeModel, shiftMale, temperatureScale, wholeRoi
 } from '../../engine/for-scripts.ts';
+import { labelledFigures } from './face-attributes-labelled.ts';
 import { findChipFace, type Found } from '../datasets/face-attributes-chip.ts';
 import { EMOTION_NAMES, type Half } from '../datasets/face-attributes-split.ts';
 import {
@@ -37,6 +40,11 @@ const jsonPath = argValue('--json');
 const showGrid = args.includes('--grid');
 
 interface PortraitLabel { gender?: string; age_group?: string; expression?: string }
+
+if (args.includes('--labelled')) {
+  await labelledFigures(testdata, args);
+  process.exit(0);
+}
 
 if (args.includes('--module-only')) {
   console.log(`\n== The module only (attributes.ts PIPELINE as shipped; the raw grid skipped) ==`);

@@ -107,6 +107,20 @@ describe('face-analyzer', () => {
     expect(a.gender.type).toBe(0);
   });
 
+  it('tells sunglasses from clear glasses by whether the eye shows through, on the same face', async () => {
+    // The same CC0 portrait with its clear lenses and with them darkened (scripts/quality/sunglasses-photo.ts).
+    const clear = await analyse(fixture('senior_white_hair_glasses_02.jpg'), { face_attributes_type: 'Eye,Hair' });
+    const dark = await analyse(fixture('senior_white_hair_sunglasses_02.jpg'), { face_attributes_type: 'Eye' });
+    expect(clear.status, JSON.stringify(clear.body.error_detail)).toBe(200);
+    expect(dark.status, JSON.stringify(dark.body.error_detail)).toBe(200);
+    const glassOf = (r: typeof clear) => r.body.face_detail_infos[0].face_detail_attributes_info.eye.glass;
+    expect(glassOf(clear).type).toBe(1);
+    expect(glassOf(dark).type).toBe(2);
+    expect(glassOf(dark).probability).toBeGreaterThan(0.6);
+    // And his white hair reads grey/white (3), where Obama's reads black (the test above).
+    expect(clear.body.face_detail_infos[0].face_detail_attributes_info.hair.color.type).toBe(3);
+  });
+
   it('gives no skin colour for a black-and-white photo (type 0, probability 0), and one for the colour original', async () => {
     const grey = await sharp(fixture('obama_official_portrait.jpg')).grayscale().toColourspace('srgb').jpeg().toBuffer();
     const r = await analyse(grey, { face_attributes_type: 'Skin' });

@@ -126,8 +126,8 @@ describe('decideParts', () => {
     const image = await load('obama_official_portrait.jpg');
     const [face] = await detectFaces(human, image);
     const x = measureParts(face, image, await parseFace(parser, image, face))!;
-    expect(decideParts({ ...x, glassBand: 0.5, lensDark: -20 }).glass.type).toBe(1);
-    expect(decideParts({ ...x, glassBand: 0.5, lensDark: -70 }).glass.type).toBe(2);
+    expect(decideParts({ ...x, glassBand: 0.5, lensShade: -10, eyeSpread: 40 }).glass.type).toBe(1);
+    expect(decideParts({ ...x, glassBand: 0.5, lensShade: -60, eyeSpread: 8 }).glass.type).toBe(2);
     expect(decideParts({ ...x, hatTop: 0.9, hatEars: 0.8 }).hat.style.type).toBe(2);
     expect(decideParts({ ...x, hatTop: 0.9, hatColours: [0.1, 0.8, 0, 0, 0.1, 0], hatWidth: 1.4 }).hat.style.type).toBe(3);
     expect(decideParts({ ...x, coverChin: 0.9 }).mask.type).toBe(2);

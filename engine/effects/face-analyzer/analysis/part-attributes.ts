@@ -51,13 +51,20 @@ interface ColourClass { mean: Lab; sd: Lab; prior: number }
  * a quarter of that gap, so the probability passes 0.88 where the nearest labelled face lay.
  */
 export const RULES = {
-  /** P(any glasses) from the glasses share of the eye band (fit: glasses 0.22-0.64 bar one the parser missed, none <= 0.02). */
-  glasses: [0.1, 0.03] as Margin,
   /**
-   * P(sunglasses | glasses) from L* of the eye openings minus skin: clear lenses show the eye (fit -7 to -36),
-   * the one pair of sunglasses was -60. One example: the threshold is the midpoint, the scale wide.
+   * P(any glasses) from the glasses share of the eye band (fit half of face-attributes.labels.json: glasses
+   * 0.14-0.62, none <= 0.01; midpoint of the gap, a quarter of it as scale).
    */
-  sunglasses: [-48.5, -6] as Margin,
+  glasses: [0.075, 0.0325] as Margin,
+  /**
+   * P(sunglasses | glasses) from whether the eye shows through the lens: lensShade + eyeSpread
+   * (part-features.ts), the lens area's L* against skin plus the eye's white against its iris. A clear lens
+   * shows skin and the eye's white (fit: -16 and up), a dark one neither (the one pair in the fit half:
+   * -50). The threshold is the gap's midpoint, the scale a quarter of it. Without a lens area to read
+   * (the parser's glasses all on the frame), clear glasses, the common case, are likelier.
+   */
+  sunglasses: [-32.8, -8.4] as Margin,
+  sunglassesMissing: 0.3,
   /** P(hat) from the share of the cap above the forehead that the parser is sure is hat (fit: hats 0.72-1.0, no hat <= 0.46 bar one 0.84). */
   hat: [0.6, 0.06] as Margin,
   /** P(helmet | hat): hat beside the face at ear level (hats seen: 0.01-0.09). Unchecked: no helmet in the data. */
@@ -102,13 +109,17 @@ export const RULES = {
   tiedCrown: [0.6, 0.08] as Margin,
   tiedSides: [0.1, -0.03] as Margin,
   tiedBelow: [0.3, 0.08] as Margin,
-  /** Hair colour classes (median L*a*b* of the surest hair), SDs widened by half the overall SD (few samples per class). */
-  hairColour: [
-    { mean: [19.5, 4.9, 6.2], sd: [16.8, 5.2, 8.0], prior: 18 },
-    { mean: [37.9, 11.4, 21.8], sd: [17.9, 4.4, 10.0], prior: 4 },
-    { mean: [33.5, 4.9, 14.3], sd: [8.9, 3.5, 10.3], prior: 4 },
-    { mean: [41.1, 3.4, 1.9], sd: [18.7, 4.3, 6.2], prior: 4 },
-  ] as ColourClass[],
+  /**
+   * Hair colour from the surest hair's median L*a*b* against the skin's (fit half of
+   * face-attributes.labels.json): grey or white hair is about as light as the face under the same light
+   * (hair L* - skin L*: grey -10 and up bar one grey head of 15 px, black -27 and below), brown and blonde
+   * hair are coloured where black and grey are not (chroma: black <= 8.6, brown 19-21 bar two light-brown
+   * heads at 6-7 that read as black). Blonde against brown by lightness is hand-set (no blonde in the fit
+   * half). Thresholds at the gaps' midpoints, scales a quarter of the gaps.
+   */
+  hairGrey: [-18.5, 4.2] as Margin,
+  hairColoured: [14, 2.7] as Margin,
+  hairBlonde: [45, 5] as Margin,
   /** Skin classes (median L*a*b* of cheek and forehead skin). Weak: lighting moves L* more than skin does. */
   skin: [
     { mean: [59.7, 12.4, 13.6], sd: [16.7, 3.9, 5.7], prior: 9 },
@@ -171,11 +182,23 @@ function hatColour(shares: number[]): Coded {
   return { type: best + 1, probability: round3(shares[best]) };
 }
 
+/**
+ * Hair colour: 0 black, 1 blonde, 2 brown, 3 grey/white. Without hair to read (a hat, a bald head) the
+ * measures are NaN and black, the commonest, is likeliest.
+ */
+function hairColour(x: PartFeatures): Coded {
+  const [L, a, b] = x.hairLab;
+  const coloured = p(Math.hypot(a, b), RULES.hairColoured, 0.2);
+  const grey = p(L - x.skinLab[0], RULES.hairGrey, 0.2);
+  const blonde = p(L, RULES.hairBlonde, 0.2);
+  return pick([(1 - coloured) * (1 - grey), coloured * blonde, coloured * (1 - blonde), (1 - coloured) * grey]);
+}
+
 /** The rules applied to measured features (exported for the quality script). */
 export function decideParts(x: PartFeatures): PartAttributes {
   const R = RULES;
   // Glasses: none / glasses / sunglasses as P(any) split by P(dark | any).
-  const pg = p(x.glassBand, R.glasses, 0), ps = p(x.lensDark, R.sunglasses);
+  const pg = p(x.glassBand, R.glasses, 0), ps = p(x.lensShade + x.eyeSpread, R.sunglasses, R.sunglassesMissing);
   const glass = pick([1 - pg, pg * (1 - ps), pg * ps]);
   // Hat: none / hat / helmet / safety hat.
   const ph = p(x.hatTop, R.hat, 0);
@@ -212,7 +235,7 @@ export function decideParts(x: PartFeatures): PartAttributes {
     hat: { style, color },
     mask,
     moustache,
-    hair: { length, bang, color: pick(colourPosterior(x.hairLab, R.hairColour)) },
+    hair: { length, bang, color: hairColour(x) },
     skin: pick(colourPosterior(x.skinLab, R.skin)),
     beauty: beautyScore(x),
   };

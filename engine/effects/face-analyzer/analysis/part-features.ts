@@ -11,6 +11,10 @@ export interface PartFeatures {
   eyeSeen: number;
   /** L* of the eye openings minus L* of the skin (median of each): a dark lens is far below skin. */
   lensDark: number;
+  /** L* of what the parser calls glasses around the eyes (not the openings) minus skin L*: a clear lens shows skin, a dark one its tint (NaN without glasses). */
+  lensShade: number;
+  /** P90 - P10 of L* inside the eye openings: the eye's white beside the iris seen (low behind a dark lens). */
+  eyeSpread: number;
   /** Mean hat probability over a cap above the forehead top (1 face width across, 0.45 high). */
   hatTop: number;
   /** Mean hat probability beside the face at ear level (a helmet covers the ears, a hat does not). */

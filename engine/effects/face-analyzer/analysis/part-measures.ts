@@ -195,6 +195,15 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const eyeSeen = meanOver(eyes, eyeProb);
   const eyePx = collect(eyes);
   const lensDark = median(eyePx.map((p) => p[0])) - skinLab[0];
+  // What the lens shows around the eye (the parser's glasses away from the eye openings): skin through a
+  // clear lens, the lens's own tint through a dark one. Frames are thin beside the lens area, so the median is the lens.
+  const lensBand = box(-uEye - 0.05, uEye + 0.05, vEye - 0.12, vEye + 0.1);
+  const lensPx = collect(within((i) => (lensBand(i) && eyes(i) < 0.5 && glassesProb(i) >= 0.5 ? 1 : 0), lensBand.support));
+  const lensLab = lensPx.length >= 8 ? medianLab(lensPx) : [NaN, NaN, NaN] as Lab;
+  const lensShade = lensLab[0] - skinLab[0];
+  // The eye seen through the lens: the white beside the iris, so a spread of L* inside the opening (P90 - P10).
+  const eyeL = eyePx.map((p) => p[0]).sort((a, b) => a - b);
+  const eyeSpread = eyeL.length >= 8 ? eyeL[Math.floor(0.9 * (eyeL.length - 1))] - eyeL[Math.floor(0.1 * (eyeL.length - 1))] : NaN;
 
   // Hat.
   const hatP = probOf(['hat']);
@@ -273,8 +282,11 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const hairArea = hairAt.area;
   const fringe = meanOver(forehead, hairProb);
   const surest = collect((i) => (hairProb(i) > 0.8 && V[i] < vEye ? 1 : 0), 0.5);
-  const maskLab = surest.length >= 30 ? [] : hairAt.lab();
-  const hairLab: Lab = surest.length >= 30 ? medianLab(surest) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
+  // A small face in a group photo has few lattice points (the lattice is every pixel there): a few dozen
+  // sure hair points still give a median; below that, the parser's likelier hair, then the mask's.
+  const likely = surest.length >= 30 ? surest : collect((i) => (hairProb(i) > 0.5 && V[i] < vEye ? 1 : 0), 0.5);
+  const maskLab = likely.length >= 12 ? [] : hairAt.lab();
+  const hairLab: Lab = likely.length >= 12 ? medianLab(likely) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -289,7 +301,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const proportions: [number, number, number, number] = [dist(468, 473), dist(61, 291), dist(64, 294), dist(FOREHEAD_TOP, CHIN)];
 
   return {
-    glassBand, lensGlass, eyeSeen, lensDark,
+    glassBand, lensGlass, eyeSeen, lensDark, lensShade, eyeSpread,
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
     coverNose, coverMouth, coverChin,
     lipBandDark, lipBandTexture, chinDark,
