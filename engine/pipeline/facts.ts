@@ -13,6 +13,9 @@ import type { ModelRegistry } from '../vision/models/registry.ts';
 import { faceRegions, REGION_NAMES, type RegionName } from '../vision/regions/face-regions.ts';
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
 import { occlusionMask, OCCLUSION_PARSING } from '../vision/regions/occlusion.ts';
+import { handPlane, handsAtFace } from '../vision/regions/hands.ts';
+import type { HumanLike } from '../vision/models/human.ts';
+import { toMask } from '../image/mask.ts';
 
 export interface JobFacts {
   /** The faces, largest first; memoised per set of options. */
@@ -32,6 +35,11 @@ export interface JobFacts {
    * face (vision/regions/occlusion.ts); memoised per face. Needs the face parser among the effect's models.
    */
   occlusion(face: Face): Promise<Mask>;
+  /**
+   * The hands held in front of one face (vision/regions/hands.ts: a hand landmark model on a few crops at the
+   * mouth and chin), 255 = hand; memoised per face; an all-zero mask where none is found or the face has no mesh.
+   */
+  hands(face: Face): Promise<Mask>;
   /** Every person, 255 = person. */
   personMatte(): Promise<Mask>;
   /** The hair of the people whose faces are given (by default the faces found with default options). */
@@ -44,6 +52,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   const hair = new Map<string, Promise<Mask>>();
   const parsings = new WeakMap<Face, Map<string, Promise<FaceParsing>>>();
   const occlusions = new WeakMap<Face, Promise<Mask>>();
+  const hands = new WeakMap<Face, Promise<Mask>>();
   let matte: Promise<Mask> | undefined;
   const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
     let v = map.get(key);
@@ -73,6 +82,19 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
     occlusion: (face) => {
       let m = occlusions.get(face);
       if (!m) { m = facts.parsing(face, OCCLUSION_PARSING).then((parsing) => occlusionMask(face, parsing, image)); occlusions.set(face, m); }
+      return m;
+    },
+    hands: (face) => {
+      let m = hands.get(face);
+      if (!m) {
+        m = models.get<HumanLike>('human').then(async (h) => {
+          const win = { x0: 0, y0: 0, w: image.width, h: image.height };
+          const mesh = face.mesh, found = await handsAtFace(h, image, face);
+          const fw = mesh ? Math.hypot(mesh[454][0] - mesh[234][0], mesh[454][1] - mesh[234][1]) : 0;
+          return toMask(handPlane(found, win, fw).plane, win, image);
+        });
+        hands.set(face, m);
+      }
       return m;
     },
     personMatte: () => (matte ??= personMatte(models, image)),

@@ -86,17 +86,22 @@ export async function eachFace(faces: readonly Face[], kit: Kit, each: (face: Fa
 const OCCLUDER_FEATHER = 0.03;
 
 /**
- * After the per-face edits: the photo's own pixels back over whatever covers each edited face (a hand, a phone,
- * a microphone; JobFacts.occlusion), the edit fading in from their edge. `result` holds the edited pixels,
- * the input's size and channels. Faces without mesh were not edited and have no occlusion to keep.
+ * After the per-face edits: the photo's own pixels back over whatever covers each edited face, the edit fading
+ * in from their edge. `result` holds the edited pixels, the input's size and channels. Faces without mesh were
+ * not edited and have no occlusion to keep. `which`: 'all', the hands (JobFacts.hands) and everything the
+ * occlusion mask finds (JobFacts.occlusion: phones, microphones, hair over the eyes...); 'hands', the hands
+ * alone, for effects whose edits the occlusion mask's false alarms on unoccluded faces would spoil (it takes
+ * dark beards and shaded cheeks for occluders; docs/experiments/occlusion.md).
  */
-export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'data'>, faces: readonly Face[]): Promise<void> {
+export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'data'>, faces: readonly Face[], which: 'all' | 'hands' = 'all'): Promise<void> {
   const occluders = [];
   for (const face of faces) {
     const m = face.mesh;
     if (!m) continue;
     const fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
-    occluders.push({ mask: await c.facts.occlusion(face), feather: Math.max(2, OCCLUDER_FEATHER * fw) });
+    const feather = Math.max(2, OCCLUDER_FEATHER * fw);
+    occluders.push({ mask: await c.facts.hands(face), feather });
+    if (which === 'all') occluders.push({ mask: await c.facts.occlusion(face), feather });
   }
   keepOccluded({ ...c.image, data: result.data }, c.image, occluders);
 }

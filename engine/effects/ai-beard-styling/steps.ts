@@ -17,7 +17,7 @@ import { readWindow, writeWindow } from '../../image/window.ts';
 import { CodedError } from '../../../contract/errors.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { jobFacts } from '../../pipeline/facts.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { poseFromMesh } from '../../vision/faces/pose.ts';
 import type { FaceParsing, ParseOptions } from '../../vision/parsing/face-parsing.ts';
@@ -74,6 +74,8 @@ export const style: Step<P, PortraitState & Source, Styled> = async (c, kit) => 
     const parsing = await c.facts.parsing(face, PARSE);
     styleFace(c.image, result, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.state.beard, i);
   });
+  // A hand held at the chin stays in front of the beard drawn behind it.
+  await keepOccluders(c, result, c.state.faces, 'hands');
   return { result };
 };
 

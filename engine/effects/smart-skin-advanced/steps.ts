@@ -21,7 +21,7 @@ import { valleyDepth, valleyness } from './ridges.ts';
 import { faceEps, faceShapeBand, sizeRamp, smoothMasked } from '../../looks/smooth.ts';
 import { whitenSkin } from '../../looks/tone.ts';
 import type { Step } from '../../pipeline/effect.ts';
-import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
+import { eachFace, keepOccluders, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import type { FaceParsing } from '../../vision/parsing/face-parsing.ts';
 import { faceRegions } from '../../vision/regions/face-regions.ts';
@@ -271,6 +271,8 @@ export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
     retouchFace(px, result.channels, face, parsing, win, result, plan);
     writeWindow(result, win, px);
   });
+  // Hands held to the face stay as they are (the parser calls them skin, so the retouch took them for skin).
+  await keepOccluders(c, result, c.state.faces, 'hands');
   return { result };
 };
 
