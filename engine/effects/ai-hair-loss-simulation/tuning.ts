@@ -204,12 +204,6 @@ export const SHEEN_SKIN = 0.5;
  * plain light cap with no shading.
  */
 export const CAP_KNEE = 10;
-/**
- * The forehead's fitted fall-off round the dome (scalp.ts fitDomeShade), as the r² coefficient over the
- * front's level: at least `least` darker at the outline (a dome lit evenly to its edge read as a flat
- * sticker), at most `most` (a grazing sphere's).
- */
-export const SHADE_CURVE = { least: -0.12, most: -0.6 };
 /** How much darker scalp is under the hair still standing (at no loss), than bare. */
 export const UNDER_HAIR_SHADE = 0.35;
 /**
