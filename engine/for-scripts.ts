@@ -96,6 +96,7 @@ export { type ContactsMeasure, measureContacts } from './effects/ai-colored-cont
 export { default as hairLossEffect } from './effects/ai-hair-loss-simulation/effect.ts';
 export { fromHead, headFrame, toHead } from './effects/ai-hair-loss-simulation/hairline.ts';
 export { faceHairCover, type P as HairLossParams } from './effects/ai-hair-loss-simulation/steps.ts';
+export { scalpMeasures, type ScalpMeasures } from './effects/ai-hair-loss-simulation/measure.ts';
 export { MIN_HAIR_COVER } from './effects/ai-hair-loss-simulation/tuning.ts';
 // - red lip gloss
 export { default as redLipGlossEffect } from './effects/ai-red-lip-gloss/effect.ts';

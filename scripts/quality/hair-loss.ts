@@ -11,9 +11,17 @@
  *   identity  at man_7 and woman_7, every face found again (box IoU ≥ 0.5) with the same gender and human's
  *             face-descriptor similarity ≥ 0.85, by Atelier's own face pipeline (retouch-identity.ts
  *             engineDescriber); human's whole-photo measure printed beside.
+ *   texture   (issue 35) on the largest face at man_6 and man_7: the bare scalp's fine-band energy over the
+ *             forehead's (measure.ts scalpMeasures; target 0.5 to 2), and the hairline's 20-80 % width as a
+ *             share of the face width (a hard edge reads near the density blur's own floor, 1 %); printed
+ *             per half with their worst cases, and each woman level's mean |ΔL| over the top of the head.
  * The effect's steps run with one set of job facts per photo (faces and parsing once for the 14 levels).
  *
- *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--only REGEXP] [--no-identity] [--every-level]
+ *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--sheet100 DIR] [--only REGEXP] [--no-identity] [--every-level]
+
+ * --sheet100 DIR writes, for every photo run, DIR/<half>-<photo>.png: the largest face's hairline at 100 %
+ * (at most 480 px square), a man row (before, man_2, man_4, man_6, man_7) over a woman row (before, woman_1,
+ * woman_3, woman_5, woman_7).
  *
  * --every-level also measures the engine's identity at each of the 14 levels and prints a table per half
  * (the targets are judged at man_7 and woman_7 as before).
@@ -30,7 +38,7 @@ import { hairLossLevels } from '../../contract/endpoints/ai-hair-loss-simulation
 import {
   changedPixels, classMask, type Ctx, dilate, type Face, faceHairCover, fromHead, hairLossEffect as effect,
   type HairLossParams as P, headFrame, jobFacts, type JobFacts, meshFaceWidth, MIN_HAIR_COVER, ModelRegistry,
-  type RasterImage, runStep, spill, toHead
+  type RasterImage, runStep, scalpMeasures, type ScalpMeasures, spill, toHead
 } from '../../engine/for-scripts.ts';
 import { engineDescriber, faceDescriber, genderChangeLine, half, idColumns, idSummary, idTally, retouchPhotos, tallyIdentity, type IdTally, type Identity } from './retouch-identity.ts';
 
@@ -48,7 +56,11 @@ const SHEET_DEFAULT = ['portraits/man_beard_smiling_lacamoire.png', 'portraits/w
 
 const args = process.argv.slice(2);
 const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
-const sheetDir = opt('--sheet'), only = opt('--only');
+const sheetDir = opt('--sheet'), only = opt('--only'), sheet100 = opt('--sheet100');
+const TEXTURE_TARGET = { least: 0.5, most: 2 };
+const SHEET100_LEVELS = { man: ['man_2', 'man_4', 'man_6', 'man_7'], woman: ['woman_1', 'woman_3', 'woman_5', 'woman_7'] };
+/** Per half: the texture ratios and edge widths at man_6 and man_7, and woman levels' top shifts, with their photos. */
+const texture: Record<string, { ratio: [number, string][]; edge: [number, string][]; womanShift: number[][]; shade: number[] }> = {};
 const SHEET_PHOTOS = opt('--sheet-photos')?.split(',') ?? SHEET_DEFAULT;
 const withIdentity = !args.includes('--no-identity');
 const everyLevel = withIdentity && args.includes('--every-level');
@@ -100,6 +112,17 @@ async function allowedRegion(img: RasterImage, faces: Face[], facts: JobFacts): 
   return allowed;
 }
 
+/** The largest face's hairline at 100 %: a square of at most 480 px round the midline's hairline (v 1.1). */
+function hairlineCrop(img: RasterImage, face: Face) {
+  const f = headFrame(face.mesh!);
+  const [cx, cy] = fromHead(f, f.mid, 1.1);
+  const side = Math.min(img.width, img.height, 480, Math.round(3.4 * f.halfWidth));
+  return {
+    left: Math.max(0, Math.min(img.width - side, Math.round(cx - side / 2))),
+    top: Math.max(0, Math.min(img.height - side, Math.round(cy - side / 2))), width: side, height: side,
+  };
+}
+
 /** The head of the largest face, a square crop from the chin to above the hair. */
 function headCrop(img: RasterImage, face: Face) {
   const f = headFrame(face.mesh!);
@@ -133,6 +156,11 @@ for (const rel of photos) {
   const sheet = sheetDir && SHEET_PHOTOS.includes(rel);
   const crop = sheet ? headCrop(before, faces[0]) : null;
   const tiles: Record<string, Buffer[]> = { man: [], woman: [] };
+  const measures: Record<string, ScalpMeasures> = {};
+  const sheet100Crop = sheet100 ? hairlineCrop(before, faces[0]) : null;
+  const crop100 = (img: RasterImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).extract(sheet100Crop!).png().toBuffer();
+  const tiles100: Record<string, Buffer[]> = { man: [], woman: [] };
+  if (sheet100Crop) for (const name of ['man', 'woman']) tiles100[name].push(await crop100(before));
   let engineBefore: Awaited<ReturnType<NonNullable<typeof describer>['engine']['described']>> | undefined;
   const engineBeforeOf = async () => (engineBefore ??= await describer!.engine.described(before));
   const tileOf = (img: RasterImage) => sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).extract(crop!).resize(TILE, TILE).png().toBuffer();
@@ -146,6 +174,9 @@ for (const rel of photos) {
       counts[name].push(count);
       worst = Math.max(worst, spill(changed, allowed).fraction);
       strongest[name] = after;
+      const m = scalpMeasures(before, after, headFrame(faces[0].mesh!));
+      measures[level] = m;
+      if (sheet100Crop && (SHEET100_LEVELS as Record<string, string[]>)[name].includes(level)) tiles100[name].push(await crop100(after));
       if (everyLevel && describer) {
         const id = describer.engine.compare(await engineBeforeOf(), await describer.engine.described(after));
         const key = `${h}:${level}`, t = perLevel.get(key) ?? { sims: [], gender: 0, lost: 0 };
@@ -180,6 +211,27 @@ for (const rel of photos) {
     }
     idText = [...idColumns(both(ids)), ...idColumns(both(hids))];
   }
+  if (!noHair) {
+    const t = (texture[h] ??= { ratio: [], edge: [], womanShift: [], shade: [] });
+    for (const level of ['man_6', 'man_7']) {
+      const m = measures[level];
+      if (m.scalpPixels >= 200 && m.foreheadPixels >= 200) t.ratio.push([m.ratio, `${rel} ${level}`]);
+      if (Number.isFinite(m.edgeWidth)) t.edge.push([m.edgeWidth, `${rel} ${level}`]);
+      // How far the dome's fall-off toward its sides is from the forehead's (0: the same).
+      if (Number.isFinite(m.shadeScalp) && Number.isFinite(m.shadeForehead)) t.shade.push(Math.abs(m.shadeScalp - m.shadeForehead));
+    }
+    t.womanShift.push(series.woman.map((l) => measures[l].topShift));
+  }
+  const tx = (l: string) => `fine ${fmt(measures[l].ratio)} mid ${fmt(measures[l].midRatio)} (${measures[l].scalpPixels} px) side fall-off ${fmt(measures[l].shadeScalp, 3)} vs forehead ${fmt(measures[l].shadeForehead, 3)} edge ${fmt(100 * measures[l].edgeWidth, 1)} %`;
+  console.log(`  texture ${rel}: man_6 ${tx('man_6')}, man_7 ${tx('man_7')}; woman top |ΔL| ${series.woman.map((l) => fmt(measures[l].topShift, 1)).join(',')}`);
+  if (sheet100Crop) {
+    const c = sheet100Crop, comp: OverlayOptions[] = [];
+    (['man', 'woman'] as const).forEach((name, r) => tiles100[name].forEach((t, i) => comp.push({ input: t, left: i * c.width, top: r * c.height })));
+    mkdirSync(sheet100!, { recursive: true });
+    const file = path.join(sheet100!, `${h}-${path.basename(rel).replace(/\.\w+$/, '')}.png`);
+    await sharp({ create: { width: 5 * c.width, height: 2 * c.height, channels: 3, background: '#202020' } }).composite(comp).png().toFile(file);
+    console.log(`  sheet at 100 %: ${file}`);
+  }
   console.log([h, rel, faces.length, fmt(100 * worst, 3), counts.man.join(','), counts.woman.join(','), noHair ? `no hair to lose (${coverText})` : ordered ? 'yes' : 'NO', ...idText].join('\t'));
   for (const c of changes) console.log(c);
   if (crop) for (const name of ['man', 'woman']) sheetRows.push({ label: `${rel} ${name}`, tiles: tiles[name] });
@@ -195,6 +247,19 @@ for (const [h, s] of Object.entries(summary).sort()) {
     `no hair to lose ${s.noHair.length}${s.noHair.length ? ` (${s.noHair.join('; ')})` : ''}, of them changed ${s.changedNoHair.length}, ` +
     (describer ? `engine identity: ${idSummary(s.engine)} (≥ ${TARGET.similarity}), human's whole-photo identity (not deciding): ${idSummary(s.human)}` : 'identity not measured') +
     `: ${ok ? 'PASS' : 'FAIL'}`);
+}
+
+for (const [h, t] of Object.entries(texture).sort()) {
+  const worstOf = (xs: [number, string][], bad: (v: number) => number) => xs.reduce<[number, string] | null>((a, b) => (!a || bad(b[0]) > bad(a[0]) ? b : a), null);
+  const off = (v: number) => Math.max(TEXTURE_TARGET.least / v, v / TEXTURE_TARGET.most);
+  const inside = t.ratio.filter(([v]) => v >= TEXTURE_TARGET.least && v <= TEXTURE_TARGET.most).length;
+  const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
+  const wr = worstOf(t.ratio, off), we = worstOf(t.edge, (v) => -v);
+  const orderedShift = t.womanShift.filter((s) => s.every((v, i) => i === 0 || v > s[i - 1])).length;
+  console.log(`hair loss texture ${h}: scalp/forehead fine-band energy at man_6 and man_7 in ${TEXTURE_TARGET.least}-${TEXTURE_TARGET.most}: ${inside} of ${t.ratio.length}, ` +
+    `median ${fmt(med(t.ratio.map(([v]) => v)))}, worst ${wr ? `${fmt(wr[0])} (${wr[1]})` : '-'}; hairline 20-80 % width median ${fmt(100 * med(t.edge.map(([v]) => v)), 1)} % of the face width, ` +
+    `narrowest ${we ? `${fmt(100 * we[0], 1)} % (${we[1]})` : '-'}; woman top |ΔL| by level (median over photos) ${t.womanShift[0]?.map((_, k) => fmt(med(t.womanShift.map((s) => s[k])), 1)).join(',') ?? '-'}, strictly rising on ${orderedShift} of ${t.womanShift.length}; ` +
+    `|dome's side fall-off - forehead's| median ${fmt(med(t.shade), 3)}, worst ${fmt(Math.max(...t.shade), 3)}`);
 }
 
 if (everyLevel) {

@@ -8,6 +8,7 @@ import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { toLab } from '../../image/colour.ts';
 import { headFrame, toHead } from './hairline.ts';
+import { scalpMeasures } from './measure.ts';
 
 const HAIR_LOSS = '/api/portrait/editing/ai-hair-loss-simulation';
 let e: TestEngine;
@@ -99,6 +100,35 @@ describe('ai-hair-loss-simulation', () => {
       expect(dist(crown.lab, forehead.lab)).toBeLessThan(20);
     }
   });
+
+  it('bares a scalp with the forehead\'s own grain at man_7, and shows every woman level more than the last', async () => {
+    // Issue 35: the dome must carry the forehead's fine band (within half and twice its RMS), and each
+    // woman level must change more, and shift the top of the head's lightness more, than the one before.
+    const photo = fixture('obama_official_portrait.jpg');
+    const before = await raw(photo);
+    const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
+    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+    const [face] = await detectFaces(human, img);
+    const frame = headFrame(face.mesh!);
+    const result = async (level: string) => {
+      const done = await simulate(photo, level);
+      expect(done.body.error_detail.code).toBe('');
+      const after = await raw((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
+      return scalpMeasures(img, { ...img, data: after.data }, frame);
+    };
+    const bald = await result('man_7');
+    expect(bald.scalpPixels).toBeGreaterThan(2000);
+    expect(bald.foreheadPixels).toBeGreaterThan(2000);
+    expect(bald.ratio).toBeGreaterThan(0.5);
+    expect(bald.ratio).toBeLessThan(2);
+    const woman: { changed: number; topShift: number }[] = [];
+    for (let k = 1; k <= 7; k++) woman.push(await result(`woman_${k}`));
+    for (let k = 1; k < 7; k++) {
+      expect(woman[k].changed).toBeGreaterThan(woman[k - 1].changed);
+      expect(woman[k].topShift).toBeGreaterThan(woman[k - 1].topShift);
+    }
+    expect(woman[0].changed).toBeGreaterThan(150);
+  }, 900_000);
 
   it('gives the same result for the same photo and level', async () => {
     const photo = fixture('astronaut_eileen_collins.png');
