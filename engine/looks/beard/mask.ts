@@ -171,23 +171,10 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // luminance), so skin in shadow keeps it while hair, greyer than skin, has less.
   const sat = new Float32Array(n);
   for (let i = 0; i < n; i++) sat[i] = Math.hypot(a[i], b[i]) / (L[i] + 16);
-  // The person's bare cheek skin: the mesh's cheeks above the beard zone where the parser is sure of skin.
-  // Its tone is spread over the face by a wide masked blur, so each pixel is weighed against the skin
-  // nearest it (a face lit from one side has one cheek darker).
-  const cheeks = union(windowed(reg.leftCheek, win), windowed(reg.rightCheek, win));
-  const refW = new Float32Array(n);
-  const refIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > T.refSkin && zoneRaw[i] < T.refZone && hair[i] < T.refHair && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
-  if (refIdx.length < T.refLeast) return empty();
-  // Texture as contrast relative to the local lightness, in the cheeks' units: shading and a dark beard scale
-  // the fine band with L* + 16 (a black beard on dark skin, L* 20 against cheeks at 58, has hairs' relief of
-  // a few L* only, which read as smooth as the forehead in plain L*).
-  const refL = median(refIdx.map((i) => L[i]));
-  const gain = (v: number) => Math.min(T.contrastGain, Math.max(1 / T.contrastGain, (refL + 16) / (Math.max(0, v) + 16)));
   // At least a pixel: on small faces a hair is thinner than a pixel and the finest band is all there is.
   const low = blurPlane(L, win.w, win.h, Math.max(1, T.fineSigma * fw));
   const hi2 = new Float32Array(n);
-  for (let i = 0; i < n; i++) { const d = (L[i] - low[i]) * gain(low[i]); hi2[i] = d * d; }
+  for (let i = 0; i < n; i++) { const d = L[i] - low[i]; hi2[i] = d * d; }
   const energy = blurPlane(hi2, win.w, win.h, Math.max(2, T.energySigma * fw));
   const tone = blurPlane(L, win.w, win.h, T.toneSigma * fw);
   const saturation = blurPlane(sat, win.w, win.h, T.toneSigma * fw);
@@ -199,10 +186,18 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const grad2 = new Float32Array(n);
   for (let y = 1; y < win.h - 1; y++) for (let x = 1, i = y * win.w + 1; x < win.w - 1; x++, i++) {
     const gx = (broad[i + 1] - broad[i - 1]) / 2, gy = (broad[i + win.w] - broad[i - win.w]) / 2;
-    grad2[i] = (gx * gx + gy * gy) * gain(broad[i]) ** 2;
+    grad2[i] = gx * gx + gy * gy;
   }
   const edge = blurPlane(grad2, win.w, win.h, Math.max(2, T.energySigma * fw));
 
+  // The person's bare cheek skin: the mesh's cheeks above the beard zone where the parser is sure of skin.
+  // Its tone is spread over the face by a wide masked blur, so each pixel is weighed against the skin
+  // nearest it (a face lit from one side has one cheek darker).
+  const cheeks = union(windowed(reg.leftCheek, win), windowed(reg.rightCheek, win));
+  const refW = new Float32Array(n);
+  const refIdx: number[] = [];
+  for (let i = 0; i < n; i++) if (cheeks[i] > 0.5 && skinP[i] > T.refSkin && zoneRaw[i] < T.refZone && hair[i] < T.refHair && eyes[i] === 0) { refW[i] = 1; refIdx.push(i); }
+  if (refIdx.length < T.refLeast) return empty();
   const [refTone, refSat] = skinReference([tone, saturation], refW, refIdx, win, T.refSigma * fw);
   const mad = (idx: number[]) => 1.4826 * median(idx.map((i) => Math.abs(tone[i] - refTone[i])));
   // The spread says how far skin strays from its reference; a shadow's edge across one cheek (a side-lit

@@ -21,7 +21,6 @@ import type { RasterImage } from '../../image/raster.ts';
 import { mapGamut, toByte, toLab } from '../../image/colour.ts';
 import { blurPlane } from '../../image/frequency.ts';
 import type { Rect } from '../../image/rect.ts';
-import { quiltGrain } from './grain.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
 import { restoreLips } from './lips.ts';
@@ -127,29 +126,19 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   }
   const out = planes.map((p) => Float32Array.from(p));
   const filled = new Float32Array(n); // 1 where the fill replaced the pixel
-  const where = new Uint8Array(n), grainSource = new Uint8Array(n);
   for (let y = 0; y < win.h; y++) {
     for (let x = 0; x < win.w; x++) {
-      const g = ((y / s) | 0) * gw + ((x / s) | 0), i = y * win.w + x;
-      if (hole[g]) { where[i] = 1; filled[i] = 1; } else if (source[g] && m.skin[i] > T.sourceSkin) grainSource[i] = 1;
-    }
-  }
-  // The grain: quilted from the person's own clean skin around (cheeks, upper lip, neck) at full resolution.
-  const grain = quiltGrain(band, win.w, win.h, where, grainSource, { cell: Math.max(4, T.grainCell * m.faceWidth), seed: win.x0 * 7919 + win.y0 });
-  for (let y = 0; y < win.h; y++) {
-    for (let x = 0; x < win.w; x++) {
+      const g = ((y / s) | 0) * gw + ((x / s) | 0);
+      if (!hole[g]) continue;
       const i = y * win.w + x;
-      if (!where[i]) continue;
+      filled[i] = 1;
+      const q = fill.from[g];
       let o = -1;
-      if (!grain) {
-        // No patch of clean skin fits: the fill's own sources' band.
-        const g = ((y / s) | 0) * gw + ((x / s) | 0), q = fill.from[g];
-        if (q >= 0) {
-          const ox = (q % gw) * s + (x % s), oy = ((q / gw) | 0) * s + (y % s);
-          if (ox < win.w && oy < win.h) o = oy * win.w + ox;
-        }
+      if (q >= 0) {
+        const ox = (q % gw) * s + (x % s), oy = ((q / gw) | 0) * s + (y % s);
+        if (ox < win.w && oy < win.h) o = oy * win.w + ox;
       }
-      for (let c = 0; c < 3; c++) out[c][i] = low[c][i] + (grain ? grain[c][i] : o >= 0 ? band[c][o] : 0);
+      for (let c = 0; c < 3; c++) out[c][i] = low[c][i] + (o >= 0 ? band[c][o] : 0);
     }
   }
 

@@ -35,11 +35,6 @@ export const beardTuning = {
   /** Skin a fill may copy from keeps this many face widths from the grown zone, and this many from the eyes. */
   skinReach: 0.02,
   eyeHole: 0.05,
-  /**
-   * The fine band (and the edges' gradient) is scaled by the cheeks' L* + 16 over the local one, at most this
-   * many times either way: texture as relative contrast, so a black beard on dark skin reads as textured.
-   */
-  contrastGain: 3,
   /** Fine band: lightness minus its blur at this many face widths (hairs are 0.2-0.5 % of a face wide). */
   fineSigma: 0.005,
   /** Texture energy pooled over this many face widths. */
@@ -145,8 +140,6 @@ export const removalTuning = {
   evenSigma: 0.04,
   /** Skin between the hairs: lighter than the mean over this many face widths around. */
   between: 0.015,
-  /** The grain is quilted from patches of clean skin this many face widths square (several pores across). */
-  grainCell: 0.04,
   /** Texture band (copied from the source at full resolution): finer than this many face widths. */
   textureSigma: 0.015,
   /** ... clipped to this many robust spreads of the band over skin above `textureSkin` (an edge's band is no texture). */
