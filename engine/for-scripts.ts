@@ -16,7 +16,7 @@ export { deltaE, type Lab, labOf, labToRgb, LINEAR, linearToLab, rgbToLab, toLab
 export { decodeImage } from './image/decode.ts';
 export { encodePhoto, encodePngFast } from './image/encode.ts';
 export { decontaminate } from './image/foreground.ts';
-export { bandEnergy, splitBands } from './image/frequency.ts';
+export { bandEnergy, blurPlane, splitBands } from './image/frequency.ts';
 export { lumaPlane } from './image/luma.ts';
 export { type Mask } from './image/mask.ts';
 export { seededRandom } from './image/random.ts';
