@@ -205,7 +205,7 @@ export {
   form as httpForm, get as httpGet, post as httpPost, pollTask, solidPng, startTestEngine, TEST_KEY, testDataDir, type TestEngine, waitReady
 } from './test/helpers.ts';
 // The cluster's services on loopback (the cluster test's) and its stores, for the cluster submit bench.
-export { type SharedServices, startSharedServices } from './test/cluster-services.ts';
+export { type SharedServices, spawnEngineProcess, startSharedServices } from './test/cluster-services.ts';
 export { prepareBucket, s3Client, S3BlobStore } from './results/s3-blob-store.ts';
 export { INPUT_KEY } from './tasks/store.ts';
 export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';

@@ -164,3 +164,32 @@ async function pingRedis(port: number): Promise<true | undefined> {
     s.write('PING\r\n');
   });
 }
+
+/**
+ * An engine in a process of its own (engine-process.ts) on a free loopback port, one worker, the slow test
+ * effects for face beauty and beard removal, `env` over the defaults; resolves once it listens. `output()`
+ * is what it has printed so far. The process goes into `children` at once, so a caller can kill one that
+ * never comes up.
+ */
+export async function spawnEngineProcess(name: string, dataDir: string, key: string, env: Record<string, string>, children: ChildProcess[]): Promise<{ url: string; child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./engine-process.ts', import.meta.url).pathname], {
+    env: {
+      ...process.env, ATELIER_DATA_DIR: dataDir, ATELIER_API_KEYS: key, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
+      ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  child.stderr!.on('data', (d) => { out += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
+  });
+  return { url, child, output: () => out };
+}

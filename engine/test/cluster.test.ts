@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, get, post, solidPng, testDataDir, TEST_KEY, type TestEngine } from './helpers.ts';
-import { startSharedServices, type SharedServices } from './cluster-services.ts';
+import { spawnEngineProcess, startSharedServices, type SharedServices } from './cluster-services.ts';
 import { GetBucketLifecycleConfigurationCommand } from '@aws-sdk/client-s3';
 import { s3Client, S3BlobStore } from '../results/s3-blob-store.ts';
 import { RESULT_NAME } from '../results/store.ts';
@@ -34,28 +34,11 @@ afterAll(async () => {
 });
 
 async function startEngine(name: string, env: Record<string, string>): Promise<Engine> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./engine-process.ts', import.meta.url).pathname], {
-    env: {
-      ...process.env, ATELIER_DATA_DIR: testDataDir(), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
-      ATELIER_MAX_QUEUED_TASKS: String(LIMIT), ATELIER_TASK_LEASE_MS: String(LEASE_MS), ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stderr!.on('data', (d) => { out += d; });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
-  });
+  const { url, child, output } = await spawnEngineProcess(name, testDataDir(), TEST_KEY, {
+    ATELIER_MAX_QUEUED_TASKS: String(LIMIT), ATELIER_TASK_LEASE_MS: String(LEASE_MS), ...env,
+  }, children);
   // An engine that dies unasked shows why (the test's own kills are signals it sent).
-  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM') console.error(`[cluster] engine ${name} exited (${code ?? signal}): ${out.slice(-4000)}`); });
+  child.once('exit', (code, signal) => { if (code !== 0 && signal !== 'SIGKILL' && signal !== 'SIGTERM') console.error(`[cluster] engine ${name} exited (${code ?? signal}): ${output().slice(-4000)}`); });
   return { name, e: { url } as TestEngine, child };
 }
 

@@ -18,7 +18,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   httpForm as form, httpGet as get, httpPost as post, INPUT_KEY, prepareBucket, s3Client, S3BlobStore, type SharedServices, solidPng,
-  startSharedServices, TEST_KEY, testDataDir, type TestEngine,
+  spawnEngineProcess, startSharedServices, TEST_KEY, testDataDir, type TestEngine,
 } from '../../engine/for-scripts.ts';
 
 const N = Number(process.argv[2] ?? 40);
@@ -44,25 +44,7 @@ async function timeEach(n: number, fn: (i: number) => Promise<unknown>): Promise
 
 const children: ChildProcess[] = [];
 async function startEngine(name: string, env: Record<string, string>): Promise<TestEngine> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('../../engine/test/engine-process.ts', import.meta.url).pathname], {
-    env: {
-      ...process.env, ATELIER_DATA_DIR: testDataDir(), ATELIER_API_KEYS: TEST_KEY, ATELIER_ENGINE_PORT: '0', ATELIER_WORKERS: '1',
-      ATELIER_MAX_QUEUED_TASKS: '1000', ATELIER_LOG_LEVEL: 'warn', ATELIER_PRELOAD_MODELS: '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ATELIER_TEST_EFFECTS: JSON.stringify({ 'face-beauty': 'test-slow', 'ai-beard-removal': 'test-slow' }), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stderr!.on('data', (d) => { out += d; });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`engine ${name} exited (${code}): ${out}`)));
-  });
+  const { url } = await spawnEngineProcess(name, testDataDir(), TEST_KEY, { ATELIER_MAX_QUEUED_TASKS: '1000', ...env }, children);
   return { url } as TestEngine;
 }
 
