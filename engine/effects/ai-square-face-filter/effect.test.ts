@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, form, get, pollTask, post, solidPng, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
 import { detectFaces } from '../../vision/faces/detect.ts';
 import { FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
-import { fillPolygon, strokePath } from './features.ts';
+import { strokePath } from './features.ts';
+import { fillPolygon } from '../../image/polygon.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 
@@ -53,13 +54,14 @@ describe('ai-square-face-filter', () => {
     const at = (i: number) => [face.mesh![i][0], face.mesh![i][1]] as const;
     // Ink inside the face (dark pixels in the oval shrunk to 80 %) lies on the features the mesh knows:
     // in or within 5 px of an eye, a brow, the nose's base or the lips. Blotches lie anywhere.
-    const features = new Float32Array(info.width * info.height), inner = new Float32Array(info.width * info.height);
+    const win = { x0: 0, y0: 0, w: info.width, h: info.height };
+    const features = new Float32Array(info.width * info.height);
     for (const f of [RIGHT_EYE, LEFT_EYE, RIGHT_BROW, LEFT_BROW, [...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()], [98, 97, 2, 326, 327]]) {
       strokePath(features, info.width, info.height, f.map(at), 10, true);
-      fillPolygon(features, info.width, info.height, f.map(at));
+      fillPolygon(f.map(at), win, features);
     }
     const oval = FACE_OVAL.map(at), cx = oval.reduce((t, p) => t + p[0], 0) / oval.length, cy = oval.reduce((t, p) => t + p[1], 0) / oval.length;
-    fillPolygon(inner, info.width, info.height, oval.map(([x, y]) => [cx + 0.8 * (x - cx), cy + 0.8 * (y - cy)] as const));
+    const inner = fillPolygon(oval.map(([x, y]) => [cx + 0.8 * (x - cx), cy + 0.8 * (y - cy)] as const), win);
     let dark = 0, onFeatures = 0;
     for (let i = 0; i < inner.length; i++) {
       if (inner[i] < 0.5 || 0.299 * data[i * 3] + 0.587 * data[i * 3 + 1] + 0.114 * data[i * 3 + 2] > 70) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPolygon, smoothPath, strokePath } from './features.ts';
+import { smoothPath, strokePath } from './features.ts';
 
 const sum = (v: Float32Array) => v.reduce((s, x) => s + x, 0);
 
@@ -12,16 +12,6 @@ describe('the ink kernels', () => {
     expect(sum(ink)).toBeLessThan(80 * 4 + 20);
     expect(ink[20 * 100 + 50]).toBe(1);
     expect(ink[25 * 100 + 50]).toBe(0);
-  });
-
-  it('a filled polygon covers its area, with partial coverage on its edges', () => {
-    const ink = new Float32Array(50 * 50);
-    fillPolygon(ink, 50, 50, [[10.5, 10], [40.5, 10], [40.5, 30], [10.5, 30]]);
-    expect(sum(ink)).toBeCloseTo(30 * 20, 0);
-    expect(ink[20 * 50 + 10]).toBeCloseTo(0.5, 5);
-    const half = new Float32Array(50 * 50);
-    fillPolygon(half, 50, 50, [[10, 10], [40, 10], [40, 30], [10, 30]], 0.5);
-    expect(Math.max(...half)).toBe(0.5);
   });
 
   it('smoothing keeps an open path\'s ends and cuts its corners', () => {

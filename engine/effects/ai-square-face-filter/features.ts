@@ -9,7 +9,9 @@ import {
   LEFT_BROW, LEFT_EYE, LEFT_IRIS, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER,
   RIGHT_BROW, RIGHT_EYE, RIGHT_IRIS,
 } from '../../vision/faces/landmarks.ts';
+import { fillDisc, fillPolygon } from '../../image/polygon.ts';
 import type { Pixels } from '../../image/raster.ts';
+import type { Rect } from '../../image/rect.ts';
 
 type Point = readonly [number, number];
 
@@ -54,25 +56,10 @@ export function strokePath(ink: Float32Array, w: number, h: number, path: readon
   }
 }
 
-/** Coverage of a filled polygon (even-odd, 4x4 samples per pixel), max-combined into `ink`. */
-export function fillPolygon(ink: Float32Array, w: number, h: number, poly: readonly Point[], weight = 1): void {
-  const xs = poly.map((p) => p[0]), ys = poly.map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs))), x1 = Math.min(w - 1, Math.ceil(Math.max(...xs)));
-  const y0 = Math.max(0, Math.floor(Math.min(...ys))), y1 = Math.min(h - 1, Math.ceil(Math.max(...ys)));
-  const inside = (x: number, y: number) => {
-    let c = false;
-    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const [xi, yi] = poly[i], [xj, yj] = poly[j];
-      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
-    }
-    return c;
-  };
-  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
-    let n = 0;
-    for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) n++;
-    const c = (weight * n) / 16, i = y * w + x;
-    if (c > ink[i]) ink[i] = c;
-  }
+/** A filled polygon's or disc's coverage (image/polygon.ts) scaled by `weight`, max-combined into `ink`. */
+function inkShape(ink: Float32Array, w: number, h: number, weight: number, draw: (win: Rect) => Float32Array): void {
+  const cover = draw({ x0: 0, y0: 0, w, h });
+  for (let i = 0; i < ink.length; i++) if (weight * cover[i] > ink[i]) ink[i] = weight * cover[i];
 }
 
 /**
@@ -90,10 +77,9 @@ export function featureInk(at: (i: number) => Point, w: number, h: number): Floa
   for (const { iris } of sides) {
     const c = at(iris.center);
     const r = iris.ring.reduce((s, i) => s + Math.hypot(at(i)[0] - c[0], at(i)[1] - c[1]), 0) / iris.ring.length;
-    const disc = Array.from({ length: 24 }, (_, k) => [c[0] + 0.8 * r * Math.cos((k * Math.PI) / 12), c[1] + 0.8 * r * Math.sin((k * Math.PI) / 12)] as Point);
-    fillPolygon(ink, w, h, disc, 0.85);
+    inkShape(ink, w, h, 0.85, (win) => fillDisc(c[0], c[1], 0.8 * r, win));
   }
-  for (const { brow } of sides) fillPolygon(ink, w, h, smoothPath(brow.map(at), true), 0.75);
+  for (const { brow } of sides) inkShape(ink, w, h, 0.75, (win) => fillPolygon(smoothPath(brow.map(at), true), win));
   strokePath(ink, w, h, smoothPath(NOSE_BASE.map(at), false), 0.7 * line, false);
   // The mouth: its opening as a line, the lips' outline fainter.
   strokePath(ink, w, h, smoothPath([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse().slice(1, -1)].map(at), true), line, true);

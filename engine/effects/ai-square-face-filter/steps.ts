@@ -11,7 +11,8 @@ import { encodePngFast } from '../../image/encode.ts';
 import type { Step } from '../../pipeline/effect.ts';
 import { eachFace, selectFaces, type PortraitState } from '../../pipeline/portrait.ts';
 import { faceFrame, warpFace, type FaceFrame } from './square-warp.ts';
-import { applyInk, featureInk, fillPolygon } from './features.ts';
+import { applyInk, featureInk } from './features.ts';
+import { fillPolygon } from '../../image/polygon.ts';
 import { blurPlane } from '../../image/frequency.ts';
 import { FACE_OVAL } from '../../vision/faces/landmarks.ts';
 import { ABOVE_CENTRE, AVATAR, CARTOON, CORNER, INNER_FACE, INNER_LINES, SIDE, SMALL_FACE } from './tuning.ts';
@@ -98,8 +99,7 @@ export const stylise: Step<P, Warped> = async (c) => {
 function innerFaceLines(at: (i: number) => readonly [number, number], size: number): Float32Array {
   const oval = FACE_OVAL.map(at);
   const cx = oval.reduce((t, p) => t + p[0], 0) / oval.length, cy = oval.reduce((t, p) => t + p[1], 0) / oval.length;
-  const inner = new Float32Array(size * size);
-  fillPolygon(inner, size, size, oval.map(([x, y]) => [cx + INNER_FACE * (x - cx), cy + INNER_FACE * (y - cy)] as const));
+  const inner = fillPolygon(oval.map(([x, y]) => [cx + INNER_FACE * (x - cx), cy + INNER_FACE * (y - cy)] as const), { x0: 0, y0: 0, w: size, h: size });
   const soft = blurPlane(inner, size, size, size / 200);
   for (let i = 0; i < soft.length; i++) soft[i] = 1 - (1 - INNER_LINES) * Math.min(1, soft[i]);
   return soft;
