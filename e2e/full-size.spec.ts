@@ -179,6 +179,10 @@ test('the panel says what size the result comes back at (1440×900 and 390×844)
     // On white there is no transparency to carry over: the result stays at the copy's size, and the panel says why.
     await page.getByRole('radio', { name: 'On white' }).click();
     await expect(note).toHaveText('The engine works on a 1999 × 1499 copy of your 4032 × 3024 photo, and a product on white has no transparency the studio could carry over.');
+    // The notice names each size once: the title says what happened, the body gives the figures.
+    const notice = page.getByRole('status').filter({ has: note });
+    await expect(notice).toContainText('The download is smaller than your photo');
+    expect((await notice.innerText()).split('1999 × 1499').length - 1).toBe(1);
     await note.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, `size-note-engine-${name}.png`) });
   }

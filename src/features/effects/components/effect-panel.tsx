@@ -53,7 +53,7 @@ function SizeNote({ slug, values, prepared }: { slug: string; values: FormValues
   if (!resized || !way) return null;
   if (way === 'engine') {
     return (
-      <Notice tone="warning" role="status" title={`The result comes back at ${dims(resized.to)}`}>
+      <Notice tone="warning" role="status" title="The download is smaller than your photo">
         <span data-testid="size-note">
           The engine works on a {dims(resized.to)} copy of your {dims(resized.from)} photo, and {engineSizeReason(slug, params)}.
         </span>
