@@ -11,7 +11,8 @@
  * turn within each round (interleaved, so the machine's load falls on all alike), reported side by side.
  * --save DIR writes each effect's images of the last run (to compare outputs between versions).
  * Photos and params are the studio's and the targets' (issue 32): face beauty on the 1 MP portrait, skin
- * analysis on it enlarged to 2 MP with every map, product cutout on it cropped to 1000x667, the face analyzer on it with every attribute, smart crop to 910x512, apparel with six classes.
+ * analysis on it enlarged to 2 MP with every map, product cutout on it cropped to 1000x667, the face analyzer on it with every attribute, smart crop to 910x512, apparel with six classes,
+ * smart skin on the 1 MP portrait with every retouch.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -49,6 +50,7 @@ const cases: Record<string, { photo: () => Promise<Buffer>; fields: Record<strin
   },
   'image-cropping': { photo: async () => portrait, fields: { width: '910', height: '512' }, note: 'obama 1.0 MP to 910x512' },
   'apparel-background-removal': { photo: async () => portrait, fields: { cloth_class: 'tops,coat,pants,bag,shoes,hat' }, note: 'obama 1.0 MP, 6 classes' },
+  'smart-skin-advanced': { photo: async () => portrait, fields: { smart_skin: '1' }, note: 'obama 1.0 MP, smart skin' },
 };
 
 const mid = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
