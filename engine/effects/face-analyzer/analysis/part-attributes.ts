@@ -86,12 +86,14 @@ export const RULES = {
    */
   covered: [0.45, 0.07] as Margin,
   /**
-   * P(moustache) from how much darker the upper-lip band is than the cheeks (L*): threshold the best split
-   * of the fit half, scale the one of highest fit-half likelihood (8; 4 gave a mean probability of 0.95 for
-   * 86% right). Weak: on the check half it is below the base rate of "none" (see the quality script); grey
-   * beards are lighter than skin, laughing faces' shadows under the nose darker.
+   * P(moustache) from the upper-lip band against bare skin (forehead, nose) under the same light:
+   * lipBandShade + grain x lipBandGrain (part-features.ts), darker and grainier. The weight and the grain's
+   * scale (tuning.ts MOUSTACHE_GRAIN) are those that parted the fit half's labelled faces widest against
+   * the scores' spread (fit: none <= 2.19, moustaches >= 2.56); the threshold is the gap's midpoint, the
+   * scale a quarter of it. Dark skin under a dark beard stays weak (little darker, little grainier).
    */
-  moustache: [16.8, 8] as Margin,
+  moustache: [2.37, 0.09] as Margin,
+  moustacheGrain: 1.5,
   /** P(bang) from the parser's hair over the mesh forehead (fit: best split 0.2; fringes 0.01-0.57). */
   bang: [0.2, 0.03] as Margin,
   /** P(bald): little parser hair over the crown... (hand-set from the one bald face: crown hair 0.16, skin 0.61) */
@@ -220,7 +222,7 @@ export function decideParts(x: PartFeatures): PartAttributes {
     (1 - pn) * pm * pc,
     pn * pm,
   ]);
-  const pMo = p(x.lipBandDark, R.moustache, 0.2);
+  const pMo = p(x.lipBandShade + R.moustacheGrain * x.lipBandGrain, R.moustache, 0.2);
   const moustache = pMo >= 0.5 ? { type: 1, probability: round3(pMo) } : { type: 0, probability: round3(1 - pMo) };
   // Hair length: bald, else tied, else by the sides and the bottom.
   const bald = p(x.crownHair, R.baldHair, 0) * p(x.crownSkin, R.baldSkin, 0);
