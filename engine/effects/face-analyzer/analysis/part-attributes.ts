@@ -96,19 +96,24 @@ export const RULES = {
   moustacheGrain: 1.5,
   /** P(bang) from the parser's hair over the mesh forehead (fit: best split 0.2; fringes 0.01-0.57). */
   bang: [0.2, 0.03] as Margin,
-  /** P(bald): little parser hair over the crown... (hand-set from the one bald face: crown hair 0.16, skin 0.61) */
+  /**
+   * P(bald): little parser hair over the crown... (the fit half's one bald head: crown hair 0, skin 0.80;
+   * the haired heads with least crown hair 0.15-0.20)
+   */
   baldHair: [0.25, -0.05] as Margin,
-  /** ...and skin there. */
-  baldSkin: [0.4, 0.05] as Margin,
+  /** ...and skin there (fit: bald 0.80, haired heads <= 0.60; the gap's midpoint, a quarter of it as scale). */
+  baldSkin: [0.7, 0.05] as Margin,
   /** P(hair at the sides, ear to chin): short hair 0-0.06, medium / long 0.51-0.85 in the fit half. */
   sides: [0.25, 0.06] as Margin,
   /** P(long | hair at the sides): the hair mask's bottom below the chin, in face widths (medium 0.44; long 0.56-0.79). */
   long: [0.5, 0.04] as Margin,
   /**
    * P(tied): the crown covered, nothing at the sides, and hair mass below the chin (a ponytail or bun
-   * behind). Unchecked: no tied hair labelled in the data; best effort.
+   * behind). Unchecked: no tied hair labelled in the data. The crown must be covered all over, as
+   * pulled-back hair covers it: short-haired men whose beard the hair mask carries below the chin have
+   * crown hair 0.74-0.77 (fit half), 0.61 (check half) and read tied at a threshold of 0.6.
    */
-  tiedCrown: [0.6, 0.08] as Margin,
+  tiedCrown: [0.9, 0.04] as Margin,
   tiedSides: [0.1, -0.03] as Margin,
   tiedBelow: [0.3, 0.08] as Margin,
   /**
