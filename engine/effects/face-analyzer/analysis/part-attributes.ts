@@ -117,16 +117,18 @@ export const RULES = {
   tiedSides: [0.1, -0.03] as Margin,
   tiedBelow: [0.3, 0.08] as Margin,
   /**
-   * Hair colour from the surest hair's median L*a*b* against the skin's (fit half of
-   * face-attributes.labels.json): grey or white hair is about as light as the face under the same light
-   * (hair L* - skin L*: grey -10 and up bar one grey head of 15 px, black -27 and below), brown and blonde
-   * hair are coloured where black and grey are not (chroma: black <= 8.6, brown 19-21 bar two light-brown
-   * heads at 6-7 that read as black). Blonde against brown by lightness is hand-set (no blonde in the fit
-   * half). Thresholds at the gaps' midpoints, scales a quarter of the gaps.
+   * Hair colour from the lit hair (part-features.ts hairLit, hairTint; any hair is dark in its own shadow),
+   * fit half of face-attributes.labels.json: grey or white hair lit is about as light as the face under
+   * the same light (hairLit - skin L*: grey -2 and up bar one 12 px head at -24, black -19 and below);
+   * brown hair lit is coloured and not dark (hairTint: brown 11.9 and up bar one light-brown head at 7.2,
+   * where no hair of another colour lit over L* 37 passes 8.7; hairLit: black 32 and below, brown 42 and up).
+   * Blonde against brown by lightness is hand-set (no blonde in the fit half; its browns' hairLit <= 59).
+   * Thresholds at the gaps' midpoints, scales a quarter of the gaps.
    */
-  hairGrey: [-18.5, 4.2] as Margin,
-  hairColoured: [14, 2.7] as Margin,
-  hairBlonde: [45, 5] as Margin,
+  hairGrey: [-10.5, 4.2] as Margin,
+  hairColoured: [10.3, 0.8] as Margin,
+  hairLight: [37, 2.5] as Margin,
+  hairBlonde: [65, 5] as Margin,
   /** Skin classes (median L*a*b* of cheek and forehead skin). Weak: lighting moves L* more than skin does. */
   skin: [
     { mean: [59.7, 12.4, 13.6], sd: [16.7, 3.9, 5.7], prior: 9 },
@@ -194,10 +196,9 @@ function hatColour(shares: number[]): Coded {
  * measures are NaN and black, the commonest, is likeliest.
  */
 function hairColour(x: PartFeatures): Coded {
-  const [L, a, b] = x.hairLab;
-  const coloured = p(Math.hypot(a, b), RULES.hairColoured, 0.2);
-  const grey = p(L - x.skinLab[0], RULES.hairGrey, 0.2);
-  const blonde = p(L, RULES.hairBlonde, 0.2);
+  const coloured = p(x.hairTint, RULES.hairColoured, 0.2) * p(x.hairLit, RULES.hairLight, 0.5);
+  const grey = p(x.hairLit - x.skinLab[0], RULES.hairGrey, 0.2);
+  const blonde = p(x.hairLit, RULES.hairBlonde, 0.2);
   return pick([(1 - coloured) * (1 - grey), coloured * blonde, coloured * (1 - blonde), (1 - coloured) * grey]);
 }
 

@@ -43,8 +43,10 @@ export interface PartFeatures {
   sideHair: number;
   /** Mean parser hair over the mesh forehead (a fringe covers it). */
   fringe: number;
-  /** Median L*a*b* of the surest hair pixels (NaN when there are too few). */
-  hairLab: Lab;
+  /** L* of the lit hair: the 90th percentile over the surest hair pixels (NaN when there are too few). */
+  hairLit: number;
+  /** Median chroma (C*ab) of the lighter half of those pixels. */
+  hairTint: number;
   /** Median L*a*b* of cheek and forehead skin. */
   skinLab: Lab;
   /** Skin evenness: median absolute deviation of L* over cheek and forehead skin. */

@@ -294,7 +294,13 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   // sure hair points still give a median; below that, the parser's likelier hair, then the mask's.
   const likely = surest.length >= 30 ? surest : collect((i) => (hairProb(i) > 0.5 && V[i] < vEye ? 1 : 0), 0.5);
   const maskLab = likely.length >= 12 ? [] : hairAt.lab();
-  const hairLab: Lab = likely.length >= 12 ? medianLab(likely) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
+  const hairPx = likely.length >= 12 ? likely : maskLab.length >= 30 ? maskLab : [];
+  // The lit hair shows its colour (any hair is dark in its own shadow): the L* that 90 % of the hair is
+  // below, and the median chroma of the lighter half.
+  const hairL = hairPx.map((c) => c[0]).sort((a, b) => a - b);
+  const hairLit = hairL.length ? hairL[Math.floor(0.9 * (hairL.length - 1))] : NaN;
+  const hairMid = hairL.length ? hairL[Math.floor(hairL.length / 2)] : NaN;
+  const hairTint = median(hairPx.filter((c) => c[0] >= hairMid).map((c) => Math.hypot(c[1], c[2])));
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -313,7 +319,7 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
     coverNose, coverMouth, coverChin,
     lipBandShade, lipBandGrain, chinDark,
-    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
+    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLit, hairTint,
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
     asymmetry: np ? asym / np : NaN, proportions,
   };
