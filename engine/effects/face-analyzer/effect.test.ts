@@ -121,6 +121,27 @@ describe('face-analyzer', () => {
     expect(clear.body.face_detail_infos[0].face_detail_attributes_info.hair.color.type).toBe(3);
   });
 
+  it('reads a moustache over a beard, short hair under a beard (not tied), black and light-brown hair, where the clean-shaven senior has none', async () => {
+    // Two CC0 exemplars (fixtures/SOURCES.md): a short full black beard, a short light-brown beard.
+    const attrs = async (name: string) => {
+      const r = await analyse(fixture(name), { face_attributes_type: 'Moustache,Hair' });
+      expect(r.status, JSON.stringify(r.body.error_detail)).toBe(200);
+      return r.body.face_detail_infos[0].face_detail_attributes_info;
+    };
+    const black = await attrs('beard_full_short_black_glasses_03.jpg');
+    const brown = await attrs('beard_short_lightbrown_glasses_06.jpg');
+    const senior = await attrs('senior_balding_thinning_white_hair_01.jpg');
+    expect(black.moustache.type).toBe(1);
+    expect(brown.moustache.type).toBe(1);
+    expect(senior.moustache.type).toBe(0);
+    // The hair mask carries the beard below the chin, which read as tied hair (4) before.
+    expect(black.hair.length.type).toBe(1);
+    expect(black.hair.color.type).toBe(0);
+    // His hair is dark in its shadows: its lit part is what reads brown.
+    expect(brown.hair.color.type).toBe(2);
+    expect(senior.hair.color.type).toBe(3);
+  });
+
   it('gives no skin colour for a black-and-white photo (type 0, probability 0), and one for the colour original', async () => {
     const grey = await sharp(fixture('obama_official_portrait.jpg')).grayscale().toColourspace('srgb').jpeg().toBuffer();
     const r = await analyse(grey, { face_attributes_type: 'Skin' });

@@ -40,3 +40,10 @@ export const HAIR_PERSON_MODEL: PersonModel = 'rvm';
  * medians over regions of thousands of points.
  */
 export const PARTS_SAMPLES = 30000;
+
+/**
+ * The moustache rule's grain scale, in face widths (about 5 px on a 230 px face, 1 px below 70 px): of
+ * 1/45, 1/90, 1/180 and 1/360 the one that parted the fit half's labelled moustaches widest
+ * (docs/experiments/face-analyzer.md#moustache).
+ */
+export const MOUSTACHE_GRAIN = 1 / 45;

@@ -39,7 +39,7 @@ export const PIPELINE: {
   emotion: {
     parts: [
       { models: ['emotion'], scale: 1.2, flip: true, border: 'edge', weight: 0.6 },
-      { models: ['faceapi-expression'], scale: 1.0, flip: true, border: 'black', weight: 0.4 },
+      { models: ['faceapi-expression'], scale: 1.2, flip: true, border: 'black', weight: 0.4 },
     ],
     temperature: 1,
   },

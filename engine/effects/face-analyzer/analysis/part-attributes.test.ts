@@ -138,6 +138,8 @@ describe('decideParts', () => {
     const near = decideParts({ ...x, fringe: RULES.bang[0] + 0.01 }).hair.bang, far = decideParts({ ...x, fringe: RULES.bang[0] + 0.2 }).hair.bang;
     expect(near.type).toBe(1);
     expect(far.probability).toBeGreaterThan(near.probability);
-    expect(decideParts({ ...x, hairLab: [75, 8, 30] }).hair.color.type).toBe(1);
+    expect(decideParts({ ...x, hairLit: 75, hairTint: 30 }).hair.color.type).toBe(1);
+    expect(decideParts({ ...x, hairLit: 50, hairTint: 20 }).hair.color.type).toBe(2);
+    expect(decideParts({ ...x, lipBandShade: 1, lipBandGrain: 1.5 }).moustache.type).toBe(1);
   });
 });

@@ -86,40 +86,49 @@ export const RULES = {
    */
   covered: [0.45, 0.07] as Margin,
   /**
-   * P(moustache) from how much darker the upper-lip band is than the cheeks (L*): threshold the best split
-   * of the fit half, scale the one of highest fit-half likelihood (8; 4 gave a mean probability of 0.95 for
-   * 86% right). Weak: on the check half it is below the base rate of "none" (see the quality script); grey
-   * beards are lighter than skin, laughing faces' shadows under the nose darker.
+   * P(moustache) from the upper-lip band against bare skin (forehead, nose) under the same light:
+   * lipBandShade + grain x lipBandGrain (part-features.ts), darker and grainier. The weight and the grain's
+   * scale (tuning.ts MOUSTACHE_GRAIN) are those that parted the fit half's labelled faces widest against
+   * the scores' spread (fit: none <= 2.19, moustaches >= 2.56); the threshold is the gap's midpoint, the
+   * scale a quarter of it. Dark skin under a dark beard stays weak (little darker, little grainier).
    */
-  moustache: [16.8, 8] as Margin,
+  moustache: [2.37, 0.09] as Margin,
+  moustacheGrain: 1.5,
   /** P(bang) from the parser's hair over the mesh forehead (fit: best split 0.2; fringes 0.01-0.57). */
   bang: [0.2, 0.03] as Margin,
-  /** P(bald): little parser hair over the crown... (hand-set from the one bald face: crown hair 0.16, skin 0.61) */
+  /**
+   * P(bald): little parser hair over the crown... (the fit half's one bald head: crown hair 0, skin 0.80;
+   * the haired heads with least crown hair 0.15-0.20)
+   */
   baldHair: [0.25, -0.05] as Margin,
-  /** ...and skin there. */
-  baldSkin: [0.4, 0.05] as Margin,
+  /** ...and skin there (fit: bald 0.80, haired heads <= 0.60; the gap's midpoint, a quarter of it as scale). */
+  baldSkin: [0.7, 0.05] as Margin,
   /** P(hair at the sides, ear to chin): short hair 0-0.06, medium / long 0.51-0.85 in the fit half. */
   sides: [0.25, 0.06] as Margin,
   /** P(long | hair at the sides): the hair mask's bottom below the chin, in face widths (medium 0.44; long 0.56-0.79). */
   long: [0.5, 0.04] as Margin,
   /**
    * P(tied): the crown covered, nothing at the sides, and hair mass below the chin (a ponytail or bun
-   * behind). Unchecked: no tied hair labelled in the data; best effort.
+   * behind). Unchecked: no tied hair labelled in the data. The crown must be covered all over, as
+   * pulled-back hair covers it: short-haired men whose beard the hair mask carries below the chin have
+   * crown hair 0.74-0.77 (fit half), 0.61 (check half) and read tied at a threshold of 0.6.
    */
-  tiedCrown: [0.6, 0.08] as Margin,
+  tiedCrown: [0.9, 0.04] as Margin,
   tiedSides: [0.1, -0.03] as Margin,
   tiedBelow: [0.3, 0.08] as Margin,
   /**
-   * Hair colour from the surest hair's median L*a*b* against the skin's (fit half of
-   * face-attributes.labels.json): grey or white hair is about as light as the face under the same light
-   * (hair L* - skin L*: grey -10 and up bar one grey head of 15 px, black -27 and below), brown and blonde
-   * hair are coloured where black and grey are not (chroma: black <= 8.6, brown 19-21 bar two light-brown
-   * heads at 6-7 that read as black). Blonde against brown by lightness is hand-set (no blonde in the fit
-   * half). Thresholds at the gaps' midpoints, scales a quarter of the gaps.
+   * Hair colour from the lit hair (part-features.ts hairLit, hairTint; any hair is dark in its own shadow),
+   * fit half of face-attributes.labels.json: grey or white hair lit is about as light as the face under
+   * the same light (hairLit - skin L*: grey -2 and up bar one 12 px head at -24, black -19 and below);
+   * brown hair lit is coloured and not dark (hairTint: brown 11.9 and up bar one light-brown head at 7.2,
+   * where no hair of another colour lit over L* 37 passes 8.7; hairLit: black 32 and below, brown 42 and up).
+   * Blonde against brown by lightness is hand-set (no blonde in the fit half; its browns' hairLit <= 59).
+   * Thresholds at the gaps' midpoints, scales a quarter of the gaps.
    */
-  hairGrey: [-18.5, 4.2] as Margin,
-  hairColoured: [14, 2.7] as Margin,
-  hairBlonde: [45, 5] as Margin,
+  hairGrey: [-10.5, 4.2] as Margin,
+  hairColoured: [10.3, 0.8] as Margin,
+  hairLight: [37, 2.5] as Margin,
+  hairBlonde: [65, 5] as Margin,
   /** Skin classes (median L*a*b* of cheek and forehead skin). Weak: lighting moves L* more than skin does. */
   skin: [
     { mean: [59.7, 12.4, 13.6], sd: [16.7, 3.9, 5.7], prior: 9 },
@@ -187,10 +196,9 @@ function hatColour(shares: number[]): Coded {
  * measures are NaN and black, the commonest, is likeliest.
  */
 function hairColour(x: PartFeatures): Coded {
-  const [L, a, b] = x.hairLab;
-  const coloured = p(Math.hypot(a, b), RULES.hairColoured, 0.2);
-  const grey = p(L - x.skinLab[0], RULES.hairGrey, 0.2);
-  const blonde = p(L, RULES.hairBlonde, 0.2);
+  const coloured = p(x.hairTint, RULES.hairColoured, 0.2) * p(x.hairLit, RULES.hairLight, 0.5);
+  const grey = p(x.hairLit - x.skinLab[0], RULES.hairGrey, 0.2);
+  const blonde = p(x.hairLit, RULES.hairBlonde, 0.2);
   return pick([(1 - coloured) * (1 - grey), coloured * blonde, coloured * (1 - blonde), (1 - coloured) * grey]);
 }
 
@@ -220,7 +228,7 @@ export function decideParts(x: PartFeatures): PartAttributes {
     (1 - pn) * pm * pc,
     pn * pm,
   ]);
-  const pMo = p(x.lipBandDark, R.moustache, 0.2);
+  const pMo = p(x.lipBandShade + R.moustacheGrain * x.lipBandGrain, R.moustache, 0.2);
   const moustache = pMo >= 0.5 ? { type: 1, probability: round3(pMo) } : { type: 0, probability: round3(1 - pMo) };
   // Hair length: bald, else tied, else by the sides and the bottom.
   const bald = p(x.crownHair, R.baldHair, 0) * p(x.crownSkin, R.baldSkin, 0);

@@ -27,10 +27,10 @@ export interface PartFeatures {
   hatColours: number[];
   /** Share of the mesh nose / lips / chin regions that is neither skin, nose, lips nor mouth to the parser and far from skin in colour. */
   coverNose: number; coverMouth: number; coverChin: number;
-  /** L* of cheek skin minus L* of the upper-lip band (mesh moustache region, lips and nostrils left out). */
-  lipBandDark: number;
-  /** Spread of L* (median absolute deviation) in the upper-lip band over that of cheek skin: hair is textured. */
-  lipBandTexture: number;
+  /** log(luma of bare skin (forehead, nose) / luma of the upper-lip band (mesh moustache region, lips and nostrils left out)): a moustache is darker. */
+  lipBandShade: number;
+  /** log(grain of the upper-lip band / grain of bare skin), grain as grainAt() at 1/45 face width: hair is grainy, shadow smooth. */
+  lipBandGrain: number;
   /** L* of cheek skin minus L* of the chin and jaw below the lips (mesh beard region). */
   chinDark: number;
   /** Hair (hair mask, else the parser's hair) at the bottom: its 97th-percentile depth below the chin, in face widths. */
@@ -43,8 +43,10 @@ export interface PartFeatures {
   sideHair: number;
   /** Mean parser hair over the mesh forehead (a fringe covers it). */
   fringe: number;
-  /** Median L*a*b* of the surest hair pixels (NaN when there are too few). */
-  hairLab: Lab;
+  /** L* of the lit hair: the 90th percentile over the surest hair pixels (NaN when there are too few). */
+  hairLit: number;
+  /** Median chroma (C*ab) of the lighter half of those pixels. */
+  hairTint: number;
   /** Median L*a*b* of cheek and forehead skin. */
   skinLab: Lab;
   /** Skin evenness: median absolute deviation of L* over cheek and forehead skin. */

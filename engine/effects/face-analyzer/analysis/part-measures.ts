@@ -17,7 +17,8 @@ import type { Face } from '../../../vision/faces/detect.ts';
 import { faceFrame } from './geometry-measures.ts';
 import { CHIN, FOREHEAD_TOP } from '../../../vision/faces/landmarks.ts';
 import type { Lab, PartFeatures } from './part-features.ts';
-import { firstAtLeast, hairSampler, latticeRgb, partsLattice } from './part-sampling.ts';
+import { firstAtLeast, grainAt, hairSampler, latticeRgb, lumaAt, partsLattice } from './part-sampling.ts';
+import { MOUSTACHE_GRAIN } from '../tuning.ts';
 
 /** The mesh point mirrored across the midline, from the canonical uv map (u -> 1 - u), for the 468 points. */
 let mirrorTable: Int16Array | undefined;
@@ -184,7 +185,6 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const cheekPx = collect(both(cheeks, skinP), 0.6);
   const skinLab = medianLab(skinPx.length >= 30 ? skinPx : collect((i) => skinP(i), 0.8));
   const cheekL = cheekPx.length >= 20 ? median(cheekPx.map((p) => p[0])) : skinLab[0];
-  const cheekMad = cheekPx.length >= 20 ? mad(cheekPx.map((p) => p[0])) : mad(skinPx.map((p) => p[0]));
   // What a mask leaves of the cheeks and forehead (the parser does not call a mask skin) is the reference.
   const refSkin = skinLab;
 
@@ -260,10 +260,18 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   const notLips = (i: number) => 1 - mouthProb(i);
   // Not conditioned on the parser's skin: a dark moustache is sometimes nose or mouth to it.
   const moustache = R('moustache'), beard = R('beard'), vMouthTop = at(17)[1];
-  const lipBand = collect(both(moustache, notLips), 0.5);
-  const lipBandL = lipBand.map((p) => p[0]);
-  const lipBandDark = cheekL - median(lipBandL);
-  const lipBandTexture = mad(lipBandL) / Math.max(1, cheekMad);
+  // The band against skin no beard covers (forehead and nose, where the parser is sure of skin), so a
+  // beard on the cheeks does not hide it, and against that skin under the photo's own light: how much
+  // darker (log luma ratio) and how much grainier (hair strands; a laughing face's shadow is dark but smooth).
+  const pointsOf = (inside: Field, min: number) => { const out: number[] = []; each((i) => { if (inside(i) >= min) out.push(i); }, inside.support); return out; };
+  const bandPts = pointsOf(both(moustache, notLips), 0.5);
+  const noseRegion = R('nose');
+  const bareSkin = pointsOf(within((i) => Math.max(forehead(i), noseRegion(i)) * skinP(i), union(forehead, noseRegion)), 0.6);
+  const rGrain = Math.max(1, Math.round(W * MOUSTACHE_GRAIN));
+  const lumaOf = (pts: number[]) => median(pts.map((i) => lumaAt(image, grid.cols[i % nx], grid.rows[(i / nx) | 0])));
+  const grainOf = (pts: number[]) => median(pts.map((i) => grainAt(image, grid.cols[i % nx], grid.rows[(i / nx) | 0], rGrain)));
+  const lipBandShade = Math.log(Math.max(1, lumaOf(bareSkin)) / Math.max(1, lumaOf(bandPts)));
+  const lipBandGrain = Math.log(Math.max(1e-3, grainOf(bandPts)) / Math.max(1e-3, grainOf(bareSkin)));
   const beardNotLips = both(beard, notLips);
   const chinPx = collect(within((i) => (V[i] > vMouthTop ? beardNotLips(i) : 0), beard.support), 0.5);
   const chinDark = cheekL - median(chinPx.map((p) => p[0]));
@@ -286,7 +294,13 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
   // sure hair points still give a median; below that, the parser's likelier hair, then the mask's.
   const likely = surest.length >= 30 ? surest : collect((i) => (hairProb(i) > 0.5 && V[i] < vEye ? 1 : 0), 0.5);
   const maskLab = likely.length >= 12 ? [] : hairAt.lab();
-  const hairLab: Lab = likely.length >= 12 ? medianLab(likely) : maskLab.length >= 30 ? medianLab(maskLab) : [NaN, NaN, NaN];
+  const hairPx = likely.length >= 12 ? likely : maskLab.length >= 30 ? maskLab : [];
+  // The lit hair shows its colour (any hair is dark in its own shadow): the L* that 90 % of the hair is
+  // below, and the median chroma of the lighter half.
+  const hairL = hairPx.map((c) => c[0]).sort((a, b) => a - b);
+  const hairLit = hairL.length ? hairL[Math.floor(0.9 * (hairL.length - 1))] : NaN;
+  const hairMid = hairL.length ? hairL[Math.floor(hairL.length / 2)] : NaN;
+  const hairTint = median(hairPx.filter((c) => c[0] >= hairMid).map((c) => Math.hypot(c[1], c[2])));
 
   // Symmetry and proportions from the 3D mesh in the face frame.
   const pairs = mirrorPairs();
@@ -304,8 +318,8 @@ export function measureParts(face: Face, image: RasterImage, parsing: FaceParsin
     glassBand, lensGlass, eyeSeen, lensDark, lensShade, eyeSpread,
     hatTop, hatEars, hatWidth, hatGloss: gloss / nh, hatColours,
     coverNose, coverMouth, coverChin,
-    lipBandDark, lipBandTexture, chinDark,
-    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLab,
+    lipBandShade, lipBandGrain, chinDark,
+    hairBelowChin, hairArea, crownHair, crownSkin, sideHair, fringe, hairLit, hairTint,
     skinLab, skinSpread: mad(skinPx.map((p) => p[0])),
     asymmetry: np ? asym / np : NaN, proportions,
   };

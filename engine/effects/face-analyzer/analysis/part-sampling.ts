@@ -30,6 +30,23 @@ export function firstAtLeast(list: Int32Array, v: number): number {
   return lo;
 }
 
+/** Rec. 601 luma (0..255) of an image pixel, the coordinates clamped to the image. */
+export function lumaAt(image: RasterImage, x: number, y: number): number {
+  const xx = Math.min(image.width - 1, Math.max(0, x)), yy = Math.min(image.height - 1, Math.max(0, y));
+  const k = (yy * image.width + xx) * image.channels, d = image.data;
+  return image.channels < 3 ? d[k] : 0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2];
+}
+
+/**
+ * Grain at a pixel: how far its luma departs from the mean of its four neighbours r pixels away, over that
+ * mean (at least 8, so a black patch's noise does not count as much): hair strands are grainy at a few
+ * pixels, skin and smooth shadows are not.
+ */
+export function grainAt(image: RasterImage, x: number, y: number, r: number): number {
+  const m = (lumaAt(image, x - r, y) + lumaAt(image, x + r, y) + lumaAt(image, x, y - r) + lumaAt(image, x, y + r)) / 4;
+  return Math.abs(lumaAt(image, x, y) - m) / Math.max(8, m);
+}
+
 /** RGB at the lattice's points, 3 channels. */
 export function latticeRgb(image: RasterImage, at: ImageLattice): Uint8Array {
   const ch = image.channels, nx = at.cols.length, out = new Uint8Array(nx * at.rows.length * 3);
