@@ -152,6 +152,15 @@ function connected(cand: Uint8Array, seed: Uint8Array | Float32Array, w: number,
 
 const MESH: readonly RegionName[] = ['upperLip', 'lowerLip', 'mouthOpening'];
 
+/** The lips' windows joined, within `win`; undefined without lips. */
+function lipsWindow(regions: Partial<Record<RegionName, MaskPlane>>, win: Rect): Rect | undefined {
+  const ws = [regions.upperLip?.win, regions.lowerLip?.win].filter((r): r is Rect => !!r);
+  if (!ws.length) return undefined;
+  const x0 = Math.max(win.x0, Math.min(...ws.map((r) => r.x0))), y0 = Math.max(win.y0, Math.min(...ws.map((r) => r.y0)));
+  const x1 = Math.min(win.x0 + win.w, Math.max(...ws.map((r) => r.x0 + r.w))), y1 = Math.min(win.y0 + win.h, Math.max(...ws.map((r) => r.y0 + r.h)));
+  return x1 > x0 && y1 > y0 ? { x0, y0, w: x1 - x0, h: y1 - y0 } : undefined;
+}
+
 /**
  * The objects' plane over a window around the face's lower half (0/1), and what each gate found. `found` is the
  * detector's objects near this face (objectsNearFace).
@@ -171,16 +180,28 @@ export function objectPlane(face: Face, image: RasterImage, found: readonly Foun
   // Gate 2: a grey island over the lips (the mesh's lips without the opening), as lips.ts finds it.
   const regions = faceRegionPlanes(face, image, image, MESH);
   const upper = into(regions.upperLip, win), lower = into(regions.lowerLip, win), mouth = into(regions.mouthOpening, win);
+  // The gate is read over the lips' own window (most faces stop there); the colour of the whole window only
+  // when a gate opens.
+  let island: Float32Array | null = null;
+  const skinC = cheekChroma(image, m, fw);
+  const lw = lipsWindow(regions, win);
+  if (skinC > 0 && lw) {
+    const lipsLab = toLab(image, lw), grey = new Uint8Array(lw.w * lw.h);
+    const limit = Math.min(OCCLUDER_GREY, OCCLUDER_CHROMA * skinC);
+    for (let y = 0; y < lw.h; y++) for (let x = 0; x < lw.w; x++) {
+      const i = y * lw.w + x, j = (lw.y0 - win.y0 + y) * w + lw.x0 - win.x0 + x;
+      if (Math.min(1, upper[j] + lower[j]) * (1 - mouth[j]) > 0.5 && Math.hypot(lipsLab.a[i], lipsLab.b[i]) < limit) grey[i] = 1;
+    }
+    const islands = bigIslands(grey, lw.w, lw.h, OCCLUDER_ISLAND * fw * fw);
+    if (islands) {
+      island = new Float32Array(n);
+      for (let y = 0; y < lw.h; y++) for (let x = 0; x < lw.w; x++) island[(lw.y0 - win.y0 + y) * w + lw.x0 - win.x0 + x] = islands[y * lw.w + x];
+    }
+  }
+  if (!island && !found.length) return { plane: new Float32Array(n), win, gates };
   const lab = toLab(image, win);
   const chroma = new Float32Array(n);
   for (let i = 0; i < n; i++) chroma[i] = Math.hypot(lab.a[i], lab.b[i]);
-  const skinC = cheekChroma(image, m, fw);
-  const greyOnLips = new Uint8Array(n);
-  if (skinC > 0) {
-    const limit = Math.min(OCCLUDER_GREY, OCCLUDER_CHROMA * skinC);
-    for (let i = 0; i < n; i++) if (Math.min(1, upper[i] + lower[i]) * (1 - mouth[i]) > 0.5 && chroma[i] < limit) greyOnLips[i] = 1;
-  }
-  const island = bigIslands(greyOnLips, w, h, OCCLUDER_ISLAND * fw * fw);
   if (island) {
     // Grown through grey pixels connected to the island: light ones freely, dark ones where smooth, and any
     // grey one close to what the first pass found (where a grille's dark rim meets a handle).
