@@ -57,6 +57,7 @@ export { bodyKeypoints } from './vision/pose/keypoints.ts';
 export { combineWithMesh, type PartName } from './vision/regions/combine.ts';
 export { faceRegions, type RegionName } from './vision/regions/face-regions.ts';
 export { handPlane, handsAtFace } from './vision/regions/hands.ts';
+export { objectPlane, objectsNearFace } from './vision/regions/objects.ts';
 export { OCCLUSION_CUES, OCCLUSION_PARSING, occlusionPlane } from './vision/regions/occlusion.ts';
 export {
   meshFaceWidth, parsingPlane, retouchMasks, retouchWindow, spareLowerFace

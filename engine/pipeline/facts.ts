@@ -14,6 +14,7 @@ import { faceRegions, REGION_NAMES, type RegionName } from '../vision/regions/fa
 import { parseFace, type FaceParser, type FaceParsing, type ParseOptions } from '../vision/parsing/face-parsing.ts';
 import { occlusionMask, OCCLUSION_PARSING } from '../vision/regions/occlusion.ts';
 import { handPlane, handsAtFace } from '../vision/regions/hands.ts';
+import { objectMask } from '../vision/regions/objects.ts';
 import type { HumanLike } from '../vision/models/human.ts';
 import { toMask } from '../image/mask.ts';
 
@@ -40,6 +41,12 @@ export interface JobFacts {
    * mouth and chin), 255 = hand; memoised per face; an all-zero mask where none is found or the face has no mesh.
    */
   hands(face: Face): Promise<Mask>;
+  /**
+   * The things held in front of one face that are not hands (vision/regions/objects.ts: a phone or a cup the
+   * object detector finds near the mouth, a grey microphone over the lips), 255 = object; memoised per face; an
+   * all-zero mask where none is found or the face has no mesh.
+   */
+  objects(face: Face): Promise<Mask>;
   /** Every person, 255 = person. */
   personMatte(): Promise<Mask>;
   /** The hair of the people whose faces are given (by default the faces found with default options). */
@@ -53,6 +60,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
   const parsings = new WeakMap<Face, Map<string, Promise<FaceParsing>>>();
   const occlusions = new WeakMap<Face, Promise<Mask>>();
   const hands = new WeakMap<Face, Promise<Mask>>();
+  const objects = new WeakMap<Face, Promise<Mask>>();
   let matte: Promise<Mask> | undefined;
   const once = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
     let v = map.get(key);
@@ -95,6 +103,11 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
         });
         hands.set(face, m);
       }
+      return m;
+    },
+    objects: (face) => {
+      let m = objects.get(face);
+      if (!m) { m = models.get<HumanLike>('human').then((h) => objectMask(h, image, face)); objects.set(face, m); }
       return m;
     },
     personMatte: () => (matte ??= personMatte(models, image)),

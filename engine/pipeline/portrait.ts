@@ -88,12 +88,14 @@ const OCCLUDER_FEATHER = 0.03;
 /**
  * After the per-face edits: the photo's own pixels back over whatever covers each edited face, the edit fading
  * in from their edge. `result` holds the edited pixels, the input's size and channels. Faces without mesh were
- * not edited and have no occlusion to keep. `which`: 'all', the hands (JobFacts.hands) and everything the
- * occlusion mask finds (JobFacts.occlusion: phones, microphones, hair over the eyes...); 'hands', the hands
- * alone, for effects whose edits the occlusion mask's false alarms on unoccluded faces would spoil (it takes
- * dark beards and shaded cheeks for occluders; docs/experiments/occlusion.md).
+ * not edited and have no occlusion to keep. `which`: 'all', what is held in front of the face (JobFacts.hands
+ * and JobFacts.objects: hands, phones, microphones) and everything the occlusion mask finds (JobFacts.occlusion:
+ * hair over the eyes...); 'held', the held things alone, for effects whose edits the occlusion mask's false
+ * alarms on unoccluded faces would spoil (it takes dark beards and shaded cheeks for occluders;
+ * docs/experiments/occlusion.md). The held things' masks are empty unless a model finds something, so an
+ * unoccluded face's edit is what it was without them.
  */
-export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'data'>, faces: readonly Face[], which: 'all' | 'hands' = 'all'): Promise<void> {
+export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'data'>, faces: readonly Face[], which: 'all' | 'held' = 'all'): Promise<void> {
   const occluders = [];
   for (const face of faces) {
     const m = face.mesh;
@@ -101,6 +103,7 @@ export async function keepOccluders<P>(c: Ctx<P>, result: Pick<RasterImage, 'dat
     const fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
     const feather = Math.max(2, OCCLUDER_FEATHER * fw);
     occluders.push({ mask: await c.facts.hands(face), feather });
+    occluders.push({ mask: await c.facts.objects(face), feather });
     if (which === 'all') occluders.push({ mask: await c.facts.occlusion(face), feather });
   }
   keepOccluded({ ...c.image, data: result.data }, c.image, occluders);

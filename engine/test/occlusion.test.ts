@@ -2,8 +2,8 @@
  * Face effects over real HTTP on photos with something in front of the face (engine/test/fixtures/occluded/,
  * made by scripts/quality/occlusion-photos.ts; the mask beside each outlines the occluder): the occluder's
  * pixels stay as they were (at most 1 % of them changed by more than 12 levels), and the effect still changes
- * the photo away from it: a microphone over a bearded man's or a woman's mouth, a hand over Obama's mouth, at
- * a stubbled chin (docs/experiments/occlusion.md).
+ * the photo away from it: a microphone over a bearded man's or a woman's mouth, a phone at a bearded man's
+ * cheek, a hand over Obama's mouth, at a stubbled chin (docs/experiments/occlusion.md).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,18 +15,21 @@ const MIC = 'occluded/mic_mouth_beard_short_black.jpg', MIC_WOMAN = 'occluded/mi
 const HAND = 'occluded/hand_mouth_obama.jpg';
 /** The same hand at a stubbled man's chin (the parser calls it skin; its colour is close to the face's). */
 const HAND_STUBBLE = 'occluded/hand_mouth_stubble_black.jpg';
+/** A phone held at the cheek of a man with glasses and a full short beard (the phone's lower half over the beard). */
+const PHONE = 'occluded/phone_cheek_beard_full_glasses.jpg';
 const LIP_COLOUR = JSON.stringify([{ rgba: { r: 200, g: 30, b: 60, a: 70 } }]);
 /**
  * The effects that keep occluders and the photos each is held to, with the fields they need. Beard removal
- * keeps the occlusion mask's pixels and the hands' (vision/regions/hands.ts), beard styling and smart skin the
- * hands' only; lips and gloss take grey things off the lips (vision/regions/lips.ts). Face beauty and contacts
+ * keeps the occlusion mask's pixels and the held things' (hands, vision/regions/hands.ts; phones and
+ * microphones, vision/regions/objects.ts), beard styling and smart skin the held things' only; lips and gloss
+ * take grey things off the lips (vision/regions/lips.ts). Face beauty and contacts
  * edit nothing a hand at the mouth covers (docs/experiments/occlusion.md). That the lips' cut leaves unoccluded lips as
  * they were is held in vision/regions/lips-occluders.test.ts.
  */
 const EFFECTS: [string, Record<string, string>, string[]][] = [
-  ['ai-beard-removal', {}, [MIC, HAND_STUBBLE]],
-  ['ai-beard-styling', { beard: 'FullBeardClassic' }, [HAND, HAND_STUBBLE]],
-  ['smart-skin-advanced', { smart_skin: '1' }, [HAND, HAND_STUBBLE]],
+  ['ai-beard-removal', {}, [MIC, HAND_STUBBLE, PHONE, MIC_WOMAN]],
+  ['ai-beard-styling', { beard: 'FullBeardClassic' }, [HAND, HAND_STUBBLE, MIC, PHONE]],
+  ['smart-skin-advanced', { smart_skin: '1' }, [HAND, HAND_STUBBLE, MIC_WOMAN, PHONE]],
   ['lips-color-changer', { lip_color_infos: LIP_COLOUR }, [MIC, MIC_WOMAN, HAND]],
   ['ai-red-lip-gloss', {}, [MIC, MIC_WOMAN, HAND]],
   // Edit nothing a hand at the mouth covers: the skin retouch leaves what it does not call skin, contacts
@@ -43,7 +46,7 @@ const photos: Record<string, Photo> = {};
 beforeAll(async () => {
   e = await startTestEngine();
   await waitReady(e);
-  for (const name of [MIC, MIC_WOMAN, HAND, HAND_STUBBLE]) {
+  for (const name of [MIC, MIC_WOMAN, HAND, HAND_STUBBLE, PHONE]) {
     const { data, info } = await sharp(fixture(name)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     photos[name] = { name, before: data, width: info.width, occluder: await sharp(fixture(name.replace(/\.jpg$/, '.mask.png'))).extractChannel(0).raw().toBuffer() };
   }

@@ -74,8 +74,8 @@ export const style: Step<P, PortraitState & Source, Styled> = async (c, kit) => 
     const parsing = await c.facts.parsing(face, PARSE);
     styleFace(c.image, result, face, parsing, c.facts.regions(face, BEARD_REGIONS), c.state.beard, i);
   });
-  // A hand held at the chin stays in front of the beard drawn behind it.
-  await keepOccluders(c, result, c.state.faces, 'hands');
+  // A hand, a phone or a microphone held at the chin stays in front of the beard drawn behind it.
+  await keepOccluders(c, result, c.state.faces, 'held');
   return { result };
 };
 

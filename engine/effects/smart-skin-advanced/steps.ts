@@ -271,8 +271,8 @@ export const retouch: Step<P, PortraitState, Retouched> = async (c, kit) => {
     retouchFace(px, result.channels, face, parsing, win, result, plan);
     writeWindow(result, win, px);
   });
-  // Hands held to the face stay as they are (the parser calls them skin, so the retouch took them for skin).
-  await keepOccluders(c, result, c.state.faces, 'hands');
+  // Hands and things held to the face stay as they are (the parser calls them skin, so the retouch took them for skin).
+  await keepOccluders(c, result, c.state.faces, 'held');
   return { result };
 };
 

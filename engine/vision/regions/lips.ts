@@ -84,7 +84,8 @@ const CHEEK_POINTS = [50, 280] as const;
  * Only islands of at least OCCLUDER_ISLAND face widths squared count (a lip's own specular highlight is
  * small), grown by OCCLUDER_GROW to cover the object's soft edge.
  */
-const OCCLUDER_CHROMA = 0.35, OCCLUDER_GREY = 8, OCCLUDER_ISLAND = 0.004, OCCLUDER_GROW = 0.012;
+export const OCCLUDER_CHROMA = 0.35, OCCLUDER_GREY = 8, OCCLUDER_ISLAND = 0.004;
+const OCCLUDER_GROW = 0.012;
 export function removeOccluders(plane: Float32Array, win: Rect, lab: LabPlanes, skinChroma: number, faceWidth: number): void {
   if (!(skinChroma > 0)) return;
   const limit = Math.min(OCCLUDER_GREY, OCCLUDER_CHROMA * skinChroma);
@@ -101,7 +102,7 @@ export function removeOccluders(plane: Float32Array, win: Rect, lab: LabPlanes, 
  * lower of the two (a cheek turned away can put its patch on a coloured scarf or background, never on
  * something greyer than skin that matters: a lower figure only cuts less).
  */
-function cheekChroma(image: RasterImage, mesh: readonly (readonly number[])[], faceWidth: number): number {
+export function cheekChroma(image: RasterImage, mesh: readonly (readonly number[])[], faceWidth: number): number {
   const r = Math.max(1, Math.round(0.01 * faceWidth));
   return Math.min(...CHEEK_POINTS.map((k) => {
     const p = mesh[k];
@@ -114,7 +115,7 @@ function cheekChroma(image: RasterImage, mesh: readonly (readonly number[])[], f
 }
 
 /** The 4-connected islands of `on` with at least `min` pixels, as a 0/1 plane; null when there are none. */
-function bigIslands(on: Uint8Array, w: number, h: number, min: number): Float32Array | null {
+export function bigIslands(on: Uint8Array, w: number, h: number, min: number): Float32Array | null {
   const seen = new Uint8Array(on.length), out = new Float32Array(on.length), stack: number[] = [];
   let any = false;
   for (let s = 0; s < on.length; s++) {

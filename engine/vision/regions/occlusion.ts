@@ -65,11 +65,11 @@ function morph(v: Float32Array | Uint8Array, w: number, h: number, r: number, er
   for (let i = 0; i < m.length; i++) m[i] = erosion ? (m[i] > 0.999 ? 1 : 0) : (m[i] > 0.001 ? 1 : 0);
   return m;
 }
-const erode = (v: Float32Array | Uint8Array, w: number, h: number, r: number) => morph(v, w, h, r, true);
-const dilate = (v: Float32Array | Uint8Array, w: number, h: number, r: number) => morph(v, w, h, r, false);
+export const erode = (v: Float32Array | Uint8Array, w: number, h: number, r: number) => morph(v, w, h, r, true);
+export const dilate = (v: Float32Array | Uint8Array, w: number, h: number, r: number) => morph(v, w, h, r, false);
 
 /** Fills what an occluder encloses (a hand's highlights): every clear pixel the window's border cannot reach through clear pixels. */
-function fillHoles(on: Uint8Array, w: number, h: number): Uint8Array {
+export function fillHoles(on: Uint8Array, w: number, h: number): Uint8Array {
   const reached = new Uint8Array(w * h), stack: number[] = [];
   const seed = (i: number) => { if (!on[i] && !reached[i]) { reached[i] = 1; stack.push(i); } };
   for (let x = 0; x < w; x++) { seed(x); seed((h - 1) * w + x); }
@@ -87,7 +87,7 @@ function fillHoles(on: Uint8Array, w: number, h: number): Uint8Array {
 }
 
 /** Keeps the 4-connected islands of `on` (0/1) with at least `min` pixels. */
-function dropSmall(on: Float32Array, w: number, h: number, min: number): Uint8Array {
+export function dropSmall(on: Float32Array, w: number, h: number, min: number): Uint8Array {
   const label = new Int32Array(w * h), out = new Uint8Array(w * h), stack: number[] = [];
   let next = 1;
   for (let s = 0; s < on.length; s++) {
