@@ -211,3 +211,6 @@ export { prepareBucket, s3Client, S3BlobStore } from './results/s3-blob-store.ts
 export { INPUT_KEY } from './tasks/store.ts';
 export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';
 export { tilePixels, wholeImage } from './vision/faces/view.ts';
+// - beard removal: the library of clean-shaven lower faces
+export { cutSkin, encodeSkin, SKIN_SKIRT, type SkinInfo } from './effects/ai-beard-removal/skin-library.ts';
+export { faceWindow } from './vision/regions/uv-map.ts';

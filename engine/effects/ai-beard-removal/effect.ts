@@ -1,7 +1,8 @@
 /**
  * Beard removal: the 5 largest faces → each face's beard and moustache found from the parsing and from
  * texture in the mesh's beard zones → filled with the person's own skin (exemplar inpainting from cheek
- * and neck skin), the stubble shadow evened, the skin's texture laid back over the fill → PNG. A
+ * and neck skin), the stubble shadow evened, the grain of real clean-shaven lower faces (skin-library.ts)
+ * carried through the mesh and scaled to the person's own skin laid over the fill → PNG. A
  * clean-shaven face has no beard mask and comes back byte for byte.
  */
 import { defineEffect, steps } from '../../pipeline/effect.ts';

@@ -26,7 +26,7 @@ import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
-import { removeBeard, type RemovalStats } from './removal.ts';
+import { type GrainSource, removeBeard, type RemovalStats } from './removal.ts';
 import { skinSeen } from './skin-seen.ts';
 import { beardTuning, removalTuning } from './tuning.ts';
 import { floodFrom, largestPatch } from './connected.ts';
@@ -366,9 +366,9 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
  * no beard, or no bare skin to fill from (then `target` is untouched). `regions` may pass BEARD_REGIONS
  * already drawn for the face (the pipeline's facts.regions).
  */
-export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>): (RemovalStats & { coverage: number; mask: BeardMask }) | null {
+export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>, grain?: GrainSource): (RemovalStats & { coverage: number; mask: BeardMask }) | null {
   const mask = beardMask(source, face, parsing, regions);
   if (!mask || mask.coverage === 0) return null;
-  const done = removeBeard(target, mask);
+  const done = removeBeard(target, { ...mask, grain });
   return done && { ...done, coverage: mask.coverage, mask };
 }

@@ -52,7 +52,17 @@ export interface BeardPlanes {
    * dense moustache hides it, its colour is restored from the lip that shows.
    */
   vermilion?: Float32Array;
+  /** The fill's fine texture, scaled to the spread of the person's own skin band; the source patches' band without it. */
+  grain?: GrainSource;
 }
+
+/**
+ * Fine texture for the fill from elsewhere than the person's own source patches (a library of real
+ * clean-shaven lower faces carried through the face's mesh, effects/ai-beard-removal/skin-library.ts): over
+ * a window, a Lab band (finer than `sigma` face widths) in units of its own robust spread, and how sure
+ * it is per pixel (0..1; the person's own band is kept where it is 0).
+ */
+export type GrainSource = (win: Rect) => { band: Float32Array[]; has: Float32Array; sigma: number };
 
 export interface RemovalStats { hole: number; workScale: number; ms: { fill: number; total: number } }
 
@@ -117,13 +127,24 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to textureClip robust
   // spreads of the source skin's own.
-  for (const h of band) {
+  const spreads = band.map((h) => {
     const v: number[] = [];
     for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(h[i]));
     v.sort((a, b) => a - b);
-    const lim = v.length ? T.textureClip * 1.4826 * v[v.length >> 1] : 0;
+    const spread = v.length ? 1.4826 * v[v.length >> 1] : 0, lim = T.textureClip * spread;
     for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
-  }
+    return spread;
+  });
+  // Real bare skin's grain at the person's own contrast, where the grain source has it: the source's unit
+  // band is scaled to the robust spread of the person's own skin band at the source's scale.
+  const grain = m.grain?.(win);
+  const grainSpread = grain ? planes.map((p, c) => {
+    if (Math.abs(grain.sigma * m.faceWidth - texSigma) < 0.5) return spreads[c];
+    const b = blurPlane(p, win.w, win.h, Math.max(1, grain.sigma * m.faceWidth));
+    const v: number[] = [];
+    for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(p[i] - b[i]));
+    return v.length ? 1.4826 * v.sort((x, y) => x - y)[v.length >> 1] : 0;
+  }) : spreads;
   const out = planes.map((p) => Float32Array.from(p));
   const filled = new Float32Array(n); // 1 where the fill replaced the pixel
   for (let y = 0; y < win.h; y++) {
@@ -138,7 +159,11 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
         const ox = (q % gw) * s + (x % s), oy = ((q / gw) | 0) * s + (y % s);
         if (ox < win.w && oy < win.h) o = oy * win.w + ox;
       }
-      for (let c = 0; c < 3; c++) out[c][i] = low[c][i] + (o >= 0 ? band[c][o] : 0);
+      const k = grain ? grain.has[i] : 0;
+      for (let c = 0; c < 3; c++) {
+        const own = o >= 0 ? band[c][o] : 0;
+        out[c][i] = low[c][i] + (k > 0 ? k * grain!.band[c][i] * grainSpread[c] + (1 - k) * own : own);
+      }
     }
   }
 
@@ -259,7 +284,7 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
   x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
-  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion) };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion), grain: m.grain };
 }
 
 /**
