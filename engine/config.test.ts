@@ -22,8 +22,8 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ ATELIER_DISABLED_EFFECTS: 'face-beuaty' })).toThrow(/unknown effect face-beuaty; the effects are .*face-beauty/);
   });
 
-  it('preloads ISNet unless told otherwise, and refuses an id that is not an ONNX network of the catalog', () => {
-    expect(configFromEnv({}).preloadModels).toEqual(['isnet-medium']);
+  it('preloads ISNet and RVM unless told otherwise, and refuses an id that is not an ONNX network of the catalog', () => {
+    expect(configFromEnv({}).preloadModels).toEqual(['isnet-medium', 'rvm-onnx']);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: '' }).preloadModels).toEqual([]);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-medium' }).preloadModels).toEqual(['isnet-medium']);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-small, rvm-onnx' }).preloadModels).toEqual(['isnet-small', 'rvm-onnx']);

@@ -41,7 +41,7 @@ export interface EngineConfig {
   modelIdleMs: number;
   /**
    * ATELIER_PRELOAD_MODELS: ONNX networks the model host opens once the engine is up, so the first request
-   * needing one does not wait for its load (comma-separated catalog ids; unset: isnet-medium; empty: none).
+   * needing one does not wait for its load (comma-separated catalog ids; unset: isnet-medium and rvm-onnx; empty: none).
    */
   preloadModels: string[];
   /**
@@ -166,7 +166,7 @@ export function configFromEnv(env = process.env): EngineConfig {
     modelIdleMs: int(env.ATELIER_MODEL_IDLE_MS, 10 * 60_000),
     // ISNet by default: opened from its optimised copy it adds about 215 MB at rest (RSS after start 442 MB
     // against 227 MB; 866 MB from its weights), for about 2 s off the first product or apparel cutout.
-    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium'),
+    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium,rvm-onnx'),
     optimizedModelDir: env.ATELIER_OPTIMIZED_MODEL_DIR === 'off' ? false : env.ATELIER_OPTIMIZED_MODEL_DIR ? path.resolve(env.ATELIER_OPTIMIZED_MODEL_DIR) : undefined,
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,

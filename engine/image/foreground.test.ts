@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decontaminate } from './foreground.ts';
+import { decontaminate, decontaminator } from './foreground.ts';
 
 /** Radii for a 1024 px image: about 20 and 3 px on these 80 px test images. */
 const RADII = { wide: 256, narrow: 40 };
@@ -52,6 +52,16 @@ describe('decontaminate', () => {
     const { data, alpha } = composite(2500, 40, 30, fg, bg);
     const after = bandError(decontaminate(data, 2500, 40, 3, alpha, RADII), alpha, fg);
     expect(after).toBeLessThan(bandError(data, alpha, fg) / 5);
+  });
+
+  it('gives each of several alphas over one photo what decontaminate gives it alone (the photo\'s planes made once)', () => {
+    for (const w of [80, 2500]) {
+      const { data, alpha } = composite(w, 40, 12, [230, 220, 200], [200, 20, 30]);
+      const wider = composite(w, 40, 30, [230, 220, 200], [200, 20, 30]).alpha;
+      const hard = alpha.map((a) => (a >= 128 ? 255 : 0));
+      const each = decontaminator(data, w, 40, 3, RADII);
+      for (const a of [hard, alpha, wider, alpha]) expect(Buffer.compare(each(a), decontaminate(data, w, 40, 3, a, RADII))).toBe(0);
+    }
   });
 
   it('leaves opaque and fully transparent pixels exactly as they were', () => {

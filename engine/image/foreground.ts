@@ -130,8 +130,30 @@ function shrink(src: Uint8Array, stride: number, offset: number, div: number, w:
 export function decontaminate(
   data: Uint8Array, width: number, height: number, channels: number, alpha: Uint8Array, radii: ForegroundRadii,
 ): Buffer {
+  return decontaminator(data, width, height, channels, radii)(alpha);
+}
+
+/**
+ * decontaminate for several alphas over the same photo (one cutout per garment): the photo's planes on the
+ * grid are made once, at the first alpha with a soft edge, and each alpha's result is decontaminate's.
+ */
+export function decontaminator(
+  data: Uint8Array, width: number, height: number, channels: number, radii: ForegroundRadii,
+): (alpha: Uint8Array) => Buffer {
   const n = width * height;
-  if (alpha.length !== n || data.length !== n * channels) throw new Error(`decontaminate: ${width}x${height}x${channels} pixels, ${data.length} bytes and ${alpha.length} alpha values`);
+  const s = Math.ceil(Math.max(width, height) / GRID_SIDE);
+  const gw = Math.ceil(width / s), gh = Math.ceil(height / s);
+  let images: Float32Array[] | undefined;
+  return (alpha) => {
+    if (alpha.length !== n || data.length !== n * channels) throw new Error(`decontaminate: ${width}x${height}x${channels} pixels, ${data.length} bytes and ${alpha.length} alpha values`);
+    return estimate(data, width, height, channels, alpha, radii, () => (images ??= [0, 1, 2].map((c) => (s === 1 ? plane(data, channels, c) : shrink(data, channels, c, 1, width, height, s, gw, gh)))));
+  };
+}
+
+function estimate(
+  data: Uint8Array, width: number, height: number, channels: number, alpha: Uint8Array, radii: ForegroundRadii, photoPlanes: () => Float32Array[],
+): Buffer {
+  const n = width * height;
   const result = Buffer.allocUnsafe(data.length);
   result.set(data);
   let soft = 0;
@@ -150,8 +172,9 @@ export function decontaminate(
   boxSum(a, narrowA, scratch.tmp, gw, gh, narrow);
   const f1 = new Float32Array(gn), b1 = new Float32Array(gn);
   const fMean = [0, 1, 2].map(() => new Float32Array(gn)), bMean = [0, 1, 2].map(() => new Float32Array(gn));
+  const images = photoPlanes();
   for (let c = 0; c < 3; c++) {
-    const image = s === 1 ? plane(data, channels, c) : shrink(data, channels, c, 1, width, height, s, gw, gh);
+    const image = images[c];
     means(image, image, image, a, wideA, wide, gw, gh, scratch, f1, b1);
     for (let i = 0; i < gn; i++) f1[i] = fuse(image[i], a[i], f1[i], b1[i]);
     means(f1, b1, image, a, narrowA, narrow, gw, gh, scratch, fMean[c], bMean[c]);

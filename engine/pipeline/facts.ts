@@ -72,7 +72,7 @@ export function jobFacts(image: RasterImage, models: ModelRegistry): JobFacts {
     faces: (opts = {}) => once(faces, JSON.stringify(opts), async () => {
       const h = await models.get('human');
       // face-api after Human: its tensors need the wasm backend Human sets.
-      const second = faceApiDetector(await models.get<FaceApiNets>('face-api'));
+      const second = opts.secondDetector === false ? undefined : faceApiDetector(await models.get<FaceApiNets>('face-api'));
       return timeModel(() => detectFaces(h, image, opts, second));
     }),
     regions: (face, names = REGION_NAMES) => {

@@ -75,10 +75,18 @@ async function work(job: JobRequest, signal: AbortSignal): Promise<EffectOutput>
   // Decoding (sharp's threads) goes on while the models load.
   const decoding = decodeAll(job.images);
   decoding.catch(() => {});
-  await loadModels(effect);
-  const decoded = await decoding;
-  const { image, ...others } = decoded;
-  return runEffect(effect, { image, images: others, params: job.params }, { models, signal });
+  // The steps start as soon as the images are decoded, each waiting only for the models it asks for (the
+  // registry's loads are shared): a step whose model is open in the model host (ISNet, preloaded) runs while
+  // the tfjs models load here. A failed load still answers as the effect being unavailable.
+  // When a load fails, the steps already under way stop at their next boundary.
+  const stop = new AbortController();
+  const both = AbortSignal.any([signal, stop.signal]);
+  const loading = loadModels(effect);
+  loading.catch((err: unknown) => stop.abort(err));
+  const running = decoding.then(({ image, ...others }) => runEffect(effect, { image, images: others, params: job.params }, { models, signal: both }));
+  running.catch(() => {});
+  await loading;
+  return running;
 }
 
 async function runJob(job: JobRequest) {

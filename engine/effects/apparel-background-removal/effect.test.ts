@@ -117,6 +117,14 @@ describe('apparel-background-removal', () => {
     for (const [k, u] of Object.entries(classes.class_url)) expect(total(await image(u), 0), k).toBe(0);
   });
 
+  it('finds faces with blazeface alone: face-api is never loaded, even for two faces (where the second detector would look)', async () => {
+    const [main] = await call({ image: fixture('biden_obama_laughing_heads.jpg'), return_form: 'mask' });
+    expect(total(await image(main.image_url), 0)).toBeGreaterThan(0);
+    const h = (await get(e, '/healthz', {})).body;
+    expect(h.models['face-api']).toEqual({ state: 'loadable' });
+    expect(h.models.human.state).toBe('loaded');
+  });
+
   it('rejects an unknown class, naming the allowed ones', async () => {
     const r = await post(e, PATH, form({ image: portrait, cloth_class: 'tops,socks' }));
     expect(r.status).toBe(400);

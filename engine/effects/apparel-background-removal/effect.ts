@@ -12,6 +12,6 @@ export const MATTE_MODEL = 'isnet-medium';
 
 export default defineEffect({
   slug: 'apparel-background-removal',
-  models: [MATTE_MODEL, 'human', 'bisenet-face-parsing', 'face-api'],
+  models: [MATTE_MODEL, 'human', 'bisenet-face-parsing'],
   steps: steps<P>().step(matteAndPerson(MATTE_MODEL)).step(parseFacesAround).step(parse).step(buildMasks).step(encodeOutputs),
 });
