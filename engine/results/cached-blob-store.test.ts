@@ -131,6 +131,16 @@ describe('CachedBlobStore', () => {
     expect(counts.opens).toBe(2);
   });
 
+  it('passes a store\'s presigned URLs through (ATELIER_RESULTS_REDIRECT=presigned), and has none without them', async () => {
+    const { store } = countingStore();
+    expect(cacheOver(store, 1000).cache.presignedUrl).toBeUndefined();
+    const asked: string[] = [];
+    const signing: BlobStore = { ...store, presignedUrl: async (k) => { asked.push(k); return `https://store.example/${k}`; } };
+    const { cache } = cacheOver(signing, 1000);
+    expect(await cache.presignedUrl!(name(50), HOUR)).toBe(`https://store.example/${name(50)}`);
+    expect(asked).toEqual([name(50)]);
+  });
+
   it('drops a copy when its blob is deleted or swept, and a fill that a delete overtook', async () => {
     const { store } = countingStore();
     const { cache, clock } = cacheOver(store, 10_000);
