@@ -21,6 +21,11 @@ export interface ClusterConfig {
    * submit and moved to the store after the answer (tasks/redis-ingress.ts); beyond it they go to the store first.
    */
   ingressBytes: number;
+  /**
+   * ATELIER_RESULT_CACHE_MB (default 64; 0: off): copies of results this engine saved or read from the
+   * store, kept in memory and served until their retention runs out (results/cached-blob-store.ts).
+   */
+  resultCacheBytes: number;
 }
 
 export interface EngineConfig {
@@ -130,10 +135,13 @@ export function clusterFromEnv(env: NodeJS.ProcessEnv, apiKeys: string[]): Clust
   if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`ATELIER_S3_ENDPOINT must be an http:// or https:// URL, not ${JSON.stringify(endpoint)}`);
   const ingressMb = Number(env.ATELIER_REDIS_INGRESS_MB?.trim() || 64);
   if (!Number.isFinite(ingressMb) || ingressMb < 0) throw new Error(`ATELIER_REDIS_INGRESS_MB must be a number of megabytes (0 turns the Redis ingress off), not ${JSON.stringify(env.ATELIER_REDIS_INGRESS_MB)}`);
+  const cacheMb = Number(env.ATELIER_RESULT_CACHE_MB?.trim() || 64);
+  if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new Error(`ATELIER_RESULT_CACHE_MB must be a number of megabytes (0 turns the result cache off), not ${JSON.stringify(env.ATELIER_RESULT_CACHE_MB)}`);
   return {
     redisUrl,
     resultsRedirect: redirect,
     ingressBytes: Math.round(ingressMb * 1024 * 1024),
+    resultCacheBytes: Math.round(cacheMb * 1024 * 1024),
     s3: {
       endpoint, bucket,
       region: env.ATELIER_S3_REGION?.trim() || 'us-east-1',

@@ -209,6 +209,10 @@ export {
 export { type SharedServices, spawnEngineProcess, startSharedServices } from './test/cluster-services.ts';
 export { prepareBucket, s3Client, S3BlobStore } from './results/s3-blob-store.ts';
 export { INPUT_KEY } from './tasks/store.ts';
+export { RedisTaskBackend } from './tasks/redis-backend.ts';
+export { CachedBlobStore } from './results/cached-blob-store.ts';
+export { RESULT_NAME } from './results/store.ts';
+export { readBlob } from './results/blob-store.ts';
 export { loadFaceApi, SSD_SIDE, type FaceApiNets } from './vision/models/face-api.ts';
 export { tilePixels, wholeImage } from './vision/faces/view.ts';
 // - beard removal: the library of clean-shaven lower faces

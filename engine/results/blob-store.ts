@@ -17,6 +17,8 @@ export interface OpenedBlob {
   size: number;
   /** When it was saved (ms since the epoch): its retention counts from here. */
   savedAt: number;
+  /** The whole blob, when it is in memory already (a cache's copy): sent as it is, `stream` left unread. */
+  bytes?: Buffer;
 }
 
 export interface BlobStore {

@@ -21,7 +21,7 @@ export default async function resultRoutes(app: FastifyInstance, { services }: {
       .type(name.endsWith('.png') ? 'image/png' : 'image/jpeg')
       .header('Content-Length', blob.size)
       .header('Cache-Control', cacheControl(blob.savedAt, services.config.retentionMs))
-      .send(blob.stream);
+      .send(blob.bytes ?? blob.stream);
   });
 }
 

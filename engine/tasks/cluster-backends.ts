@@ -6,6 +6,7 @@
 import type { ClusterConfig } from '../config.ts';
 import type { BlobStore } from '../results/blob-store.ts';
 import { RESULT_NAME } from '../results/store.ts';
+import { CachedBlobStore } from '../results/cached-blob-store.ts';
 import { prepareBucket, s3Client, S3BlobStore } from '../results/s3-blob-store.ts';
 import { RedisTaskBackend, redactUrl } from './redis-backend.ts';
 import { INPUT_KEY } from './store.ts';
@@ -14,7 +15,8 @@ export interface ClusterBackends {
   tasks: RedisTaskBackend;
   /** The inputs as read and deleted: through the Redis ingress when it is on, else the store alone. */
   inputs: BlobStore;
-  results: S3BlobStore;
+  /** The results as the engine reads and writes them: through its cache of copies when it is on, else the store alone. */
+  results: BlobStore;
   /** Whether each shared service answers now (for /healthz). */
   reachable(): Promise<{ redis: boolean; store: boolean }>;
   /** The bucket's lifecycle rule could not be set (the store's answer): the engines' own expiry keeps the retention. */
@@ -33,7 +35,10 @@ export async function openClusterBackends(cluster: ClusterConfig, opts: { leaseM
     throw new Error(`the S3 store (${where}) could not be used: ${err instanceof Error ? `${err.name}: ${err.message}` : err}`);
   }
   const inputs = new S3BlobStore(s3, cluster.s3.bucket, 'inputs/', INPUT_KEY);
-  const results = new S3BlobStore(s3, cluster.s3.bucket, 'results/', RESULT_NAME);
+  const resultStore = new S3BlobStore(s3, cluster.s3.bucket, 'results/', RESULT_NAME);
+  const results = cluster.resultCacheBytes
+    ? new CachedBlobStore(resultStore, { maxBytes: cluster.resultCacheBytes, retentionMs: opts.retentionMs })
+    : resultStore;
   let tasks: RedisTaskBackend;
   try {
     // The S3 client's sockets go with the task backend, which the app closes last.
@@ -45,7 +50,7 @@ export async function openClusterBackends(cluster: ClusterConfig, opts: { leaseM
   return {
     tasks, inputs: tasks.inputs, results, lifecycleError: lifecycle.error,
     reachable: async () => {
-      const [redis, store] = await Promise.all([tasks.reachable(), results.reachable()]);
+      const [redis, store] = await Promise.all([tasks.reachable(), resultStore.reachable()]);
       return { redis, store };
     },
   };

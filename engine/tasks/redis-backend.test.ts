@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBlob } from '../results/blob-store.ts';
@@ -103,6 +104,45 @@ describe('RedisTaskBackend', () => {
     expect(again.id).toBe(task.id);
     expect(again.attempts).toBe(1);
     expect(await one.complete(again, [])).toBe(true);
+  });
+
+  it('answers a poll (one script) as BullMQ\'s own reads of the job and its state do, in every state', async () => {
+    const one = await open(5);
+    const queue = new Queue('tasks', { connection: new Redis(`${url}/5`, { maxRetriesPerRequest: null }), prefix: 'atelier' });
+    // The task as the backend answered it before FIND_TASK: the job's hash, then its state (two round trips).
+    const byBull = async (id: string) => {
+      const job = await Job.fromId(queue, id);
+      if (!job) return undefined;
+      const state = job.finishedOn ? 'finished' : await job.getState();
+      const status = state === 'active' ? 1 : ['finished', 'completed', 'failed'].includes(state) ? 2 : 0;
+      const row: Record<string, unknown> = { id, slug: job.data.slug, status, params: job.data.params, images: job.data.images, createdAt: job.timestamp, owner: job.data.owner, attempts: job.attemptsStarted - (job.data.refunds ?? 0) };
+      if (status === 2) Object.assign(row, 'results' in job.returnvalue ? { results: job.returnvalue.results } : { error: job.returnvalue.error });
+      return row;
+    };
+    const seen: number[] = [];
+    const same = async (id: string) => {
+      const [mine, bull] = [await one.find(id), await byBull(id)];
+      expect(mine).toEqual(bull);
+      seen.push(mine!.status);
+    };
+    const a = await one.submit('slug-e', { n: 1 }, { image }, one.ownerOf('k'));
+    const b = await one.submit('slug-e', {}, {});
+    await same(a.id); // waiting
+    const claimA = (await one.claim('engine-1', LEASE_MS))!;
+    await same(a.id); // active
+    await one.complete(claimA, ['0123456789abcdef0123456789abcdef.jpg']);
+    await same(a.id); // done with results
+    const claimB = (await one.claim('engine-1', LEASE_MS))!;
+    await one.release(claimB, true);
+    await same(b.id); // back in the queue, its attempt given back
+    const againB = (await one.claim('engine-1', LEASE_MS))!;
+    await one.fail(againB, { status: 400, code: 'ERROR_NO_FACE_DETECTED', message: 'no face' });
+    await same(b.id); // done with an error
+    expect(seen).toEqual([0, 1, 2, 0, 2]);
+    expect(await one.find(a.id)).toMatchObject({ status: 2, results: ['0123456789abcdef0123456789abcdef.jpg'], params: { n: 1 }, attempts: 1 });
+    expect(await one.find(b.id)).toMatchObject({ status: 2, error: { code: 'ERROR_NO_FACE_DETECTED' }, attempts: 1 });
+    expect(await one.find('f'.repeat(32))).toBeUndefined();
+    await queue.close();
   });
 
   it('stages inputs in Redis within its budget, moves a waiting task\'s to the store after the answer, and reads them wherever they are', async () => {

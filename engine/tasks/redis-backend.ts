@@ -17,7 +17,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type Result } from 'ioredis';
 import type { BlobStore } from '../results/blob-store.ts';
 import type { ClaimedTask, NewImage, StoredImage, TaskBackend, TaskFailure, TaskRow, TaskStatus } from './backend.ts';
 import { RedisIngress } from './redis-ingress.ts';
@@ -64,6 +64,39 @@ export interface RedisBackendOptions {
   connectTimeoutMs?: number;
   /** Called once the backend has closed (the app closes the store's client with it). */
   afterClose?: () => void;
+}
+
+/**
+ * A task poll's one round trip: the job hash's fields a task answer needs and the job's state, read in one
+ * script so nothing moves between them. The state is BullMQ's getStateV2 (same keys, same order), skipped
+ * for a job whose hash says it finished. KEYS: the job hash, then completed, failed, delayed, active, wait,
+ * paused, waiting-children, prioritized; ARGV[1]: the job id. Answers nil for no such job, else
+ * {state, data, timestamp, ats, returnvalue}.
+ */
+const FIND_TASK = `
+local f = redis.call("HMGET", KEYS[1], "data", "timestamp", "ats", "returnvalue", "finishedOn")
+if not f[1] and not f[2] then return nil end
+local state = "unknown"
+local id = ARGV[1]
+if f[5] then state = "finished"
+elseif redis.call("ZSCORE", KEYS[2], id) then state = "completed"
+elseif redis.call("ZSCORE", KEYS[3], id) then state = "failed"
+elseif redis.call("ZSCORE", KEYS[4], id) then state = "delayed"
+elseif redis.call("ZSCORE", KEYS[9], id) then state = "prioritized"
+elseif redis.call("LPOS", KEYS[5], id) then state = "active"
+elseif redis.call("LPOS", KEYS[6], id) then state = "waiting"
+elseif redis.call("LPOS", KEYS[7], id) then state = "waiting"
+elseif redis.call("ZSCORE", KEYS[8], id) then state = "waiting-children"
+end
+return {state, f[1], f[2], f[3], f[4]}
+`;
+
+type Found = [state: string, data: string | null, timestamp: string | null, ats: string | null, returnvalue: string | null];
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    atelierFindTask(...keysAndId: string[]): Result<Found | null, Context>;
+  }
 }
 
 /** A connection as BullMQ wants it: commands wait for a reconnect instead of failing after some retries. */
@@ -113,6 +146,7 @@ export class RedisTaskBackend implements TaskBackend {
       // Made once by whichever engine comes first; every engine then hashes keys with the same secret.
       await redis.set(OWNER_SECRET_KEY, randomBytes(32).toString('base64'), 'NX');
       const secret = Buffer.from((await redis.get(OWNER_SECRET_KEY))!, 'base64');
+      redis.defineCommand('atelierFindTask', { numberOfKeys: 9, lua: FIND_TASK });
       const queue = new Queue<JobData, Outcome>(QUEUE_NAME, { connection: redis, prefix: PREFIX });
       const worker = new Worker<JobData, Outcome>(QUEUE_NAME, null, {
         connection: connect(opts.url), prefix: PREFIX, autorun: false,
@@ -123,6 +157,7 @@ export class RedisTaskBackend implements TaskBackend {
       const events = new QueueEvents(QUEUE_NAME, { connection: connect(opts.url), prefix: PREFIX });
       const backend = new RedisTaskBackend(redis, queue, worker, events, secret, opts);
       await warmScripts(redis);
+      await backend.find(newTaskId()); // loads FIND_TASK, which the first poll would otherwise pay for
       void worker.startStalledCheckTimer();
       for (const e of ['waiting', 'stalled'] as const) events.on(e, () => backend.wake());
       // A job failed by the stalled check (interrupted three times) leaves its inputs: they go now.
@@ -187,17 +222,21 @@ export class RedisTaskBackend implements TaskBackend {
   }
 
   async find(id: string): Promise<TaskRow | undefined> {
-    // A job read between its state and its hash may have moved on: read once more, then answer.
-    for (let tries = 0; tries < 2; tries++) {
-      const job = await Job.fromId<JobData, Outcome>(this.queue, id);
-      if (!job) return undefined;
-      if (job.finishedOn) return rowOf(job, 2);
-      const state = await job.getState();
-      if (state === 'unknown') return undefined;
-      if (state === 'completed' || state === 'failed') continue;
-      return rowOf(job, state === 'active' ? 1 : 0);
-    }
-    return undefined;
+    // One round trip: the job's fields and its state, read together by a script (no move between them).
+    const got = await this.redis.atelierFindTask(...this.findKeys(id), id);
+    if (!got) return undefined;
+    const [state, data, timestamp, ats, returnvalue] = got;
+    if (state === 'unknown' || data === null) return undefined;
+    const status: TaskStatus = state === 'finished' || state === 'completed' || state === 'failed' ? 2 : state === 'active' ? 1 : 0;
+    return rowOf({
+      id, data: JSON.parse(data) as JobData, timestamp: Number(timestamp), attemptsStarted: Number(ats ?? 0),
+      returnvalue: returnvalue === null ? null : parseReturnValue(returnvalue),
+    }, status);
+  }
+
+  /** The keys FIND_TASK reads for job `id`, in its order. */
+  private findKeys(id: string): string[] {
+    return [id, 'completed', 'failed', 'delayed', 'active', 'wait', 'paused', 'waiting-children', 'prioritized'].map((k) => this.queue.toKey(k));
   }
 
   async claim(holder: string, leaseMs: number): Promise<ClaimedTask | undefined> {
@@ -328,8 +367,11 @@ function newTaskId(): string {
   }
 }
 
+/** What a task's row is made of: a job, or the fields FIND_TASK read. */
+type JobFields = Pick<TaskJob, 'data' | 'timestamp' | 'attemptsStarted'> & { id?: string; returnvalue: Outcome | null | undefined };
+
 /** The task a job is, in the given state; a finished job's outcome as the task answers it. */
-function rowOf(job: TaskJob, status: TaskStatus): TaskRow {
+function rowOf(job: JobFields, status: TaskStatus): TaskRow {
   const { slug, params, images, owner, refunds } = job.data;
   const row: TaskRow = { id: job.id!, slug, status, params, images, createdAt: job.timestamp, owner,
     attempts: Math.max(0, (job.attemptsStarted ?? 0) - (refunds ?? 0)) };
@@ -339,6 +381,15 @@ function rowOf(job: TaskJob, status: TaskStatus): TaskRow {
   if (outcome && 'error' in outcome) return { ...row, error: outcome.error };
   // Failed by BullMQ itself (the queue fails a task interrupted too often on its own, as above).
   return { ...row, error: { status: 500, code: 'PROCESSING_FAILURE', message: `${slug} could not finish after ${MAX_STALLS + 1} attempts` } };
+}
+
+/** A job's stored return value as BullMQ reads it (Job.fromJSON): JSON, or nothing when it does not parse. */
+function parseReturnValue(raw: string): Outcome | undefined {
+  try {
+    return JSON.parse(raw) as Outcome;
+  } catch {
+    return undefined;
+  }
 }
 
 function isLostClaim(err: unknown) { return err instanceof Error && LOST_CLAIM.test(err.message); }
