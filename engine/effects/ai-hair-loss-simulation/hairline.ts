@@ -152,6 +152,8 @@ const LUDWIG = [
   { part: 0.34, diffuse: 0.8, spread: 0.88 },
 ];
 
+/** The width (u) over which a woman's parting's edges thin out into the hair beside it. */
+const PART_SOFT = 0.08;
 /** The most a woman's top loses off the parting. */
 const LUDWIG_MOST = 0.78;
 /** A little loss everywhere above the brows on the top and sides per stage: hair thins overall with age. */
@@ -198,7 +200,8 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
   const behindFront = smooth((v - 1.0) / 0.15);
   // The parting: widest behind the front line, narrowing toward the crown; a few strands still cross it.
   const partHalf = (s.part / 2) * (1.25 - 0.55 * smooth((v - 1.0) / 0.6));
-  const part = 0.75 * smooth((partHalf - x) / 0.03 + 0.5);
+  // Its edges thin out over PART_SOFT: over 0.03 the parting read as a stripe cut into the hair.
+  const part = 0.75 * smooth((partHalf - x) / PART_SOFT + 0.5);
   const diffuse = s.diffuse * Math.exp(-((x / s.spread) ** 2) * 1.6) * smooth((v - 0.95) / 0.35);
   // Near the parting the hair is thinner still (Olsen's "Christmas tree": wider toward the front).
   const nearPart = Math.min(1, s.diffuse * 1.2) * Math.exp(-(((x - s.part / 2) / (0.05 + s.part)) ** 2));
