@@ -206,7 +206,7 @@ export const SHEEN_SKIN = 0.5;
 export const CAP_KNEE = 10;
 /**
  * The forehead's fitted fall-off round the dome (scalp.ts fitDomeShade), as the r² coefficient over the
- * front's level: at least `least` darker at the outline (a dome lit evenly to its edge read as a flat
+ * forehead's mean: at least `least` darker at the outline (a dome lit evenly to its edge read as a flat
  * sticker), at most `most` (a grazing sphere's); and nowhere more than `reach` darker than the darkest
  * the fit gives on the forehead's own normals. The fit is pulled toward `prior` (and no slopes) by a ridge of
  * `ridge` per sample: about a normal spread's variance (0.02 is a band of normals 0.5 wide), so a frontal
