@@ -85,6 +85,12 @@ export const STRAND_FOCUS = 1.2;
  * strands no longer show in what stays.
  */
 export const FIBRE_TEXTURE = 0.35;
+/**
+ * The hair's flow (strands.ts flowNoise): its orientation read over `tensor` strand widths, the frame's fan
+ * weighing `prior` of the window's mean gradient energy (it decides where the hair shows no direction), and
+ * the flow noise's share `share` of a man's strand noise (the rest the clumps' lattice noise).
+ */
+export const FLOW = { tensor: 3, prior: 0.25, share: 0.7 };
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 export const KEEP_TEXTURE = 0.75;
 /** Softness of strandKeep's ranks: scalp shows through a strand's edges before its dark core goes. */
