@@ -164,7 +164,7 @@ export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w
   const out = new Float32Array(n), K = Math.max(3, Math.round(scale.strand * scale.stretch));
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) {
     let sum = grain[i], wsum = 1;
-    for (const sign of [1, -1]) {
+    for (let sign = 1; sign >= -1; sign -= 2) {
       let px = x + 0.5, py = y + 0.5, ux = dx[i] * sign, uy = dy[i] * sign;
       for (let k = 1; k <= K; k++) {
         px += ux; py += uy;
