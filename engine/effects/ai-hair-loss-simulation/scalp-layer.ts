@@ -86,7 +86,14 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   });
   // Never under half the proportional colour: a slope steeper than proportional would take a dark rim's
   // channels below zero (black, with a coloured fringe where one channel clips first).
-  const shaded = (d: number, c: number) => Math.max(colour[c][0] + colour[c][1] * d, (0.5 * mean[c] * d) / dMean);
+  // Past the light the forehead itself spans, the colour goes on in proportion (its chroma kept): the
+  // regression's slope carried into the dome's deeper shade drew a saturated orange rim.
+  let dLo = Infinity, dHi = -Infinity;
+  for (const d of dl) { dLo = Math.min(dLo, d); dHi = Math.max(dHi, d); }
+  const shaded = (d: number, c: number) => {
+    const e = Math.max(dLo, Math.min(dHi, d));
+    return (Math.max(colour[c][0] + colour[c][1] * e, (0.5 * mean[c] * e) / dMean) * d) / Math.max(1e-6, e);
+  };
   raw.sort((p, q) => p - q);
   const cap = raw[Math.floor(HIGHLIGHT * raw.length)];
   // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
