@@ -8,13 +8,13 @@ import { fromLab, toLab } from '../../image/colour.ts';
 import { blurPlane } from '../../image/frequency.ts';
 import type { Rect } from '../../image/rect.ts';
 import { dilatePlane } from '../../image/morphology.ts';
-import { FLOOR, FLOOR_FADE, hairlineLift, lossAt, OUTSIDE_BAND, skullInside, skullSpan, smooth, SKULL, templeSide, toHead, type HeadFrame, type Level } from './hairline.ts';
+import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, lossAt, OUTSIDE_BAND, skullInside, skullSpan, smooth, SKULL, templeSide, toHead, type HeadFrame, type Level } from './hairline.ts';
 import { fringeCover, hangsBeside, ownHairline, type HairMaps } from './hair-maps.ts';
 import { headOutline, headShape, skullTop } from './head-shape.ts';
 import { scalpLayer } from './scalp-layer.ts';
-import { fibreScale, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
+import { equalise, fibreScale, flowNoise, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 import {
-  BACKDROP_GOES, BACKDROP_SOFT, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
+  BACKDROP_GOES, BACKDROP_SOFT, FLOW, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
   LOSS_SMOOTH, MIN_STRAND, NO_HAIR, NOT_SKIN, PERSON_BAND, PERSON_FRINGE, PERSON_SEEN, SHADOW_BAND, SHADOW_FROM, SHADOW_FULL, SHADOW_RISE, SKULL_SOFT, SMOOTH_FADE, SMOOTH_FROM,
   STRAND_FOCUS, STRAND_WIDTH, THINNER, TOP_ABOVE, TOUCHED, WANDER, WISP_FADE,
 } from './tuning.ts';
@@ -101,6 +101,18 @@ export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level
     }
   }
   const lab = toLab(img, win);
+  if (man) {
+    // A man's single hairs run along the hair's own flow (flowNoise), the frame's fan where it shows none.
+    const tx = new Float32Array(n), ty = new Float32Array(n);
+    const [fx, fy] = fromHead(f, f.mid, -focus);
+    for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
+      const ex = win.x0 + x + 0.5 - fx, ey = win.y0 + y + 0.5 - fy, d = Math.hypot(ex, ey) || 1;
+      tx[i] = ex / d; ty[i] = ey / d;
+    }
+    const flow = flowNoise(lab.L, tx, ty, win.w, win.h, fibreScale(fw), seed + 3);
+    for (let i = 0; i < n; i++) noise[i] = FLOW.share * flow[i] + (1 - FLOW.share) * noise[i];
+    equalise(noise);
+  }
   // Which strands go first: the hair's own light gaps, kept dark strands (strandKeep).
   const keep = strandKeep(lab.L, firm, noise, win.w, win.h, Math.max(MIN_STRAND, STRAND_WIDTH * fw), man ? FIBRE_TEXTURE : undefined);
   // The fringe: wisps the parsing half-sees (under 0.55 hair, not skin) go as the firm hair beside them does.

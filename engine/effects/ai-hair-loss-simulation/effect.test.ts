@@ -127,7 +127,8 @@ describe('ai-hair-loss-simulation', () => {
       expect(woman[k].changed).toBeGreaterThan(woman[k - 1].changed);
       expect(woman[k].topShift).toBeGreaterThan(woman[k - 1].topShift);
     }
-    expect(woman[0].changed).toBeGreaterThan(150);
+    // Stage 1 shows: more than a parting a hair wide.
+    expect(woman[0].changed).toBeGreaterThan(400);
   }, 900_000);
 
   it('gives the same result for the same photo and level', async () => {

@@ -139,22 +139,30 @@ const NORWOOD = [
 
 /**
  * Ludwig stages: the parting's bare width (half face widths), the diffuse loss on top and how far across it
- * reaches (|u|), and the front band (v above the hairline) where strands are kept.
+ * reaches (|u|), and the front band (v above the hairline) where strands are kept. Stage 1 already takes a
+ * fifth of the top's strands: less left nothing to see on fair hair.
  */
 const LUDWIG = [
-  { part: 0.035, diffuse: 0.1, spread: 0.35 },
-  { part: 0.06, diffuse: 0.2, spread: 0.45 },
-  { part: 0.09, diffuse: 0.3, spread: 0.55 },
+  { part: 0.05, diffuse: 0.2, spread: 0.42 },
+  { part: 0.07, diffuse: 0.28, spread: 0.5 },
+  { part: 0.095, diffuse: 0.36, spread: 0.58 },
   { part: 0.13, diffuse: 0.42, spread: 0.65 },
   { part: 0.18, diffuse: 0.55, spread: 0.72 },
   { part: 0.25, diffuse: 0.68, spread: 0.8 },
   { part: 0.34, diffuse: 0.8, spread: 0.88 },
 ];
 
+/** The width (u) over which a woman's parting's edges thin out into the hair beside it. */
+const PART_SOFT = 0.08;
 /** The most a woman's top loses off the parting. */
 const LUDWIG_MOST = 0.78;
 /** A little loss everywhere above the brows on the top and sides per stage: hair thins overall with age. */
 const OVERALL = 0.025;
+/**
+ * The horseshoe's soft edges (across in u, over its top in v): over 0.2 and 0.25 the side hair's edge over
+ * the bare dome read as a cut block at man_6 and man_7; over about a third of a forehead height it thins out.
+ */
+const SIDE_EDGE = { across: 0.32, top: 0.45 };
 /** The hairline's soft width (v): strands thin out over it instead of stopping on a line. */
 const EDGE = 0.3;
 /** No change below this v (the brows and what lies beside them), fully allowed above FLOOR + FLOOR_FADE. */
@@ -180,7 +188,7 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
     // head (further out in the frame) and both its edges thinning out over a band, as a fringe of
     // remaining hair does, not cut on a line.
     const out = x - s.sides;
-    const side = smooth(out / 0.2) * smooth((s.sideTop + 0.7 * Math.max(0, out) - v) / 0.25);
+    const side = smooth((out + 0.05) / SIDE_EDGE.across) * smooth((s.sideTop + 0.7 * Math.max(0, out) - v) / SIDE_EDGE.top + 0.25);
     front *= 1 - side;
     // The crown, seen from the front as the top of the head thinning, then bare.
     const d = Math.hypot(x / 1.2, (v - (SKULL.top - 0.08)) / 0.5);
@@ -192,7 +200,8 @@ function stageLoss(series: Series, stage: number, u: number, v: number, mid: num
   const behindFront = smooth((v - 1.0) / 0.15);
   // The parting: widest behind the front line, narrowing toward the crown; a few strands still cross it.
   const partHalf = (s.part / 2) * (1.25 - 0.55 * smooth((v - 1.0) / 0.6));
-  const part = 0.75 * smooth((partHalf - x) / 0.03 + 0.5);
+  // Its edges thin out over PART_SOFT: over 0.03 the parting read as a stripe cut into the hair.
+  const part = 0.75 * smooth((partHalf - x) / PART_SOFT + 0.5);
   const diffuse = s.diffuse * Math.exp(-((x / s.spread) ** 2) * 1.6) * smooth((v - 0.95) / 0.35);
   // Near the parting the hair is thinner still (Olsen's "Christmas tree": wider toward the front).
   const nearPart = Math.min(1, s.diffuse * 1.2) * Math.exp(-(((x - s.part / 2) / (0.05 + s.part)) ** 2));

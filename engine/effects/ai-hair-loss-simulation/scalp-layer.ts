@@ -12,7 +12,7 @@ import { fromHead, SKULL, type HeadFrame } from './hairline.ts';
 import type { HairMaps } from './hair-maps.ts';
 import { headReach, type HeadShape } from './head-shape.ts';
 import { backgroundGrain, scalpTexture } from './grain.ts';
-import { domeDiffuse, domeLight, domeNormal, domeSheen, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
+import { domeDiffuse, domeLight, domeNormal, domeShade, domeSheen, fitDomeShade, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
 import {
   ANY_SKIN_SAMPLE, BACKDROP_LEAST, BACKGROUND_SURE, BANGS_MEMBRANE, CAP_KNEE, COLOUR_SLOPE, FOREHEAD_SAMPLE, FRINGE_REACH, HAIR_FIRM, HAIR_LIKE, HAIR_SOME, HIGHLIGHT, MEMBRANE_SWEEPS,
   MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
@@ -67,10 +67,14 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     if (sxx > 1e-6 * nx.length) plane = [my - (sxy / sxx) * mx, sxy / sxx, 0];
   }
   const light = domeLight(plane[1] / Math.max(1e-3, plane[0]), plane[2] / Math.max(1e-3, plane[0]));
+  // The dome's diffuse light: the forehead's own shading fitted over the normals and carried round the dome,
+  // else (too few samples to pin it down) the Lambertian sphere under the fitted light.
+  const fitted = fitDomeShade(nx, ny, lum.map((y) => y / Math.max(1e-6, meanY)));
+  const diffuse = (nn: readonly number[]) => (fitted ? domeShade(nn, fitted) : domeDiffuse(nn, light));
   // Each channel against the light the forehead's normals get (least squares, its slope kept within half
   // and twice the proportional one): the dome's lit front and its turned-away sides as bright, and as
   // saturated, as the forehead's are at the same light.
-  const dl = nx.map((x, k) => domeDiffuse([x, ny[k], Math.sqrt(Math.max(0, 1 - x * x - ny[k] * ny[k]))], light));
+  const dl = nx.map((x, k) => diffuse([x, ny[k], Math.sqrt(Math.max(0, 1 - x * x - ny[k] * ny[k]))]));
   const dMean = dl.reduce((p, q) => p + q, 0) / dl.length;
   let dd = 0;
   for (const d of dl) dd += (d - dMean) ** 2;
@@ -80,7 +84,16 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     const prop = m / dMean, slope = Math.max(COLOUR_SLOPE.least * prop, Math.min(COLOUR_SLOPE.most * prop, dd > 1e-9 ? dz / dd : prop));
     return [m - slope * dMean, slope];
   });
-  const shaded = (d: number, c: number) => colour[c][0] + colour[c][1] * d;
+  // Never under half the proportional colour: a slope steeper than proportional would take a dark rim's
+  // channels below zero (black, with a coloured fringe where one channel clips first).
+  // Past the light the forehead itself spans, the colour goes on in proportion (its chroma kept): the
+  // regression's slope carried into the dome's deeper shade drew a saturated orange rim.
+  let dLo = Infinity, dHi = -Infinity;
+  for (const d of dl) { dLo = Math.min(dLo, d); dHi = Math.max(dHi, d); }
+  const shaded = (d: number, c: number) => {
+    const e = Math.max(dLo, Math.min(dHi, d));
+    return (Math.max(colour[c][0] + colour[c][1] * e, (0.5 * mean[c] * e) / dMean) * d) / Math.max(1e-6, e);
+  };
   raw.sort((p, q) => p - q);
   const cap = raw[Math.floor(HIGHLIGHT * raw.length)];
   // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
@@ -94,7 +107,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // The dome at normal nn, `k` its shade under standing hair; the same model the skin it meets is compared
   // with below, sheen included (else the sheen steps up where the scalp begins).
   const model = (nn: [number, number, number], k: number, out: typeof lab) => {
-    const d = domeDiffuse(nn, light), sp = sheen * domeSheen(nn, light);
+    const d = diffuse(nn), sp = sheen * domeSheen(nn, light);
     const white = 1 - SHEEN_SKIN;
     linearToLab(shaded(d, 0) * k + sp * (white + SHEEN_SKIN * mean[0] / meanY), shaded(d, 1) * k + sp * (white + SHEEN_SKIN * mean[1] / meanY), shaded(d, 2) * k + sp * (white + SHEEN_SKIN * mean[2] / meanY), out);
   };

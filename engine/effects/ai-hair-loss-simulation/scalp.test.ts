@@ -1,6 +1,6 @@
 /** The scalp's kernels: the membrane, the highlights' roll-off, the fills and the dome's light. */
 import { describe, expect, it } from 'vitest';
-import { domeDiffuse, domeLight, domeNormal, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
+import { domeDiffuse, domeLight, domeNormal, domeShade, fitDomeShade, harmonicFill, mirror, mirrorFill, pushPull } from './scalp.ts';
 import { softCap } from './scalp-layer.ts';
 
 describe('scalp kernels', () => {
@@ -61,5 +61,34 @@ describe('dome and backdrop kernels', () => {
     expect(Number.isNaN(out[4 * w + 10])).toBe(true);
     const [none] = mirrorFill([p], src, need, w, h, 0, 4, 3);
     expect(Number.isNaN(none[4 * w + 30])).toBe(true);
+  });
+  it('carries a frontal forehead\'s fall-off round the dome: darker toward the crown and the sides, lighter on the lit side', () => {
+    // A forehead lit from its right (+x), falling off as a sphere does: z = 1 + 0.2 nx - 0.35 (nx² + ny²), over
+    // normals across -0.6..0.6 and up to 0.35.
+    const nx: number[] = [], ny: number[] = [], z: number[] = [];
+    for (let x = -0.6; x <= 0.6; x += 0.05) for (let y = 0; y <= 0.35; y += 0.05) { nx.push(x); ny.push(y); z.push(1 + 0.2 * x - 0.35 * (x * x + y * y)); }
+    const s = fitDomeShade(nx, ny, z)!;
+    const at = (x: number, y: number) => domeShade([x, y, Math.sqrt(Math.max(0, 1 - x * x - y * y))], s);
+    expect(at(0, 0.9)).toBeLessThan(at(0, 0) - 0.15);
+    expect(at(0.5, 0.1)).toBeGreaterThan(at(-0.5, 0.1) + 0.1);
+    expect(at(0.9, 0.3)).toBeLessThan(at(0.3, 0.3));
+  });
+
+  it('keeps a turned head\'s crown within reach of its forehead: a narrow band of normals on one side does not extrapolate to grey', () => {
+    // The near side of a turned forehead, nx 0.58..0.9 and ny under 0.14, falling off steeply toward the edge:
+    // a free fit of that carried to the crown went far below anything on the forehead.
+    const nx: number[] = [], ny: number[] = [], z: number[] = [];
+    for (let x = 0.58; x <= 0.9; x += 0.02) for (let y = 0; y <= 0.14; y += 0.02) { nx.push(x); ny.push(y); z.push(1.6 - 0.9 * x * x - 0.5 * x); }
+    const s = fitDomeShade(nx, ny, z)!;
+    let least = Infinity;
+    for (let k = 0; k < z.length; k++) least = Math.min(least, domeShade([nx[k], ny[k], 0], s));
+    for (const [x, y] of [[0, 0.99], [-0.5, 0.8], [-0.9, 0.3], [0.3, 0.9]]) {
+      const d = domeShade([x, y, Math.sqrt(Math.max(0, 1 - x * x - y * y))], s);
+      expect(d).toBeGreaterThanOrEqual(0.84 * least);
+    }
+    // Still the forehead's level where it was fitted.
+    let mean = 0;
+    for (let k = 0; k < z.length; k++) mean += domeShade([nx[k], ny[k], 0], s) - z[k];
+    expect(Math.abs(mean / z.length)).toBeLessThan(0.05);
   });
 });

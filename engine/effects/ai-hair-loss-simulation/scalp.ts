@@ -5,7 +5,7 @@
  * that shows what lies behind hair that stood outside the skull.
  */
 import { FRONTAL, SKULL, type SkullSpan } from './hairline.ts';
-import { AMBIENT, LIGHT_UP } from './tuning.ts';
+import { AMBIENT, LIGHT_UP, SHADE_CURVE } from './tuning.ts';
 
 /**
  * The dome's surface normal at frame point (u from the midline, v): the skull as an ellipsoid seen from the
@@ -33,6 +33,62 @@ export function domeLight(slope: number, rise = LIGHT_UP): DomeLight {
   const dir: [number, number, number] = [lx / d, ly / d, 1 / d];
   const h = Math.hypot(dir[0], dir[1], dir[2] + 1);
   return { dir, half: [dir[0] / h, dir[1] / h, (dir[2] + 1) / h], ambient: AMBIENT };
+}
+
+/**
+ * The forehead's own shading, extended over the dome: its linear luminance over its mean fitted as a
+ * low-order polynomial in the dome's normal, c0 + a·nx + c·ny + b·(nx² + ny²) (least squares), the curvature
+ * b kept between SHADE_CURVE's bounds (never lighter toward the outline and the crown, never darker than a
+ * grazing sphere's). The forehead's fall-off toward its temples is thus carried round the dome: shade toward
+ * the crown and the sides, the light's side from a, its highlights where the forehead has them.
+ * Null when the samples do not pin it down.
+ */
+export interface DomeShade { c0: number; a: number; c: number; b: number; floor: number }
+export function fitDomeShade(nx: readonly number[], ny: readonly number[], z: readonly number[]): DomeShade | null {
+  const k = z.length;
+  if (k < 12) return null;
+  // Normal equations of [1, nx, ny, r²], with a ridge pulling the slopes toward none and the curvature
+  // toward a sphere's usual fall-off: a turned head's forehead spans a narrow band of normals on one side,
+  // and its free fit (a slope of 0.8, a curvature at the bound) carried round the dome made a grey crown.
+  const M = Array.from({ length: 4 }, () => new Float64Array(5));
+  for (let i = 0; i < k; i++) {
+    const r = [1, nx[i], ny[i], nx[i] * nx[i] + ny[i] * ny[i]];
+    for (let p = 0; p < 4; p++) { for (let q = 0; q < 4; q++) M[p][q] += r[p] * r[q]; M[p][4] += r[p] * z[i]; }
+  }
+  const prior = [0, 0, 0, SHADE_CURVE.prior];
+  for (let p = 1; p < 4; p++) { M[p][p] += SHADE_CURVE.ridge * k; M[p][4] += SHADE_CURVE.ridge * k * prior[p]; }
+  for (let col = 0; col < 4; col++) {
+    let piv = col;
+    for (let r = col + 1; r < 4; r++) if (Math.abs(M[r][col]) > Math.abs(M[piv][col])) piv = r;
+    if (Math.abs(M[piv][col]) < 1e-9 * k) return null;
+    [M[col], M[piv]] = [M[piv], M[col]];
+    for (let r = 0; r < 4; r++) {
+      if (r === col) continue;
+      const f = M[r][col] / M[col][col];
+      for (let q = col; q < 5; q++) M[r][q] -= f * M[col][q];
+    }
+  }
+  const [c0, a, c, b] = M.map((row, i) => row[4] / row[i]);
+  if (![c0, a, c, b].every(Number.isFinite)) return null;
+  // (Bounds on the forehead's mean, 1: c0 is the level at the dome's front, which a forehead seen from the side never reaches.)
+  const s: DomeShade = { c0, a: Math.max(-0.8, Math.min(0.8, a)), c: Math.max(-0.5, Math.min(0.5, c)), b: Math.max(SHADE_CURVE.most, Math.min(SHADE_CURVE.least, b)), floor: 0 };
+  // The bounds move the fit off the forehead's mean: the level is set again so it reads the forehead's mean.
+  let zm = 0, fm = 0;
+  for (let i = 0; i < k; i++) { zm += z[i]; fm += s.a * nx[i] + s.c * ny[i] + s.b * (nx[i] * nx[i] + ny[i] * ny[i]); }
+  s.c0 = (zm - fm) / k;
+  if (!(s.c0 > 0)) return null;
+  // Carried far past the normals the forehead spans (a turned head's crown, seen from its side), the
+  // polynomial went on falling: it goes no darker than a little under the darkest it reads on the forehead.
+  let least = Infinity;
+  for (let i = 0; i < k; i++) least = Math.min(least, s.c0 + s.a * nx[i] + s.c * ny[i] + s.b * (nx[i] * nx[i] + ny[i] * ny[i]));
+  s.floor = Math.max(AMBIENT, (1 - SHADE_CURVE.reach) * least);
+  return s;
+}
+
+/** The fitted shading at normal n, relative to the forehead's mean, never under its floor. */
+export function domeShade(n: readonly number[], s: DomeShade): number {
+  const r2 = n[0] * n[0] + n[1] * n[1];
+  return Math.max(s.floor, s.c0 + s.a * n[0] + s.c * n[1] + s.b * r2);
 }
 
 /** Diffuse light factor at normal n (ambient..1). */

@@ -1,6 +1,6 @@
 /** The strand noise and mask: which strands go first as the loss grows, and the loss field's smoothing. */
 import { describe, expect, it } from 'vitest';
-import { equalise, fibreScale, hash2, smoothLoss, strandGone, strandKeep, strandNoise, strandScale } from './strands.ts';
+import { equalise, fibreScale, flowNoise, hash2, smoothLoss, strandGone, strandKeep, strandNoise, strandScale } from './strands.ts';
 
 describe('strands', () => {
   it('hashes deterministically into 0..1', () => {
@@ -92,5 +92,21 @@ describe('hairline kernels', () => {
     for (let i = 0; i < n; i++) { L[i] = (i % 2) * 30; noise[i] = i / n; }
     const keep = strandKeep(L, wt, noise, w, h, 1, 0);
     for (let i = 1; i < n; i++) expect(keep[i]).toBeGreaterThan(keep[i - 1]);
+  });
+  it('runs flow noise along the hair\'s own strands, not the frame\'s fan, where the hair shows a direction', () => {
+    // Hair combed at 30 degrees (stripes of lightness along (cos 30, sin 30)), the frame's fan vertical: the
+    // noise must change little along the stripes and much across them.
+    const w = 160, h = 160, n = w * h, L = new Float32Array(n), tx = new Float32Array(n), ty = new Float32Array(n).fill(1);
+    const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+    for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) L[i] = 40 + 12 * Math.sin((-x * s + y * c) * 0.5);
+    const out = flowNoise(L, tx, ty, w, h, { strand: 4, clump: 16, stretch: 8 }, 7);
+    let along = 0, across = 0, k = 0;
+    for (let y = 40; y < 120; y++) for (let x = 40; x < 120; x++) {
+      const i = y * w + x;
+      along += Math.abs(out[i] - out[Math.round(y + 5 * s) * w + Math.round(x + 5 * c)]);
+      across += Math.abs(out[i] - out[Math.round(y + 5 * c) * w + Math.round(x - 5 * s)]);
+      k++;
+    }
+    expect(along / k).toBeLessThan(0.6 * (across / k));
   });
 });

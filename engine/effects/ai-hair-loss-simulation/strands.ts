@@ -8,7 +8,7 @@
  * equalised over the window so its values are uniform in 0..1: a strand is lost where noise < loss.
  */
 import { blurPlane, maskedBlur } from '../../image/frequency.ts';
-import { KEEP_TEXTURE, STRAND_EDGE } from './tuning.ts';
+import { FLOW, KEEP_TEXTURE, STRAND_EDGE } from './tuning.ts';
 
 /** Deterministic hash of a lattice point and the seed to 0..1 (a 32-bit integer mix, after Wang/Jenkins). */
 export function hash2(ix: number, iy: number, seed: number): number {
@@ -126,4 +126,59 @@ export function smoothLoss(loss: Float32Array, weight: Float32Array, w: number, 
   const out = maskedBlur(loss, weight, w, h, sigma);
   for (let i = 0; i < out.length; i++) if (!(weight[i] > 0)) out[i] = loss[i];
   return out;
+}
+
+/**
+ * Strand noise that runs along the hair's own flow, uniform in 0..1: white noise a strand wide averaged along
+ * the streamlines of the hair's orientation (line integral convolution). The orientation is the structure
+ * tensor's of the hair's lightness, pulled toward `toward` (unit x, y per pixel: the frame's strands, fanning
+ * out from below the face) where the hair shows no direction of its own. The frame's fan alone crossed hair
+ * combed back over the sides: strands cut across the hair's flow read as printed dashes at the horseshoe's top.
+ */
+export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, scale: StrandScale, seed: number): Float32Array {
+  const n = w * h, s = Math.max(0.8, scale.strand / 2);
+  const b = blurPlane(L, w, h, s);
+  const xx = new Float32Array(n), xy = new Float32Array(n), yy = new Float32Array(n);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const i = y * w + x;
+    const gx = (b[x < w - 1 ? i + 1 : i] - b[x > 0 ? i - 1 : i]) / 2, gy = (b[y < h - 1 ? i + w : i] - b[y > 0 ? i - w : i]) / 2;
+    xx[i] = gx * gx; xy[i] = gx * gy; yy[i] = gy * gy;
+  }
+  const R = FLOW.tensor * scale.strand;
+  const jxx = blurPlane(xx, w, h, R), jxy = blurPlane(xy, w, h, R), jyy = blurPlane(yy, w, h, R);
+  let trace = 0;
+  for (let i = 0; i < n; i++) trace += jxx[i] + jyy[i];
+  const mu = (FLOW.prior * trace) / n;
+  // The strand's direction per pixel: across the dominant gradient of the tensor plus the prior's.
+  const dx = new Float32Array(n), dy = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    // The prior's gradient runs across the frame's strand: (-ty, tx).
+    const px = -ty[i], py = tx[i];
+    const a = jxx[i] + mu * px * px, c = jxy[i] + mu * px * py, d = jyy[i] + mu * py * py;
+    const phi = 0.5 * Math.atan2(2 * c, a - d);
+    dx[i] = -Math.sin(phi); dy[i] = Math.cos(phi);
+  }
+  const white = new Float32Array(n);
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) white[i] = hash2(x, y, seed + 5);
+  const grain = blurPlane(white, w, h, s * 0.6);
+  const out = new Float32Array(n), K = Math.max(3, Math.round(scale.strand * scale.stretch));
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) {
+    let sum = grain[i], wsum = 1;
+    for (let sign = 1; sign >= -1; sign -= 2) {
+      let px = x + 0.5, py = y + 0.5, ux = dx[i] * sign, uy = dy[i] * sign;
+      for (let k = 1; k <= K; k++) {
+        px += ux; py += uy;
+        const qx = Math.floor(px), qy = Math.floor(py);
+        if (qx < 0 || qy < 0 || qx >= w || qy >= h) break;
+        const j = qy * w + qx, wt = 1 - k / (K + 1);
+        sum += grain[j] * wt; wsum += wt;
+        // Follow the field, keeping the way on (the orientation has no sign).
+        let nx = dx[j], ny = dy[j];
+        if (nx * ux + ny * uy < 0) { nx = -nx; ny = -ny; }
+        ux = nx; uy = ny;
+      }
+    }
+    out[i] = sum / wsum;
+  }
+  return equalise(out);
 }

@@ -85,6 +85,12 @@ export const STRAND_FOCUS = 1.2;
  * strands no longer show in what stays.
  */
 export const FIBRE_TEXTURE = 0.35;
+/**
+ * The hair's flow (strands.ts flowNoise): its orientation read over `tensor` strand widths, the frame's fan
+ * weighing `prior` of the window's mean gradient energy (it decides where the hair shows no direction), and
+ * the flow noise's share `share` of a man's strand noise (the rest the clumps' lattice noise).
+ */
+export const FLOW = { tensor: 3, prior: 0.25, share: 0.7 };
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 export const KEEP_TEXTURE = 0.75;
 /** Softness of strandKeep's ranks: scalp shows through a strand's edges before its dark core goes. */
@@ -204,6 +210,15 @@ export const SHEEN_SKIN = 0.5;
  * plain light cap with no shading.
  */
 export const CAP_KNEE = 10;
+/**
+ * The forehead's fitted fall-off round the dome (scalp.ts fitDomeShade), as the r² coefficient over the
+ * forehead's mean: at least `least` darker at the outline (a dome lit evenly to its edge read as a flat
+ * sticker), at most `most` (a grazing sphere's); and nowhere more than `reach` darker than the darkest
+ * the fit gives on the forehead's own normals. The fit is pulled toward `prior` (and no slopes) by a ridge of
+ * `ridge` per sample: about a normal spread's variance (0.02 is a band of normals 0.5 wide), so a frontal
+ * forehead speaks for itself and a turned head's narrow side does not.
+ */
+export const SHADE_CURVE = { least: -0.12, most: -0.6, reach: 0.15, prior: -0.3, ridge: 0.02 };
 /** How much darker scalp is under the hair still standing (at no loss), than bare. */
 export const UNDER_HAIR_SHADE = 0.35;
 /**
