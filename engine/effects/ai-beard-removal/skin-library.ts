@@ -11,12 +11,12 @@
  * portraits.
  */
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { linearToLab, srgbToLinear } from '../../image/colour.ts';
 import { gauss } from '../../image/gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
-import { faceSurface, rasterPairs, uvField, type P3 } from '../../vision/regions/uv-map.ts';
+import { faceSurface, uvField, type P3 } from '../../vision/regions/uv-map.ts';
+import { bilinear, cutToFrame, decodeFrame, encodeFrame, frameSizeOf, type FrameImage } from '../../vision/regions/canonical-frame.ts';
 import type { GrainSource } from '../../looks/beard/removal.ts';
 
 /** The canonical box the library covers: below the nose to the neck, ear to ear. */
@@ -30,54 +30,18 @@ export const SKIN_SKIRT = 0.6;
  */
 export const GRAIN_SIGMA = 0.015;
 
-export const skinFrameSize = (res: number) => ({ w: Math.round((SKIN_FRAME.u1 - SKIN_FRAME.u0) * res), h: Math.round((SKIN_FRAME.v1 - SKIN_FRAME.v0) * res) });
+export const skinFrameSize = (res: number) => frameSizeOf(SKIN_FRAME, res);
 
-export interface CanonicalSkin { res: number; w: number; h: number; rgb: Float32Array; alpha: Float32Array }
-
-function bilinear(p: ArrayLike<number>, w: number, h: number, ch: number, x: number, y: number, c: number): number {
-  const fx = Math.min(w - 1.001, Math.max(0, x - 0.5)), fy = Math.min(h - 1.001, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx), y0 = Math.floor(fy), ax = fx - x0, ay = fy - y0;
-  const o = (y0 * w + x0) * ch + c, r = w * ch;
-  return (p[o] * (1 - ax) + p[o + ch] * ax) * (1 - ay) + (p[o + r] * (1 - ax) + p[o + r + ch] * ax) * ay;
-}
+/** A portrait's bare lower face in SKIN_FRAME: `alpha` is its bare skin. */
+export type CanonicalSkin = FrameImage;
 
 /** A portrait's lower face in the canonical frame: colour read through the mesh, alpha from `bare` (0..1 over `bareWin`). */
-export function cutSkin(image: RasterImage, mesh: readonly P3[], bare: Float32Array, bareWin: Rect, res: number): CanonicalSkin {
-  const { w, h } = skinFrameSize(res);
-  const { xy, q, tri } = faceSurface(mesh, SKIN_SKIRT);
-  const frameXy: P3[] = q.map(([u, v], k) => [(u - SKIN_FRAME.u0) * res, (v - SKIN_FRAME.v0) * res, xy[k][2]]);
-  const [px, py] = rasterPairs(frameXy, tri, xy.map((p) => [p[0], p[1]]), { x0: 0, y0: 0, w, h });
-  const rgb = new Float32Array(w * h * 3), alpha = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) {
-    const x = px[i], y = py[i];
-    if (x !== x) continue;
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = bilinear(image.data, image.width, image.height, image.channels, x, y, c);
-    const mx = x - bareWin.x0, my = y - bareWin.y0;
-    alpha[i] = mx < 0 || my < 0 || mx > bareWin.w || my > bareWin.h ? 0 : bilinear(bare, bareWin.w, bareWin.h, 1, mx, my, 0);
-  }
-  return { res, w, h, rgb, alpha };
-}
+export const cutSkin = (image: RasterImage, mesh: readonly P3[], bare: Float32Array, bareWin: Rect, res: number): CanonicalSkin =>
+  cutToFrame(image, faceSurface(mesh, SKIN_SKIRT), SKIN_FRAME, bare, bareWin, res);
 
-export async function encodeSkin(s: CanonicalSkin): Promise<Buffer> {
-  const data = Buffer.alloc(s.w * s.h * 4);
-  for (let i = 0; i < s.w * s.h; i++) {
-    for (let c = 0; c < 3; c++) data[i * 4 + c] = Math.round(Math.min(255, Math.max(0, s.rgb[i * 3 + c])));
-    data[i * 4 + 3] = Math.round(255 * Math.min(1, Math.max(0, s.alpha[i])));
-  }
-  return sharp(data, { raw: { width: s.w, height: s.h, channels: 4 } }).png({ compressionLevel: 9 }).toBuffer();
-}
+export const encodeSkin = encodeFrame;
 
-async function decodeSkin(png: Buffer, res: number): Promise<CanonicalSkin> {
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { w, h } = skinFrameSize(res);
-  if (info.width !== w || info.height !== h) throw new Error(`skin exemplar: ${info.width}x${info.height}, expected ${w}x${h} at ${res} px per unit`);
-  const rgb = new Float32Array(w * h * 3), alpha = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) {
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = data[i * 4 + c];
-    alpha[i] = data[i * 4 + 3] / 255;
-  }
-  return { res, w, h, rgb, alpha };
-}
+const decodeSkin = (png: Buffer, res: number): Promise<CanonicalSkin> => decodeFrame(png, SKIN_FRAME, res, 'skin exemplar');
 
 export interface SkinInfo { file: string; res: number; source: string }
 

@@ -7,12 +7,12 @@
  * portraits; render.ts carries a cut beard onto a face.
  */
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { linearToLab, srgbToLinear } from '../../image/colour.ts';
 import { gauss } from '../../image/gauss.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
-import { rasterPairs, sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
+import { sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
+import { cutToFrame, decodeFrame, encodeFrame, frameSizeOf, type FrameImage } from '../../vision/regions/canonical-frame.ts';
 import { atlas } from '../../vision/regions/atlas.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Face } from '../../vision/faces/detect.ts';
@@ -24,49 +24,14 @@ import { beardSurface } from './shape.ts';
 /** The canonical box a beard can lie in: cheekbones to the skirt's reach under the chin, ear to ear. */
 export const FRAME = { u0: -0.1, v0: 0.4, u1: 1.1, v1: 1.3 } as const;
 
-export interface CanonicalBeard {
-  /** Pixels per canonical unit; the frame is w x h of them. */
-  res: number;
-  w: number;
-  h: number;
-  /** sRGB 0..255, interleaved RGB. */
-  rgb: Float32Array;
-  /** The beard's coverage, 0..1 (0 where the source face's mesh did not reach). */
-  alpha: Float32Array;
-}
+/** A beard in FRAME: `alpha` is its coverage. */
+export type CanonicalBeard = FrameImage;
 
-export const frameSize = (res: number) => ({ w: Math.round((FRAME.u1 - FRAME.u0) * res), h: Math.round((FRAME.v1 - FRAME.v0) * res) });
+export const frameSize = (res: number) => frameSizeOf(FRAME, res);
 
-/** Bilinear sample of a w x h plane of `ch` interleaved values at pixel coordinates (centres at +0.5), clamped. */
-function bilinear(p: ArrayLike<number>, w: number, h: number, ch: number, x: number, y: number, c: number): number {
-  const fx = Math.min(w - 1.001, Math.max(0, x - 0.5)), fy = Math.min(h - 1.001, Math.max(0, y - 0.5));
-  const x0 = Math.floor(fx), y0 = Math.floor(fy), ax = fx - x0, ay = fy - y0;
-  const o = (y0 * w + x0) * ch + c, r = w * ch;
-  return (p[o] * (1 - ax) + p[o + ch] * ax) * (1 - ay) + (p[o + r] * (1 - ax) + p[o + r + ch] * ax) * ay;
-}
-
-/**
- * The beard of `image` (its `mask` over `maskWin`, 0..1) in the canonical frame: every frame pixel's point
- * on the photo found through the face's mesh and skirt (piecewise affine over its triangles), its colour and
- * mask read there.
- */
-export function cutCanonical(image: RasterImage, mesh: readonly P3[], mask: Float32Array, maskWin: Rect, res: number): CanonicalBeard {
-  const { w, h } = frameSize(res);
-  const { xy, q, tri } = beardSurface(mesh);
-  // The mesh's canonical points as frame pixels (depth kept, so a turned face's hidden side loses), with
-  // their photo positions as the values interpolated.
-  const frameXy: P3[] = q.map(([u, v], k) => [(u - FRAME.u0) * res, (v - FRAME.v0) * res, xy[k][2]]);
-  const [px, py] = rasterPairs(frameXy, tri, xy.map((p) => [p[0], p[1]]), { x0: 0, y0: 0, w, h });
-  const rgb = new Float32Array(w * h * 3), alpha = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) {
-    const x = px[i], y = py[i];
-    if (x !== x) continue;
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = bilinear(image.data, image.width, image.height, image.channels, x, y, c);
-    const mx = x - maskWin.x0, my = y - maskWin.y0;
-    alpha[i] = mx < 0 || my < 0 || mx > maskWin.w || my > maskWin.h ? 0 : bilinear(mask, maskWin.w, maskWin.h, 1, mx, my, 0);
-  }
-  return { res, w, h, rgb, alpha };
-}
+/** The beard of `image` (its `mask` over `maskWin`, 0..1) in the canonical frame, through the face's mesh and skirt. */
+export const cutCanonical = (image: RasterImage, mesh: readonly P3[], mask: Float32Array, maskWin: Rect, res: number): CanonicalBeard =>
+  cutToFrame(image, beardSurface(mesh), FRAME, mask, maskWin, res);
 
 /**
  * A library portrait's beard in the canonical frame: beard removal's `mask` (looks/beard/mask.ts) or the
@@ -84,26 +49,9 @@ export function cutExemplar(image: RasterImage, face: Face, parsing: FaceParsing
 }
 
 /** A cut beard as an RGBA PNG (the library's asset). */
-export async function encodeCanonical(b: CanonicalBeard): Promise<Buffer> {
-  const data = Buffer.alloc(b.w * b.h * 4);
-  for (let i = 0; i < b.w * b.h; i++) {
-    for (let c = 0; c < 3; c++) data[i * 4 + c] = Math.round(Math.min(255, Math.max(0, b.rgb[i * 3 + c])));
-    data[i * 4 + 3] = Math.round(255 * Math.min(1, Math.max(0, b.alpha[i])));
-  }
-  return sharp(data, { raw: { width: b.w, height: b.h, channels: 4 } }).png({ compressionLevel: 9 }).toBuffer();
-}
+export const encodeCanonical = encodeFrame;
 
-export async function decodeCanonical(png: Buffer, res: number): Promise<CanonicalBeard> {
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const { w, h } = frameSize(res);
-  if (info.width !== w || info.height !== h) throw new Error(`beard exemplar: ${info.width}x${info.height}, expected ${w}x${h} at ${res} px per unit`);
-  const rgb = new Float32Array(w * h * 3), alpha = new Float32Array(w * h);
-  for (let i = 0; i < w * h; i++) {
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = data[i * 4 + c];
-    alpha[i] = data[i * 4 + 3] / 255;
-  }
-  return { res, w, h, rgb, alpha };
-}
+export const decodeCanonical = (png: Buffer, res: number): Promise<CanonicalBeard> => decodeFrame(png, FRAME, res, 'beard exemplar');
 
 /** One library entry (exemplars/library.json). */
 export interface ExemplarInfo {
