@@ -26,3 +26,13 @@ export function toMask(plane: Float32Array, win: Rect, size: { width: number; he
   }
   return { data, width: size.width, height: size.height };
 }
+
+/** A plane (its own window) read into another window: zero where it does not reach. */
+export function planeInto(r: MaskPlane | undefined, win: Rect): Float32Array {
+  const out = new Float32Array(win.w * win.h);
+  if (!r) return out;
+  const x0 = Math.max(win.x0, r.win.x0), x1 = Math.min(win.x0 + win.w, r.win.x0 + r.win.w);
+  const y0 = Math.max(win.y0, r.win.y0), y1 = Math.min(win.y0 + win.h, r.win.y0 + r.win.h);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[(y - win.y0) * win.w + x - win.x0] = r.plane[(y - r.win.y0) * r.win.w + x - r.win.x0];
+  return out;
+}

@@ -14,7 +14,7 @@
  * A 0..255 Mask at full resolution, 255 = in front of the face; all 0 where no gate opens (the face's edits are
  * then byte for byte what they were without this mask).
  */
-import { toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
+import { planeInto, toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
 import { toLab, type LabPlanes } from '../../image/colour.ts';
 import { boxMean } from '../../image/guided-filter.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -24,7 +24,7 @@ import type { HumanLike, TensorLike } from '../models/human.ts';
 import type { Face } from '../faces/detect.ts';
 import { faceRegionPlanes, type RegionName } from './face-regions.ts';
 import { bigIslands, cheekChroma, OCCLUDER_CHROMA, OCCLUDER_GREY, OCCLUDER_ISLAND } from './lips.ts';
-import { dilate, dropSmall, erode, fillHoles } from './occlusion.ts';
+import { dilate, dropSmall, erode, fillHoles, median } from './occlusion.ts';
 
 export const OBJECT_MODEL = 'centernet.json';
 
@@ -109,17 +109,6 @@ export async function objectsNearFace(h: HumanLike, image: RasterImage, face: Fa
     && o.box.x0 < near.x1 && o.box.x0 + o.box.w > near.x0 && o.box.y0 < near.y1 && o.box.y0 + o.box.h > near.y0);
 }
 
-/** A region plane (its own window) read into another window. */
-function into(r: MaskPlane | undefined, win: Rect): Float32Array {
-  const out = new Float32Array(win.w * win.h);
-  if (!r) return out;
-  const x0 = Math.max(win.x0, r.win.x0), x1 = Math.min(win.x0 + win.w, r.win.x0 + r.win.w);
-  const y0 = Math.max(win.y0, r.win.y0), y1 = Math.min(win.y0 + win.h, r.win.y0 + r.win.h);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[(y - win.y0) * win.w + x - win.x0] = r.plane[(y - r.win.y0) * r.win.w + x - r.win.x0];
-  return out;
-}
-
-const median = (v: number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : 0; };
 
 /** The skin's colour from mesh patches (cheeks, forehead, nose bridge): a median over them all, so one covered patch does not move it. */
 function skinModel(lab: LabPlanes, win: Rect, mesh: readonly (readonly number[])[], fw: number) {
@@ -179,7 +168,7 @@ export function objectPlane(face: Face, image: RasterImage, found: readonly Foun
 
   // Gate 2: a grey island over the lips (the mesh's lips without the opening), as lips.ts finds it.
   const regions = faceRegionPlanes(face, image, image, MESH);
-  const upper = into(regions.upperLip, win), lower = into(regions.lowerLip, win), mouth = into(regions.mouthOpening, win);
+  const upper = planeInto(regions.upperLip, win), lower = planeInto(regions.lowerLip, win), mouth = planeInto(regions.mouthOpening, win);
   // The gate is read over the lips' own window (most faces stop there); the colour of the whole window only
   // when a gate opens.
   let island: Float32Array | null = null;

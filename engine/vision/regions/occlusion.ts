@@ -14,7 +14,7 @@
  * The union is opened (specks out), small islands are dropped, and it is grown a little to cover the
  * occluder's own soft edge. A 0..255 Mask at full resolution, 255 = in front of the face.
  */
-import { toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
+import { planeInto, toMask, type Mask, type MaskPlane } from '../../image/mask.ts';
 import { LINEAR, linearToLab, type Lab } from '../../image/colour.ts';
 import { boxMean } from '../../image/guided-filter.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -34,17 +34,7 @@ export const OCCLUSION_PARSING: ParseOptions = {
 
 const MESH: readonly RegionName[] = ['faceOval', 'upperLip', 'lowerLip', 'mouthOpening', 'leftEye', 'rightEye', 'leftBrow', 'rightBrow', 'beard', 'moustache', 'leftCheek', 'rightCheek', 'forehead', 'nose'];
 
-/** A region plane (its own window) read into another window. */
-function into(r: MaskPlane | undefined, win: Rect): Float32Array {
-  const out = new Float32Array(win.w * win.h);
-  if (!r) return out;
-  const x0 = Math.max(win.x0, r.win.x0), x1 = Math.min(win.x0 + win.w, r.win.x0 + r.win.w);
-  const y0 = Math.max(win.y0, r.win.y0), y1 = Math.min(win.y0 + win.h, r.win.y0 + r.win.h);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) out[(y - win.y0) * win.w + x - win.x0] = r.plane[(y - r.win.y0) * r.win.w + x - r.win.x0];
-  return out;
-}
-
-const median = (v: number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : 0; };
+export const median = (v: number[]) => { const s = Float32Array.from(v).sort(); return s.length ? s[s.length >> 1] : 0; };
 
 /** The skin's colour: median and spread (1.4826 x median absolute deviation, floored) of L, a, b. */
 function skinModel(L: Float32Array, A: Float32Array, B: Float32Array, where: (i: number) => boolean, n: number) {
@@ -122,7 +112,7 @@ export function occlusionPlane(face: Face, parsing: FaceParsing, image: RasterIm
   if (!m || m.length < 478) return { plane, win };
   const fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
   const regions = faceRegionPlanes(face, image, undefined, MESH);
-  const r = (name: RegionName) => into(regions[name], win);
+  const r = (name: RegionName) => planeInto(regions[name], win);
   const p = (c: ParsingClass) => { const v = parsing.classes[c]; return (i: number) => (v ? v[i] / 255 : 0); };
   const skinP = p('skin'), lipsP = p('upperLip'), eyesP = p('rightEye'), leftEyeP = p('leftEye'), browsP = p('rightBrow'), leftBrowP = p('leftBrow');
   const hairP = p('hair'), glassesP = p('glasses'), otherP = p('background'), neckP = p('neck');
