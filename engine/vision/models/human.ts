@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { ModelOptions } from './options.ts';
 import { installFileFetch } from './fetch-shim.ts';
 import { packageDir } from './package-dir.ts';
+import { timeModel } from './clock.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -180,4 +181,25 @@ export function humanModel(human: HumanLike, file: string): Promise<GraphModelLi
     byFile.set(file, p);
   }
   return p;
+}
+
+/** Sections of Human's config that a one-off run (objects, body) turns on or off. */
+const RUN_SECTIONS = ['face', 'body', 'object', 'hand', 'segmentation'] as const;
+
+/**
+ * One Human detect() on `input` with `config`, timed as a model run; `input` is disposed after.
+ * Human merges the config given to detect() into its own for good, so a run that turns body or object
+ * detection on would leave them on (and face detection off) for the next caller in the worker: the sections
+ * it can touch are saved and put back afterwards.
+ */
+export async function detectOnce<R>(h: HumanLike, input: TensorLike, config: Record<string, unknown>): Promise<R> {
+  const saved = Object.fromEntries(RUN_SECTIONS.map((s) => [s, structuredClone(h.config[s])]));
+  try {
+    const result = await timeModel(() => h.detect(input, config)) as unknown as { error?: string | null };
+    if (result.error) throw new Error(`human detection failed: ${result.error}`);
+    return result as R;
+  } finally {
+    input.dispose();
+    for (const s of RUN_SECTIONS) h.config[s] = saved[s];
+  }
 }

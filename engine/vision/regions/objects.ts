@@ -19,10 +19,10 @@ import { toLab, type LabPlanes } from '../../image/colour.ts';
 import { boxMean } from '../../image/guided-filter.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
-import { timeModel } from '../models/clock.ts';
-import type { HumanLike, TensorLike } from '../models/human.ts';
+import { detectOnce, type HumanLike } from '../models/human.ts';
 import type { Face } from '../faces/detect.ts';
 import { faceRegionPlanes, type RegionName } from './face-regions.ts';
+import { meshFaceWidth } from './skin-mask.ts';
 import { bigIslands, cheekChroma, OCCLUDER_CHROMA, OCCLUDER_GREY, OCCLUDER_ISLAND } from './lips.ts';
 import { dilate, dropSmall, erode, fillHoles, median } from './occlusion.ts';
 
@@ -64,9 +64,7 @@ export const OBJECTS = {
 /** What a gate found: the detector's class and score, or 'grey over the lips' with the island's share of the lips. */
 export interface FoundObject { label: string; score: number; box?: Rect }
 
-const faceWidth = (m: readonly (readonly number[])[]) => Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
-
-/** CenterNet on the square (x0, y0, side) of the image: objects in image pixels. Human's config is put back after. */
+/** CenterNet on the square (x0, y0, side) of the image: objects in image pixels. */
 async function detect(h: HumanLike, image: RasterImage, x0: number, y0: number, side: number): Promise<FoundObject[]> {
   const S = OBJECTS.input, { width: W, height: H, channels: ch, data } = image;
   const buf = new Int32Array(S * S * 3), step = side / S;
@@ -80,28 +78,19 @@ async function detect(h: HumanLike, image: RasterImage, x0: number, y0: number, 
       for (let k = 0; k < 3; k++) buf[o + k] = Math.round((data[a + k] * (1 - tx) + data[b + k] * tx) * (1 - ty) + (data[c + k] * (1 - tx) + data[d + k] * tx) * ty);
     }
   }
-  const sections = ['face', 'body', 'object', 'hand', 'segmentation'] as const;
-  const saved = Object.fromEntries(sections.map((s) => [s, structuredClone(h.config[s])]));
-  const input: TensorLike = h.tf.tensor4d(buf, [1, S, S, 3], 'int32');
-  try {
-    const result = await timeModel(() => h.detect(input, {
-      face: { enabled: false }, hand: { enabled: false }, body: { enabled: false }, segmentation: { enabled: false },
-      object: { enabled: true, modelPath: OBJECT_MODEL, minConfidence: 0.2, iouThreshold: 0.4, maxDetected: 20, skipFrames: 0, skipTime: 0 },
-    })) as unknown as { object: { label: string; score: number; box: [number, number, number, number] }[]; error: string | null };
-    if (result.error) throw new Error(`object detection failed: ${result.error}`);
-    const k = side / S;
-    return result.object.map((o) => ({ label: o.label, score: o.score, box: { x0: x0 + o.box[0] * k, y0: y0 + o.box[1] * k, w: o.box[2] * k, h: o.box[3] * k } }));
-  } finally {
-    input.dispose();
-    for (const s of sections) h.config[s] = saved[s];
-  }
+  const result = await detectOnce<{ object: { label: string; score: number; box: [number, number, number, number] }[] }>(h, h.tf.tensor4d(buf, [1, S, S, 3], 'int32'), {
+    face: { enabled: false }, hand: { enabled: false }, body: { enabled: false }, segmentation: { enabled: false },
+    object: { enabled: true, modelPath: OBJECT_MODEL, minConfidence: 0.2, iouThreshold: 0.4, maxDetected: 20, skipFrames: 0, skipTime: 0 },
+  });
+  const k = side / S;
+  return result.object.map((o) => ({ label: o.label, score: o.score, box: { x0: x0 + o.box[0] * k, y0: y0 + o.box[1] * k, w: o.box[2] * k, h: o.box[3] * k } }));
 }
 
 /** The detector's handheld objects near one face's mouth (none for a face without mesh). */
 export async function objectsNearFace(h: HumanLike, image: RasterImage, face: Face): Promise<FoundObject[]> {
   const m = face.mesh;
   if (!m || m.length < 478) return [];
-  const fw = faceWidth(m), cx = (m[454][0] + m[234][0]) / 2, my = m[13][1], side = OBJECTS.view * fw;
+  const fw = meshFaceWidth(m), cx = (m[454][0] + m[234][0]) / 2, my = m[13][1], side = OBJECTS.view * fw;
   const all = await detect(h, image, cx - side / 2, my - side / 2, side);
   const lipsX = [61, 291].map((k) => m[k][0]), lipsY = [0, 17].map((k) => m[k][1]);
   const near = { x0: Math.min(...lipsX) - OBJECTS.reach * fw, x1: Math.max(...lipsX) + OBJECTS.reach * fw, y0: Math.min(...lipsY) - OBJECTS.reach * fw, y1: Math.max(...lipsY) + OBJECTS.reach * fw };
@@ -158,7 +147,7 @@ export function objectPlane(face: Face, image: RasterImage, found: readonly Foun
   const m = face.mesh;
   const empty = { plane: new Float32Array(0), win: { x0: 0, y0: 0, w: 0, h: 0 }, gates: [] };
   if (!m || m.length < 478) return empty;
-  const fw = faceWidth(m), cx = (m[454][0] + m[234][0]) / 2, my = m[13][1];
+  const fw = meshFaceWidth(m), cx = (m[454][0] + m[234][0]) / 2, my = m[13][1];
   const x0 = Math.max(0, Math.floor(cx - OBJECTS.beside * fw)), y0 = Math.max(0, Math.floor(my - OBJECTS.above * fw));
   const x1 = Math.min(image.width, Math.ceil(cx + OBJECTS.beside * fw)), y1 = Math.min(image.height, Math.ceil(my + OBJECTS.below * fw));
   if (x1 <= x0 || y1 <= y0) return empty;

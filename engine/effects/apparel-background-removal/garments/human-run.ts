@@ -1,14 +1,9 @@
 /**
  * Body keypoints and COCO objects from the registry's Human instance, for garment parsing.
- *
- * Human merges the config given to detect() into its own for good, so a call that turns body or object
- * detection on would leave them on (and face detection off) for the next caller in the worker. Each run
- * here saves the sections it touches and puts them back afterwards.
  */
 import type { RasterImage } from '../../../image/raster.ts';
 import type { Rect } from '../../../image/rect.ts';
-import { timeModel } from '../../../vision/models/clock.ts';
-import type { HumanLike } from '../../../vision/models/human.ts';
+import { detectOnce, type HumanLike } from '../../../vision/models/human.ts';
 import { detectorView } from '../../../vision/faces/view.ts';
 import { DETECTION } from './tuning.ts';
 
@@ -18,22 +13,11 @@ export interface DetectedObject { label: string; score: number; box: Rect }
 interface RawObject { label: string; score: number; box: [number, number, number, number] }
 interface RawBody { score: number; keypoints: { part: string; position: [number, number, number?]; score: number }[] }
 
-/** Sections of human's config that a garment run changes. */
-const SECTIONS = ['face', 'body', 'object', 'hand', 'segmentation'] as const;
-
 async function runOnce(h: HumanLike, image: RasterImage, config: Record<string, unknown>) {
-  const saved = Object.fromEntries(SECTIONS.map((s) => [s, structuredClone(h.config[s])]));
   // A square view (padded right and bottom) keeps proportions for the square-input models.
   const view = await detectorView(image, DETECTION.viewSide);
-  const input = h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32');
-  try {
-    const result = await timeModel(() => h.detect(input, config)) as unknown as { body: RawBody[]; object: RawObject[]; error: string | null };
-    if (result.error) throw new Error(`human detection failed: ${result.error}`);
-    return { result, k: 1 / view.scale };
-  } finally {
-    input.dispose();
-    for (const s of SECTIONS) h.config[s] = saved[s];
-  }
+  const result = await detectOnce<{ body: RawBody[]; object: RawObject[] }>(h, h.tf.tensor4d(view.data, [1, view.size, view.size, 3], 'int32'), config);
+  return { result, k: 1 / view.scale };
 }
 
 /** 17 COCO keypoints of the most prominent person (movenet), in image pixels. */
