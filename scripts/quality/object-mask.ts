@@ -11,31 +11,23 @@
  *     shared portraits and landmark photos and the exemplars): which gates open. Where none does, the effects
  *     that keep held objects give exactly what they gave without them (an empty mask restores nothing).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { decodeImage, detectFaces, type HumanLike, ModelRegistry, objectPlane, objectsNearFace } from '../../engine/for-scripts.ts';
+import { decodeImage, detectFaces, type HumanLike, meshFaceWidth, ModelRegistry, objectPlane, objectsNearFace } from '../../engine/for-scripts.ts';
+import { EXEMPLARS, occlusionCases, sharedTestdata } from './occlusion-cases.ts';
 import { retouchPhotos } from './retouch-identity.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: opts } = parseArgs({ options: { only: { type: 'string' }, out: { type: 'string' }, sweep: { type: 'boolean' } } });
-const occludedDir = path.join(root, 'engine/test/fixtures/occluded');
-const shared = path.resolve(root, '../shared/testdata');
-const PORTRAITS = ['obama_official_portrait.jpg', 'biden_obama_laughing_whitehouse.jpg', 'astronaut_eileen_collins.png', 'man_beard_smiling_lacamoire.png',
-  'man_glasses_smiling_superbomba.jpg', 'woman_speaker_rania_wef.jpg', 'woman_headscarf_eyes_that_speak.jpg'].map((f) => path.join(shared, 'portraits', f));
-const EXEMPLARS = existsSync(path.join(shared, 'exemplars'))
-  ? readdirSync(path.join(shared, 'exemplars')).filter((f) => /\.(jpg|png)$/.test(f)).map((f) => path.join(shared, 'exemplars', f)) : [];
-
 const models = new ModelRegistry({ threads: 2 });
 const human = await models.get<HumanLike>('human');
 
 if (opts.sweep) {
-  const photos = [...retouchPhotos(shared), ...EXEMPLARS.map((f) => path.relative(shared, f))];
+  const photos = [...retouchPhotos(sharedTestdata), ...EXEMPLARS.map((f) => path.relative(sharedTestdata, f))];
   let faces = 0, open = 0;
   for (const rel of photos) {
-    const image = await decodeImage(readFileSync(path.join(shared, rel)), rel.endsWith('.png') ? 'png' : 'jpeg', 50e6);
+    const image = await decodeImage(readFileSync(path.join(sharedTestdata, rel)), rel.endsWith('.png') ? 'png' : 'jpeg', 50e6);
     for (const [k, face] of (await detectFaces(human, image)).entries()) {
       if (!face.mesh) continue;
       faces++;
@@ -46,44 +38,33 @@ if (opts.sweep) {
   console.log(`sweep: ${photos.length} photos, ${faces} faces with a mesh, a gate opened on ${open}`);
   process.exit(0);
 }
-const occluded = readdirSync(occludedDir).filter((f) => f.endsWith('.jpg')).sort().map((f) => path.join(occludedDir, f));
-const unoccluded = [...PORTRAITS, ...EXEMPLARS].filter(existsSync).sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 const opened: Record<string, number> = {};
-for (const [set, files] of [['occluded', occluded], ['portrait', unoccluded]] as const) {
-  for (const [k, file] of files.entries()) {
-    const name = path.basename(file).replace(/\.(jpg|png)$/, '');
-    if (opts.only && !name.includes(opts.only)) continue;
-    const half = k % 2 ? 'check' : 'fit';
-    const image = await decodeImage(readFileSync(file), file.endsWith('.png') ? 'png' : 'jpeg', 50e6);
-    const face = (await detectFaces(human, image))[0];
-    if (!face?.mesh) { console.log(`${set} ${half} ${name}: no face`); continue; }
-    const t0 = performance.now();
-    const found = await objectsNearFace(human, image, face);
-    const t1 = performance.now();
-    const { plane, win, gates } = objectPlane(face, image, found);
-    const t2 = performance.now();
-    const m = face.mesh, fw = Math.hypot(m[454][0] - m[234][0], m[454][1] - m[234][1]);
-    const W = image.width;
-    const outline = set === 'occluded' ? await sharp(file.replace(/\.jpg$/, '.mask.png')).extractChannel(0).raw().toBuffer() : undefined;
-    let occN = 0, hitN = 0, offN = 0;
+for await (const { set, half, name, image, face, outline } of occlusionCases(human, opts.only)) {
+  const t0 = performance.now();
+  const found = await objectsNearFace(human, image, face);
+  const t1 = performance.now();
+  const { plane, win, gates } = objectPlane(face, image, found);
+  const t2 = performance.now();
+  const fw = meshFaceWidth(face.mesh);
+  const W = image.width;
+  let occN = 0, hitN = 0, offN = 0;
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
+    const gi = (win.y0 + y) * W + win.x0 + x, on = plane[y * win.w + x] > 0.5;
+    if (outline && outline[gi] >= 128) { occN++; if (on) hitN++; } else if (on) offN++;
+  }
+  if (gates.length) opened[`${set} ${half}`] = (opened[`${set} ${half}`] ?? 0) + 1;
+  console.log(`${set.padEnd(8)} ${half.padEnd(5)} ${name.padEnd(46)} gates ${gates.map((g) => `${g.label} ${g.score.toFixed(g.box ? 2 : 3)}`).join(', ') || 'none'}`
+    + `${outline ? `  recall ${(100 * hitN / Math.max(1, occN)).toFixed(1)} %` : ''}  off-outline ${(offN / (fw * fw)).toFixed(3)} fw²  detector ${Math.round(t1 - t0)} ms, mask ${Math.round(t2 - t1)} ms`);
+  if (opts.out && plane.length) {
+    mkdirSync(opts.out, { recursive: true });
+    const rgb = Buffer.alloc(win.w * win.h * 3);
     for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-      const gi = (win.y0 + y) * W + win.x0 + x, on = plane[y * win.w + x] > 0.5;
-      if (outline && outline[gi] >= 128) { occN++; if (on) hitN++; } else if (on) offN++;
+      const gi = (win.y0 + y) * W + win.x0 + x, i = y * win.w + x;
+      for (let c = 0; c < 3; c++) rgb[3 * i + c] = image.data[gi * image.channels + c];
+      if (plane[i] > 0.5) rgb[3 * i] = Math.min(255, rgb[3 * i] + 120);
+      if (outline && outline[gi] >= 128) rgb[3 * i + 1] = Math.min(255, rgb[3 * i + 1] + 80);
     }
-    if (gates.length) opened[`${set} ${half}`] = (opened[`${set} ${half}`] ?? 0) + 1;
-    console.log(`${set.padEnd(8)} ${half.padEnd(5)} ${name.padEnd(46)} gates ${gates.map((g) => `${g.label} ${g.score.toFixed(g.box ? 2 : 3)}`).join(', ') || 'none'}`
-      + `${outline ? `  recall ${(100 * hitN / Math.max(1, occN)).toFixed(1)} %` : ''}  off-outline ${(offN / (fw * fw)).toFixed(3)} fw²  detector ${Math.round(t1 - t0)} ms, mask ${Math.round(t2 - t1)} ms`);
-    if (opts.out && plane.length) {
-      mkdirSync(opts.out, { recursive: true });
-      const rgb = Buffer.alloc(win.w * win.h * 3);
-      for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) {
-        const gi = (win.y0 + y) * W + win.x0 + x, i = y * win.w + x;
-        for (let c = 0; c < 3; c++) rgb[3 * i + c] = image.data[gi * image.channels + c];
-        if (plane[i] > 0.5) rgb[3 * i] = Math.min(255, rgb[3 * i] + 120);
-        if (outline && outline[gi] >= 128) rgb[3 * i + 1] = Math.min(255, rgb[3 * i + 1] + 80);
-      }
-      await sharp(rgb, { raw: { width: win.w, height: win.h, channels: 3 } }).png().toFile(path.join(opts.out, `${set}-${name}.png`));
-    }
+    await sharp(rgb, { raw: { width: win.w, height: win.h, channels: 3 } }).png().toFile(path.join(opts.out, `${set}-${name}.png`));
   }
 }
 console.log(`gates opened: ${Object.entries(opened).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (on unoccluded portraits each one is a false alarm)`);
