@@ -1,6 +1,4 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { fixtureRaster } from '../../test/photos.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
 import { cropRoi } from '../faces/crop.ts';
@@ -12,12 +10,7 @@ import { bisenetToOnnx, ONNX_INPUT, ONNX_LOGITS, readBisenetGraph } from './bise
 import { BISENET_MODEL_JSON, bisenetOnnxBytes, LOGITS_NODE, parserLogits, parserLogitsData, PARSING_CLASSES, STRIDE, type FaceParser } from './bisenet.ts';
 import { parsingRoi } from '../parsing/face-parsing.ts';
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
-async function load(name: string): Promise<RasterImage> {
-  const { data, info } = await sharp(path.join(fixtures, name)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: 3 };
-}
 
 let models: ModelRegistry;
 let human: HumanLike;
@@ -71,7 +64,7 @@ describe('BiSeNetV2 converted to ONNX', () => {
     ['obama_official_portrait.jpg', 512],
     ['astronaut_eileen_collins.png', 392],
   ])('gives the tfjs graph\'s logits on a face crop of %s at %i px', async (file, side) => {
-    const { tfjs, onnx } = await bothLogits(await load(file), side);
+    const { tfjs, onnx } = await bothLogits(await fixtureRaster(file), side);
     const r = compare(tfjs, onnx);
     // Logits reach about 10; float32 sums in another order differ by about 1e-5.
     expect(r.maxAbs).toBeGreaterThan(1);
@@ -80,7 +73,7 @@ describe('BiSeNetV2 converted to ONNX', () => {
   }, 120_000);
 
   it('is what the parser runs, and the parser falls back to tfjs without it', async () => {
-    const image = await load('obama_official_portrait.jpg');
+    const image = await fixtureRaster('obama_official_portrait.jpg');
     const [face] = await detectFaces(human, image);
     const crop = await cropRoi(parser.tf, image, parsingRoi(face), 256, false, 127.5);
     try {

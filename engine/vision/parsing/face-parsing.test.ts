@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { fixture } from '../../test/helpers.ts';
+import { fixtureRaster } from '../../test/photos.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Mask } from '../../image/mask.ts';
 import type { RasterImage } from '../../image/raster.ts';
@@ -14,12 +12,7 @@ import { classMask, parseFace, parseFaceAt, parsingRoi, PARSING_CLASSES, sampleP
 import { STRIDE } from '../models/bisenet.ts';
 import { combineWithMesh } from '../regions/combine.ts';
 
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 
-async function load(name: string): Promise<RasterImage> {
-  const { data, info } = await sharp(path.join(fixtures, name)).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, channels: info.channels as 3 };
-}
 
 const on = (m: Mask, i: number) => m.data[i] >= 128;
 const count = (m: Mask) => m.data.reduce((s, v) => s + (v >= 128 ? 1 : 0), 0);
@@ -47,7 +40,7 @@ describe('parseFace on a frontal portrait', () => {
   const cls = (...names: ParsingClass[]) => classMask(parsing, names, image);
 
   beforeAll(async () => {
-    image = await load('obama_official_portrait.jpg');
+    image = await fixtureRaster('obama_official_portrait.jpg');
     [face] = await detectFaces(human, image);
     parsing = await parseFace(parser, image, face);
     regions = faceRegions(face, image, image);
@@ -151,7 +144,7 @@ describe('parseFace on a frontal portrait', () => {
     const probe = new URL('../../test/effects/parsing-probe.ts', import.meta.url).href;
     const pool = new WorkerPool({ effects: { 'parsing-probe': probe }, threads: 1 }, 1, 2);
     try {
-      const bytes = await readFile(path.join(fixtures, 'obama_official_portrait.jpg'));
+      const bytes = fixture('obama_official_portrait.jpg');
       const out = await pool.run('parsing-probe', { image: { bytes, format: 'jpeg', maxPixels: 50e6 } }, {}, 120_000);
       const { win, mass } = out.data as { win: FaceParsing['win']; mass: Record<string, number> };
       expect(win).toEqual(parsing.win);
@@ -172,8 +165,8 @@ describe('parseFace on a frontal portrait', () => {
 
 describe('parseFace on a turned photo', () => {
   it('gives the upright parsing turned (astronaut, and the same photo turned 90 degrees clockwise)', async () => {
-    const upright = await load('astronaut_eileen_collins.png');
-    const turned = await load('astronaut_rot90cw.png');
+    const upright = await fixtureRaster('astronaut_eileen_collins.png');
+    const turned = await fixtureRaster('astronaut_rot90cw.png');
     const [a] = await detectFaces(human, upright);
     const [b] = await detectFaces(human, turned, { searchRotations: true });
     expect(b.rotation).toBe(90);
@@ -196,7 +189,7 @@ describe('parseFace on a turned photo', () => {
 
 describe('combineWithMesh', () => {
   it('takes the hair over the forehead out of the mesh forehead (astronaut: a fringe)', async () => {
-    const image = await load('astronaut_eileen_collins.png');
+    const image = await fixtureRaster('astronaut_eileen_collins.png');
     const [face] = await detectFaces(human, image);
     const parsing = await parseFace(parser, image, face);
     const parts = combineWithMesh(parsing, face, image);

@@ -5,10 +5,10 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage } from '../../image/decode.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { fixture } from '../../test/helpers.ts';
-import { detectFaces, type Face } from '../faces/detect.ts';
+import { fixtureFace } from '../../test/photos.ts';
+import type { Face } from '../faces/detect.ts';
 import type { HumanLike } from '../models/human.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { faceRegions } from './face-regions.ts';
@@ -17,19 +17,12 @@ import { lipMask } from './lips.ts';
 let human: HumanLike;
 beforeAll(async () => { human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human'); }, 120_000);
 
-async function photo(name: string): Promise<{ image: RasterImage; face: Face }> {
-  const bytes = await sharp(fixture(name)).removeAlpha().png().toBuffer();
-  const image = await decodeImage(bytes, 'png', 50e6);
-  const face = (await detectFaces(human, image))[0];
-  expect(face?.mesh).toBeTruthy();
-  return { image, face };
-}
 const regionsOf = (image: RasterImage) => (f: Face, names: Parameters<typeof faceRegions>[3]) => faceRegions(f, image, image, names);
 
 describe('a grey thing over the lips', () => {
   for (const name of ['occluded/mic_mouth_beard_short_black.jpg', 'occluded/mic_mouth_darkskin_woman.jpg']) {
     it(`takes the microphone of ${name} off the lips`, async () => {
-      const { image, face } = await photo(name);
+      const { image, face } = await fixtureFace(human, name);
       const outline = await sharp(fixture(name.replace(/\.jpg$/, '.mask.png'))).extractChannel(0).raw().toBuffer();
       const cut = lipMask(face, image, regionsOf(image))!, whole = lipMask(face, image, regionsOf(image), { occluders: false })!;
       // Lip pixels: where the mask has at least a quarter's weight (a recolour of 70 % moves those by > 12 levels).
@@ -52,7 +45,7 @@ describe('a grey thing over the lips', () => {
 describe('nothing over the lips', () => {
   for (const name of ['obama_official_portrait.jpg', 'astronaut_eileen_collins.png', 'biden_obama_laughing_heads.jpg']) {
     it(`leaves the lips of ${name} as they were`, async () => {
-      const { image, face } = await photo(name);
+      const { image, face } = await fixtureFace(human, name);
       const cut = lipMask(face, image, regionsOf(image))!, whole = lipMask(face, image, regionsOf(image), { occluders: false })!;
       expect(cut.plane).toEqual(whole.plane);
     }, 120_000);

@@ -5,10 +5,8 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage } from '../../image/decode.ts';
-import type { RasterImage } from '../../image/raster.ts';
 import { fixture } from '../../test/helpers.ts';
-import { detectFaces, type Face } from '../faces/detect.ts';
+import { fixtureFace } from '../../test/photos.ts';
 import type { HumanLike } from '../models/human.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { objectPlane, objectsNearFace } from './objects.ts';
@@ -16,18 +14,11 @@ import { objectPlane, objectsNearFace } from './objects.ts';
 let human: HumanLike;
 beforeAll(async () => { human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human'); }, 120_000);
 
-async function photo(name: string): Promise<{ image: RasterImage; face: Face }> {
-  const bytes = await sharp(fixture(name)).removeAlpha().png().toBuffer();
-  const image = await decodeImage(bytes, 'png', 50e6);
-  const face = (await detectFaces(human, image))[0];
-  expect(face?.mesh).toBeTruthy();
-  return { image, face };
-}
 
 describe('something held in front of the lower face', () => {
   for (const [name, gate] of [['occluded/phone_cheek_beard_full_glasses.jpg', 'cell phone'], ['occluded/mic_mouth_darkskin_woman.jpg', 'grey over the lips']]) {
     it(`finds the ${gate} of ${name} and covers it`, async () => {
-      const { image, face } = await photo(name);
+      const { image, face } = await fixtureFace(human, name);
       const { plane, win, gates } = objectPlane(face, image, await objectsNearFace(human, image, face));
       expect(gates.map((g) => g.label)).toContain(gate);
       const outline = await sharp(fixture(name.replace(/\.jpg$/, '.mask.png'))).extractChannel(0).raw().toBuffer();
@@ -45,7 +36,7 @@ describe('something held in front of the lower face', () => {
 describe('nothing held', () => {
   for (const name of ['obama_official_portrait.jpg', 'astronaut_eileen_collins.png', 'biden_obama_laughing_heads.jpg', 'occluded/hand_mouth_bald_beard.jpg']) {
     it(`opens no gate on ${name}`, async () => {
-      const { image, face } = await photo(name);
+      const { image, face } = await fixtureFace(human, name);
       const found = await objectsNearFace(human, image, face);
       expect(found).toEqual([]);
       expect(objectPlane(face, image, found).gates).toEqual([]);
