@@ -7,9 +7,9 @@
  * tuned on real photos (scripts/quality/faces.ts, scripts/quality/face-counts.ts).
  *
  * A second detector, face-api's SSD MobileNet v1 (trained on WIDER FACE: small, grey and turned faces), runs
- * where blazeface's answer is in doubt: a group, a small face, a black-and-white photo, no face, or a face the
- * mesh is unsure of. Its faces are added (mesh-checked like the others) and a doubtful blazeface face it does
- * not confirm is dropped.
+ * where blazeface's answer is in doubt: no face, a small face (a group's), or a face the mesh is unsure of (a
+ * black-and-white or turned face). Its faces are added (mesh-checked like the others) and a doubtful blazeface
+ * face it does not confirm is dropped.
  */
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -155,7 +155,9 @@ async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: numbe
   const found: Found[] = [];
   const state = { meshed: 0 };
   const fromBlaze = (dets: Detection[]): Candidate[] => dets.map((d) => ({ ...d, from: 'blazeface', other: 0 }));
-  await accept(m, image, fromBlaze(await detect(m, image, [wholeImage(image)])), found, state, o);
+  // The whole-image detections also serve the second look (the same view: the same answer).
+  const whole = await detect(m, image, [wholeImage(image)]);
+  await accept(m, image, fromBlaze(whole), found, state, o);
   const side = Math.max(image.width, image.height);
   if (found.length === 0) {
     // A face that fills the frame is larger than any the detector learnt; shown with a margin, it is not.
@@ -164,8 +166,10 @@ async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: numbe
     await accept(m, image, fromBlaze(await detect(m, image, [framed])), found, state, o);
   }
   const sizes = found.map((f) => Math.max(f.face.box.w, f.face.box.h) / side);
-  if (m.second && (confirm || found.length !== 1 || sizes.some((s) => s < thresholds.tileBelow * 1.5) || found.some((f) => f.mesh < thresholds.meshAlone))) {
-    await secondLook(m, m.second, image, found, state, o, confirm);
+  // Several faces, all large and sure to the mesh, are not in doubt: there the SSD could only add a face, and on the
+  // 12 shared cases it ran for that alone it added none (quality:face-counts --variants), at about 300 ms of CPU a run.
+  if (m.second && (confirm || found.length === 0 || sizes.some((s) => s < thresholds.tileBelow * 1.5) || found.some((f) => f.mesh < thresholds.meshAlone))) {
+    await secondLook(m, m.second, image, whole, found, state, o, confirm);
   }
   // A group (three or more faces) with a small one, or one tiny face: more may be too small to see whole.
   const small = (found.length >= 3 && sizes.some((s) => s < thresholds.tileBelow)) || sizes.some((s) => s < thresholds.tileBelow / 1.6);
@@ -177,9 +181,10 @@ async function findFaces(m: FaceModels, image: RasterImage, o: { maxFaces: numbe
 
 /**
  * The second detector over the whole image: blazeface's doubtful faces (mesh below meshAlone) it does not see
- * are dropped, and the faces it sees that blazeface did not are mesh-checked and added.
+ * are dropped, and the faces it sees that blazeface did not are mesh-checked and added. `whole`: blazeface's
+ * detections on the whole image, down to its candidate score.
  */
-async function secondLook(m: FaceModels, second: SecondDetector, image: RasterImage, found: Found[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }, confirm: boolean) {
+async function secondLook(m: FaceModels, second: SecondDetector, image: RasterImage, whole: Detection[], found: Found[], state: { meshed: number }, o: { maxFaces: number; meshFaces: number }, confirm: boolean) {
   const view = wholeImage(image);
   const k = view.side;
   const boxes = (await second.faces(new Uint8Array(await tilePixels(image, view, second.side)), thresholds.second))
@@ -197,7 +202,7 @@ async function secondLook(m: FaceModels, second: SecondDetector, image: RasterIm
   }));
   // Blazeface's own candidates for the same faces, down to its candidate score: where both detectors see a
   // face, its keypoints place the mesh's crop better, and the pair needs less of the mesh.
-  const blaze = (await detect(m, image, [wholeImage(image)])).filter((d) => !found.some((f) => overlap(f.face.box, d) > thresholds.overlap));
+  const blaze = whole.filter((d) => !found.some((f) => overlap(f.face.box, d) > thresholds.overlap));
   const both = candidates.map((c) => {
     const d = blaze.find((b) => overlap(b, c) > thresholds.overlap);
     return d ? { ...d, from: 'second' as const, score: c.score, other: d.score } : c;
