@@ -8,7 +8,7 @@
  * check, result URLs, envelope, serialisation, onSend hooks). "outside" is the client's time less the
  * engine's: the loopback, and the wait for each process to be scheduled.
  *
- *   nice -n 19 npx tsx scripts/bench/cluster-poll.ts [rounds=300]
+ *   nice -n 19 npm run bench:cluster-poll [-- ROUNDS]      (300 rounds by default)
  *
  * ATELIER_BENCH_SERVICES=<file> uses services already up (a JSON file: { env, redisUrl, s3 }) instead.
  * ATELIER_BENCH_CLUSTER_ENV: JSON of further variables for the cluster engine (to compare settings).
