@@ -40,8 +40,8 @@ afterAll(async () => {
 });
 
 /** Each test on its own Redis database, so one's tasks are not another's. */
-async function open(db: number): Promise<RedisTaskBackend> {
-  const b = await RedisTaskBackend.open({ url: `${url}/${db}`, leaseMs: LEASE_MS, retentionMs: 3600_000, inputs });
+async function open(db: number, opts: { retentionMs?: number; now?: () => number } = {}): Promise<RedisTaskBackend> {
+  const b = await RedisTaskBackend.open({ url: `${url}/${db}`, leaseMs: LEASE_MS, retentionMs: 3600_000, inputs, ...opts });
   backends.push(b);
   return b;
 }
@@ -107,7 +107,8 @@ describe('RedisTaskBackend', () => {
   });
 
   it('answers a poll (one script) as BullMQ\'s own reads of the job and its state do, in every state', async () => {
-    const one = await open(5);
+    // `one` runs the tasks (and so keeps the finished ones in memory); `reader` reads each state by the script.
+    const [one, reader] = [await open(5), await open(5)];
     const queue = new Queue('tasks', { connection: new Redis(`${url}/5`, { maxRetriesPerRequest: null }), prefix: 'atelier' });
     // The task as the backend answered it before FIND_TASK: the job's hash, then its state (two round trips).
     const byBull = async (id: string) => {
@@ -121,7 +122,8 @@ describe('RedisTaskBackend', () => {
     };
     const seen: number[] = [];
     const same = async (id: string) => {
-      const [mine, bull] = [await one.find(id), await byBull(id)];
+      const [mine, read, bull] = [await one.find(id), await reader.find(id), await byBull(id)];
+      expect(read).toEqual(bull);
       expect(mine).toEqual(bull);
       seen.push(mine!.status);
     };
@@ -143,6 +145,65 @@ describe('RedisTaskBackend', () => {
     expect(await one.find(b.id)).toMatchObject({ status: 2, error: { code: 'ERROR_NO_FACE_DETECTED' }, attempts: 1 });
     expect(await one.find('f'.repeat(32))).toBeUndefined();
     await queue.close();
+  });
+
+  it('answers a finished task from memory, for ten minutes at most and never past its retention; never a queued or processing one', async () => {
+    let now = Date.now();
+    const one = await open(6, { now: () => now });
+    const two = await open(6, { now: () => now });
+    const direct = new Redis(`${url}/6`);
+    // The job gone from Redis behind the backends' backs (as after a flush): only memory still answers it.
+    const drop = async (id: string) => { await direct.del(`atelier:tasks:${id}`); await direct.zrem('atelier:tasks:completed', id); };
+    try {
+      const a = await one.submit('slug-f', {}, { image }, one.ownerOf('k'));
+      expect((await one.find(a.id))?.status).toBe(0);
+      const claimA = (await one.claim('engine-1', LEASE_MS))!;
+      expect((await one.find(a.id))?.status).toBe(1); // read again, not the 0 of before
+      expect(await one.complete(claimA, ['0123456789abcdef0123456789abcdef.png'])).toBe(true);
+      // The finishing engine answers as Redis does; the other engine keeps what its poll found.
+      const fromRedis = await two.find(a.id);
+      expect(fromRedis).toMatchObject({ status: 2, results: ['0123456789abcdef0123456789abcdef.png'] });
+      expect(await one.find(a.id)).toEqual(fromRedis);
+      await drop(a.id);
+      const b = await one.submit('slug-f', {}, {});
+      expect(await one.find(a.id)).toEqual(fromRedis);
+      expect(await two.find(a.id)).toEqual(fromRedis);
+      const third = await open(6, { now: () => now });
+      expect(await third.find(a.id)).toBeUndefined();
+      // A failed task too; and ten minutes later both are read from Redis again.
+      const claimB = (await one.claim('engine-1', LEASE_MS))!;
+      expect(await one.fail(claimB, { status: 400, code: 'ERROR_NO_FACE_DETECTED', message: 'no face' })).toBe(true);
+      await drop(b.id);
+      expect(await one.find(b.id)).toMatchObject({ status: 2, error: { code: 'ERROR_NO_FACE_DETECTED' } });
+      now += 10 * 60_000;
+      expect(await one.find(a.id)).toBeUndefined();
+      expect(await two.find(a.id)).toBeUndefined();
+      expect(await one.find(b.id)).toBeUndefined();
+
+      // Never past the retention counted from the submission, nor past a sweep of that age.
+      now = Date.now();
+      const short = await open(6, { retentionMs: 60_000, now: () => now });
+      const doneAndDropped = async () => {
+        const t = await short.submit('slug-f', {}, {});
+        const claimed = (await short.claim('engine-2', LEASE_MS))!;
+        expect(claimed.id).toBe(t.id);
+        expect(await short.complete(claimed, [])).toBe(true);
+        await drop(t.id);
+        expect((await short.find(t.id))?.status).toBe(2);
+        return t;
+      };
+      const c = await doneAndDropped();
+      now = c.createdAt + 1;
+      await short.sweep(0);
+      expect(await short.find(c.id)).toBeUndefined();
+      const d = await doneAndDropped();
+      now = d.createdAt + 59_999;
+      expect((await short.find(d.id))?.status).toBe(2);
+      now = d.createdAt + 60_000;
+      expect(await short.find(d.id)).toBeUndefined();
+    } finally {
+      direct.disconnect();
+    }
   });
 
   it('stages inputs in Redis within its budget, moves a waiting task\'s to the store after the answer, and reads them wherever they are', async () => {

@@ -14,6 +14,9 @@
  *   it with today's PROCESSING_FAILURE after 3 attempts (queue.ts), as embedded.
  * - Engines wake on each other's submits through the queue's event stream (QueueEvents), with a slow poll
  *   beside it for what no event announces (a released task's delay running out).
+ * - A finished task never changes again, so its polls are answered from memory (the task this engine
+ *   finished, or one a poll found finished), for a while and never past its retention; a queued or
+ *   processing task is always read from Redis.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents, Worker } from 'bullmq';
@@ -34,6 +37,14 @@ const QUEUED_STATES = new Set(['waiting', 'prioritized', 'delayed', 'waiting-chi
 const MAX_STALLS = 2;
 /** How often an idle engine looks at the queue without an event (delayed jobs announce nothing when due). */
 const POLL_MS = 5000;
+/**
+ * How long a finished task is answered from memory: its polls come soon after it finishes. Short next to
+ * the retention, so that a task gone from Redis otherwise than by age (Redis flushed or restarted without
+ * persistence, its job removed by hand) is answered as gone again within this long.
+ */
+const DONE_TTL_MS = 10 * 60_000;
+/** Finished tasks kept in memory at most (a row is well under 1 KB): the oldest goes first. */
+const DONE_ENTRIES = 10_000;
 
 interface JobData {
   slug: string;
@@ -64,6 +75,8 @@ export interface RedisBackendOptions {
   connectTimeoutMs?: number;
   /** Called once the backend has closed (the app closes the store's client with it). */
   afterClose?: () => void;
+  /** The clock finished tasks are kept in memory by (tests move it). */
+  now?: () => number;
 }
 
 /**
@@ -116,6 +129,8 @@ export class RedisTaskBackend implements TaskBackend {
   private readonly ingress: RedisIngress | undefined;
   private listeners: (() => void)[] = [];
   private poll: NodeJS.Timeout | undefined;
+  /** Finished tasks by id, oldest first, with the time until which each is answered from here. */
+  private readonly done = new Map<string, { row: TaskRow; until: number }>();
 
   private constructor(
     private readonly redis: Redis,
@@ -222,16 +237,34 @@ export class RedisTaskBackend implements TaskBackend {
   }
 
   async find(id: string): Promise<TaskRow | undefined> {
+    const known = this.done.get(id);
+    if (known && this.clock() < known.until) return { ...known.row };
+    this.done.delete(id);
     // One round trip: the job's fields and its state, read together by a script (no move between them).
     const got = await this.redis.atelierFindTask(...this.findKeys(id), id);
     if (!got) return undefined;
     const [state, data, timestamp, ats, returnvalue] = got;
     if (state === 'unknown' || data === null) return undefined;
     const status: TaskStatus = state === 'finished' || state === 'completed' || state === 'failed' ? 2 : state === 'active' ? 1 : 0;
-    return rowOf({
+    const row = rowOf({
       id, data: JSON.parse(data) as JobData, timestamp: Number(timestamp), attemptsStarted: Number(ats ?? 0),
       returnvalue: returnvalue === null ? null : parseReturnValue(returnvalue),
     }, status);
+    if (status === 2) this.remember(row);
+    return row;
+  }
+
+  private clock() { return (this.opts.now ?? Date.now)(); }
+
+  /**
+   * Keeps a finished task to answer its polls from here: for DONE_TTL_MS, never past its retention counted
+   * from its submission (Redis keeps a finished job for the retention counted from its end, a later time).
+   */
+  private remember(row: TaskRow) {
+    if (row.status !== 2) return;
+    this.done.delete(row.id);
+    this.done.set(row.id, { row: { ...row }, until: Math.min(this.clock() + DONE_TTL_MS, row.createdAt + this.opts.retentionMs) });
+    if (this.done.size > DONE_ENTRIES) this.done.delete(this.done.keys().next().value!);
   }
 
   /** The keys FIND_TASK reads for job `id`, in its order. */
@@ -276,6 +309,8 @@ export class RedisTaskBackend implements TaskBackend {
       return false;
     }
     this.held.delete(task.claim);
+    // As a poll would read it now (moveToCompleted set the job's return value).
+    this.remember(rowOf(job, 2));
     await this.deleteInputs(task.images);
     return true;
   }
@@ -305,6 +340,9 @@ export class RedisTaskBackend implements TaskBackend {
   async requeueExpired(): Promise<number> { return 0; }
 
   async sweep(maxAgeMs: number): Promise<number> {
+    // Before Redis's: what it removes is not answered from here afterwards (it may keep some longer, counted from their end).
+    const before = this.clock() - maxAgeMs;
+    for (const [id, { row }] of this.done) if (row.createdAt < before) this.done.delete(id);
     let removed = 0;
     // Never 'active': a job some engine runs is not pulled from under it (its lock runs out first).
     for (const state of ['wait', 'prioritized', 'delayed', 'completed', 'failed'] as const) {

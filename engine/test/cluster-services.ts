@@ -77,6 +77,8 @@ export interface SharedServices {
   /** Environment that puts an engine in cluster mode on these services. */
   env: Record<string, string>;
   stop(): Promise<void>;
+  /** Each daemon's process id by name (redis, ceph-mon, ceph-osd, radosgw). */
+  pids: Record<string, number>;
 }
 
 /** Starts Redis and a one-OSD Ceph with its S3 gateway under `dir`; answers once both take requests. */
@@ -93,7 +95,7 @@ export async function startSharedServices(dir: string): Promise<SharedServices> 
     run('radosgw-admin', ['-c', ceph.conf, 'user', 'create', '--uid=atelier-test', '--display-name=atelier-test', `--access-key=${s3.accessKeyId}`, `--secret-key=${s3.secretAccessKey}`]);
     const redisUrl = `redis://127.0.0.1:${redisPort}`;
     return {
-      redisUrl, s3, stop,
+      redisUrl, s3, stop, pids: Object.fromEntries(daemons.map((d) => [d.name, d.child.pid!])),
       env: {
         ATELIER_REDIS_URL: redisUrl, ATELIER_S3_ENDPOINT: s3.endpoint, ATELIER_S3_BUCKET: s3.bucket, ATELIER_S3_REGION: 'us-east-1',
         ATELIER_S3_ACCESS_KEY_ID: s3.accessKeyId, ATELIER_S3_SECRET_ACCESS_KEY: s3.secretAccessKey, ATELIER_S3_FORCE_PATH_STYLE: '1',

@@ -222,6 +222,9 @@ describe('cluster mode on Redis and the Ceph S3 gateway', () => {
       failed: finals.filter((r) => r.body.error_detail.code).length, refused_429_at_submit: refusedAt,
       processing_at_kill: processingAtKill.length, takeover_done_s_after_kill: +(takeoverMs / 1000).toFixed(1), lease_s: LEASE_MS / 1000,
       load_average: os.loadavg().map((x) => +x.toFixed(2)),
+      // Every process of the timed loads at one nice (all inherit this test's): a Redis niced below the engines
+      // would charge its waits to the cluster alone.
+      nice: { test: os.getPriority(), redis: os.getPriority(s.pids.redis), radosgw: os.getPriority(s.pids.radosgw), engine_A: os.getPriority(A.child.pid), engine_C: os.getPriority(C.child.pid) },
       embedded_1_engine: embeddedTimings.summary(), cluster_1_engine: oneEngineTimings.summary(), cluster_3_engines: clusterTimings.summary(),
       // One cluster engine against the embedded one (same workers): the cluster's own cost per endpoint.
       p50_ratio_cluster_1_over_embedded: oneEngineTimings.ratioTo(embeddedTimings),
