@@ -12,9 +12,9 @@ import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, lossAt, OUTSIDE_BAND, skullI
 import { fringeCover, hangsBeside, ownHairline, type HairMaps } from './hair-maps.ts';
 import { headOutline, headShape, skullTop } from './head-shape.ts';
 import { scalpLayer } from './scalp-layer.ts';
-import { equalise, fibreScale, flowNoise, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
+import { alongFlow, equalise, fibreScale, flowField, flowNoise, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 import {
-  BACKDROP_GOES, BACKDROP_SOFT, FLOW, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
+  BACKDROP_GOES, BACKDROP_SOFT, FLOW, HAIRLINE_BAND, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
   LOSS_SMOOTH, MIN_STRAND, NO_HAIR, NOT_SKIN, PERSON_BAND, PERSON_FRINGE, PERSON_SEEN, SHADOW_BAND, SHADOW_FROM, SHADOW_FULL, SHADOW_RISE, SKULL_SOFT, SMOOTH_FADE, SMOOTH_FROM,
   STRAND_FOCUS, STRAND_WIDTH, THINNER, TOP_ABOVE, TOUCHED, WANDER, WISP_FADE,
 } from './tuning.ts';
@@ -111,7 +111,17 @@ export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level
       const ex = win.x0 + x + 0.5 - fx, ey = win.y0 + y + 0.5 - fy, d = Math.hypot(ex, ey) || 1;
       tx[i] = ex / d; ty[i] = ey / d;
     }
-    const flow = flowNoise(lab.L, tx, ty, win.w, win.h, (man ? fibreScale : strandScale)(fw), seed + 3);
+    const scale = (man ? fibreScale : strandScale)(fw), field = flowField(lab.L, tx, ty, win.w, win.h, scale);
+    const flow = flowNoise(lab.L, tx, ty, win.w, win.h, scale, seed + 3, field);
+    if (man) {
+      // The hairline as a density along the strands: the loss averaged along the hair's flow over
+      // HAIRLINE_BAND of the face width either way, so where the stage's line crosses the strands each
+      // strand ends at its own place over that band (a few strands stand in front of the line, fewer
+      // behind it go) instead of all of them on one line across the hair: a cut.
+      const onHair = new Float32Array(n);
+      for (let i = 0; i < n; i++) if (maps.hair[i] > HAIR_SOME) onHair[i] = 1;
+      lost.set(alongFlow(lost, onHair, field.dx, field.dy, win.w, win.h, Math.max(2, Math.round(HAIRLINE_BAND * fw))));
+    }
     for (let i = 0; i < n; i++) noise[i] = FLOW.share * flow[i] + (1 - FLOW.share) * noise[i];
     equalise(noise);
   }

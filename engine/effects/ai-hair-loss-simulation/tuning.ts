@@ -97,6 +97,11 @@ export const FIBRE_TEXTURE = 0.35;
  * the flow noise's share `share` of a man's strand noise (the rest the clumps' lattice noise).
  */
 export const FLOW = { tensor: 3, prior: 0.25, share: 0.7 };
+/**
+ * A man's loss is averaged along the hair's flow over this share of the face width either way (about 5 mm
+ * on a face 14 cm wide): where a hairline crosses the strands they end over that band, each at its own place.
+ */
+export const HAIRLINE_BAND = 0.035;
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 export const KEEP_TEXTURE = 0.75;
 /** Softness of strandKeep's ranks: scalp shows through a strand's edges before its dark core goes. */
