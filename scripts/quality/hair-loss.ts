@@ -14,7 +14,9 @@
  *   texture   (issue 35) on the largest face at man_6 and man_7: the bare scalp's fine-band energy over the
  *             forehead's (measure.ts scalpMeasures; target 0.5 to 2), and the hairline's 20-80 % width as a
  *             share of the face width (a hard edge reads near the density blur's own floor, 1 %); printed
- *             per half with their worst cases, and each woman level's mean |ΔL| over the top of the head.
+ *             per half with their worst cases, and each woman level's mean |ΔL| over the top of the head;
+ *             at man_3 (a receding hairline inside the hair) the same width, and that of the change's strength
+ *             (|ΔL|), which counts hair thinning by fading as well as by strands.
  * The effect's steps run with one set of job facts per photo (faces and parsing once for the 14 levels).
  *
  *   npm run quality:hair-loss -- [--sheet DIR [--sheet-photos A,B] [--tile PX]] [--sheet100 DIR] [--only REGEXP] [--no-identity] [--every-level]
@@ -60,7 +62,7 @@ const sheetDir = opt('--sheet'), only = opt('--only'), sheet100 = opt('--sheet10
 const TEXTURE_TARGET = { least: 0.5, most: 2 };
 const SHEET100_LEVELS = { man: ['man_2', 'man_4', 'man_6', 'man_7'], woman: ['woman_1', 'woman_3', 'woman_5', 'woman_7'] };
 /** Per half: the texture ratios and edge widths at man_6 and man_7, and woman levels' top shifts, with their photos. */
-const texture: Record<string, { ratio: [number, string][]; edge: [number, string][]; womanShift: number[][]; shade: number[] }> = {};
+const texture: Record<string, { ratio: [number, string][]; edge: [number, string][]; womanShift: number[][]; shade: number[]; receding: [number, number, string][] }> = {};
 const SHEET_PHOTOS = opt('--sheet-photos')?.split(',') ?? SHEET_DEFAULT;
 const withIdentity = !args.includes('--no-identity');
 const everyLevel = withIdentity && args.includes('--every-level');
@@ -212,7 +214,11 @@ for (const rel of photos) {
     idText = [...idColumns(both(ids)), ...idColumns(both(hids))];
   }
   if (!noHair) {
-    const t = (texture[h] ??= { ratio: [], edge: [], womanShift: [], shade: [] });
+    const t = (texture[h] ??= { ratio: [], edge: [], womanShift: [], shade: [], receding: [] });
+    // man_3: the receding hairline lies inside the hair, where it thins out (at man_6 and man_7 the edge read
+    // is mostly the photo's own, where the old hair met the forehead).
+    const m3 = measures.man_3;
+    if (m3 && Number.isFinite(m3.edgeWidth)) t.receding.push([m3.edgeWidth, m3.edgeSoft, rel]);
     for (const level of ['man_6', 'man_7']) {
       const m = measures[level];
       if (m.scalpPixels >= 200 && m.foreheadPixels >= 200) t.ratio.push([m.ratio, `${rel} ${level}`]);
@@ -223,7 +229,7 @@ for (const rel of photos) {
     t.womanShift.push(series.woman.map((l) => measures[l].topShift));
   }
   const tx = (l: string) => `fine ${fmt(measures[l].ratio)} mid ${fmt(measures[l].midRatio)} (${measures[l].scalpPixels} px) side fall-off ${fmt(measures[l].shadeScalp, 3)} vs forehead ${fmt(measures[l].shadeForehead, 3)} edge ${fmt(100 * measures[l].edgeWidth, 1)} %`;
-  console.log(`  texture ${rel}: man_6 ${tx('man_6')}, man_7 ${tx('man_7')}; woman top |ΔL| ${series.woman.map((l) => fmt(measures[l].topShift, 1)).join(',')}`);
+  console.log(`  texture ${rel}: man_3 hairline 20-80 % width ${fmt(100 * measures.man_3.edgeWidth, 1)} % (changed pixels), ${fmt(100 * measures.man_3.edgeSoft, 1)} % (|ΔL|); man_6 ${tx('man_6')}, man_7 ${tx('man_7')}; woman top |ΔL| ${series.woman.map((l) => fmt(measures[l].topShift, 1)).join(',')}`);
   if (sheet100Crop) {
     const c = sheet100Crop, comp: OverlayOptions[] = [];
     (['man', 'woman'] as const).forEach((name, r) => tiles100[name].forEach((t, i) => comp.push({ input: t, left: i * c.width, top: r * c.height })));
@@ -259,7 +265,8 @@ for (const [h, t] of Object.entries(texture).sort()) {
   console.log(`hair loss texture ${h}: scalp/forehead fine-band energy at man_6 and man_7 in ${TEXTURE_TARGET.least}-${TEXTURE_TARGET.most}: ${inside} of ${t.ratio.length}, ` +
     `median ${fmt(med(t.ratio.map(([v]) => v)))}, worst ${wr ? `${fmt(wr[0])} (${wr[1]})` : '-'}; hairline 20-80 % width median ${fmt(100 * med(t.edge.map(([v]) => v)), 1)} % of the face width, ` +
     `narrowest ${we ? `${fmt(100 * we[0], 1)} % (${we[1]})` : '-'}; woman top |ΔL| by level (median over photos) ${t.womanShift[0]?.map((_, k) => fmt(med(t.womanShift.map((s) => s[k])), 1)).join(',') ?? '-'}, strictly rising on ${orderedShift} of ${t.womanShift.length}; ` +
-    `|dome's side fall-off - forehead's| median ${fmt(med(t.shade), 3)}, worst ${fmt(Math.max(...t.shade), 3)}`);
+    `|dome's side fall-off - forehead's| median ${fmt(med(t.shade), 3)}, worst ${fmt(Math.max(...t.shade), 3)}; ` +
+    `man_3 hairline 20-80 % width median ${fmt(100 * med(t.receding.map(([v]) => v)), 1)} % (changed pixels), ${fmt(100 * med(t.receding.map(([, v]) => v)), 1)} % (|ΔL|)`);
 }
 
 if (everyLevel) {

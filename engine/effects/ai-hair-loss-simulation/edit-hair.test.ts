@@ -12,7 +12,7 @@ const levels = (series: Series) => Array.from({ length: STAGES }, (_, i) => ({ s
 describe('the edit on a synthetic head', () => {
   // A 300 x 360 picture: skin below a hairline at v = 1, dark hair above it and on the sides, grey around;
   // with bangs, hair over the forehead down to v = 0.3 too.
-  let bangs = false;
+  let bangs = false, hairRgb = [40, 30, 25];
   const hairy = (u: number, v: number) => v > 1 || (Math.abs(u) > 0.85 && v > 0.2) || (bangs && v > 0.3);
   const f: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
   const W = 300, H = 360, n = W * H;
@@ -21,7 +21,7 @@ describe('the edit on a synthetic head', () => {
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
       const [u, v] = toHead(f, x + 0.5, y + 0.5), j = (y * W + x) * 3;
       const head = Math.hypot(u / 1.05, v > 0.45 ? (v - 0.45) / 1.2 : 0) < 1;
-      const c = !head ? [150, 160, 170] : hairy(u, v) ? [40, 30, 25] : [200 + ((x * 7 + y * 3) % 9), 150, 130];
+      const c = !head ? [150, 160, 170] : hairy(u, v) ? hairRgb : [200 + ((x * 7 + y * 3) % 9), 150, 130];
       data[j] = c[0]; data[j + 1] = c[1]; data[j + 2] = c[2];
     }
     return { data, width: W, height: H, channels: 3 };
@@ -139,6 +139,36 @@ describe('the edit on a synthetic head', () => {
     expect(goneShare({ series: 'man', stage: 5 }, over)).toBeGreaterThan(0.8);
     // Not the woman's levels: her hair over the backdrop stays.
     expect(goneShare({ series: 'woman', stage: 7 }, side)).toBe(0);
+  });
+
+  it('woman: on blonde hair as light as the skin, the scalp seen through the thinning top is the skin\'s, not a shade darker than the hair', () => {
+    // Issue 35: blonde woman_1 and woman_3 were nearly invisible: scalp under the strands that stay was
+    // shaded as a man's under dense hair, which on blonde hair is the hair's own lightness.
+    hairRgb = [190, 150, 105];
+    try {
+      const m = maps(false), win = { x0: 0, y0: 0, w: W, h: H }, original = base();
+      const top: number[] = [];
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        const [u, v] = toHead(f, x + 0.5, y + 0.5);
+        if (v > 1.05 && v < 1.5 && Math.abs(u) < 0.5) top.push(y * W + x);
+      }
+      const skinRgb = [204, 150, 130];
+      const dist = (d: Buffer, i: number, c: number[]) => Math.hypot(d[i * 3] - c[0], d[i * 3 + 1] - c[1], d[i * 3 + 2] - c[2]);
+      let prev = 0;
+      for (const stage of [1, 2, 3]) {
+        const img = base();
+        editHair(img, win, f, { series: 'woman', stage }, m, 7);
+        const changed = changedPixels(original.data, img.data, 3);
+        const shown = top.filter((i) => changed[i]);
+        // More scalp shows each stage, and what shows is the skin's colour (a shaded scalp is the hair's).
+        expect(shown.length, `woman_${stage}`).toBeGreaterThan(Math.max(prev, 0.01 * top.length));
+        prev = shown.length;
+        const nearSkin = shown.filter((i) => dist(img.data, i, skinRgb) < dist(img.data, i, hairRgb)).length;
+        expect(nearSkin / shown.length, `woman_${stage}`).toBeGreaterThan(0.5);
+      }
+    } finally {
+      hairRgb = [40, 30, 25];
+    }
   });
 
   it('bangs: measured as such, they thin and recede stage by stage instead of going at once with the temples', () => {

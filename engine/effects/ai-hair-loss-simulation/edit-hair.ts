@@ -12,9 +12,9 @@ import { FLOOR, FLOOR_FADE, fromHead, hairlineLift, lossAt, OUTSIDE_BAND, skullI
 import { fringeCover, hangsBeside, ownHairline, type HairMaps } from './hair-maps.ts';
 import { headOutline, headShape, skullTop } from './head-shape.ts';
 import { scalpLayer } from './scalp-layer.ts';
-import { equalise, fibreScale, flowNoise, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
+import { alongFlow, equalise, fibreScale, flowField, flowNoise, smoothLoss, strandGone, strandKeep, strandNoise, strandScale, valueNoise } from './strands.ts';
 import {
-  BACKDROP_GOES, BACKDROP_SOFT, FLOW, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
+  BACKDROP_GOES, BACKDROP_SOFT, FLOW, HAIRLINE_BAND, BANGS_COVER, BANGS_WIDTH, FIBRE_TEXTURE, FRINGE_REACH, FRINGE_ROOT, HAIR_FIRM, HAIR_RAMP, HAIR_SOME, HANG_FADE, HANG_WIDTH, JITTER, KEEP_SOFT,
   LOSS_SMOOTH, MIN_STRAND, NO_HAIR, NOT_SKIN, PERSON_BAND, PERSON_FRINGE, PERSON_SEEN, SHADOW_BAND, SHADOW_FROM, SHADOW_FULL, SHADOW_RISE, SKULL_SOFT, SMOOTH_FADE, SMOOTH_FROM,
   STRAND_FOCUS, STRAND_WIDTH, THINNER, TOP_ABOVE, TOUCHED, WANDER, WISP_FADE,
 } from './tuning.ts';
@@ -101,15 +101,27 @@ export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level
     }
   }
   const lab = toLab(img, win);
-  if (man) {
-    // A man's single hairs run along the hair's own flow (flowNoise), the frame's fan where it shows none.
+  {
+    // Strands go along the hair's own flow (flowNoise), the frame's fan where it shows none: a man's single
+    // hairs, and the gaps a woman's thinning top opens between her strands (across the combing they read
+    // as rows of slits cut into the hair).
     const tx = new Float32Array(n), ty = new Float32Array(n);
     const [fx, fy] = fromHead(f, f.mid, -focus);
     for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
       const ex = win.x0 + x + 0.5 - fx, ey = win.y0 + y + 0.5 - fy, d = Math.hypot(ex, ey) || 1;
       tx[i] = ex / d; ty[i] = ey / d;
     }
-    const flow = flowNoise(lab.L, tx, ty, win.w, win.h, fibreScale(fw), seed + 3);
+    const scale = (man ? fibreScale : strandScale)(fw), field = flowField(lab.L, tx, ty, win.w, win.h, scale);
+    const flow = flowNoise(lab.L, tx, ty, win.w, win.h, scale, seed + 3, field);
+    if (man) {
+      // The hairline as a density along the strands: the loss averaged along the hair's flow over
+      // HAIRLINE_BAND of the face width either way, so where the stage's line crosses the strands each
+      // strand ends at its own place over that band (a few strands stand in front of the line, fewer
+      // behind it go) instead of all of them on one line across the hair: a cut.
+      const onHair = new Float32Array(n);
+      for (let i = 0; i < n; i++) if (maps.hair[i] > HAIR_SOME) onHair[i] = 1;
+      lost.set(alongFlow(lost, onHair, field.dx, field.dy, win.w, win.h, Math.max(2, Math.round(HAIRLINE_BAND * fw))));
+    }
     for (let i = 0; i < n; i++) noise[i] = FLOW.share * flow[i] + (1 - FLOW.share) * noise[i];
     equalise(noise);
   }
@@ -123,11 +135,12 @@ export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level
   // still sees the person there, the wisps reach twice as far.
   const fringeWide = maps.person ? dilatePlane(firmLoss, win.w, win.h, Math.max(3, Math.round(PERSON_FRINGE * FRINGE_REACH * fw))) : fringe;
   const gone = new Float32Array(n);
+  const thinner = Math.max(THINNER.least, Math.min(THINNER.most, THINNER.px / strandScale(fw).strand));
   let any = 0;
   for (let i = 0; i < n; i++) {
     const loss = lost[i];
-    // Mostly whole strands gone; a little of every strand thinner, as thinning hair is.
-    let g = loss > 0 ? (THINNER * loss + (1 - THINNER) * strandGone(loss, keep[i], KEEP_SOFT)) * firm[i] : 0;
+    // Whole strands gone, and every strand a little thinner, the more so the finer they are (thinner).
+    let g = loss > 0 ? (thinner * loss + (1 - thinner) * strandGone(loss, keep[i], KEEP_SOFT)) * firm[i] : 0;
     if (loss > 0 && head[i] < 1) g += (smooth((loss - BACKDROP_GOES) / BACKDROP_SOFT + 0.5) * firm[i] - g) * (1 - head[i]);
     const fr = maps.person && maps.person[i] > PERSON_SEEN && maps.skin[i] < NOT_SKIN ? fringeWide[i] : fringe[i];
     if (fr > 0 && maps.hair[i] < HAIR_FIRM && maps.skin[i] < 0.5 && maps.hair[i] + maps.background[i] > 0.5) {
@@ -154,7 +167,7 @@ export function editHair(img: RasterImage, win: Rect, f: HeadFrame, level: Level
     if (k > gone[i]) { gone[i] = k; if (k > TOUCHED) any++; lost[i] = Math.max(lost[i], k); }
   }
 
-  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed, bangs);
+  const reveal = scalpLayer(lab.L, lab.a, lab.b, U, V, win, f, shape, head, maps, lost, shadowed, gone, seed, bangs, level.series);
   if (!reveal) return 0;
   for (let i = 0; i < n; i++) {
     const g = gone[i];

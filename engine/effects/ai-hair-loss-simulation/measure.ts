@@ -37,6 +37,11 @@ export interface ScalpMeasures {
   scalpPixels: number; foreheadPixels: number;
   /** Median 20-80 % width of the change's density across its edge above the forehead, share of the face width; NaN without one. */
   edgeWidth: number;
+  /**
+   * The same for the change's strength (|ΔL|, blurred as the density is, over its 95th percentile above the
+   * forehead): hair that thins by fading as well as by strands reads as wide here, a cut as narrow.
+   */
+  edgeSoft: number;
   /** Pixels changed by more than 12 levels above the brows. */
   changed: number;
   /** Mean |ΔL| over the top of the head (v 0.9 to 1.8, within 0.7 of the midline): how visible a diffuse thinning is. */
@@ -111,17 +116,28 @@ export function scalpMeasures(before: RasterImage, after: RasterImage, f: HeadFr
   const dens = new Float32Array(w * h);
   for (let i = 0; i < dens.length; i++) dens[i] = changed[i];
   const d = blurPlane(dens, w, h, Math.max(1, DENSITY_SIGMA * fw));
-  const widths: number[] = [];
-  for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) {
-    const i = y * w + x;
-    if (V[i] < 0.5 || Math.abs(U[i]) > 1.2 || d[i] < 0.35 || d[i] > 0.65) continue;
-    const g = Math.hypot(d[i + 1] - d[i - 1], d[i + w] - d[i - w]) / 2;
-    if (g > 1e-4) widths.push(0.6 / g / fw);
-  }
-  widths.sort((p, q) => p - q);
+  const edgeOf = (d: Float32Array) => {
+    const widths: number[] = [];
+    for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      if (V[i] < 0.5 || Math.abs(U[i]) > 1.2 || d[i] < 0.35 || d[i] > 0.65) continue;
+      const g = Math.hypot(d[i + 1] - d[i - 1], d[i + w] - d[i - w]) / 2;
+      if (g > 1e-4) widths.push(0.6 / g / fw);
+    }
+    widths.sort((p, q) => p - q);
+    return widths.length ? widths[widths.length >> 1] : NaN;
+  };
+  const strength = new Float32Array(w * h);
+  for (let i = 0; i < strength.length; i++) strength[i] = Math.abs(La[i] - Lb[i]);
+  const sb = blurPlane(strength, w, h, Math.max(1, DENSITY_SIGMA * fw));
+  const above: number[] = [];
+  for (let i = 0; i < sb.length; i++) if (V[i] >= 0.5 && Math.abs(U[i]) <= 1.2 && sb[i] > 0.5) above.push(sb[i]);
+  above.sort((p, q) => p - q);
+  const full = above.length ? above[Math.floor(0.95 * (above.length - 1))] : 0;
+  if (full > 0) for (let i = 0; i < sb.length; i++) sb[i] = Math.min(1, sb[i] / full);
   return {
     shadeScalp: fall(0), shadeForehead: fall(4),
     scalpHf: a.rms, foreheadHf: b.rms, ratio: a.rms / b.rms, scalpMid: a.mid, foreheadMid: b.mid, midRatio: a.mid / b.mid, scalpPixels: a.k, foreheadPixels: b.k,
-    edgeWidth: widths.length ? widths[widths.length >> 1] : NaN, changed: count, topShift: top ? shift / top : 0,
+    edgeWidth: edgeOf(d), edgeSoft: full > 0 ? edgeOf(sb) : NaN, changed: count, topShift: top ? shift / top : 0,
   };
 }

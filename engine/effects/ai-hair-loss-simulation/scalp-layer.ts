@@ -23,7 +23,7 @@ import {
  * and light, the light the hair itself was in, dome shading, sheen, forehead texture), outside it the
  * background filled in. Null when no forehead or other skin is visible to make a scalp from.
  */
-export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false): Float32Array[] | null {
+export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false, series: 'man' | 'woman' = 'man'): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
   // Forehead skin, else any skin of this face.
@@ -111,11 +111,18 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     const white = 1 - SHEEN_SKIN;
     linearToLab(shaded(d, 0) * k + sp * (white + SHEEN_SKIN * mean[0] / meanY), shaded(d, 1) * k + sp * (white + SHEEN_SKIN * mean[1] / meanY), shaded(d, 2) * k + sp * (white + SHEEN_SKIN * mean[2] / meanY), out);
   };
+  // A woman's scalp shows between strands on top of the head, which faces the light: lit as the forehead
+  // is (its mean normal), not as the bald dome's side turned from the camera, whose shade on blonde hair is
+  // the hair's own tone and showed nothing.
+  let fx = 0, fy = 0;
+  for (let k = 0; k < nx.length; k++) { fx += nx[k]; fy += ny[k]; }
+  fx /= nx.length; fy /= nx.length;
+  const lit: [number, number, number] = [fx, fy, Math.sqrt(Math.max(0, 1 - fx * fx - fy * fy))];
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
-    const nn = normalAt(i);
+    const nn = series === 'woman' && maps.hair[i] >= HAIR_SOME ? lit : normalAt(i);
     // Scalp seen between remaining strands lies in their shade; bare scalp does not.
-    const k = maps.hair[i] >= HAIR_SOME ? 1 - UNDER_HAIR_SHADE * (1 - lost[i]) : 1;
+    const k = maps.hair[i] >= HAIR_SOME ? 1 - UNDER_HAIR_SHADE[series] * (1 - lost[i]) : 1;
     model(nn, k, lab);
     outL[i] = lab.l; outA[i] = lab.a; outB[i] = lab.b;
   }

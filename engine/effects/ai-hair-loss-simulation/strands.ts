@@ -135,7 +135,20 @@ export function smoothLoss(loss: Float32Array, weight: Float32Array, w: number, 
  * out from below the face) where the hair shows no direction of its own. The frame's fan alone crossed hair
  * combed back over the sides: strands cut across the hair's flow read as printed dashes at the horseshoe's top.
  */
-export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, scale: StrandScale, seed: number): Float32Array {
+export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, scale: StrandScale, seed: number, field = flowField(L, tx, ty, w, h, scale)): Float32Array {
+  const n = w * h, s = Math.max(0.8, scale.strand / 2);
+  const { dx, dy } = field;
+  const white = new Float32Array(n);
+  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) white[i] = hash2(x, y, seed + 5);
+  const grain = blurPlane(white, w, h, s * 0.6);
+  return equalise(alongFlow(grain, null, dx, dy, w, h, Math.max(3, Math.round(scale.strand * scale.stretch))));
+}
+
+/**
+ * The hair's flow per pixel (unit dx, dy; no sign): across the dominant gradient of the structure tensor of
+ * the hair's lightness, pulled toward the frame's strands `toward` (tx, ty) where the hair shows no direction.
+ */
+export function flowField(L: Float32Array, tx: Float32Array, ty: Float32Array, w: number, h: number, scale: StrandScale): { dx: Float32Array; dy: Float32Array } {
   const n = w * h, s = Math.max(0.8, scale.strand / 2);
   const b = blurPlane(L, w, h, s);
   const xx = new Float32Array(n), xy = new Float32Array(n), yy = new Float32Array(n);
@@ -149,7 +162,6 @@ export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w
   let trace = 0;
   for (let i = 0; i < n; i++) trace += jxx[i] + jyy[i];
   const mu = (FLOW.prior * trace) / n;
-  // The strand's direction per pixel: across the dominant gradient of the tensor plus the prior's.
   const dx = new Float32Array(n), dy = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     // The prior's gradient runs across the frame's strand: (-ty, tx).
@@ -158,20 +170,27 @@ export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w
     const phi = 0.5 * Math.atan2(2 * c, a - d);
     dx[i] = -Math.sin(phi); dy[i] = Math.cos(phi);
   }
-  const white = new Float32Array(n);
-  for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) white[i] = hash2(x, y, seed + 5);
-  const grain = blurPlane(white, w, h, s * 0.6);
-  const out = new Float32Array(n), K = Math.max(3, Math.round(scale.strand * scale.stretch));
+  return { dx, dy };
+}
+
+/**
+ * `plane` averaged along the flow's streamlines through each pixel, `K` pixels either way with weights
+ * falling linearly (line integral convolution); with `weight`, only over the pixels it holds (the others
+ * keep their value).
+ */
+export function alongFlow(plane: Float32Array, weight: Float32Array | null, dx: Float32Array, dy: Float32Array, w: number, h: number, K: number): Float32Array {
+  const out = new Float32Array(w * h);
   for (let y = 0, i = 0; y < h; y++) for (let x = 0; x < w; x++, i++) {
-    let sum = grain[i], wsum = 1;
+    if (weight && !(weight[i] > 0)) { out[i] = plane[i]; continue; }
+    let sum = plane[i], wsum = 1;
     for (let sign = 1; sign >= -1; sign -= 2) {
       let px = x + 0.5, py = y + 0.5, ux = dx[i] * sign, uy = dy[i] * sign;
       for (let k = 1; k <= K; k++) {
         px += ux; py += uy;
         const qx = Math.floor(px), qy = Math.floor(py);
         if (qx < 0 || qy < 0 || qx >= w || qy >= h) break;
-        const j = qy * w + qx, wt = 1 - k / (K + 1);
-        sum += grain[j] * wt; wsum += wt;
+        const j = qy * w + qx, wt = (1 - k / (K + 1)) * (weight ? weight[j] : 1);
+        sum += plane[j] * wt; wsum += wt;
         // Follow the field, keeping the way on (the orientation has no sign).
         let nx = dx[j], ny = dy[j];
         if (nx * ux + ny * uy < 0) { nx = -nx; ny = -ny; }
@@ -180,5 +199,5 @@ export function flowNoise(L: Float32Array, tx: Float32Array, ty: Float32Array, w
     }
     out[i] = sum / wsum;
   }
-  return equalise(out);
+  return out;
 }

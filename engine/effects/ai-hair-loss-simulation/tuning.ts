@@ -70,8 +70,14 @@ export const HAIRLINE_SCAN = { from: 0.2, to: 1.6 }, SKULL_SCAN_FROM = 0.6;
 
 // Which hair goes.
 
-/** Share of the loss that thins every strand rather than removing whole ones. */
-export const THINNER = 0.25;
+/**
+ * Share of the loss that thins every pixel's hair rather than removing whole strands: `least` where the
+ * hair's strands (strandScale's spacing) are `px` pixels wide or more and can go one by one, rising as they
+ * shrink under a pixel, to `most`. A face 200 px wide holds strands about a pixel wide: hair removed pixel
+ * by pixel there left a fringe of one-pixel dashes at a receding hairline (superbomba man_3 at 100 %), where
+ * a photograph of a thinning hairline shows the hair's tone fading into the skin over a few pixels.
+ */
+export const THINNER = { least: 0.25, most: 0.65, px: 2 };
 /** A strand's width, as a share of the face width (the hair texture strandKeep ranks); at least MIN_STRAND px. */
 export const STRAND_WIDTH = 0.003, MIN_STRAND = 0.7;
 /**
@@ -91,6 +97,11 @@ export const FIBRE_TEXTURE = 0.35;
  * the flow noise's share `share` of a man's strand noise (the rest the clumps' lattice noise).
  */
 export const FLOW = { tensor: 3, prior: 0.25, share: 0.7 };
+/**
+ * A man's loss is averaged along the hair's flow over this share of the face width either way (about 5 mm
+ * on a face 14 cm wide): where a hairline crosses the strands they end over that band, each at its own place.
+ */
+export const HAIRLINE_BAND = 0.035;
 /** Share of the hair's own texture in strandKeep (the rest is strand noise, for hair too blurred to rank). */
 export const KEEP_TEXTURE = 0.75;
 /** Softness of strandKeep's ranks: scalp shows through a strand's edges before its dark core goes. */
@@ -219,8 +230,12 @@ export const CAP_KNEE = 10;
  * forehead speaks for itself and a turned head's narrow side does not.
  */
 export const SHADE_CURVE = { least: -0.12, most: -0.6, reach: 0.15, prior: -0.3, ridge: 0.02 };
-/** How much darker scalp is under the hair still standing (at no loss), than bare. */
-export const UNDER_HAIR_SHADE = 0.35;
+/**
+ * How much darker scalp is under the hair still standing (at no loss), than bare: a man's, under the dense
+ * hair behind a receding hairline, and a woman's, seen through her thinning top, which faces the light (at
+ * a man's 0.35 a blonde's scalp came back as dark as her hair: woman_1 and woman_3 changed nothing to see).
+ */
+export const UNDER_HAIR_SHADE = { man: 0.35, woman: 0.08 };
 /**
  * The seam: the skin the scalp meets (down to SEAM_FROM in v, where the edit's weight is under
  * SEAM_UNTOUCHED), blurred over SEAM_SIGMA of the face width; the difference carried over the dome by a
