@@ -123,7 +123,7 @@ export const parse: Step<P, ParseState, Parsed> = async (c) => ({ parse: parseGa
  * the face parser's network runs in the model host: the same parse, the model's time under the rules'.
  */
 export const parseAlongHeads: Step<P, Alpha & Person, Heads & Parsed> = named('parseAlongHeads', async (c: Ctx<P, Alpha & Person>, kit: Kit) => {
-  const heads = parseFacesAround(c, kit);
+  const heads = Promise.resolve(parseFacesAround(c, kit));
   heads.catch(() => {});
   const input = await parseInput(withState(c, { heads: undefined }));
   const rules = parseByRules(input);
