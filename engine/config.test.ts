@@ -23,10 +23,13 @@ describe('configFromEnv', () => {
   });
 
   it('preloads ISNet and RVM unless told otherwise, and refuses an id that is not an ONNX network of the catalog', () => {
-    expect(configFromEnv({}).preloadModels).toEqual(['isnet-medium', 'rvm-onnx']);
+    expect(configFromEnv({}).preloadModels).toEqual(['isnet-medium', 'rvm-onnx', 'bisenet-face-parsing@384']);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: '' }).preloadModels).toEqual([]);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-medium' }).preloadModels).toEqual(['isnet-medium']);
     expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'isnet-small, rvm-onnx' }).preloadModels).toEqual(['isnet-small', 'rvm-onnx']);
     expect(() => configFromEnv({ ATELIER_PRELOAD_MODELS: 'human' })).toThrow(/human is not an ONNX network of the catalog; those are .*isnet-medium/);
+    expect(configFromEnv({ ATELIER_PRELOAD_MODELS: 'bisenet-face-parsing@384' }).preloadModels).toEqual(['bisenet-face-parsing@384']);
+    expect(() => configFromEnv({ ATELIER_PRELOAD_MODELS: 'rvm-onnx@384' })).toThrow(/rvm-onnx@384 is not an ONNX network of the catalog; .*bisenet-face-parsing@<variant>/);
+    expect(() => configFromEnv({ ATELIER_PRELOAD_MODELS: 'bisenet-face-parsing@' })).toThrow(/bisenet-face-parsing@ is not/);
   });
 });

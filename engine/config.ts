@@ -46,7 +46,8 @@ export interface EngineConfig {
   modelIdleMs: number;
   /**
    * ATELIER_PRELOAD_MODELS: ONNX networks the model host opens once the engine is up, so the first request
-   * needing one does not wait for its load (comma-separated catalog ids; unset: isnet-medium and rvm-onnx; empty: none).
+   * needing one does not wait for its load (comma-separated catalog ids, `id@variant` for one of a family;
+   * unset: isnet-medium, rvm-onnx and bisenet-face-parsing@384; empty: none).
    */
   preloadModels: string[];
   /**
@@ -108,12 +109,19 @@ function effectSlugs(v: string | undefined): string[] {
   return slugs;
 }
 
-/** ATELIER_PRELOAD_MODELS: catalog ids of ONNX networks; anything else stops the start with the list. */
+/**
+ * ATELIER_PRELOAD_MODELS: catalog ids of ONNX networks, or `id@variant` for one of a family the catalog
+ * converts on demand (the face parser at an input side); anything else stops the start with the list.
+ */
 function onnxIds(value: string): string[] {
   const ids = value.split(',').map((m) => m.trim()).filter(Boolean);
   const known = Object.values(catalog).filter((e) => e.onnx).map((e) => e.id);
-  const unknown = ids.filter((id) => !known.includes(id));
-  if (unknown.length) throw new Error(`ATELIER_PRELOAD_MODELS: ${unknown.join(', ')} is not an ONNX network of the catalog; those are ${known.join(', ')}`);
+  const families = Object.values(catalog).filter((e) => e.onnxVariant).map((e) => e.id);
+  const unknown = ids.filter((id) => {
+    const [base, variant] = id.split('@');
+    return variant === undefined ? !known.includes(id) : !variant || !families.includes(base);
+  });
+  if (unknown.length) throw new Error(`ATELIER_PRELOAD_MODELS: ${unknown.join(', ')} is not an ONNX network of the catalog; those are ${known.join(', ')}, and ${families.map((f) => `${f}@<variant>`).join(', ')}`);
   return ids;
 }
 
@@ -173,8 +181,10 @@ export function configFromEnv(env = process.env): EngineConfig {
     // ISNet's open session holds about 1.4 GB (its arena) against 0.6 GB closed; reopening it takes about 1 s.
     modelIdleMs: int(env.ATELIER_MODEL_IDLE_MS, 10 * 60_000),
     // ISNet by default: opened from its optimised copy it adds about 215 MB at rest (RSS after start 442 MB
-    // against 227 MB; 866 MB from its weights), for about 2 s off the first product or apparel cutout.
-    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium,rvm-onnx'),
+    // against 227 MB; 866 MB from its weights), for about 2 s off the first product or apparel cutout. The
+    // face parser at 384 px (apparel's heads, hair loss): its open (the identity hash and the session, about
+    // 0.4 s of CPU) came after ISNet's first run in apparel's first request.
+    preloadModels: onnxIds(env.ATELIER_PRELOAD_MODELS ?? 'isnet-medium,rvm-onnx,bisenet-face-parsing@384'),
     optimizedModelDir: env.ATELIER_OPTIMIZED_MODEL_DIR === 'off' ? false : env.ATELIER_OPTIMIZED_MODEL_DIR ? path.resolve(env.ATELIER_OPTIMIZED_MODEL_DIR) : undefined,
     maxQueuedTasks: int(env.ATELIER_MAX_QUEUED_TASKS, 200),
     minFreeBytes: int(env.ATELIER_MIN_FREE_MB, 64) * 1024 * 1024,

@@ -110,10 +110,12 @@ function fuse(v: number, a: number, fm: number, bm: number): number {
  */
 function shrink(src: Uint8Array, stride: number, offset: number, div: number, w: number, h: number, s: number, gw: number, gh: number): Float32Array {
   const sum = new Float32Array(gw * gh), count = new Float32Array(gw * gh);
+  const block = new Int32Array(w);
+  for (let x = 0; x < w; x++) block[x] = (x / s) | 0;
   for (let y = 0; y < h; y++) {
     const gy = ((y / s) | 0) * gw;
     for (let x = 0, j = y * w * stride + offset; x < w; x++, j += stride) {
-      const g = gy + ((x / s) | 0);
+      const g = gy + block[x];
       sum[g] += src[j] / div;
       count[g]++;
     }
@@ -180,13 +182,19 @@ function estimate(
     means(f1, b1, image, a, narrowA, narrow, gw, gh, scratch, fMean[c], bMean[c]);
   }
 
-  // The last fusion at full resolution, the grid's means interpolated bilinearly between block centres.
+  // The last fusion at full resolution, the grid's means interpolated bilinearly between block centres
+  // (each column's place on the grid worked out once, not at every soft pixel of it).
+  const cx0 = new Int32Array(width), cx1 = new Int32Array(width), ctx = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const gx = Math.min(Math.max((x + 0.5) / s - 0.5, 0), gw - 1), x0 = Math.floor(gx);
+    cx0[x] = x0; cx1[x] = Math.min(x0 + 1, gw - 1); ctx[x] = gx - x0;
+  }
   for (let y = 0; y < height; y++) {
     const gy = Math.min(Math.max((y + 0.5) / s - 0.5, 0), gh - 1), y0 = Math.floor(gy), y1 = Math.min(y0 + 1, gh - 1), ty = gy - y0;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x, av = alpha[i];
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const av = alpha[i];
       if (av === 0 || av === 255) continue;
-      const gx = Math.min(Math.max((x + 0.5) / s - 0.5, 0), gw - 1), x0 = Math.floor(gx), x1 = Math.min(x0 + 1, gw - 1), tx = gx - x0;
+      const x0 = cx0[x], x1 = cx1[x], tx = ctx[x];
       const k00 = y0 * gw + x0, k01 = y0 * gw + x1, k10 = y1 * gw + x0, k11 = y1 * gw + x1;
       const w00 = (1 - tx) * (1 - ty), w01 = tx * (1 - ty), w10 = (1 - tx) * ty, w11 = tx * ty;
       for (let c = 0; c < 3; c++) {

@@ -50,15 +50,17 @@ describe('lazy model loading', () => {
 
 describe('preloaded networks', () => {
   it('opens ATELIER_PRELOAD_MODELS in the model host once the engine is up, with no request, and serves from it', async () => {
-    const p = await startTestEngine({ preloadModels: ['isnet-medium'] });
+    // One of a family too: the face parser converted for one input side.
+    const p = await startTestEngine({ preloadModels: ['isnet-medium', 'bisenet-face-parsing@384'] });
     try {
       await waitReady(p);
-      let state: unknown;
+      let states: unknown[] = [];
       for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
-        state = (await get(p, '/healthz', {})).body.models['isnet-medium'];
-        if ((state as { state: string }).state !== 'loading') break;
+        const models = (await get(p, '/healthz', {})).body.models;
+        states = [models['isnet-medium'], models['bisenet-face-parsing@384']];
+        if (states.every((s) => s && (s as { state: string }).state !== 'loading')) break;
       }
-      expect(state).toEqual({ state: 'loaded', workers: 1 });
+      expect(states).toEqual([{ state: 'loaded', workers: 1 }, { state: 'loaded', workers: 1 }]);
       expect((await get(p, '/healthz', {})).body.models['isnet-small']).toEqual({ state: 'loadable' });
       const r = await post(p, COMMODITY, form({ image: fixture('product_coffee_cup.png'), return_form: 'mask' }));
       expect(r.status).toBe(200);

@@ -6,12 +6,12 @@
 import sharp from 'sharp';
 import type endpoint from '../../../contract/endpoints/apparel-background-removal.ts';
 import type { Params } from '../../../contract/endpoint.ts';
-import { named, type Ctx, type Kit, type Step } from '../../pipeline/effect.ts';
+import { named, withState, type Ctx, type Kit, type Step } from '../../pipeline/effect.ts';
 import { predict, type IsnetModel } from '../../vision/models/isnet.ts';
 import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from './garments/human-run.ts';
-import { parseGarments, type GarmentParse } from './garments/parse.ts';
-import type { ParseInput } from './garments/rules.ts';
+import { namedByModel, parseGarments, type GarmentParse } from './garments/parse.ts';
+import { parseByRules, type ParseInput } from './garments/rules.ts';
 import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { BAG_LABELS } from './garments/bags.ts';
@@ -19,6 +19,7 @@ import { BAGS } from './garments/tuning.ts';
 import { multiplyByInputAlpha, withAlpha } from '../../image/alpha.ts';
 import { overWhite } from '../../image/composite.ts';
 import { encodePngFast } from '../../image/encode.ts';
+import type { EncodedImage } from '../../image/raster.ts';
 import { decontaminator } from '../../image/foreground.ts';
 import { classLabel, clothingLabels, selectLabels, type GarmentClass } from './garment-classes.ts';
 import { FOREGROUND_RADII, MESH_FACES, WORK_SIDE } from './tuning.ts';
@@ -118,6 +119,19 @@ export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
 export const parse: Step<P, ParseState, Parsed> = async (c) => ({ parse: parseGarments(await parseInput(c)) });
 
 /**
+ * parseFacesAround then parse, with the rules' part of the parse (which does not read the heads) run while
+ * the face parser's network runs in the model host: the same parse, the model's time under the rules'.
+ */
+export const parseAlongHeads: Step<P, Alpha & Person, Heads & Parsed> = named('parseAlongHeads', async (c: Ctx<P, Alpha & Person>, kit: Kit) => {
+  const heads = Promise.resolve(parseFacesAround(c, kit));
+  heads.catch(() => {});
+  const input = await parseInput(withState(c, { heads: undefined }));
+  const rules = parseByRules(input);
+  const h = await heads;
+  return { ...h, parse: namedByModel(rules, { ...input, heads: h.heads }) };
+});
+
+/**
  * The work-size label selection upscaled to input size (soft seams between garments) times the subject
  * alpha; where the parse labelled what the matte left out (a bag), the selection alone.
  */
@@ -159,16 +173,26 @@ export const encodeOutputs: Step<P, Masks> = async (c) => {
   // The photo's colours with the soft edge of each alpha freed of what lay behind (engine/image/foreground.ts),
   // the photo's part of that made once for every output.
   const decontaminated = decontaminator(data, width, height, channels, FOREGROUND_RADII);
-  const encodings = Object.entries(c.state.masks).map(([name, alpha]) => {
+  const encode = (alpha: Uint8Array) => {
     switch (c.params.return_form) {
       case 'mask':
-        return [name, encodePngFast({ data: alpha, width, height, channels: 1 })] as const;
+        return encodePngFast({ data: alpha, width, height, channels: 1 });
       case 'whiteBK':
-        return [name, encodePngFast({ data: overWhite(decontaminated(alpha), channels, alpha), width, height, channels: 3 })] as const;
+        return encodePngFast({ data: overWhite(decontaminated(alpha), channels, alpha), width, height, channels: 3 });
       default:
-        return [name, encodePngFast({ data: withAlpha(decontaminated(alpha), channels, alpha), width, height, channels: 4 })] as const;
+        return encodePngFast({ data: withAlpha(decontaminated(alpha), channels, alpha), width, height, channels: 4 });
     }
-  });
-  const encoded = await Promise.all(encodings.map(([, encoding]) => encoding));
-  for (const [i, [name]] of encodings.entries()) c.output.images[name] = encoded[i];
+  };
+  const masks = Object.entries(c.state.masks);
+  const encodings: Promise<EncodedImage>[] = [];
+  for (const [i, [, alpha]] of masks.entries()) {
+    // An output whose alpha an earlier one has (classes the photo does not show, the union of a single
+    // class) is that output's image: encoded once, each output given its own copy.
+    const same = masks.findIndex(([, other]) => sameBytes(other, alpha));
+    encodings.push(same < i ? encodings[same].then((e) => ({ ...e, data: Buffer.from(e.data) })) : encode(alpha));
+  }
+  const encoded = await Promise.all(encodings);
+  for (const [i, [name]] of masks.entries()) c.output.images[name] = encoded[i];
 };
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));

@@ -29,7 +29,7 @@ async function bothLogits(image: RasterImage, side: number): Promise<{ tfjs: Flo
   const crop = await cropRoi(parser.tf, image, parsingRoi(face), side, false, 127.5);
   const t: TensorLike[] = [crop];
   try {
-    t.push(parserLogits(parser, crop));
+    t.push(await parserLogits(parser, crop));
     const tfjs = Float32Array.from(await t[1].data());
     const net = await openLocalOnnx(bisenetToOnnx(await readBisenetGraph(BISENET_MODEL_JSON), side, LOGITS_NODE), 1);
     const out = await net.run({ [ONNX_INPUT]: { data: Float32Array.from(await crop.data()), dims: [1, side, side, 3] } }, [ONNX_LOGITS]);

@@ -7,8 +7,10 @@
  *
  * The network itself runs on onnxruntime where it can: the same graph converted in memory for each input
  * side (bisenet-onnx.ts), several times faster than tfjs-wasm on one thread. tfjs stays for the crops
- * (Human's image ops) and as the fallback when the conversion or the session fails.
+ * (Human's image ops) and as the fallback when the conversion or the session fails; the tfjs graph is
+ * loaded only then, so a worker whose ONNX networks open never holds it.
  */
+import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,8 +47,10 @@ export const STRIDE = 8;
 type TfWithConverter = TfLike & { loadGraphModel(url: string): Promise<GraphModelLike> };
 
 export interface FaceParser {
+  /** Human's tfjs: the crops and the graph when tfjs runs it. */
   tf: TfLike;
-  model: GraphModelLike;
+  /** The tfjs graph, loaded on first call (a failed load is tried again on the next). */
+  tfjsGraph: () => Promise<GraphModelLike>;
   /**
    * The ONNX network for an input side, opened on first use (in the model host when the worker has one);
    * undefined when it could not be converted or opened, and then tfjs runs the graph. Absent: tfjs only.
@@ -87,8 +91,9 @@ function onnxOpener(options: ModelOptions): (side: number) => Promise<OnnxNet | 
 }
 
 /**
- * Loads the graph model on Human's tfjs. A bare Human instance sets the wasm backend up exactly as
- * loadHuman() does (its init() leaves a backend that is already set alone) and loads no model itself.
+ * Human's tfjs for the parser, and the graph model on it when first asked for. A bare Human instance sets
+ * the wasm backend up exactly as loadHuman() does (its init() leaves a backend that is already set alone)
+ * and loads no model itself. The model's files must be there now: without them neither tfjs nor ONNX can run.
  */
 export async function loadFaceParser(options: ModelOptions): Promise<FaceParser> {
   installFileFetch();
@@ -96,9 +101,17 @@ export async function loadFaceParser(options: ModelOptions): Promise<FaceParser>
   const { Human } = require(dist) as { Human: new (config: unknown) => HumanLike };
   const human = new Human(structuredClone(humanConfig));
   await human.init();
+  await access(BISENET_MODEL_JSON);
   const tf = human.tf as TfWithConverter;
-  const model = await tf.loadGraphModel(pathToFileURL(BISENET_MODEL_JSON).href);
-  return { tf, model, onnx: onnxOpener(options) };
+  let model: Promise<GraphModelLike> | undefined;
+  const tfjsGraph = () => {
+    if (!model) {
+      model = tf.loadGraphModel(pathToFileURL(BISENET_MODEL_JSON).href);
+      model.catch(() => { model = undefined; });
+    }
+    return model;
+  };
+  return { tf, tfjsGraph, onnx: onnxOpener(options) };
 }
 
 /**
@@ -111,7 +124,7 @@ export async function parserLogitsData(parser: FaceParser, rgb01: TensorLike, si
     const out = await net.run({ [ONNX_INPUT]: { data: Float32Array.from(await rgb01.data()), dims: [1, side, side, 3] } }, [ONNX_LOGITS]);
     return out[ONNX_LOGITS].data;
   }
-  const logits = parserLogits(parser, rgb01);
+  const logits = await parserLogits(parser, rgb01);
   try {
     return Float32Array.from(await logits.data());
   } finally {
@@ -119,15 +132,16 @@ export async function parserLogitsData(parser: FaceParser, rgb01: TensorLike, si
   }
 }
 
-/** Runs the model on a [1, n, n, 3] RGB tensor in 0..1 and returns its logits [1, n/8, n/8, 19] (the caller disposes them). */
-export function parserLogits(parser: FaceParser, rgb01: TensorLike): TensorLike {
+/** Runs the tfjs graph on a [1, n, n, 3] RGB tensor in 0..1 and returns its logits [1, n/8, n/8, 19] (the caller disposes them). */
+export async function parserLogits(parser: FaceParser, rgb01: TensorLike): Promise<TensorLike> {
+  const model = await parser.tfjsGraph();
   const tf = parser.tf as TfLike & { mul(a: TensorLike, b: number): TensorLike; sub(a: TensorLike, b: number): TensorLike };
   // The model was trained on x / 127.5 - 1, i.e. 2 * (x / 255) - 1.
   const t: TensorLike[] = [];
   try {
     t.push(tf.mul(rgb01, 2));
     t.push(tf.sub(t[0], 1));
-    return parser.model.execute(t[1], LOGITS_NODE) as TensorLike;
+    return model.execute(t[1], LOGITS_NODE) as TensorLike;
   } finally {
     tf.dispose(t);
   }

@@ -4,7 +4,7 @@
  */
 import type { BodyFrame } from './body-frame.ts';
 import { apparelModel, relabel, type ApparelModel } from './learned.ts';
-import { parseByRules, type ParseInput } from './rules.ts';
+import { parseByRules, type ParseInput, type RuleParse } from './rules.ts';
 import { labelMap } from './scene.ts';
 
 export interface GarmentParse {
@@ -22,7 +22,14 @@ export interface GarmentParse {
  * alone as the rules name it. `model: null` keeps the rules' labels (benchmarks, training).
  */
 export function parseGarments(input: ParseInput, { model = apparelModel() as ApparelModel | null } = {}): GarmentParse {
-  const r = parseByRules(input);
+  return namedByModel(parseByRules(input), input, { model });
+}
+
+/**
+ * The second half of parseGarments, over the rules' parse of the same input: the rules read neither the
+ * face parser's heads nor the model, so they may run before the heads are known.
+ */
+export function namedByModel(r: RuleParse, input: ParseInput, { model = apparelModel() as ApparelModel | null } = {}): GarmentParse {
   if (model && r.person) relabel(r, input, model);
   return { labels: labelMap(r.s), width: input.width, height: input.height, person: r.person, frame: r.frame, offMatte: r.offMatte };
 }
