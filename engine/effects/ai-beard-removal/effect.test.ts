@@ -91,6 +91,32 @@ describe('ai-beard-removal', () => {
     expect(spill(changedPixels(bearded.data, out.data, 3), grown).fraction).toBeLessThan(0.005);
   });
 
+  it('finds and shaves a black beard on dark skin, under the jaw too (darker and greyer than his own skin, little texture)', async () => {
+    const file = fixture('beard_short_black_darkskin_01.jpg');
+    const before = await raw(file);
+    const out = await removeBeard(file);
+    const [face] = await detectFaces(await new ModelRegistry({ threads: 1 }).get<HumanLike>('human'), before);
+    const mesh = face.mesh!, fw = meshFaceWidth(mesh), W = before.width;
+    const reg = faceRegions(face, before, undefined, ['beard']);
+    const all = { x0: 0, y0: 0, w: W, h: before.height };
+    const L0 = toLab(before, all).L, L1 = toLab(out, all).L;
+    const changed = changedPixels(before.data, out.data, 3, 12);
+    // The chin: the mesh's beard zone below the lower lip; under the jaw: the band 0.02-0.08 face widths under
+    // the chin's lowest mesh point, as wide as the mouth.
+    const lipY = mesh[17][1], chinY = mesh[152][1], [x0, x1] = [mesh[61][0], mesh[291][0]];
+    let chin = 0, chinChanged = 0, lighter = 0, under = 0, underChanged = 0;
+    for (let y = Math.ceil(lipY + 0.03 * fw); y < chinY; y++) for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (reg.beard!.data[i] < 128) continue;
+      chin++; chinChanged += changed[i]; lighter += L1[i] - L0[i];
+    }
+    for (let y = Math.round(chinY + 0.02 * fw); y < chinY + 0.08 * fw; y++) for (let x = Math.round(x0); x < x1; x++) { under++; underChanged += changed[y * W + x]; }
+    console.log(`dark-skinned beard: chin changed ${(chinChanged / chin).toFixed(2)}, lighter by ${(lighter / chin).toFixed(1)} L*, under the jaw changed ${(underChanged / under).toFixed(2)}`);
+    expect(chinChanged / chin).toBeGreaterThan(0.5);
+    expect(lighter / chin).toBeGreaterThan(5);
+    expect(underChanged / under).toBeGreaterThan(0.3);
+  });
+
   it('shaves a real full beard to skin with the cheeks\' grain and keeps the lips in shape', async () => {
     const file = fixture('beard_full_short_black_glasses_03.jpg');
     const before = await raw(file);

@@ -33,7 +33,7 @@ export const shave: Step<P, PortraitState, Shaved> = async (c, kit) => {
     const grain = meshGrain(pickSkin(skins, meshFaceWidth(face.mesh)), face.mesh);
     removeFaceBeard(result, c.image, face, parsing, c.facts.regions(face, BEARD_REGIONS), grain);
   });
-  await keepOccluders(c, result, c.state.faces);
+  await keepOccluders(c, result, c.state.faces, 'held');
   return { result };
 };
 

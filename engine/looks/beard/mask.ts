@@ -20,6 +20,7 @@
 import { type Mask } from '../../image/mask.ts';
 import { closePlane, dilatePlane, erodePlane } from '../../image/morphology.ts';
 import { blurCoarse, blurPlane, blurPlaneCoarse } from '../../image/frequency.ts';
+import { guidedFilter } from '../../image/guided-filter.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -137,7 +138,11 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
   const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
 
-  const zoneRaw = union(windowed(reg.beard, win), windowed(reg.moustache, win));
+  const oval = fillPolygon(pts(FACE_OVAL), win);
+  // A beard grows under the jaw, past the mesh's beard zone: the band under the face's outline below the
+  // mouth, as deep as `underJaw`, joins the zone (the parser's confidence and the evidence decide there).
+  const zoneMesh = union(windowed(reg.beard, win), windowed(reg.moustache, win));
+  const zoneRaw = union(zoneMesh, underJaw());
   const zone = new Float32Array(n), zoneWide = new Float32Array(n);
   // The parser has no beard class (CelebAMask-HQ labels beards as skin): what it calls hair inside the zone
   // is the head's hair falling past the jaw or over a cheek, which is no beard.
@@ -151,7 +156,6 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   };
   // Within the face's outline and a little past it: a fill across the jaw's edge onto the neck's shadow would
   // take the jaw line (and the face's shape) with it.
-  const oval = fillPolygon(pts(FACE_OVAL), win);
   const outline = grow(oval, win, T.skirt * fw), outlineWide = grow(oval, win, Math.max(T.skirt, T.denseSkirt) * fw);
   // And only where the parser is confident of the face: on a turned face the mesh's jaw zone reaches past
   // the chin into the background, which the parser may call skin at one chance in two (a fill there paints
@@ -274,12 +278,21 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   }
   let region = floodFrom(seed, open, win.w, win.h);
   let zoneSum = 0;
-  for (let i = 0; i < n; i++) zoneSum += zoneRaw[i];
+  // Coverage is a share of the mesh's zone (the band under the jaw is grown into, not counted against).
+  for (let i = 0; i < n; i++) zoneSum += zoneMesh[i];
   // A beard is an area: scattered specks of evidence (grain in a shadow, a scarf's edge) are not, so the
   // face counts as bearded by its largest connected patch of seeds.
   const patch = largestPatch(seed, win.w, win.h);
-  const bearded = zoneSum > 0 && patch / zoneSum >= T.least;
-  const coverage = bearded ? patch / zoneSum : 0;
+  // The second reading: the lower face's pixels whose colour is not the person's own skin (colourBeard).
+  const byColour = colourBeard();
+  // Counted as the zone's pixels (within the outline) the colour region reaches from its seeds.
+  let colourPatch = 0;
+  if (byColour) for (let i = 0; i < n; i++) if (byColour.region[i] && zone[i] >= T.zoneFrom && inner[i] > T.hairInner) colourPatch++;
+  // The colour reading must find an area of the zone (a beard), not a shadow's patch: more than the texture's least.
+  if (colourPatch < T.colourLeast * zoneSum) colourPatch = 0;
+  const bearded = zoneSum > 0 && Math.max(patch, colourPatch) / zoneSum >= T.least;
+  const coverage = bearded ? Math.max(patch, colourPatch) / zoneSum : 0;
+  if (bearded && byColour && colourPatch > 0) for (let i = 0; i < n; i++) if (byColour.region[i]) region[i] = 1;
 
   // Dense or not: where skin shows between the hairs (stubble, a sparse beard) the removal reads the face's
   // shading from it; over a dense beard it finds none, and has nothing but the skin around to go on. Two
@@ -315,7 +328,8 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     }
     hidden = count ? (byHue + byTone) / 2 / count : 0;
   }
-  const dense = bearded && hidden >= T.denseAt;
+  // A beard found by its colour hides the skin wherever it is found: nothing of the skin's shading shows.
+  const dense = bearded && (hidden >= T.denseAt || colourPatch > patch);
   let softEdge = T.edge;
   if (dense) {
     // A dense beard is one region: its seeds grown through colour alone (its densest parts are as smooth as
@@ -326,6 +340,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
     const pooledWide = blurPlaneCoarse(colourWide, win.w, win.h, ps), wideZonePooled = blurPlaneCoarse(zoneWide, win.w, win.h, ps);
     const openColour = new Uint8Array(n);
     for (let i = 0; i < n; i++) if (zoneWide[i] >= T.zoneFrom && pooledWide[i] / Math.max(wideZonePooled[i], 0.05) >= T.grown) openColour[i] = 1;
+    if (byColour && colourPatch > 0) for (let i = 0; i < n; i++) if (byColour.region[i]) { seed[i] = 1; openColour[i] = 1; }
     const grownRegion = floodFrom(seed, openColour, win.w, win.h);
     const f = Float32Array.from(grownRegion);
     const closed = erodePlane(dilatePlane(f, win.w, win.h, T.denseClose * fw), win.w, win.h, T.denseClose * fw);
@@ -346,6 +361,57 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
   return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };
+
+  /**
+   * The beard as the lower face's pixels (the zone reaching under the jaw) whose colour is not the person's
+   * own beard-free skin under the photo's light: against the skin high on the face and on the cheeks above
+   * the beard line, a pixel counts as hair where it is darker (log lightness, so shading is a shift) AND less
+   * saturated (C* / (L* + 16), which shading keeps) than that skin by several of the skin's own spreads. A
+   * dark beard on dark skin is found so: darker and greyer than his forehead, whatever its texture (black
+   * hair on dark skin has little fine contrast). The evidence is smoothed by a guided filter on the photo's
+   * log lightness (the beard's edge follows the photo's, not a blur's), and kept where connected to seeds
+   * inside the face's outline. Null where the skin gives no reference or the face has no colour.
+   */
+  function colourBeard(): { seed: Uint8Array; region: Uint8Array } | null {
+    if (median(refIdx.map((i) => refSat[i])) <= T.colourless) return null;
+    const like = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      if (zoneWide[i] <= 0 || refSat[i] <= T.colourless) continue;
+      const dark = Math.log((refTone[i] + 16) / (Math.max(0, tone[i]) + 16)), drop = 1 - saturation[i] / refSat[i];
+      // Darker and greyer than the skin (a black beard on any skin), or darker and textured as the mask's
+      // texture reads it (a brown beard in warm light is as saturated as the skin); far darker than shading
+      // alone. Texture in L* itself, not relative: a shadow's pores and noise grow against its lightness.
+      const grainy = texture[i];
+      like[i] = sigmoid((dark - T.colourDark) / T.colourSoft) * Math.max(sigmoid((drop - T.colourGrey) / T.colourSoft), grainy);
+    }
+    const guide = Float32Array.from(L, (v) => Math.log(Math.max(0, v) + 16));
+    const r = Math.max(1, Math.round(T.colourRadius * fw));
+    const { w, h } = win!;
+    const smooth = guidedFilter(guide, like, w, h, r, T.colourEps);
+    const seedC = new Uint8Array(n), openC = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (smooth[i] < 0.5 || zoneWide[i] < T.zoneFrom) continue;
+      openC[i] = 1;
+      // Seeds between the mouth's corners only (the chin, the upper lip): every beard has hair there, while
+      // the head's hair falling past the jaw (darker and textured too) lies beside it.
+      if (zone[i] >= T.zoneFrom && inner[i] > T.hairInner && sideways(i) === 0) seedC[i] = 1;
+    }
+    return { seed: seedC, region: floodFrom(seedC, openC, w, h) };
+  }
+
+  /** The band under the jaw: the face's outline moved down by up to `underJaw` face widths, below the mouth, less the outline itself. */
+  function underJaw(): Float32Array {
+    const out = new Float32Array(n), W = win!.w;
+    const mouthY = Math.max(mesh![61][1], mesh![291][1]) - win!.y0, depth = T.underJaw * fw;
+    // Per column, the oval's lowest row; the band reaches `depth` below it.
+    for (let x = 0; x < W; x++) {
+      let bottom = -1;
+      for (let y = win!.h - 1; y >= 0; y--) if (oval[y * W + x] > 0.5) { bottom = y; break; }
+      if (bottom < mouthY) continue;
+      for (let y = bottom + 1; y < Math.min(win!.h, bottom + depth); y++) out[y * W + x] = 1;
+    }
+    return out;
+  }
 
   function bareOf(): Float32Array {
     const out = new Float32Array(n);

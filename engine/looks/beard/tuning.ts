@@ -117,6 +117,21 @@ export const beardTuning = {
    * shadow comes back as the fill's shading, from the beard's broad lightness.
    */
   denseSkirt: 0.2,
+  /** The zone reaches this many face widths under the face's outline below the mouth (a beard under the jaw). */
+  underJaw: 0.25,
+  /**
+   * The colour reading (mask.ts colourBeard): a pixel is hair's colour where it is darker than the person's
+   * beard-free cheeks under the same light by this much log lightness (ln((L*+16) / (L*ref+16))) ...
+   */
+  colourDark: 0.25,
+  /** ... and less saturated by this share of their saturation, both with this softness ... */
+  colourGrey: 0.3,
+  colourSoft: 0.05,
+  /** The colour reading counts only where its region covers at least this share of the mesh's zone. */
+  colourLeast: 0.15,
+  /** ... and the evidence smoothed by a guided filter on log lightness, of this many face widths' radius and this eps. */
+  colourRadius: 0.015,
+  colourEps: 0.01,
 };
 
 export const removalTuning = {
