@@ -18,7 +18,7 @@ import { decodeAge, meanAttributes } from './attribute-decode.ts';
 import { ATTRIBUTE_MODELS, type RawAttributes } from './attribute-specs.ts';
 import type { Roi } from '../faces/crop.ts';
 import type { Face } from '../faces/detect.ts';
-import { PIPELINE, type AttributePart, type AttributeStep } from './pipeline.ts';
+import { PIPELINE, type AttributePart, type AttributeStep, type GenderLogistic } from './pipeline.ts';
 
 export interface FaceAttributes {
   /**
@@ -89,20 +89,24 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
     for (const p of parts) out.push({ raw: await run(p), weight: p.weight });
     return out;
   };
-  const ageRuns = families.has('age') ? await runParts(PIPELINE.age.parts) : undefined;
+  // A child-aware gender reads the age estimate, so asking for gender runs age's models too.
+  const genderNeedsAge = families.has('gender') && !!PIPELINE.gender.logistic;
+  const ageRuns = families.has('age') || genderNeedsAge ? await runParts(PIPELINE.age.parts) : undefined;
   const genderRuns = families.has('gender') ? await runParts(PIPELINE.gender.parts) : undefined;
   const emotionRuns = families.has('emotion') ? await runParts(PIPELINE.emotion.parts) : undefined;
   return Array.from({ length: n }, (_, i) => {
     const out: Partial<FaceAttributes> = {};
-    if (ageRuns) {
-      const years = Math.max(0, weighted(ageRuns, (r) => decodeAge(r.raw[i], PIPELINE.age.decode) ?? 0));
+    const years = ageRuns ? Math.max(0, weighted(ageRuns, (r) => decodeAge(r.raw[i], PIPELINE.age.decode) ?? 0)) : 0;
+    if (ageRuns && families.has('age')) {
       const age = Math.min(AGE_CAP, Math.round(years));
       const dist = ageRuns.find((r) => r.raw[i].ageDist)?.raw[i];
       const p = dist ? ageProbability(dist, age, PIPELINE.age.decode === 'hse' ? 1 : 0, PIPELINE.age.temperature) : undefined;
       out.age = { value: age, probability: prob(p ?? 0), years };
     }
     if (genderRuns) {
-      const male = shiftMale(weighted(genderRuns, (r) => r.raw[i].male ?? 0.5), PIPELINE.gender.maleAt);
+      const lg = PIPELINE.gender.logistic;
+      const pMale = lg ? logisticMale(lg, genderRuns.map((r) => r.raw[i].male ?? 0.5), years) : weighted(genderRuns, (r) => r.raw[i].male ?? 0.5);
+      const male = shiftMale(pMale, PIPELINE.gender.maleAt);
       const gender: 0 | 1 = male >= 0.5 ? 0 : 1;
       out.gender = { value: gender, probability: prob(temperatureScale([male, 1 - male], PIPELINE.gender.temperature)[gender]) };
     }
@@ -114,6 +118,15 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
     }
     return out;
   });
+}
+
+/** PIPELINE.gender.logistic's P(male) from each part's P(male) and the age estimate in years. */
+export function logisticMale(lg: GenderLogistic, males: number[], years: number): number {
+  const logit = (p: number) => { const q = Math.min(1 - 1e-6, Math.max(1e-6, p)); return Math.log(q / (1 - q)); };
+  const x = males.map(logit);
+  let z = lg.intercept + x.reduce((s, v, k) => s + v * lg.weights[k], 0);
+  if (years < lg.child.below) z += lg.child.intercept + x.reduce((s, v, k) => s + v * lg.child.weights[k], 0);
+  return 1 / (1 + Math.exp(-z));
 }
 
 /** The weighted mean of one value over the parts' runs. */
