@@ -141,16 +141,6 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
     return spread;
   });
-  // Real bare skin's grain at the person's own contrast, where the grain source has it: the source's unit
-  // band is scaled to the robust spread of the person's own skin band at the source's scale.
-  const grain = m.grain?.(win);
-  const grainSpread = grain ? planes.map((p, c) => {
-    if (Math.abs(grain.sigma * m.faceWidth - texSigma) < 0.5) return spreads[c];
-    const b = blurPlane(p, win.w, win.h, Math.max(1, grain.sigma * m.faceWidth));
-    const v: number[] = [];
-    for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(p[i] - b[i]));
-    return v.length ? 1.4826 * v.sort((x, y) => x - y)[v.length >> 1] : 0;
-  }) : spreads;
   const out = planes.map((p) => Float32Array.from(p));
   const filled = new Float32Array(n); // 1 where the fill replaced the pixel
   const inHole = new Uint8Array(n);
@@ -168,6 +158,16 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   }
   const quilted = T.quiltPatch > 0 ? quiltBand(band, win.w, win.h, plain, inHole, low[0], broadLightness(planes[0], win.w, win.h, P),
     { patch: P, tries: T.quiltTries, energyLo: T.quiltEnergy[0], energyHi: T.quiltEnergy[1] }) : null;
+  // Real bare skin's grain at the person's own contrast, where the grain source has it: the source's unit
+  // band is scaled to the robust spread of the person's own skin band at the source's scale.
+  const grain = quilted ? undefined : m.grain?.(win);
+  const grainSpread = grain ? planes.map((p, c) => {
+    if (Math.abs(grain.sigma * m.faceWidth - texSigma) < 0.5) return spreads[c];
+    const b = blurPlane(p, win.w, win.h, Math.max(1, grain.sigma * m.faceWidth));
+    const v: number[] = [];
+    for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(p[i] - b[i]));
+    return v.length ? 1.4826 * v.sort((x, y) => x - y)[v.length >> 1] : 0;
+  }) : spreads;
   for (let y = 0; y < win.h; y++) {
     for (let x = 0; x < win.w; x++) {
       const g = ((y / s) | 0) * gw + ((x / s) | 0);
@@ -270,9 +270,12 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
     const num = blurPlane(Float32Array.from(logL, (v, i) => v * wgt[i]), gw, gh, sg), den = blurPlane(wgt, gw, gh, sg);
     for (let i = 0; i < n; i++) if (wgt[i]) broad[i] = num[i] / Math.max(1e-6, den[i]);
   }
-  const [relief] = membraneFill([broad], gw, gh, around, core, { side });
-  const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
-  for (let i = 0; i < n; i++) relief[i] -= flat[i];
+  let relief: Float32Array = new Float32Array(n);
+  if (T.shade > 0) {
+    [relief] = membraneFill([broad], gw, gh, around, core, { side });
+    const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
+    for (let i = 0; i < n; i++) relief[i] -= flat[i];
+  }
   const L = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (!hole[i]) { L[i] = small[0][i]; continue; }

@@ -46,6 +46,8 @@ export function meshNormals(mesh: readonly P3[], win: Rect, step: number): Norma
   return { nx, ny, nz };
 }
 
+const MAX_CELLS = 3000;
+
 /** The spherical-harmonic basis at a normal: 4 terms (order 1) or 9 (order 2), unnormalised. */
 function basis(x: number, y: number, z: number, order: number, out: Float64Array): void {
   out[0] = 1; out[1] = x; out[2] = y; out[3] = z;
@@ -59,9 +61,12 @@ function basis(x: number, y: number, z: number, order: number, out: Float64Array
  */
 export function fitShading(values: Float32Array, weight: Float32Array, normals: NormalField, order: number, o: { huber: number; ridge: number; iterations?: number }): Float64Array | null {
   const k = order >= 2 ? 9 : 4;
-  const idx: number[] = [];
-  for (let i = 0; i < values.length; i++) if (weight[i] > 0 && normals.nx[i] === normals.nx[i]) idx.push(i);
-  if (idx.length < 4 * k) return null;
+  const all: number[] = [];
+  for (let i = 0; i < values.length; i++) if (weight[i] > 0 && normals.nx[i] === normals.nx[i]) all.push(i);
+  if (all.length < 4 * k) return null;
+  // A few thousand cells pin nine coefficients: an even subsample of the rest.
+  const stride = Math.max(1, Math.ceil(all.length / MAX_CELLS));
+  const idx = stride === 1 ? all : all.filter((_, j) => j % stride === 0);
   const phi = new Float64Array(k);
   const rows = idx.map((i) => { basis(normals.nx[i], normals.ny[i], normals.nz[i], order, phi); return Float64Array.from(phi); });
   const robust = new Float64Array(idx.length).fill(1);
