@@ -12,7 +12,9 @@
  *      carry the face's own shading), the fill's elsewhere; the full-resolution high band of the very
  *      source pixels the fill came from is laid over it, so pores and grain are the person's own at the
  *      photo's own resolution, never a blur or smear (the evening moves the seen skin only part way: a full
- *      one toward the skin around flattened the chin's modelling into a waxy patch);
+ *      one toward the skin around flattened the chin's modelling into a waxy patch). A dense beard's low band
+ *      is the face's own light fitted on its bare skin by the mesh's normals (shading.ts); the grain laid
+ *      over any fill is quilted from the person's own plain skin (quilt.ts) where it can be;
  *   4. blended into the photo through the soft mask, so nothing outside it moves.
  * The mask comes from mask.ts (beardMask), any window and 0..1 planes.
  */
