@@ -435,6 +435,6 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 export function removeFaceBeard(target: RasterImage, source: RasterImage, face: Face, parsing: FaceParsing, regions?: Partial<Record<RegionName, Mask>>, grain?: GrainSource): (RemovalStats & { coverage: number; mask: BeardMask }) | null {
   const mask = beardMask(source, face, parsing, regions);
   if (!mask || mask.coverage === 0) return null;
-  const done = removeBeard(target, { ...mask, grain });
+  const done = removeBeard(target, { ...mask, grain, mesh: face.mesh });
   return done && { ...done, coverage: mask.coverage, mask };
 }

@@ -12,7 +12,9 @@
  *      carry the face's own shading), the fill's elsewhere; the full-resolution high band of the very
  *      source pixels the fill came from is laid over it, so pores and grain are the person's own at the
  *      photo's own resolution, never a blur or smear (the evening moves the seen skin only part way: a full
- *      one toward the skin around flattened the chin's modelling into a waxy patch);
+ *      one toward the skin around flattened the chin's modelling into a waxy patch). A dense beard's low band
+ *      is the face's own light fitted on its bare skin by the mesh's normals (shading.ts); the grain laid
+ *      over any fill is quilted from the person's own plain skin (quilt.ts) where it can be;
  *   4. blended into the photo through the soft mask, so nothing outside it moves.
  * The mask comes from mask.ts (beardMask), any window and 0..1 planes.
  */
@@ -23,6 +25,9 @@ import { blurPlane } from '../../image/frequency.ts';
 import type { Rect } from '../../image/rect.ts';
 import { inpaint } from './inpaint.ts';
 import { membraneFill } from './membrane.ts';
+import { broadLightness, quiltBand } from './quilt.ts';
+import { evalShading, fitShading, meshNormals, type NormalField } from './shading.ts';
+import type { P3 } from '../../vision/regions/uv-map.ts';
 import { restoreLips } from './lips.ts';
 import { skinBetweenHairs, skinColour } from './skin-seen.ts';
 import { removalTuning } from './tuning.ts';
@@ -54,6 +59,8 @@ export interface BeardPlanes {
   vermilion?: Float32Array;
   /** The fill's fine texture, scaled to the spread of the person's own skin band; the source patches' band without it. */
   grain?: GrainSource;
+  /** The face's mesh (image pixels): a dense fill inside the face's outline takes the face's own light by its normals (shading.ts). */
+  mesh?: readonly P3[];
 }
 
 /**
@@ -118,7 +125,8 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   const low = [0, 1, 2].map((c) => expand(blurPlane(Float32Array.from({ length: gw * gh }, (_, i) => fill.data[i * 3 + c]), gw, gh, lowSigma / s), gw, gh, win.w, win.h, s));
   if (m.dense) {
     const cut = (p: Float32Array | undefined) => p && shrink(p, win.w, win.h, s, gw, gh);
-    const membrane = denseLow(small, hole, shrink(m.beard, win.w, win.h, s, gw, gh), bareSmall ?? skinSmall, cut(m.inside), gw, gh, m.faceWidth / s);
+    const normals = m.mesh && T.lightOrder > 0 ? meshNormals(m.mesh, win, s) : null;
+    const membrane = denseLow(small, hole, shrink(m.beard, win.w, win.h, s, gw, gh), bareSmall ?? skinSmall, skinSmall, cut(m.inside), normals, gw, gh, m.faceWidth / s);
     // Its sides meet at the face's outline in a step: softened to the photo's own edge width (a jaw, not a cut).
     for (let c = 0; c < 3; c++) low[c] = blurPlane(expand(membrane[c], gw, gh, win.w, win.h, s), win.w, win.h, Math.max(1, T.jawEdge * m.faceWidth));
   }
@@ -135,9 +143,26 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     for (let i = 0; i < n; i++) h[i] = Math.max(-lim, Math.min(lim, h[i]));
     return spread;
   });
+  const out = planes.map((p) => Float32Array.from(p));
+  const filled = new Float32Array(n); // 1 where the fill replaced the pixel
+  const inHole = new Uint8Array(n);
+  for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) if (hole[((y / s) | 0) * gw + ((x / s) | 0)]) inHole[y * win.w + x] = 1;
+  // The grain quilted from the person's own plain skin (quilt.ts), where it can be.
+  const P = Math.round(T.quiltPatch * m.faceWidth);
+  // Its sources: the face's bare surface clear of the beard (the cheeks inside the beard's zone too: the
+  // fill's own sources, kept clear of the zone, can be a nose and a strip of cheek), of the skin's
+  // lightness and hue (a knitted scarf or a collar the parser let into the skin is no skin's grain).
+  const hue = skinColour(small, source);
+  const plain = new Uint8Array(n), clear = m.bare ?? m.skin;
+  for (let i = 0; i < n; i++) {
+    if (inHole[i] || grownBeard[i] > T.quiltClear || clear[i] < T.sourceSkin) continue;
+    if (Math.abs(planes[0][i] - medL) < T.sourceSpread * spreadL && Math.hypot(planes[1][i] - hue.a, planes[2][i] - hue.b) < T.sourceSpread * hue.spreadAB) plain[i] = 1;
+  }
+  const quilted = T.quiltPatch > 0 ? quiltBand(band, win.w, win.h, plain, inHole, low[0], broadLightness(planes[0], win.w, win.h, P),
+    { patch: P, tries: T.quiltTries, energyLo: T.quiltEnergy[0], energyHi: T.quiltEnergy[1] }) : null;
   // Real bare skin's grain at the person's own contrast, where the grain source has it: the source's unit
   // band is scaled to the robust spread of the person's own skin band at the source's scale.
-  const grain = m.grain?.(win);
+  const grain = quilted ? undefined : m.grain?.(win);
   const grainSpread = grain ? planes.map((p, c) => {
     if (Math.abs(grain.sigma * m.faceWidth - texSigma) < 0.5) return spreads[c];
     const b = blurPlane(p, win.w, win.h, Math.max(1, grain.sigma * m.faceWidth));
@@ -145,8 +170,6 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     for (let i = 0; i < n; i += 3) if (m.skin[i] > T.textureSkin) v.push(Math.abs(p[i] - b[i]));
     return v.length ? 1.4826 * v.sort((x, y) => x - y)[v.length >> 1] : 0;
   }) : spreads;
-  const out = planes.map((p) => Float32Array.from(p));
-  const filled = new Float32Array(n); // 1 where the fill replaced the pixel
   for (let y = 0; y < win.h; y++) {
     for (let x = 0; x < win.w; x++) {
       const g = ((y / s) | 0) * gw + ((x / s) | 0);
@@ -159,6 +182,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
         const ox = (q % gw) * s + (x % s), oy = ((q / gw) | 0) * s + (y % s);
         if (ox < win.w && oy < win.h) o = oy * win.w + ox;
       }
+      if (quilted) { for (let c = 0; c < 3; c++) out[c][i] = low[c][i] + (c ? T.quiltChroma : 1) * quilted[c][i]; continue; }
       const k = grain ? grain.has[i] : 0;
       for (let c = 0; c < 3; c++) {
         const own = o >= 0 ? band[c][o] : 0;
@@ -220,7 +244,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
  * face's outline apart, its lightness shaded by the beard's own broad relief in log(L* + 16) (shading
  * multiplies luminance, so the relief is the same over hair and skin).
  */
-function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, bare: Float32Array, inside: Float32Array | undefined, gw: number, gh: number, faceWidth: number): Float32Array[] {
+function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, bare: Float32Array, skin: Float32Array, inside: Float32Array | undefined, normals: NormalField | null, gw: number, gh: number, faceWidth: number): Float32Array[] {
   const T = removalTuning, n = gw * gh;
   const known = new Uint8Array(n), rim = new Uint8Array(n), interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -233,6 +257,10 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
   const side = inside && Uint8Array.from(inside, (v) => (v > 0.5 ? 1 : 0));
   const logL = Float32Array.from(small[0], (v) => Math.log(Math.max(1, v + 16)));
   const [mL, ma, mb] = membraneFill([logL, small[1], small[2]], gw, gh, hole, known, { side });
+  // Inside the face's outline: the face's own light fitted on its bare skin (shading.ts) where the mesh's
+  // normals are known, the fit's miss at the rim carried across by a membrane; hue as chroma over (L* + 16)
+  // from the rim (shading scales both).
+  const lit = normals && side ? faceLight(logL, small, hole, known, skin, side, normals, gw, gh) : null;
   // The beard's relief: its broad log lightness less that surface's own membrane from the hole's rim. Read on
   // the beard's core alone (the hole's rim is skin the mask's feather took in, which would read as relief)
   // and carried over the rest of the hole by a membrane.
@@ -244,11 +272,19 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
     const num = blurPlane(Float32Array.from(logL, (v, i) => v * wgt[i]), gw, gh, sg), den = blurPlane(wgt, gw, gh, sg);
     for (let i = 0; i < n; i++) if (wgt[i]) broad[i] = num[i] / Math.max(1e-6, den[i]);
   }
-  const [relief] = membraneFill([broad], gw, gh, around, core, { side });
-  const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
-  for (let i = 0; i < n; i++) relief[i] -= flat[i];
+  let relief: Float32Array = new Float32Array(n);
+  if (T.shade > 0) {
+    [relief] = membraneFill([broad], gw, gh, around, core, { side });
+    const [flat] = membraneFill([relief], gw, gh, interior, rim, { side });
+    for (let i = 0; i < n; i++) relief[i] -= flat[i];
+  }
   const L = new Float32Array(n);
-  for (let i = 0; i < n; i++) L[i] = hole[i] ? Math.exp(mL[i] + T.shade * relief[i]) - 16 : small[0][i];
+  for (let i = 0; i < n; i++) {
+    if (!hole[i]) { L[i] = small[0][i]; continue; }
+    const base = lit && lit.L[i] === lit.L[i] ? lit.L[i] : mL[i];
+    L[i] = Math.exp(base + T.shade * relief[i]) - 16;
+    if (lit && lit.L[i] === lit.L[i]) { ma[i] = lit.a[i] * (L[i] + 16); mb[i] = lit.b[i] * (L[i] + 16); }
+  }
   if (side && T.belowHue > 0) {
     // Under the jaw the known surface is what lies past the beard's edge (a lit neck, often paler and
     // yellower than the face, or a collar's reflection): the membrane's colour there is grey-olive in the
@@ -269,6 +305,52 @@ function denseLow(small: Float32Array[], hole: Uint8Array, beard: Float32Array, 
 }
 
 /**
+ * The low band inside the face's outline from the face's own light: log(L* + 16) fitted on the sure bare
+ * skin inside the outline (not the hole) as a function of the mesh's normal, plus the membrane of the fit's
+ * residual from the hole's rim; a* and b* over (L* + 16) by a membrane from the rim. NaN in L where no fit
+ * holds (no normal, the outline's other side, too little skin).
+ */
+function faceLight(logL: Float32Array, small: Float32Array[], hole: Uint8Array, known: Uint8Array, skin: Float32Array, side: Uint8Array, normals: NormalField, gw: number, gh: number): { L: Float32Array; a: Float32Array; b: Float32Array } | null {
+  const T = removalTuning, n = logL.length;
+  // Fitted on the face's bare surface inside the outline, lit or in shadow (sure skin alone can be a patch of
+  // sunlit cheek on a side-lit face), where its hue is skin's: chroma over (L* + 16), which shading keeps,
+  // near the sure skin's (the beard's edge left outside the hole is greyer).
+  const ra = Float32Array.from(small[1], (v, i) => v / (small[0][i] + 16)), rb = Float32Array.from(small[2], (v, i) => v / (small[0][i] + 16));
+  const ref: number[][] = [[], []];
+  for (let i = 0; i < n; i++) if (skin[i] > T.sourceSkin && !hole[i]) { ref[0].push(ra[i]); ref[1].push(rb[i]); }
+  if (ref[0].length < 16) return null;
+  const mid = ref.map((v) => v.sort((x, y) => x - y)[v.length >> 1]);
+  const dev = ref[0].map((v, k) => Math.hypot(v - mid[0], ref[1][k] - mid[1])).sort((x, y) => x - y);
+  const tol = T.sourceSpread * Math.max(0.01, 1.4826 * dev[dev.length >> 1]);
+  const skinHue = (i: number) => Math.hypot(ra[i] - mid[0], rb[i] - mid[1]) < tol;
+  const w = Float32Array.from(skin, (_, i) => (known[i] && side[i] === 1 && skinHue(i) ? 1 : 0));
+  const coef = fitShading(logL, w, normals, T.lightOrder, { huber: T.lightHuber, ridge: T.lightRidge });
+  if (!coef) return null;
+  const S = evalShading(coef, normals, T.lightOrder);
+  // No brighter or darker than the skin it was fitted on: past the normals it saw (a chin turned to the
+  // light further than any cheek) a fit extrapolates.
+  const seen: number[] = [];
+  for (let i = 0; i < n; i++) if (w[i] > 0) seen.push(logL[i]);
+  seen.sort((x, y) => x - y);
+  const lo = seen[Math.floor(T.lightRange * seen.length)], hi = seen[Math.floor((1 - T.lightRange) * (seen.length - 1))];
+  for (let i = 0; i < n; i++) if (S[i] === S[i]) S[i] = Math.min(hi, Math.max(lo, S[i]));
+  const unknown = new Uint8Array(n), rim = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (side[i] !== 1 || S[i] !== S[i]) continue;
+    if (hole[i]) unknown[i] = 1; else if (known[i]) rim[i] = 1;
+  }
+  const miss = Float32Array.from(logL, (v, i) => (rim[i] ? v - S[i] : 0));
+  const [m] = membraneFill([miss], gw, gh, unknown, rim);
+  // The hue from the rim's skin-coloured pixels alone (the beard's edge left outside the hole is grey and
+  // would carry a grey sheen in); the rest of the rim is a wall.
+  const skinRim = Uint8Array.from(rim, (r, i) => (r && skinHue(i) ? 1 : 0));
+  const [a, b] = membraneFill([ra, rb], gw, gh, unknown, skinRim);
+  const L = new Float32Array(n).fill(NaN);
+  for (let i = 0; i < n; i++) if (unknown[i]) L[i] = S[i] + m[i];
+  return { L, a, b };
+}
+
+/**
  * The planes cut to the beard's box grown by `margin` pixels (the skin a fill copies from and the evening
  * reads lies within a few tenths of a face of it); null when the mask holds no beard.
  */
@@ -284,7 +366,7 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
   x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
-  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion), grain: m.grain };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion), grain: m.grain, mesh: m.mesh };
 }
 
 /**

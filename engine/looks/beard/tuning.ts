@@ -191,10 +191,34 @@ export const removalTuning = {
    * tell of) is laid on the membrane of the skin around. The blur is as narrow as the face's own modelling
    * under the beard (a smile's folds beside the mouth, the hollow under the lower lip, the chin's roll-off:
    * 0.02 to 0.03 face widths across) and still several hairs wide; a wider blur flattens them and the
-   * shaved face reads as another man's.
+   * shaved face reads as another man's. Laid on the face's fitted light (lightOrder) at half: in full it drew a
+   * light ring round the mouth and a bright chin (the beard's own lit tips); without it the face's identity
+   * fell (engine similarity on the check half's worst 0.86 at half, 0.68 without).
    */
-  shade: 1,
+  shade: 0.5,
   shadeSigma: 0.02,
+  /**
+   * A dense fill's light inside the face's outline (shading.ts): log(L* + 16) of the bare skin fitted on the
+   * mesh's normals by spherical harmonics of this order (0: none, the membrane of the skin around alone),
+   * Huber at `lightHuber` (log units), a ridge of `lightRidge` on the terms past the constant.
+   */
+  lightOrder: 2,
+  /**
+   * The fill's grain quilted from the person's own plain skin (quilt.ts): patches this many face widths wide
+   * (0: none, the exemplar library's grain and the source patches' band instead), the best of `quiltTries`
+   * per tile, from patches whose band energy lies within `quiltEnergy` times the skin's median.
+   */
+  quiltPatch: 0.05,
+  quiltTries: 8,
+  quiltEnergy: [0.4, 1.6] as [number, number],
+  /** The quilted chroma band's share (the skin's own at 1: patch-wide blotches of colour on dark skin). */
+  quiltChroma: 0.5,
+  /** Quilt sources keep clear of the beard's mask grown by holeGrow (its value there under this). */
+  quiltClear: 0.02,
+  lightHuber: 0.05,
+  lightRidge: 0.01,
+  /** The fitted light is kept within these quantiles (and 1 less them) of the skin's it was fitted on. */
+  lightRange: 0.1,
   /** How far (0..1) a dense fill under the jaw takes the face skin's colour (a*, b* over L* + 16) rather than its own membrane's. */
   belowHue: 1,
   /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
