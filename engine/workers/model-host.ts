@@ -51,7 +51,7 @@ for (const id of init.preload) {
  * A preloaded network's first run, on a blank input, made now rather than in the first request, then the
  * session closed and opened again so that the memory the run took goes back (the RSS after start stays
  * that of the open networks). ISNet's first run cost about twice the next one, mostly in the kernel: the
- * first touch of its 1.1 GB of working memory (docs/experiments/apparel-background-removal.md#issue-32-apparel3).
+ * first touch of its 1.1 GB of working memory (docs/experiments/apparel-background-removal.md#issue-32-apparel3-isnet-warmed-at-start-the-superpixels-made-while-the-networks-run).
  * The warm-up and the reopen queue as runs do, so no run meets the network closed.
  */
 async function warmUp(id: string) {
