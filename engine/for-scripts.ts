@@ -78,6 +78,7 @@ export {
 export { jobFacts, type JobFacts } from './pipeline/facts.ts';
 export { runEffect } from './pipeline/run.ts';
 export { type StepTime } from './pipeline/timing.ts';
+export { scriptModelHost } from './workers/script-host.ts';
 
 // The effects: slug to module (scripts that run every effect), then per effect the parts its quality, speed and
 // training scripts run on their own or tune.

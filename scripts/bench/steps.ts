@@ -5,7 +5,12 @@
  * ms, process CPU ms (every thread) and the wall ms spent in model runs (ONNX and Human's tfjs; the model
  * clock, engine/pipeline/timing.ts). The load average is printed beside them: the machine is shared.
  *
- *   npx tsx scripts/bench/steps.ts [slug ...] [--runs N] [--save DIR] [--crop-sides 1024,512]
+ *   npx tsx scripts/bench/steps.ts [slug ...] [--runs N] [--save DIR] [--crop-sides 1024,512] [--host]
+ *
+ * --host: the ONNX networks run in a model host thread, as in the engine (engine/workers/script-host.ts), so
+ * that the work a step does while a network runs overlaps it as it does in a worker; without it they run in
+ * this thread, where onnxruntime-node blocks until each run ends (nothing overlaps a run).
+ * ATELIER_OPTIMIZED_MODEL_DIR: the host's folder of optimised copies (none without it).
  *
  * --crop-sides: smart crop with ISNet at each of these input sides (the effect's is SALIENCY_SIDE), run in
  * turn within each round (interleaved, so the machine's load falls on all alike), reported side by side.
@@ -24,7 +29,7 @@ import { faceAttributeTypes } from '../../contract/endpoints/face-analyzer.ts';
 import { validateFields } from '../../contract/validate.ts';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import {
-  decodeImage, type Effect, effectModules, ModelRegistry, runEffect, smartCrop, type StepTime
+  decodeImage, type Effect, effectModules, ModelRegistry, runEffect, scriptModelHost, smartCrop, type StepTime
 } from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,7 +38,8 @@ const opt = (name: string) => { const i = args.indexOf(name); return i >= 0 ? ar
 const runs = Number(opt('--runs') ?? 5);
 const save = opt('--save');
 const cropSides = opt('--crop-sides')?.split(',').map(Number);
-const slugs = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const valued = new Set(['--runs', '--save', '--crop-sides']);
+const slugs = args.filter((a, i) => !a.startsWith('--') && !valued.has(args[i - 1]));
 
 const portrait = readFileSync(path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg'));
 const cases: Record<string, { photo: () => Promise<Buffer>; fields: Record<string, string>; note: string }> = {
@@ -55,7 +61,11 @@ const cases: Record<string, { photo: () => Promise<Buffer>; fields: Record<strin
 
 const mid = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
 const load = () => os.loadavg().map((v) => v.toFixed(1)).join(' ');
-const models = new ModelRegistry({ threads: 2 });
+const hosted = args.includes('--host')
+  ? scriptModelHost({ threads: 2, idleMs: 0, preload: [], optimizedDir: process.env.ATELIER_OPTIMIZED_MODEL_DIR })
+  : undefined;
+const models = new ModelRegistry({ threads: 2, host: hosted?.host });
+console.log(`ONNX networks run ${hosted ? 'in a model host thread (as in the engine)' : 'in this thread'}`);
 
 for (const slug of slugs.length ? slugs : Object.keys(cases)) {
   const k = cases[slug];
@@ -105,4 +115,5 @@ for (const slug of slugs.length ? slugs : Object.keys(cases)) {
     }
   }
 }
+await hosted?.close();
 process.exit(0);

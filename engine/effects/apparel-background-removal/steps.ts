@@ -12,6 +12,7 @@ import type { Face } from '../../vision/faces/detect.ts';
 import { bodyPoints, detectObjects, type BodyPoint, type DetectedObject } from './garments/human-run.ts';
 import { namedByModel, parseGarments, type GarmentParse } from './garments/parse.ts';
 import { parseByRules, type ParseInput } from './garments/rules.ts';
+import { photoScene, type PhotoScene } from './garments/scene.ts';
 import { parseHeads, type HeadParsing } from './garments/head-parsing.ts';
 import type { FaceParser } from '../../vision/parsing/face-parsing.ts';
 import { BAG_LABELS } from './garments/bags.ts';
@@ -34,7 +35,10 @@ export interface Person {
   faces: Face[]; points: BodyPoint[]; objects: DetectedObject[];
   /** Hair of the people (vision core), 0..255 at input size; none without a face. */
   hair?: Uint8Array;
+  /** The photo at work size and its superpixels (what the parse reads of the photo alone), when made ahead. */
+  photo?: WorkPhoto;
 }
+export interface WorkPhoto { rgb: Uint8Array; scene: PhotoScene }
 export interface Heads {
   /** The face parser's hat, hair, cloth, skin and background around the largest faces, at work size; none without a face. */
   heads?: HeadParsing;
@@ -69,8 +73,12 @@ export const findPerson: Step<P, object, Person> = async (c, kit) => {
   const points = await bodyPoints(human, c.image);
   // Faint bag boxes are kept for the parse to judge where they lie (bags.ts); other objects as before.
   const objects = (await detectObjects(human, c.image, BAGS.hangingScore)).filter((o) => o.score >= BAGS.minScore || BAG_LABELS.has(o.label));
-  const hair = faces.length ? (await c.facts.hairMask(faces)).data : undefined;
-  return { faces, points, objects, hair };
+  const hairMask = faces.length ? c.facts.hairMask(faces) : undefined;
+  // The photo's superpixels, the parse's largest part that reads no model output, made here while the model
+  // host runs ISNet and then RVM (the hair mask waits for both): this thread would otherwise wait idle.
+  const photo = await workPhoto(c.image);
+  const hair = hairMask ? (await hairMask).data : undefined;
+  return { faces, points, objects, hair, photo };
 };
 
 /**
@@ -94,15 +102,28 @@ export const parseFacesAround: Step<P, Person, Heads> = async (c, kit) => {
   return { heads: faces.length ? await parseHeads(await kit.models.get<FaceParser>('bisenet-face-parsing'), c.image, faces, width, height) : undefined };
 };
 
-/** The photo and the model outputs at work size, as the garment parse takes them. */
-export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
-  const v = c.state;
-  const { width: W, height: H, channels, data } = c.image;
-  const { k, width, height } = workSize(W, H);
+/** The photo at work size (RGB, over white where it has alpha). */
+async function workRgb(image: Ctx<P>['image']): Promise<Uint8Array> {
+  const { width: W, height: H, channels, data } = image;
+  const { width, height } = workSize(W, H);
   let s = raw(data, W, H, channels);
   if (channels === 4) s = s.flatten({ background: '#ffffff' });
   // Lanczos, not linear: a sharper small image gives superpixels that follow garment edges (measured).
-  const rgb = await s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
+  return s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
+}
+
+/** The photo at work size and its superpixels. */
+export async function workPhoto(image: Ctx<P>['image']): Promise<WorkPhoto> {
+  const rgb = await workRgb(image), { width, height } = workSize(image.width, image.height);
+  return { rgb, scene: photoScene(rgb, 3, width, height) };
+}
+
+/** The photo and the model outputs at work size, as the garment parse takes them. */
+export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
+  const v = c.state;
+  const { width: W, height: H } = c.image;
+  const { k, width, height } = workSize(W, H);
+  const rgb = v.photo?.rgb ?? await workRgb(c.image);
   const matte = await grey(raw(v.alpha, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' }));
   const hair = v.hair ? await grey(raw(v.hair, W, H, 1).resize(width, height, { fit: 'fill', kernel: 'linear' })) : undefined;
   const box = (b: Face['box']) => ({ x0: b.x0 * k, y0: b.y0 * k, w: b.w * k, h: b.h * k });
@@ -113,6 +134,7 @@ export async function parseInput(c: Ctx<P, ParseState>): Promise<ParseInput> {
     objects: v.objects.map((o) => ({ ...o, box: box(o.box) })),
     hair,
     heads: v.heads,
+    photo: v.photo?.scene,
   };
 }
 

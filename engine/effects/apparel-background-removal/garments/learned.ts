@@ -91,16 +91,29 @@ export function candidateNeighbours(r: RuleParse, regions: number[]): number[][]
  * probabilities with the colour-weighted mean of its neighbours'.
  */
 export function smooth(p: Float32Array, K: number, rows: Float32Array, F: number, neighbours: number[][], o = SMOOTHING): Float32Array {
+  // Each neighbour's colour weight, worked out once for every pass (flat, in the neighbours' order).
+  const start = new Int32Array(neighbours.length + 1);
+  for (let i = 0; i < neighbours.length; i++) start[i + 1] = start[i] + neighbours[i].length;
+  const weight = new Float64Array(start[neighbours.length]), wsums = new Float64Array(neighbours.length);
+  for (let i = 0; i < neighbours.length; i++) {
+    let wsum = 0, e = start[i];
+    for (const q of neighbours[i]) {
+      const d = Math.hypot(rows[i * F] - rows[q * F], rows[i * F + 1] - rows[q * F + 1], rows[i * F + 2] - rows[q * F + 2]);
+      const w = Math.exp(-((d / o.colour) ** 2));
+      weight[e++] = w;
+      wsum += w;
+    }
+    wsums[i] = wsum;
+  }
   let cur = p;
+  const acc = new Float64Array(K);
   for (let pass = 0; pass < o.passes; pass++) {
     const next = new Float32Array(cur.length);
     for (let i = 0; i < neighbours.length; i++) {
-      let wsum = 0;
-      const acc = new Float64Array(K);
-      for (const q of neighbours[i]) {
-        const d = Math.hypot(rows[i * F] - rows[q * F], rows[i * F + 1] - rows[q * F + 1], rows[i * F + 2] - rows[q * F + 2]);
-        const w = Math.exp(-((d / o.colour) ** 2));
-        wsum += w;
+      const wsum = wsums[i], list = neighbours[i];
+      acc.fill(0);
+      for (let j = 0, e = start[i]; j < list.length; j++, e++) {
+        const w = weight[e], q = list[j];
         for (let k = 0; k < K; k++) acc[k] += w * cur[q * K + k];
       }
       const share = wsum > 0 ? o.share : 0;

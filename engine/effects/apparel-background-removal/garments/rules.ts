@@ -13,7 +13,7 @@ import { components } from './geometry.ts';
 import { faceMask, labelHead, skinModel } from './head.ts';
 import type { BodyPoint, DetectedObject } from './human-run.ts';
 import { extendUpper, splitLower, splitUpper } from './layers.ts';
-import { buildScene, L, medianLab, regionMask, regionShare, type Scene } from './scene.ts';
+import { buildScene, L, medianLab, type PhotoScene, regionMask, regionShare, type Scene } from './scene.ts';
 import { flood, groups } from './regions.ts';
 import { segmentDistance } from './body-frame.ts';
 import { garmentAlone } from './alone.ts';
@@ -30,6 +30,8 @@ export interface ParseInput {
   hair?: Uint8Array;
   /** The face parser's classes around the largest faces at work size (head-parsing.ts), when any face was found. */
   heads?: HeadParsing;
+  /** The photo's superpixels (scene.ts photoScene of `rgb`), when made ahead; else the parse makes them. */
+  photo?: PhotoScene;
 }
 
 /** The rules' parse with what they found on the way, for the learned parse to start from. */
@@ -47,7 +49,7 @@ export interface RuleParse {
 
 export function parseByRules(input: ParseInput): RuleParse {
   const { width, height } = input;
-  const s = buildScene(input.rgb, input.channels, width, height, input.matte);
+  const s = buildScene(input.rgb, input.channels, width, height, input.matte, input.photo);
   const fg = mainForeground(s);
   const face = input.faces.find((f) => fgShare(s, fg, f) > 0.5);
   const frame = bodyFrame(input.points, face?.box);

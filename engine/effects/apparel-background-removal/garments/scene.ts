@@ -27,20 +27,37 @@ export interface Scene {
   label: Uint8Array;
 }
 
-export function buildScene(rgb: Uint8Array, channels: number, width: number, height: number, matte: Uint8Array): Scene {
+/**
+ * What the parse reads of the photo alone: its Lab pixels, superpixels and their neighbours. No model output
+ * goes into it, so the effect makes it while the networks run (steps.ts findPerson).
+ */
+export interface PhotoScene {
+  width: number; height: number;
+  lab: Float32Array; sp: Int32Array; regions: Region[]; neighbours: number[][];
+}
+
+export function photoScene(rgb: Uint8Array, channels: number, width: number, height: number): PhotoScene {
   const n = width * height;
   const lab = toLabInterleaved(rgb, channels, n);
   const { labels: sp, regions } = slic(lab, width, height, Math.max(SUPERPIXELS.minRegions, Math.round(n / SUPERPIXELS.pixelsPerRegion)));
-  const alpha = new Float32Array(regions.length);
-  for (let i = 0; i < n; i++) alpha[sp[i]] += matte[i] / 255;
-  for (let r = 0; r < regions.length; r++) alpha[r] /= Math.max(1, regions[r].n);
   const sets = regions.map(() => new Set<number>());
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
     const i = y * width + x, a = sp[i];
     if (x + 1 < width && sp[i + 1] !== a) { sets[a].add(sp[i + 1]); sets[sp[i + 1]].add(a); }
     if (y + 1 < height && sp[i + width] !== a) { sets[a].add(sp[i + width]); sets[sp[i + width]].add(a); }
   }
-  return { width, height, lab, sp, regions, alpha, neighbours: sets.map((s) => [...s]), label: new Uint8Array(regions.length) };
+  return { width, height, lab, sp, regions, neighbours: sets.map((s) => [...s]) };
+}
+
+/** The scene of a photo and its matte; `photo`: its photoScene made earlier (the parse only reads it). */
+export function buildScene(rgb: Uint8Array, channels: number, width: number, height: number, matte: Uint8Array, photo?: PhotoScene): Scene {
+  const n = width * height;
+  const p = photo && photo.width === width && photo.height === height ? photo : photoScene(rgb, channels, width, height);
+  const { lab, sp, regions, neighbours } = p;
+  const alpha = new Float32Array(regions.length);
+  for (let i = 0; i < n; i++) alpha[sp[i]] += matte[i] / 255;
+  for (let r = 0; r < regions.length; r++) alpha[r] /= Math.max(1, regions[r].n);
+  return { width, height, lab, sp, regions, alpha, neighbours, label: new Uint8Array(regions.length) };
 }
 
 /** Share of each region's pixels inside a pixel mask. */
