@@ -35,6 +35,7 @@ export { readIsnetOnnx } from './vision/models/isnet-weights.ts';
 export { type IsnetVariant, loadIsnet } from './vision/models/isnet.ts';
 export { openLocalOnnx, sessionOptions } from './vision/models/onnx.ts';
 export { ModelRegistry } from './vision/models/registry.ts';
+export { scriptModelHost } from './workers/script-host.ts';
 export { RVM_ONNX_INPUT, RVM_ONNX_OUTPUT, rvmModelJson, rvmOnnxBytes, rvmToOnnx } from './vision/models/rvm-onnx.ts';
 export { readTfGraph } from './vision/models/tf-graph.ts';
 
@@ -78,7 +79,6 @@ export {
 export { jobFacts, type JobFacts } from './pipeline/facts.ts';
 export { runEffect } from './pipeline/run.ts';
 export { type StepTime } from './pipeline/timing.ts';
-export { scriptModelHost } from './workers/script-host.ts';
 
 // The effects: slug to module (scripts that run every effect), then per effect the parts its quality, speed and
 // training scripts run on their own or tune.

@@ -1,8 +1,9 @@
 /**
- * The engine's model host for a script (scripts/bench/steps.ts --host): the same thread the pool starts
- * (model-host.ts), with one link to it, so that ONNX networks run outside the script's thread as they run
- * outside a worker's. In this thread onnxruntime-node runs a network synchronously, which leaves nothing to
- * overlap with it.
+ * The engine's model host for a script (scripts/bench/steps.ts --host, bench:face-analyzer): the same thread
+ * the pool starts (model-host.ts), with one link to it, so that ONNX networks run outside the script's thread
+ * as they run outside a worker's and a speed script times an effect the way the engine runs it. In the
+ * script's own thread onnxruntime-node runs a network synchronously, which leaves nothing to overlap with it.
+ * Its CPU time is this process's.
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { OnnxHost } from '../vision/models/onnx.ts';

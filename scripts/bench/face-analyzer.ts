@@ -4,9 +4,11 @@
  * and the ratio; beside them the same in CPU time of this process (the models run on one thread, so on a
  * loaded shared machine CPU time says more than wall time), and the load average before and after. The
  * analyzer also runs face parsing and the geometry and colour measures, which human has no counterpart
- * for; the ratio says what they cost.
+ * for; the ratio says what they cost. The ONNX networks run in a model host thread of this process, as in the
+ * engine's workers (so the analyzer's tfjs work and its ONNX runs overlap as they do there; the host's CPU is this
+ * process's); `--in-thread` runs them in this thread instead, each run blocking it, as before 2026-12-08.
  *
- *   npm run bench:face-analyzer -- [runs=3]
+ *   npm run bench:face-analyzer -- [runs=3] [--in-thread]
  */
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,19 +16,22 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { faceAttributeTypes } from '../../contract/endpoints/face-analyzer.ts';
 import {
-  faceAnalyzerEffect as effect, faceConfig, type HumanLike, ModelRegistry, type RasterImage, runEffect
+  faceAnalyzerEffect as effect, faceConfig, type HumanLike, ModelRegistry, type RasterImage, runEffect, scriptModelHost
 } from '../../engine/for-scripts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const testdata = process.env.ATELIER_TESTDATA ?? path.resolve(root, '../shared/testdata');
-const runs = Number(process.argv[2] ?? 3);
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => !a.startsWith('--')) ?? 3);
+const inThread = args.includes('--in-thread');
 
 const files = [path.join(root, 'engine/test/fixtures/obama_official_portrait.jpg'), path.join(root, 'engine/test/fixtures/astronaut_eileen_collins.png')];
 if (existsSync(path.join(testdata, 'portraits'))) {
   for (const f of ['group3_voc_2008_001322.jpg', 'two_men_glasses_jobs_gates.jpg', 'woman_speaker_rania_wef.jpg']) files.push(path.join(testdata, 'portraits', f));
 } else console.log(`(no ${testdata}: only the fixtures are timed)`);
 
-const models = new ModelRegistry({ threads: 2 });
+// Two threads a run, as the engine's host on this 2-core machine (config.ts: all cores).
+const models = new ModelRegistry({ threads: 2, ...(inThread ? {} : { host: scriptModelHost({ threads: 2, idleMs: 0, preload: [] }).host }) });
 const human = await models.get<HumanLike>('human');
 const all = faceAttributeTypes.filter((t) => t !== 'None');
 // Human's own face pipeline with its attribute models: faceres (age, gender, descriptor) and emotion.
@@ -38,7 +43,7 @@ const bare = {
 await human.load(bare);
 const mid = (v: number[]) => [...v].sort((x, y) => x - y)[v.length >> 1];
 
-console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+console.log(`load ${readFileSync('/proc/loadavg', 'utf8').trim()}; ONNX ${inThread ? 'in this thread' : 'in a model host thread'}`);
 console.log(['image', 'faces', 'analyzer ms', 'human.detect+attributes ms', 'ratio', 'analyzer CPU ms', 'human CPU ms', 'CPU ratio'].join('\t'));
 let sumOurs = 0, sumBare = 0, cpuOurs = 0, cpuBare = 0;
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };

@@ -42,8 +42,12 @@ export const measure: Step<P, PortraitState, Measured> = async (c, kit) => {
   const families = new Set<AttributeFamily>((['age', 'gender', 'emotion'] as const).filter((f) => need.has(f) || (f === 'emotion' && need.has('smile'))));
   const partsNeeded = ['eye', 'hat', 'mask', 'moustache', 'hair', 'skin', 'beauty'].some((m) => need.has(m as keyof FaceAttributes));
 
-  const models = families.size ? await faceAttributes(await kit.models.get('human'), c.image, faces, registryNets(kit.models), families) : [];
-  const parts = partsNeeded ? await partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined;
+  // The attribute nets (tfjs, in this thread) and the parse and hair mask (ONNX, in the engine's model host) run
+  // side by side: on 2 cores the parse's networks no longer wait for the attribute nets, nor these for them.
+  const [models, parts] = await Promise.all([
+    families.size ? kit.models.get('human').then((human) => faceAttributes(human, c.image, faces, registryNets(kit.models), families)) : [],
+    partsNeeded ? partInputs(kit.models, c.image, faces, ANALYZER_PARSING, { hair: need.has('hair') }) : undefined,
+  ]);
   for (let i = 0; i < faces.length; i++) {
     // Stopped: the runner ends the job before the next step.
     if (kit.signal.aborted) break;

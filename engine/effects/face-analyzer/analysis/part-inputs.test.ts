@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../../image/raster.ts';
 import type { HumanLike } from '../../../vision/models/human.ts';
+import type { OnnxHost } from '../../../vision/models/onnx.ts';
 import { ModelRegistry } from '../../../vision/models/registry.ts';
+import { scriptModelHost } from '../../../workers/script-host.ts';
 import { parseFace, parsingRoi, type FaceParser } from '../../../vision/parsing/face-parsing.ts';
 import { detectFaces, type Face } from '../../../vision/faces/detect.ts';
 import { partAttributes } from './part-attributes.ts';
@@ -67,4 +69,33 @@ describe('part inputs', () => {
     for (const key of ['glass', 'mask', 'moustache', 'skin'] as const) expect(pc[key], key).toEqual(pa[key]);
     expect(pc.hat).toEqual(pa.hat);
   }, 120_000);
+
+  it('asks the model host for every face\'s parse and the hair matte together, and gets what one after another gives', async () => {
+    const { host: real, close } = scriptModelHost({ threads: 2, idleMs: 0, preload: [] });
+    // The runs waiting in the host at once, counted on this side of the link.
+    let waiting = 0, most = 0;
+    const host: OnnxHost = {
+      open: async (id) => {
+        const net = await real.open(id);
+        return { run: async (feeds, outputs) => { most = Math.max(most, ++waiting); try { return await net.run(feeds, outputs); } finally { waiting--; } } };
+      },
+    };
+    try {
+      const { data, info } = await sharp(path.join(fixtures, 'biden_obama_laughing_heads.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+      const here = new ModelRegistry({ threads: 2 });
+      const faces = await detectFaces(await here.get<HumanLike>('human'), image);
+      expect(faces.filter((f) => f.mesh).length).toBeGreaterThanOrEqual(2);
+      const hosted = await partInputs(new ModelRegistry({ threads: 2, host }), image, faces, ANALYZER_PARSING);
+      // Two parses and the matte: one after another, never more than one would wait.
+      expect(most).toBeGreaterThanOrEqual(2);
+      // In this thread each onnxruntime run blocks until it is done: the values of one run after another.
+      const alone = await partInputs(here, image, faces, ANALYZER_PARSING);
+      const values = (p: (typeof alone.parsings)[number]) => p && { roi: p.roi, win: p.win, at: p.at, classes: p.classes };
+      expect(hosted.parsings.map(values)).toEqual(alone.parsings.map(values));
+      expect(hosted.hair).toEqual(alone.hair);
+    } finally {
+      await close();
+    }
+  }, 300_000);
 });

@@ -66,13 +66,19 @@ export async function partInputs(models: ModelRegistry, image: RasterImage, face
   // The image was resized to whole pixels: its own ratio, per axis, is what maps the faces.
   const kx = work.width / image.width;
   const scaled = faces.map((f) => scaleFace(f, kx));
+  // Every face's parse and the hair mask are started together: where the networks run in the model host (the
+  // engine), one face's crop and warp and the hair mask's cut run in this thread while another network runs
+  // there. The values are those of running them one after another.
   // The classes only at the points the measures read (on a large face every few pixels), not over the whole window.
   const parser = await models.get<FaceParser>('bisenet-face-parsing');
-  const parsings: (ParsingSample | null)[] = [];
-  for (const f of scaled) parsings.push(f.mesh ? await parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null);
+  const parsings = Promise.all(scaled.map((f) => (f.mesh ? parseFaceAt(parser, work, f, partsLattice(parsingWindow(f, work, parse.frame)), parse) : null)));
   // Both at the hair mask's work size (at most 512 px long): the measures sample it on a grid of 0.02 face widths.
   // The matte and the hair mask are filtered with the same 512 px copy of the photo: made once.
-  const guide = opts.hair === false ? undefined : await workGuide(work);
-  const hair = guide && await hairFromMatte(work, await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true, guide }), scaled, { small: true, guide });
-  return { image: work, faces: scaled, parsings, ...(hair ? { hair } : {}), scale: kx };
+  const hairMask = async () => {
+    const guide = await workGuide(work);
+    const matte = await personMatteWith(models, work, opts.personModel ?? HAIR_PERSON_MODEL, { rvmSide: opts.rvmSide ?? HAIR_RVM_SIDE, small: true, guide });
+    return hairFromMatte(work, matte, scaled, { small: true, guide });
+  };
+  const [parsed, hair] = await Promise.all([parsings, opts.hair === false ? undefined : hairMask()]);
+  return { image: work, faces: scaled, parsings: parsed, ...(hair ? { hair } : {}), scale: kx };
 }
