@@ -250,12 +250,21 @@ export const SEAM_FROM = -0.3, SEAM_UNTOUCHED = 0.02, SEAM_SIGMA = 0.03, MEMBRAN
 export const BANGS_MEMBRANE = 0.15;
 /** The texture carried from the forehead: detail finer than this share of the face width. */
 export const TEXTURE_SIGMA = 0.008;
-/** A scalp's grain is softer than a forehead's (no frown lines). */
-export const TEXTURE_GAIN = 0.7;
+/**
+ * The scalp's grain over the forehead's: the same (its lines are kept off it by LINES; at 0.7, the value from
+ * before they were, the dome read 0.67 to 0.74 of the forehead's fine energy and looked smoother than it).
+ */
+export const TEXTURE_GAIN = 1;
 /** The forehead's grain is read this many TEXTURE_SIGMAs inside it (clear of brows, eyes, hairline). */
 export const TEXTURE_MARGIN = 2.5;
 /** ... tiled onto the scalp when at least this many pixels show, soft-clipped at this many of its spreads. */
 export const TILE_LEAST = 100, TEXTURE_CLIP = 2.5;
+/**
+ * The forehead's lines kept off the scalp (grain.ts isotropic): the band's structure tensor read over
+ * `window` TEXTURE_SIGMAs; its coherence passes it up to `from` and stops it from `to`; what is left is
+ * lifted back to the forehead's spread by at most `lift`.
+ */
+export const LINES = { window: 2, from: 0.35, to: 0.7, lift: 2 };
 /** Seeded grain (the scalp's where no forehead can be tiled, the backdrop's) is blurred this much (px): about a pixel's. */
 export const GRAIN_SIGMA = 0.7;
 /**
