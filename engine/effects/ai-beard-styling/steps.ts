@@ -30,11 +30,11 @@ import { faceTone, lightPlane, type OwnBeard } from './colour.ts';
 import { presetByName, type BeardPart, type BeardPreset } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
-import { exemplarOf, loadLibrary, type ExemplarInfo } from './exemplar.ts';
+import { exemplarOf, loadLibrary } from './exemplar.ts';
 import { renderExemplar } from './render.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
-import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, LONG_FROM, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_FINE, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -164,8 +164,8 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
       if (c > cover[i]) cover[i] = c;
     }
   });
-  const ex = exemplarOf(exemplarStyle(preset));
-  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light });
+  const ex = exemplarOf();
+  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light, fine: isStubble(preset) ? STUBBLE_FINE : 1 });
   // The texture as soft and as grainy as the photo at this face: resampled from an exemplar of `res` pixels
   // per face width, it carries a blur of its own of about half a pixel per magnification.
   const magnified = shape.faceWidth / ex.res;
@@ -183,10 +183,9 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   writeWindow(result, shape.win, px);
 }
 
-/** The library's hair for a preset: stubble for stubble-length parts, long hair for long strands, short otherwise. */
-export function exemplarStyle(preset: BeardPreset): ExemplarInfo['style'] {
-  const longest = Math.max(...preset.parts.map((p) => p.length));
-  return longest < STUBBLE_LENGTH ? 'stubble' : longest >= LONG_FROM ? 'long' : 'short';
+/** Whether a preset is stubble (every part's strands under STUBBLE_LENGTH): its texture is laid finer. */
+export function isStubble(preset: BeardPreset): boolean {
+  return Math.max(...preset.parts.map((p) => p.length)) < STUBBLE_LENGTH;
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;
