@@ -135,6 +135,12 @@ export const HAIR_SPREAD = [5, 20] as const;
 export const GREY_CONTRAST = 0.3;
 /** The exemplar's chroma spread kept (the rest of its reddish or bluish variation is the light's, not the hair's). */
 export const TONE_CHROMA = 0.6;
+/**
+ * A beard's density thins over this many face widths inside its outline, full from EDGE_FULL of its
+ * coverage blurred that far (steps.ts drawPreset): sparse hairs over skin at the edge, not a drawn outline.
+ */
+export const EDGE_THIN = 0.04;
+export const EDGE_FULL = 0.9;
 /** Stubble's hairs are this many times finer than the exemplar's (render.ts Look.fine). */
 export const STUBBLE_FINE = 2;
 /** The share of the photo a stubble preset's texture replaces (short hair over skin). */
