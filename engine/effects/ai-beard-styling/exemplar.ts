@@ -92,13 +92,6 @@ const LIGHT_OUT = 1.5;
 const FILL_PASSES = 6;
 
 /**
- * The texture carried past the exemplar's own beard, so a preset larger than it (a long beard's drop, a
- * handlebar's tips) still has real hair: each pixel outside takes the pixel mirrored across its nearest
- * beard pixel (hair texture continues across the edge, with no seam and no repeated tile), in FILL_PASSES
- * bands outward; the nearest pixel itself only where the last band's mirror still falls outside. The alpha
- * is left as cut.
- */
-/**
  * The cut's own hair: its sure pixels (alpha ≥ CORE), less those much lighter than its typical hair (lit
  * skin at a sparse beard's edge, a lip corner), 1 per pixel.
  */
@@ -114,6 +107,14 @@ export function hairCore(b: CanonicalBeard): Uint8Array {
   return core;
 }
 
+/**
+ * The texture carried past the exemplar's own beard, so a preset larger than it (a long beard's drop, a
+ * handlebar's tips) still has real hair: each pixel outside takes the pixel mirrored across its nearest
+ * beard pixel (hair texture continues across the edge, with no seam and no repeated tile), in FILL_PASSES
+ * bands outward; the nearest pixel itself only where the last band's mirror still falls outside. The alpha
+ * is left as cut. Only a base now: prepareExemplar keeps its fine detail and replaces the non-hair places'
+ * by synthesis (the mirrored bands showed as blocks and streaks).
+ */
 export function fillTexture(b: CanonicalBeard): CanonicalBeard {
   const { w, h, rgb } = b, n = w * h;
   const near = new Int32Array(n);
