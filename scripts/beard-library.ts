@@ -20,12 +20,12 @@ const out = path.join(root, 'engine/effects/ai-beard-styling/exemplars');
 const args = process.argv.slice(2);
 const preview = args.includes('--preview') ? args[args.indexOf('--preview') + 1] : undefined;
 
-/** The portraits taken, with the kind of hair each gives (presets pick by it, library.ts). */
+/** The portraits taken, with the kind of hair each holds. */
 const PICKS: { file: string; style: ExemplarInfo['style'] }[] = [
-  { file: 'bald_shaved_beard_full_black_darkskin_01.jpg', style: 'long' },
-  { file: 'beard_full_black_furhat_05.jpg', style: 'long' },
+  // The render takes the first entry's texture (exemplar.ts exemplarOf). Three more were cut and dropped
+  // (docs/experiments/ai-beard-styling.md): bald_shaved_beard_full_black_darkskin_01 and
+  // beard_full_black_furhat_05 ('long'), stubble_heavy_black_olive_03 ('stubble').
   { file: 'beard_full_short_black_glasses_03.jpg', style: 'short' },
-  { file: 'stubble_heavy_black_olive_03.jpg', style: 'stubble' },
 ];
 /** The most pixels per canonical unit stored (about a face this wide in pixels): keeps the assets small. */
 const MAX_RES = 320;

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { linearToLab, srgbToLinear } from '../../image/colour.ts';
 import { gauss } from '../../image/gauss.ts';
+import { seededRandom } from '../../image/random.ts';
 import type { RasterImage } from '../../image/raster.ts';
 import type { Rect } from '../../image/rect.ts';
 import { sampleAtlas, uvField, type P3 } from '../../vision/regions/uv-map.ts';
@@ -91,19 +92,11 @@ const LIGHT_OUT = 1.5;
 const FILL_PASSES = 6;
 
 /**
- * The texture carried past the exemplar's own beard, so a preset larger than it (a long beard's drop, a
- * handlebar's tips) still has real hair: each pixel outside takes the pixel mirrored across its nearest
- * beard pixel (hair texture continues across the edge, with no seam and no repeated tile), in FILL_PASSES
- * bands outward; the nearest pixel itself only where the last band's mirror still falls outside. The alpha
- * is left as cut.
+ * The cut's own hair: its sure pixels (alpha ≥ CORE), less those much lighter than its typical hair (lit
+ * skin at a sparse beard's edge, a lip corner), 1 per pixel.
  */
-export function fillTexture(b: CanonicalBeard): CanonicalBeard {
-  const { w, h, rgb, alpha } = b, n = w * h;
-  const near = new Int32Array(n);
-  const queue = new Int32Array(n);
-  let head = 0, tail = 0;
-  // The core: the cut's sure pixels, less those much lighter than its typical hair (lit skin at a sparse
-  // beard's edge, a lip corner): mirrored in from the hair beside them instead.
+export function hairCore(b: CanonicalBeard): Uint8Array {
+  const { rgb, alpha } = b, n = b.w * b.h;
   const luma = (i: number) => 0.299 * rgb[i * 3] + 0.587 * rgb[i * 3 + 1] + 0.114 * rgb[i * 3 + 2];
   const sure: number[] = [];
   for (let i = 0; i < n; i++) if (alpha[i] >= CORE) sure.push(luma(i));
@@ -111,6 +104,23 @@ export function fillTexture(b: CanonicalBeard): CanonicalBeard {
   const med = sure[sure.length >> 1] ?? 0, mad = sure.length ? sure.map((l) => Math.abs(l - med)).sort((a, b) => a - b)[sure.length >> 1] : 0;
   const core = new Uint8Array(n);
   for (let i = 0; i < n; i++) core[i] = alpha[i] >= CORE && luma(i) <= med + LIGHT_OUT * 1.4826 * mad ? 1 : 0;
+  return core;
+}
+
+/**
+ * The texture carried past the exemplar's own beard, so a preset larger than it (a long beard's drop, a
+ * handlebar's tips) still has real hair: each pixel outside takes the pixel mirrored across its nearest
+ * beard pixel (hair texture continues across the edge, with no seam and no repeated tile), in FILL_PASSES
+ * bands outward; the nearest pixel itself only where the last band's mirror still falls outside. The alpha
+ * is left as cut. Only a base now: prepareExemplar keeps its fine detail and replaces the non-hair places'
+ * by synthesis (the mirrored bands showed as blocks and streaks).
+ */
+export function fillTexture(b: CanonicalBeard): CanonicalBeard {
+  const { w, h, rgb } = b, n = w * h;
+  const near = new Int32Array(n);
+  const queue = new Int32Array(n);
+  let head = 0, tail = 0;
+  const core = hairCore(b);
   const out = Float32Array.from(rgb);
   // Each pass mirrors in as far as the hair beside it reaches; what it filled is hair for the next pass, so
   // the texture is carried outward in bands (a pixel whose mirror falls outside waits: taking the nearest
@@ -144,37 +154,135 @@ export function fillTexture(b: CanonicalBeard): CanonicalBeard {
   return { ...b, rgb: out };
 }
 
-/** A library texture ready to render: its Lab planes with its own light taken out, and their statistics over its beard. */
+/**
+ * A library texture ready to render: the hair's fine detail alone, with the exemplar's coarser structure
+ * taken out. What is coarser than a few strands in a cut beard is not hair texture: its lit and shadowed
+ * sides, skin showing through a sparse patch or under the lip, and the fill's mirrored blocks; laid on a
+ * face they read as pale blocks, a stepped upper edge and dirt-like blotches. The render draws the beard's
+ * tone from the target (its hair colour and light) and only this detail from the exemplar.
+ */
 export interface Exemplar extends CanonicalBeard {
   info: ExemplarInfo;
-  /** Lab of the filled texture; L with the exemplar's broad light (LIGHT_SCALE) replaced by its mean. */
-  lab: Float32Array;
-  mean: [number, number, number];
-  spread: [number, number, number];
+  /**
+   * Lab detail of the filled texture finer than DETAIL_SCALE, each channel divided by the L detail's local
+   * strength (over DETAIL_NORM): a stationary texture whose L has unit spread everywhere.
+   */
+  detail: Float32Array;
 }
 
-/** The exemplar's broad light, canonical units: its luma blurred this far is divided out. */
-export const LIGHT_SCALE = 0.05;
+/** Structure coarser than this (canonical units, a Gaussian's sigma) is the exemplar's patches and light, not its hair. */
+export const DETAIL_SCALE = 0.012;
+/** The detail's local strength is measured over this (canonical units), so sparse and dense parts read alike. */
+export const DETAIL_NORM = 0.04;
+/** The local strength divided by is at least this share of its median over the beard (a bare patch is not blown up). */
+const NORM_FLOOR = 0.5;
+/** Normalised detail clipped to this many spreads (a specular glint or a hole edge). */
+const DETAIL_CLIP = 3;
 
-/** Lab planes and statistics of a filled texture (over its own beard, alpha ≥ CORE). */
+/** The normalised Lab detail of a filled texture (its own beard, alpha ≥ CORE, sets the strength floor). */
 export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar {
-  const n = b.w * b.h, lab = new Float32Array(n * 3);
+  const n = b.w * b.h, planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   for (let i = 0; i < n; i++) {
     const c = linearToLab(srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 1]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 2]))));
-    lab[i * 3] = c.l; lab[i * 3 + 1] = c.a; lab[i * 3 + 2] = c.b;
+    planes[0][i] = c.l; planes[1][i] = c.a; planes[2][i] = c.b;
   }
-  const L = new Float32Array(n);
-  for (let i = 0; i < n; i++) L[i] = lab[i * 3];
-  const broad = gauss(L, b.w, b.h, LIGHT_SCALE * b.res);
-  let count = 0;
-  const sum = [0, 0, 0], sq = [0, 0, 0];
-  for (let i = 0; i < n; i++) if (b.alpha[i] >= CORE) { count++; for (let c = 0; c < 3; c++) sum[c] += lab[i * 3 + c]; }
-  const m = sum.map((s) => s / Math.max(1, count)) as [number, number, number];
-  // The exemplar's own light (a lit chin, a shadowed jaw) taken out: the target's is put back (render.ts).
-  for (let i = 0; i < n; i++) lab[i * 3] = L[i] - broad[i] + m[0];
-  for (let i = 0; i < n; i++) if (b.alpha[i] >= CORE) for (let c = 0; c < 3; c++) { const d = lab[i * 3 + c] - m[c]; sq[c] += d * d; }
-  const s = sq.map((v) => Math.sqrt(v / Math.max(1, count))) as [number, number, number];
-  return { ...b, info, lab, mean: m, spread: s };
+  const fine = planes.map((p) => { const low = gauss(p, b.w, b.h, DETAIL_SCALE * b.res); return p.map((v, i) => v - low[i]); });
+  const sq = fine[0].map((d) => d * d);
+  const strength = gauss(sq, b.w, b.h, DETAIL_NORM * b.res).map(Math.sqrt);
+  const own: number[] = [];
+  for (let i = 0; i < n; i++) if (b.alpha[i] >= CORE) own.push(strength[i]);
+  own.sort((x, y) => x - y);
+  const floor = Math.max(1e-3, NORM_FLOOR * (own[own.length >> 1] ?? 1));
+  const detail = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const k = 1 / Math.max(floor, strength[i]);
+    for (let c = 0; c < 3; c++) detail[i * 3 + c] = Math.max(-DETAIL_CLIP, Math.min(DETAIL_CLIP, fine[c][i] * k));
+  }
+  // Real hair detail: the cut's hair core where its detail is as strong as a beard's (not skin under the
+  // lip, not the fill's mirrored streaks); the rest is taken from the nearest such hair.
+  const core = hairCore(b), med = own[own.length >> 1] ?? 0;
+  const hair = new Uint8Array(n);
+  for (let i = 0; i < n; i++) hair[i] = core[i] && strength[i] >= HAIR_STRENGTH * med ? 1 : 0;
+  return { ...b, info, detail: synthesise(detail, hair, b.w, b.h, Math.max(4, Math.round(CELL * b.res))) };
+}
+
+/** A beard's detail counts as hair from this share of its median strength over the cut. */
+const HAIR_STRENGTH = 0.7;
+/** The synthesis' cell (canonical units): about a few strands' length. */
+const CELL = 0.05;
+/** A cell is its own texture when this share of its pixels is hair; a source patch needs as much. */
+const CELL_HAIR = 0.85;
+/** A hole's cell reads from any hair place up to this many times the nearest one's distance (plus two cells). */
+const NEAR_SLACK = 1.5;
+
+/**
+ * Fills the exemplar's non-hair places with its own hair detail (after Heitz and Neyret's by-example noise,
+ * 2018): overlapping cells on a grid of `g` pixels, each reading the texture at its own place when that is
+ * hair, else shifted to the nearest place whose patch is hair (so the strands keep the neighbourhood's
+ * direction); the cells' tent weights blended with the variance-preserving sum (Σ w·T / sqrt(Σ w²)), so
+ * the filled texture keeps a unit spread and shows no seams.
+ */
+export function synthesise(detail: Float32Array, hair: Uint8Array, w: number, h: number, g: number): Float32Array {
+  // Share of hair in the 2g patch around each pixel (an integral image).
+  const I = new Float64Array((w + 1) * (h + 1));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) I[(y + 1) * (w + 1) + x + 1] = hair[y * w + x] + I[y * (w + 1) + x + 1] + I[(y + 1) * (w + 1) + x] - I[y * (w + 1) + x];
+  const share = (cx: number, cy: number) => {
+    const x0 = Math.max(0, cx - g), y0 = Math.max(0, cy - g), x1 = Math.min(w, cx + g), y1 = Math.min(h, cy + g);
+    const a = (x1 - x0) * (y1 - y0);
+    return a > 0 ? (I[y1 * (w + 1) + x1] - I[y0 * (w + 1) + x1] - I[y1 * (w + 1) + x0] + I[y0 * (w + 1) + x0]) / a : 0;
+  };
+  // The places a hair patch can be read from (fully inside the frame).
+  const sources: number[] = [];
+  const step = Math.max(1, g >> 2);
+  for (let y = g; y + g <= h; y += step) for (let x = g; x + g <= w; x += step) if (share(x, y) >= CELL_HAIR) sources.push(x, y);
+  if (!sources.length) return detail;
+  const gw = Math.ceil(w / g) + 1, gh = Math.ceil(h / g) + 1;
+  const rand = seededRandom(w * 7919 + h);
+  const shift = new Int32Array(gw * gh * 2);
+  for (let cy = 0; cy < gh; cy++) {
+    for (let cx = 0; cx < gw; cx++) {
+      const x = cx * g, y = cy * g;
+      if (x < w && y < h && share(x, y) >= CELL_HAIR) continue;
+      // One of the hair places within NEAR_SLACK of the nearest, drawn per cell (seeded): the nearest
+      // alone repeated one patch over every cell of a hole, a visible grid.
+      let best = Infinity;
+      for (let k = 0; k < sources.length; k += 2) best = Math.min(best, (sources[k] - x) ** 2 + (sources[k + 1] - y) ** 2);
+      const reach = (Math.sqrt(best) * NEAR_SLACK + 2 * g) ** 2, near: number[] = [];
+      for (let k = 0; k < sources.length; k += 2) if ((sources[k] - x) ** 2 + (sources[k + 1] - y) ** 2 <= reach) near.push(k);
+      const k = near[Math.floor(rand() * near.length)];
+      shift[(cy * gw + cx) * 2] = sources[k] - x; shift[(cy * gw + cx) * 2 + 1] = sources[k + 1] - y;
+    }
+  }
+  const out = new Float32Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const cy0 = Math.floor(y / g), ty = y / g - cy0;
+    for (let x = 0; x < w; x++) {
+      const cx0 = Math.floor(x / g), tx = x / g - cx0;
+      const acc = [0, 0, 0], wts = [0, 0, 0, 0], keys = [0, 0, 0, 0];
+      for (let dy = 0; dy < 2; dy++) {
+        for (let dx = 0; dx < 2; dx++) {
+          const wt = (dx ? tx : 1 - tx) * (dy ? ty : 1 - ty);
+          const c = ((cy0 + dy) * gw + cx0 + dx) * 2;
+          wts[dy * 2 + dx] = wt; keys[dy * 2 + dx] = shift[c] * 65536 + shift[c + 1];
+          if (wt <= 0) continue;
+          const sx = Math.min(w - 1, Math.max(0, x + shift[c])), sy = Math.min(h - 1, Math.max(0, y + shift[c + 1]));
+          const o = (sy * w + sx) * 3;
+          for (let ch = 0; ch < 3; ch++) acc[ch] += wt * detail[o + ch];
+        }
+      }
+      // Cells reading the same place add coherently (their weights sum); different places add as independent noise.
+      let w2 = 0;
+      for (let a = 0; a < 4; a++) {
+        if (keys.indexOf(keys[a]) !== a) continue;
+        let sum = 0;
+        for (let b2 = a; b2 < 4; b2++) if (keys[b2] === keys[a]) sum += wts[b2];
+        w2 += sum * sum;
+      }
+      const k = 1 / Math.sqrt(Math.max(1e-6, w2)), o = (y * w + x) * 3;
+      for (let ch = 0; ch < 3; ch++) out[o + ch] = acc[ch] * k;
+    }
+  }
+  return out;
 }
 
 const ready = new Map<string, Exemplar>();
@@ -184,10 +292,14 @@ export async function loadLibrary(): Promise<void> {
   for (const info of exemplarLibrary()) if (!ready.has(info.file)) ready.set(info.file, prepareExemplar(await loadExemplar(info), info));
 }
 
-/** The first loaded exemplar of a style; throws when loadLibrary has not run. */
-export function exemplarOf(style: ExemplarInfo['style']): Exemplar {
-  const info = exemplarLibrary().find((e) => e.style === style);
+/**
+ * The library's texture (its first entry): with only the detail transferred (prepareExemplar), what sets a
+ * beard's look is how clearly its strands read, and the short full beard's (beard_full_short_black_glasses_03)
+ * read best on the check half's faces (docs/experiments/ai-beard-styling.md). Throws when loadLibrary has not run.
+ */
+export function exemplarOf(): Exemplar {
+  const info = exemplarLibrary()[0];
   const e = info && ready.get(info.file);
-  if (!e) throw new Error(`beard exemplar library not loaded (style ${style})`);
+  if (!e) throw new Error('beard exemplar library not loaded');
   return e;
 }

@@ -6,8 +6,8 @@
  * carries the shapes onto the neck (to v about 1.2), where long beards hang.
  *
  * Each preset is a few parts; a part is a closed outline (laid as the coverage of a real beard's texture,
- * exemplar.ts) with how its hair grows, kept from the strand drawer this replaced: the longest strand picks the
- * exemplar (steps.ts exemplarStyle) and `body` says which parts are dense; the flow (which way the
+ * exemplar.ts) with how its hair grows, kept from the strand drawer this replaced: strands under stubble length
+ * lay the texture finer and sparser (steps.ts isStubble) and `body` says which parts are dense; the flow (which way the
  * strands point), their length in face widths, how many times over the strands cover the part
  * (`layers`), how much they wander (`curl`, radians over a strand) and the opaque body under them (`body`,
  * the dense mass of a real beard, 0 for a trimmed outline of separate hairs).

@@ -1,24 +1,27 @@
 /**
  * A real beard from the canonical frame (exemplar.ts) onto a face: each window pixel's canonical (u, v)
- * (the face mesh's piecewise-affine field, shape.ts) reads the exemplar's texture; its colour is moved to the
- * target's hair colour in Lab (mean shifted, spread scaled with the lightness, so a black exemplar turns into
- * a grey beard with a grey beard's contrast), its light is the target's (lightPlane), and it is laid over the
- * photo with an edge that thins out hair by hair: at the soft border the texture's dark strands keep more
- * of the coverage than the light gaps between them.
+ * (the face mesh's piecewise-affine field, shape.ts) reads the exemplar's hair detail (its fine Lab detail,
+ * normalised, exemplar.ts prepareExemplar); the beard's tone is the target's hair colour in Lab with that
+ * detail around it (an L spread that grows with the colour's lightness, so a grey beard has a grey beard's
+ * contrast), its light is the target's (lightPlane), and it is laid over the photo with an edge that thins
+ * out hair by hair: at the soft border the texture's dark strands keep more of the coverage than the light
+ * gaps between them.
  */
 import { labToLinear, linearToLab, linearToSrgb, srgbToLinear } from '../../image/colour.ts';
 import type { UvField } from '../../vision/regions/uv-map.ts';
 import type { RGB } from './colour.ts';
 import { FRAME, type Exemplar } from './exemplar.ts';
-import { EDGE_HAIR, GREY_CONTRAST, TONE_CHROMA, TONE_CONTRAST } from './tuning.ts';
+import { EDGE_HAIR, GREY_CONTRAST, HAIR_CONTRAST, HAIR_SPREAD, TONE_CHROMA } from './tuning.ts';
 
 const clamp = (x: number, a: number, b: number) => (x < a ? a : x > b ? b : x);
 
 export interface Look {
-  /** The colour to move the exemplar's mean to (sRGB), or null to keep the exemplar's own (a template). */
-  hair: RGB | null;
+  /** The beard's colour (sRGB): the exemplar's detail is laid around it. */
+  hair: RGB;
   /** How grey the target's hair is, 0..1 (colour.ts greyness): a grey beard's light strands stand out more. */
   grey: number;
+  /** The texture's scale divisor (stubble's short hairs are finer than a beard's): 1 by default. */
+  fine?: number;
   /** The target's light relative to its skin, per window pixel (colour.ts lightPlane). */
   light: Float32Array;
 }
@@ -30,24 +33,26 @@ export interface Look {
 export function renderExemplar(out: Float32Array, field: UvField, ex: Exemplar, cover: Float32Array, look: Look): Float32Array {
   const { u, v } = field, n = u.length;
   const laid = new Float32Array(n);
-  let target = ex.mean, scale: [number, number, number] = [1, 1, 1];
-  if (look.hair) {
-    const t = linearToLab(srgbToLinear(look.hair[0]), srgbToLinear(look.hair[1]), srgbToLinear(look.hair[2]));
-    target = [t.l, t.a, t.b];
-    // Lighter hair shows more contrast between strands and gaps in absolute lightness (the gaps stay dark);
-    // its chroma spread follows the target's chroma rather than a black exemplar's.
-    const sL = clamp((t.l / Math.max(5, ex.mean[0])) * TONE_CONTRAST, 0.6, 2.2) * (1 + GREY_CONTRAST * look.grey);
-    scale = [sL, TONE_CHROMA, TONE_CHROMA];
-  }
+  const t = linearToLab(srgbToLinear(look.hair[0]), srgbToLinear(look.hair[1]), srgbToLinear(look.hair[2]));
+  const target = [t.l, t.a, t.b];
+  // Lighter hair shows more contrast between strands and gaps in absolute lightness (the gaps stay dark),
+  // and grey hair more again (white hairs over dark gaps); black hair still shows its strands' sheen.
+  const s = clamp(t.l * HAIR_CONTRAST, HAIR_SPREAD[0], HAIR_SPREAD[1]) * (1 + GREY_CONTRAST * look.grey);
+  // The strands' chroma varies as a dark beard's does, not more on a lighter one (a white beard's gaps turned blue).
+  const sc = Math.min(s, HAIR_SPREAD[0]) * TONE_CHROMA;
+  const scale = [s, sc, sc];
+  // A finer texture (stubble's short hairs) reads the exemplar at `fine` times its scale, reflected at the frame's sides.
+  const k = look.fine ?? 1;
   const lab = [0, 0, 0], rgb = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const c0 = cover[i];
     if (!(c0 > 0) || u[i] !== u[i]) continue;
-    const fx = (u[i] - FRAME.u0) * ex.res, fy = (v[i] - FRAME.v0) * ex.res;
+    let fx = (u[i] - FRAME.u0) * ex.res, fy = (v[i] - FRAME.v0) * ex.res;
     if (fx < 0 || fy < 0 || fx >= ex.w || fy >= ex.h) continue;
+    if (k !== 1) { fx = reflect(fx * k, ex.w); fy = reflect(fy * k, ex.h); }
     sample(ex, fx, fy, lab);
-    const dev = (lab[0] - ex.mean[0]) / Math.max(1, ex.spread[0]);
-    for (let c = 0; c < 3; c++) lab[c] = target[c] + (lab[c] - ex.mean[c]) * scale[c];
+    const dev = lab[0];
+    for (let c = 0; c < 3; c++) lab[c] = target[c] + lab[c] * scale[c];
     const lin = labToLinear(clamp(lab[0], 0, 100), lab[1], lab[2]);
     for (let c = 0; c < 3; c++) rgb[c] = linearToSrgb(clamp(lin[c], 0, 1)) * look.light[i];
     // Hair by hair at the border: a darker-than-mean strand holds its coverage further out than a gap.
@@ -58,10 +63,16 @@ export function renderExemplar(out: Float32Array, field: UvField, ex: Exemplar, 
   return laid;
 }
 
-/** Bilinear Lab of the exemplar at frame pixel coordinates. */
+/** x folded into [0, n) by reflection at both ends. */
+function reflect(x: number, n: number): number {
+  const m = x % (2 * n);
+  return m < n ? m : 2 * n - m - 1e-3;
+}
+
+/** Bilinear normalised detail of the exemplar at frame pixel coordinates. */
 function sample(ex: Exemplar, x: number, y: number, out: number[]): void {
   const fx = Math.min(ex.w - 1.001, Math.max(0, x - 0.5)), fy = Math.min(ex.h - 1.001, Math.max(0, y - 0.5));
   const x0 = Math.floor(fx), y0 = Math.floor(fy), ax = fx - x0, ay = fy - y0;
-  const o = (y0 * ex.w + x0) * 3, r = ex.w * 3, p = ex.lab;
+  const o = (y0 * ex.w + x0) * 3, r = ex.w * 3, p = ex.detail;
   for (let c = 0; c < 3; c++) out[c] = (p[o + c] * (1 - ax) + p[o + 3 + c] * ax) * (1 - ay) + (p[o + r + c] * (1 - ax) + p[o + r + 3 + c] * ax) * ay;
 }

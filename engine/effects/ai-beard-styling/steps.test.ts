@@ -12,6 +12,10 @@ import { ModelRegistry } from '../../vision/models/registry.ts';
 import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import { loadLibrary } from './exemplar.ts';
 import { drawPreset, keepUnderStyle, PARSE } from './steps.ts';
+import { faceShape } from './shape.ts';
+import { presetByName } from './presets.ts';
+import { gauss } from '../../image/gauss.ts';
+import { EDGE_THIN } from './tuning.ts';
 
 beforeAll(loadLibrary);
 
@@ -43,6 +47,37 @@ describe('drawPreset', () => {
       // fewer pixels by more than 12 than the drawn strands' opaque body did (half).
       expect(moved, name).toBeGreaterThan(lipPx / 3);
       expect(lipMoved / lipPx, name).toBeLessThan(0.01);
+    }
+  }, 120_000);
+
+  it('lays a full beard with no pale blocks: its body is hair throughout, not the exemplar\'s skin or mouth patches', async () => {
+    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+    const face = (await facts.faces())[0];
+    const parsing = await facts.parsing(face, PARSE);
+    for (const name of ['FullBeardClassic', 'Garibaldi', 'Bandholz']) {
+      const result = { ...image, data: Buffer.from(image.data) };
+      drawPreset(image, result, face, parsing, name, 0);
+      const shape = faceShape(presetByName(name)!, face.mesh!, image);
+      const { win } = shape, n = win.w * win.h;
+      const L = new Float32Array(n);
+      for (let y = 0; y < win.h; y++) {
+        for (let x = 0; x < win.w; x++) { const o = ((win.y0 + y) * image.width + win.x0 + x) * 3; L[y * win.w + x] = 0.299 * result.data[o] + 0.587 * result.data[o + 1] + 0.114 * result.data[o + 2]; }
+      }
+      // The beard's full-coverage body, inside the band where its edge thins (EDGE_THIN), away from the lips
+      // and mouth (kept the person's own) and the backdrop.
+      const lips = gauss(parsingPlane(parsing, ['upperLip', 'lowerLip', 'mouth', 'background'], win), win.w, win.h, 0.03 * shape.faceWidth);
+      const inside = gauss(shape.union, win.w, win.h, EDGE_THIN * shape.faceWidth);
+      const patches = gauss(L, win.w, win.h, 0.02 * shape.faceWidth);
+      const body: number[] = [];
+      for (let i = 0; i < n; i++) if (inside[i] >= 0.95 && lips[i] < 0.05) body.push(patches[i]);
+      body.sort((a, b) => a - b);
+      const median = body[body.length >> 1];
+      // Patches a fiftieth of the face wide and 20 levels lighter than the beard's middle: skin or lip
+      // carried over from the exemplar (11-13 % of the body when the exemplar's own patches were laid).
+      expect(body.length, name).toBeGreaterThan(3000);
+      expect(body.filter((l) => l > median + 20).length / body.length, name).toBeLessThan(0.03);
     }
   }, 120_000);
 

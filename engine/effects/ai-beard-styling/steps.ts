@@ -30,11 +30,12 @@ import { faceTone, lightPlane, type OwnBeard } from './colour.ts';
 import { presetByName, type BeardPart, type BeardPreset } from './presets.ts';
 import { faceShape, turned, type FaceShape } from './shape.ts';
 import { seededRandom } from '../../image/random.ts';
-import { exemplarOf, loadLibrary, type ExemplarInfo } from './exemplar.ts';
+import { gauss } from '../../image/gauss.ts';
+import { exemplarOf, loadLibrary } from './exemplar.ts';
 import { renderExemplar } from './render.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
-import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, LONG_FROM, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, EDGE_FULL, EDGE_THIN, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_FINE, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -151,6 +152,12 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   // The parts' union as one coverage (a stubble part's a share of it: short hair over skin), so the
   // texture is laid once and overlapping parts do not double its darkness.
   const cover = new Float32Array(n);
+  // A beard thins toward its edge as real ones do (fewer hairs, skin between them), over EDGE_THIN face
+  // widths inside its outline: its shape's coverage blurred that far, from EDGE_FULL of it on full density.
+  // Not a moustache: thin, nearly all edge, it would fade whole.
+  const body = new Float32Array(n);
+  preset.parts.forEach((part, k) => { if (!MOUSTACHE_FLOWS.has(part.flow)) for (let i = 0; i < n; i++) body[i] = Math.max(body[i], shape.coverage[k][i]); });
+  const inner = EDGE_THIN > 0 ? gauss(body, w, h, EDGE_THIN * shape.faceWidth) : null;
   preset.parts.forEach((part, k) => {
     const whole = MOUSTACHE_FLOWS.has(part.flow);
     const cut = overChin(part) ? far : farCheek;
@@ -161,11 +168,12 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
       let c = Math.min(1, shape.coverage[k][i] * gain) * share * (1 - cloak[i]);
       if (cut && !whole) c *= 1 - backdrop(i) * cut[i];
       if (back && whole) c *= 1 - backdrop(i);
+      if (inner && !whole) c *= Math.min(1, inner[i] / EDGE_FULL);
       if (c > cover[i]) cover[i] = c;
     }
   });
-  const ex = exemplarOf(exemplarStyle(preset));
-  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light });
+  const ex = exemplarOf();
+  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light, fine: isStubble(preset) ? STUBBLE_FINE : 1 });
   // The texture as soft and as grainy as the photo at this face: resampled from an exemplar of `res` pixels
   // per face width, it carries a blur of its own of about half a pixel per magnification.
   const magnified = shape.faceWidth / ex.res;
@@ -183,10 +191,9 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
   writeWindow(result, shape.win, px);
 }
 
-/** The library's hair for a preset: stubble for stubble-length parts, long hair for long strands, short otherwise. */
-export function exemplarStyle(preset: BeardPreset): ExemplarInfo['style'] {
-  const longest = Math.max(...preset.parts.map((p) => p.length));
-  return longest < STUBBLE_LENGTH ? 'stubble' : longest >= LONG_FROM ? 'long' : 'short';
+/** Whether a preset is stubble (every part's strands under STUBBLE_LENGTH): its texture is laid finer. */
+export function isStubble(preset: BeardPreset): boolean {
+  return Math.max(...preset.parts.map((p) => p.length)) < STUBBLE_LENGTH;
 }
 
 const LIP_CLASSES = ['upperLip', 'lowerLip', 'mouth'] as const;

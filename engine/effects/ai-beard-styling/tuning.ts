@@ -125,15 +125,25 @@ export const TEMPLATE_MIN_AREA = 0.12;
 
 /** How far a soft border's coverage follows the texture (dark strands keep it, light gaps lose it), per unit of spread. */
 export const EDGE_HAIR = 2.5;
-/** The exemplar's lightness spread scaled by the ratio of the target's hair lightness to its own, times this. */
-export const TONE_CONTRAST = 1;
+/**
+ * The beard's lightness spread (Lab L units) over its strands and gaps: this share of its colour's L, at
+ * least the first (black hair's sheen) and at most the second.
+ */
+export const HAIR_CONTRAST = 0.22;
+export const HAIR_SPREAD = [5, 20] as const;
 /** A grey target's spread a share larger again (white hairs over dark gaps). */
 export const GREY_CONTRAST = 0.3;
 /** The exemplar's chroma spread kept (the rest of its reddish or bluish variation is the light's, not the hair's). */
 export const TONE_CHROMA = 0.6;
+/**
+ * A beard's density thins over this many face widths inside its outline, full from EDGE_FULL of its
+ * coverage blurred that far (steps.ts drawPreset): sparse hairs over skin at the edge, not a drawn outline.
+ */
+export const EDGE_THIN = 0.04;
+export const EDGE_FULL = 0.9;
+/** Stubble's hairs are this many times finer than the exemplar's (render.ts Look.fine). */
+export const STUBBLE_FINE = 2;
 /** The share of the photo a stubble preset's texture replaces (short hair over skin). */
 export const STUBBLE_COVER = 0.45;
-/** Exemplar style by a preset part's strand length (face widths): from LONG_FROM long hair, under STUBBLE_LENGTH stubble. */
-export const LONG_FROM = 0.045;
 /** A moustache part's coverage times this (capped at 1): at 1, Obama's handlebar moved fewer pixels than half his lips'. */
 export const MOUSTACHE_GAIN = 1.8;
