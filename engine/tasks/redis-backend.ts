@@ -235,7 +235,7 @@ export class RedisTaskBackend implements TaskBackend {
       case 'failed': void this.deleteInputsOf(event.jobId).catch(() => {}); break;
       // The outcome is in the event (the same string as the job's returnvalue): the row as a poll would read it.
       case 'completed':
-        if (before) this.remember(rowOf({ ...fieldsOf(before), returnvalue: event.returnvalue === undefined ? undefined : parseReturnValue(event.returnvalue) }, 2));
+        if (before && event.returnvalue !== undefined) this.remember(rowOf({ ...fieldsOf(before), returnvalue: parseReturnValue(event.returnvalue) }, 2));
         break;
       case 'removed': this.done.delete(event.jobId); break;
     }

@@ -9,7 +9,9 @@
  * - The reader keeps an XREAD parked on the stream. Redis sends an event to a parked reader in the same
  *   pass that runs the command making it, before that command's own reply: the event is in this
  *   engine's socket before any engine can have told a client of the change, so before the client's next
- *   request; Node reads the two sockets in that order and applies the event (microtasks) in between.
+ *   request. Node may read the request's socket first (one read a moment before comes first), so the
+ *   backend answers from here one event-loop turn later (setImmediate), once every socket that was
+ *   readable with the request, this reader's included, has been read and its events applied.
  * - Between one XREAD's answer and the next one being parked, events are not pushed: entries are not used
  *   then. A marker command sent in the same write just before the XREAD says when Redis has taken it
  *   (Redis runs a client's pipelined commands back to back); its answer (the stream's first entry) also
