@@ -26,6 +26,11 @@ export interface ClusterConfig {
    * store, kept in memory and served until their retention runs out (results/cached-blob-store.ts).
    */
   resultCacheBytes: number;
+  /**
+   * ATELIER_TASK_MIRROR_ENTRIES (default 10 000; 0: off): queued and processing tasks this engine answers
+   * polls of from the queue's event stream instead of a Redis read (tasks/redis-mirror.ts).
+   */
+  mirrorEntries: number;
 }
 
 export interface EngineConfig {
@@ -143,6 +148,8 @@ export function clusterFromEnv(env: NodeJS.ProcessEnv, apiKeys: string[]): Clust
   if (endpoint && !/^https?:\/\//.test(endpoint)) throw new Error(`ATELIER_S3_ENDPOINT must be an http:// or https:// URL, not ${JSON.stringify(endpoint)}`);
   const ingressMb = Number(env.ATELIER_REDIS_INGRESS_MB?.trim() || 64);
   if (!Number.isFinite(ingressMb) || ingressMb < 0) throw new Error(`ATELIER_REDIS_INGRESS_MB must be a number of megabytes (0 turns the Redis ingress off), not ${JSON.stringify(env.ATELIER_REDIS_INGRESS_MB)}`);
+  const mirrorEntries = Number(env.ATELIER_TASK_MIRROR_ENTRIES?.trim() || 10_000);
+  if (!Number.isInteger(mirrorEntries) || mirrorEntries < 0) throw new Error(`ATELIER_TASK_MIRROR_ENTRIES must be a whole number of tasks (0 turns the mirror off), not ${JSON.stringify(env.ATELIER_TASK_MIRROR_ENTRIES)}`);
   const cacheMb = Number(env.ATELIER_RESULT_CACHE_MB?.trim() || 64);
   if (!Number.isFinite(cacheMb) || cacheMb < 0) throw new Error(`ATELIER_RESULT_CACHE_MB must be a number of megabytes (0 turns the result cache off), not ${JSON.stringify(env.ATELIER_RESULT_CACHE_MB)}`);
   return {
@@ -150,6 +157,7 @@ export function clusterFromEnv(env: NodeJS.ProcessEnv, apiKeys: string[]): Clust
     resultsRedirect: redirect,
     ingressBytes: Math.round(ingressMb * 1024 * 1024),
     resultCacheBytes: Math.round(cacheMb * 1024 * 1024),
+    mirrorEntries,
     s3: {
       endpoint, bucket,
       region: env.ATELIER_S3_REGION?.trim() || 'us-east-1',

@@ -42,7 +42,7 @@ export async function openClusterBackends(cluster: ClusterConfig, opts: { leaseM
   let tasks: RedisTaskBackend;
   try {
     // The S3 client's sockets go with the task backend, which the app closes last.
-    tasks = await RedisTaskBackend.open({ url: cluster.redisUrl, leaseMs: opts.leaseMs, retentionMs: opts.retentionMs, inputs, ingressBytes: cluster.ingressBytes, afterClose: () => s3.destroy() });
+    tasks = await RedisTaskBackend.open({ url: cluster.redisUrl, leaseMs: opts.leaseMs, retentionMs: opts.retentionMs, inputs, ingressBytes: cluster.ingressBytes, mirrorEntries: cluster.mirrorEntries, afterClose: () => s3.destroy() });
   } catch (err) {
     s3.destroy();
     throw new Error(`Redis (${redactUrl(cluster.redisUrl)}) could not be used: ${err instanceof Error ? err.message : err}`);

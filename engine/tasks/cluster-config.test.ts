@@ -14,7 +14,7 @@ describe('cluster configuration', () => {
   it('reads Redis, the S3 store and the results mode', () => {
     const c = configFromEnv({ ...CLUSTER, ATELIER_S3_FORCE_PATH_STYLE: '1', ATELIER_RESULTS_REDIRECT: 'presigned' }).cluster;
     expect(c).toEqual({
-      redisUrl: 'redis://127.0.0.1:6379', resultsRedirect: 'presigned', ingressBytes: 64 * 1024 * 1024, resultCacheBytes: 64 * 1024 * 1024,
+      redisUrl: 'redis://127.0.0.1:6379', resultsRedirect: 'presigned', mirrorEntries: 10_000, ingressBytes: 64 * 1024 * 1024, resultCacheBytes: 64 * 1024 * 1024,
       s3: { endpoint: 'http://127.0.0.1:7480', bucket: 'b', region: 'us-east-1', accessKeyId: 'a', secretAccessKey: 's', forcePathStyle: true },
     });
     expect(configFromEnv(CLUSTER).cluster?.resultsRedirect).toBe('stream');
@@ -22,6 +22,8 @@ describe('cluster configuration', () => {
     expect(configFromEnv({ ...CLUSTER, ATELIER_REDIS_INGRESS_MB: '1.5' }).cluster?.ingressBytes).toBe(1572864);
     expect(configFromEnv({ ...CLUSTER, ATELIER_RESULT_CACHE_MB: '0' }).cluster?.resultCacheBytes).toBe(0);
     expect(configFromEnv({ ...CLUSTER, ATELIER_RESULT_CACHE_MB: '2' }).cluster?.resultCacheBytes).toBe(2097152);
+    expect(configFromEnv(CLUSTER).cluster?.mirrorEntries).toBe(10_000);
+    expect(configFromEnv({ ...CLUSTER, ATELIER_TASK_MIRROR_ENTRIES: '0' }).cluster?.mirrorEntries).toBe(0);
   });
 
   it('refuses a queue without a store, a store without a queue, a cluster without configured keys, and bad values', () => {
@@ -33,5 +35,6 @@ describe('cluster configuration', () => {
     expect(() => configFromEnv({ ...CLUSTER, ATELIER_S3_ENDPOINT: 'ceph:7480' })).toThrow(/http:\/\/ or https:\/\//);
     expect(() => configFromEnv({ ...CLUSTER, ATELIER_REDIS_INGRESS_MB: '-1' })).toThrow(/ATELIER_REDIS_INGRESS_MB must be a number/);
     expect(() => configFromEnv({ ...CLUSTER, ATELIER_RESULT_CACHE_MB: 'lots' })).toThrow(/ATELIER_RESULT_CACHE_MB must be a number/);
+    expect(() => configFromEnv({ ...CLUSTER, ATELIER_TASK_MIRROR_ENTRIES: '1.5' })).toThrow(/ATELIER_TASK_MIRROR_ENTRIES must be a whole number/);
   });
 });

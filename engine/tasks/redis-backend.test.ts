@@ -15,6 +15,7 @@ import { readBlob } from '../results/blob-store.ts';
 import { DiskBlobStore } from '../results/disk-blob-store.ts';
 import { freePort, requirePrograms } from '../test/cluster-services.ts';
 import { RedisTaskBackend } from './redis-backend.ts';
+import { RedisTaskMirror } from './redis-mirror.ts';
 import { INPUT_KEY } from './store.ts';
 
 const LEASE_MS = 1000;
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 /** Each test on its own Redis database, so one's tasks are not another's. */
-async function open(db: number, opts: { retentionMs?: number; now?: () => number } = {}): Promise<RedisTaskBackend> {
+async function open(db: number, opts: { retentionMs?: number; now?: () => number; mirrorEntries?: number } = {}): Promise<RedisTaskBackend> {
   const b = await RedisTaskBackend.open({ url: `${url}/${db}`, leaseMs: LEASE_MS, retentionMs: 3600_000, inputs, ...opts });
   backends.push(b);
   return b;
@@ -147,7 +148,7 @@ describe('RedisTaskBackend', () => {
     await queue.close();
   });
 
-  it('answers a finished task from memory, for ten minutes at most and never past its retention; never a queued or processing one', async () => {
+  it('answers a finished task from memory, for ten minutes at most and never past its retention', async () => {
     let now = Date.now();
     const one = await open(6, { now: () => now });
     const two = await open(6, { now: () => now });
@@ -250,12 +251,203 @@ describe('RedisTaskBackend', () => {
     }
   });
 
+  it('answers queued and processing tasks from the queue\'s events, every field as a Redis read gives it, and a task stalled back to the queue as queued', async () => {
+    const [reader, runner] = [await open(7), await open(7)];
+    const plain = await open(7, { mirrorEntries: 0 }); // every poll read from Redis: the reference
+    const task = await runner.submit('slug-g', { n: 2 }, { image }, runner.ownerOf('k'));
+    // Each poll's answer and where it came from.
+    const poll = async (id: string) => {
+      const before = { ...reader.polls };
+      const got = await reader.find(id);
+      expect(got).toEqual(await plain.find(id));
+      const from = (['done', 'mirror', 'redis'] as const).find((k) => reader.polls[k] > before[k]);
+      return { status: got?.status, attempts: got?.attempts, from };
+    };
+    expect(await poll(task.id)).toEqual({ status: 0, attempts: 0, from: 'redis' });
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 0, attempts: 0, from: 'mirror' });
+    const first = (await runner.claim('engine-1', LEASE_MS))!;
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 1, attempts: 1, from: 'mirror' }); // the 'active' event applied
+    // Released with its attempt given back (data changed, then back to the queue): read again.
+    await runner.release(first, true);
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 0, attempts: 0, from: 'redis' });
+    // Claimed, then its engine stops renewing: the stalled check puts it back, and the mirror answers it queued again.
+    (await runner.claim('engine-1', LEASE_MS))!;
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 1, attempts: 1, from: 'mirror' });
+    const end = Date.now() + 10_000;
+    while ((await reader.find(task.id))?.status !== 0 && Date.now() < end) await sleep(50);
+    expect(await poll(task.id)).toMatchObject({ status: 0, attempts: 1 });
+    // Finished on another engine: answered from memory, with the outcome the event carried.
+    const again = await waitForClaim(runner, 'engine-1');
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 1, attempts: 2, from: 'mirror' });
+    expect(await runner.complete(again, ['0123456789abcdef0123456789abcdef.png'])).toBe(true);
+    await current(reader);
+    expect(await poll(task.id)).toEqual({ status: 2, attempts: 2, from: 'done' });
+  }, 30_000);
+
+  it('never answers an engine\'s poll with an older state than another engine\'s answer before it', async () => {
+    const [reader, runner] = [await open(10), await open(10)];
+    const plain = await open(10, { mirrorEntries: 0 });
+    // Each change is made by `runner` and then read at once through `reader`, which holds the task; then
+    // again once the reader is parked, from the mirror.
+    const same = async (id: string, status: number) => {
+      const got = await reader.find(id);
+      expect(got).toEqual(await plain.find(id));
+      expect(got?.status).toBe(status);
+      if (status === 2) return;
+      await current(reader);
+      const mirrored = reader.polls.mirror;
+      expect(await reader.find(id)).toEqual(got);
+      expect(reader.polls.mirror).toBe(mirrored + 1);
+    };
+    for (let i = 0; i < 12; i++) {
+      const t = await runner.submit('slug-j', { i }, {});
+      await same(t.id, 0);
+      const c = (await runner.claim('engine-1', LEASE_MS))!;
+      await same(t.id, 1);
+      await runner.release(c, true);
+      await same(t.id, 0);
+      const again = (await runner.claim('engine-1', LEASE_MS))!;
+      await same(t.id, 1);
+      expect(await runner.complete(again, [])).toBe(true);
+      await same(t.id, 2);
+    }
+  }, 30_000);
+
+  it('reads Redis whenever the event reader may have missed an event: between two reads, while its connection is down, after events trimmed unread', async () => {
+    const reader = await open(8);
+    const eventsId = (await clients(8)).find((c) => c.name === 'atelier-events')!.id;
+    const runner = await open(8);
+    const plain = await open(8, { mirrorEntries: 0 });
+    const others = new Set((await clients(8)).filter((c) => c.name === 'atelier-events' && c.id !== eventsId).map((c) => c.id));
+    const direct = new Redis(`${url}/8`);
+    try {
+      const [a, b, c] = [await runner.submit('slug-h', {}, {}), await runner.submit('slug-h', {}, {}), await runner.submit('slug-h', {}, {})];
+      for (const t of [a, b, c]) expect((await reader.find(t.id))?.status).toBe(0);
+      await current(reader);
+      // Between reads: an event wakes the reader, and a claim made by hand (one script, as BullMQ's) lands
+      // before its next XREAD is parked.
+      await direct.pipeline()
+        .xadd('atelier:tasks:events', '*', 'event', 'noise')
+        .eval(`redis.call('LREM', KEYS[1], 0, ARGV[1]); redis.call('LPUSH', KEYS[2], ARGV[1]); redis.call('HINCRBY', KEYS[3], 'ats', 1)
+          redis.call('XADD', KEYS[4], '*', 'event', 'active', 'jobId', ARGV[1], 'prev', 'waiting')`,
+        4, 'atelier:tasks:wait', 'atelier:tasks:active', `atelier:tasks:${a.id}`, 'atelier:tasks:events', a.id)
+        .exec();
+      expect(await reader.find(a.id)).toEqual({ ...(await plain.find(a.id)), status: 1 });
+      await current(reader);
+      const fromMirror = reader.polls.mirror;
+      expect((await reader.find(a.id))?.status).toBe(1);
+      expect(reader.polls.mirror).toBe(fromMirror + 1);
+      await direct.multi().lrem('atelier:tasks:active', 0, a.id).lpush('atelier:tasks:wait', a.id).exec(); // put back (the hand-made claim has no lock)
+      await direct.xadd('atelier:tasks:events', '*', 'event', 'waiting', 'jobId', a.id, 'prev', 'active');
+      // Connection down: the reader's socket closed by Redis, then a claim.
+      await current(reader);
+      expect((await reader.find(b.id))?.status).toBe(0);
+      await direct.client('KILL', 'ID', eventsId);
+      const claimed = (await runner.claim('engine-1', LEASE_MS))!;
+      expect((await reader.find(claimed.id))?.status).toBe(1);
+      expect(await reader.find(claimed.id)).toEqual(await plain.find(claimed.id));
+      // Trimmed unread: down again, another claim, its events trimmed before the reader is back.
+      await current(reader);
+      const next = (await clients(8)).find((x) => x.name === 'atelier-events' && x.id !== eventsId && !others.has(x.id))!.id;
+      const waiting = [a, b, c].find((t) => t.id !== claimed.id && t.id !== a.id)!;
+      await current(reader);
+      expect((await reader.find(waiting.id))?.status).toBe(0);
+      await direct.client('KILL', 'ID', next);
+      await runner.claim('engine-1', LEASE_MS);
+      const taken = (await plain.find(waiting.id))?.status === 1 ? waiting : a;
+      await direct.xtrim('atelier:tasks:events', 'MAXLEN', 0);
+      await sleep(300);
+      await current(reader);
+      expect(await reader.find(taken.id)).toEqual(await plain.find(taken.id));
+      expect((await reader.find(taken.id))?.status).toBe(1);
+    } finally {
+      direct.disconnect();
+    }
+  }, 30_000);
+
+  it('keeps no task read as of an event older than one it has already applied', async () => {
+    const conn = new Redis(`${url}/11`, { maxRetriesPerRequest: null });
+    const direct = new Redis(`${url}/11`);
+    const mirror = new RedisTaskMirror<object>(conn, 'atelier:tasks:events', { entries: 10, maxAgeMs: 5000, blockMs: 1000, now: Date.now }, () => {});
+    try {
+      const before = await direct.xadd('atelier:tasks:events', '*', 'event', 'noise') as string;
+      await mirror.start();
+      const entry = (id: string) => ({ id, status: 0 as const, data: {}, timestamp: 0, ats: 0 });
+      mirror.put(entry('y'), before);
+      expect(mirror.has('y')).toBe(true); // nothing later applied yet
+      mirror.drop('y');
+      const after = await direct.xadd('atelier:tasks:events', '*', 'event', 'noise') as string;
+      // Once the reader has applied `after`, an entry as of `before` could miss a later event: not kept.
+      const end = Date.now() + 5000;
+      for (;;) {
+        mirror.put(entry('y'), before);
+        if (!mirror.has('y')) break;
+        mirror.drop('y');
+        if (Date.now() > end) throw new Error('an entry as of an older event was still kept 5 s after a later one');
+        await sleep(5);
+      }
+      mirror.put(entry('x'), after);
+      expect(mirror.has('x')).toBe(true);
+    } finally {
+      await mirror.close();
+      direct.disconnect();
+    }
+  });
+
+  it('keeps at most its entry budget, each for five seconds from its Redis read', async () => {
+    let now = Date.now();
+    const reader = await open(9, { mirrorEntries: 2, now: () => now });
+    const runner = await open(9);
+    const tasks = [await runner.submit('slug-i', {}, {}), await runner.submit('slug-i', {}, {}), await runner.submit('slug-i', {}, {})];
+    for (const t of tasks) await reader.find(t.id);
+    await current(reader);
+    const from = async (id: string) => {
+      const before = { ...reader.polls };
+      await reader.find(id);
+      return reader.polls.mirror > before.mirror ? 'mirror' : 'redis';
+    };
+    expect([await from(tasks[2].id), await from(tasks[1].id), await from(tasks[0].id)]).toEqual(['mirror', 'mirror', 'redis']);
+    now += 4999;
+    expect(await from(tasks[0].id)).toBe('mirror'); // read again just above, 4999 ms ago
+    now += 1;
+    expect(await from(tasks[0].id)).toBe('redis');
+  });
+
   it('stops the start plainly when Redis does not answer', async () => {
     const port = await freePort();
     await expect(RedisTaskBackend.open({ url: `redis://127.0.0.1:${port}`, leaseMs: LEASE_MS, retentionMs: 1000, inputs, connectTimeoutMs: 1500 }))
       .rejects.toThrow(/did not answer/);
   });
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `b`'s event reader has an XREAD parked (the mirror may answer). */
+async function current(b: RedisTaskBackend) {
+  const mirror = (b as unknown as { mirror: { current(): boolean } }).mirror;
+  const end = Date.now() + 5000;
+  while (!mirror.current()) {
+    if (Date.now() > end) throw new Error('the event reader was not parked within 5 s');
+    await sleep(5);
+  }
+}
+
+/** The server's clients on database `db`: id and name. */
+async function clients(db: number) {
+  const direct = new Redis(url);
+  try {
+    const list = (await direct.client('LIST')) as string;
+    return list.trim().split('\n').map((line) => Object.fromEntries(line.split(' ').map((kv) => kv.split('=') as [string, string])))
+      .filter((c) => c.db === String(db)).map((c) => ({ id: c.id, name: c.name }));
+  } finally {
+    direct.disconnect();
+  }
+}
 
 async function waitForClaim(b: RedisTaskBackend, holder: string) {
   const end = Date.now() + 20_000;

@@ -12,18 +12,21 @@
  *   without a lock and puts it back in the queue, counting it. After the third interruption BullMQ marks the
  *   job to fail when next fetched; its next claim then answers attempts past the limit, and the queue fails
  *   it with today's PROCESSING_FAILURE after 3 attempts (queue.ts), as embedded.
- * - Engines wake on each other's submits through the queue's event stream (QueueEvents), with a slow poll
- *   beside it for what no event announces (a released task's delay running out).
+ * - Engines wake on each other's submits through the queue's event stream (read by redis-mirror.ts), with a
+ *   slow poll beside it for what no event announces (a released task's delay running out).
  * - A finished task never changes again, so its polls are answered from memory (the task this engine
- *   finished, or one a poll found finished), for a while and never past its retention; a queued or
- *   processing task is always read from Redis.
+ *   finished, or one a poll or an event found finished), for a while and never past its retention; a queued
+ *   or processing task is answered from the mirror the same events keep (redis-mirror.ts) while it can
+ *   say the task's state as of now, else read from Redis.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { setImmediate as immediate } from 'node:timers/promises';
+import { Job, Queue, Worker } from 'bullmq';
 import { Redis, type Result } from 'ioredis';
 import type { BlobStore } from '../results/blob-store.ts';
 import type { ClaimedTask, NewImage, StoredImage, TaskBackend, TaskFailure, TaskRow, TaskStatus } from './backend.ts';
 import { RedisIngress } from './redis-ingress.ts';
+import { type MirrorEntry, RedisTaskMirror } from './redis-mirror.ts';
 import { INPUT_KEY } from './store.ts';
 
 const QUEUE_NAME = 'tasks';
@@ -45,6 +48,15 @@ const POLL_MS = 5000;
 const DONE_TTL_MS = 10 * 60_000;
 /** Finished tasks kept in memory at most (a row is well under 1 KB): the oldest goes first. */
 const DONE_ENTRIES = 10_000;
+/** Queued and processing tasks kept in the mirror by default (the oldest read goes first). */
+const MIRROR_ENTRIES = 10_000;
+/**
+ * How long a mirrored task is answered before Redis is read again whatever the events said: a bound on
+ * what an event the mirror does not know of (a job changed by hand) can hold back.
+ */
+const MIRROR_MAX_AGE_MS = 5000;
+/** How long the event reader's XREAD waits; a parked one older than this is not believed (a silent link). */
+const EVENTS_BLOCK_MS = 1000;
 
 interface JobData {
   slug: string;
@@ -75,16 +87,19 @@ export interface RedisBackendOptions {
   connectTimeoutMs?: number;
   /** Called once the backend has closed (the app closes the store's client with it). */
   afterClose?: () => void;
-  /** The clock finished tasks are kept in memory by (tests move it). */
+  /** The clock finished and mirrored tasks are kept in memory by (tests move it). */
   now?: () => number;
+  /** Queued and processing tasks answered from the event stream's mirror, at most (MIRROR_ENTRIES); 0: always read from Redis. */
+  mirrorEntries?: number;
 }
 
 /**
  * A task poll's one round trip: the job hash's fields a task answer needs and the job's state, read in one
  * script so nothing moves between them. The state is BullMQ's getStateV2 (same keys, same order), skipped
- * for a job whose hash says it finished. KEYS: the job hash, then completed, failed, delayed, active, wait,
- * paused, waiting-children, prioritized; ARGV[1]: the job id. Answers nil for no such job, else
- * {state, data, timestamp, ats, returnvalue}.
+ * for a job whose hash says it finished; with them the id of the queue's last event, as of which they hold
+ * (the mirror applies only later events). KEYS: the job hash, then completed, failed, delayed, active,
+ * wait, paused, waiting-children, prioritized, events; ARGV[1]: the job id. Answers nil for no such job,
+ * else {state, data, timestamp, ats, returnvalue, last event id}.
  */
 const FIND_TASK = `
 local f = redis.call("HMGET", KEYS[1], "data", "timestamp", "ats", "returnvalue", "finishedOn")
@@ -101,10 +116,13 @@ elseif redis.call("LPOS", KEYS[6], id) then state = "waiting"
 elseif redis.call("LPOS", KEYS[7], id) then state = "waiting"
 elseif redis.call("ZSCORE", KEYS[8], id) then state = "waiting-children"
 end
-return {state, f[1], f[2], f[3], f[4]}
+local last = redis.call("XREVRANGE", KEYS[10], "+", "-", "COUNT", 1)
+local version = "0-0"
+if last[1] then version = last[1][1] end
+return {state, f[1], f[2], f[3], f[4], version}
 `;
 
-type Found = [state: string, data: string | null, timestamp: string | null, ats: string | null, returnvalue: string | null];
+type Found = [state: string, data: string | null, timestamp: string | null, ats: string | null, returnvalue: string | null, version: string];
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -113,7 +131,7 @@ declare module 'ioredis' {
 }
 
 /** A connection as BullMQ wants it: commands wait for a reconnect instead of failing after some retries. */
-const connect = (url: string) => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+const connect = (url: string, connectionName?: string) => new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false, connectionName });
 
 /** The messages of BullMQ's refusals of a token that no longer holds the job: the claim was lost. */
 const LOST_CLAIM = /Missing lock|Lock mismatch|Missing key|not in the active state/i;
@@ -131,12 +149,15 @@ export class RedisTaskBackend implements TaskBackend {
   private poll: NodeJS.Timeout | undefined;
   /** Finished tasks by id, oldest first, with the time until which each is answered from here. */
   private readonly done = new Map<string, { row: TaskRow; until: number }>();
+  /** Queued and processing tasks as the event stream keeps them (redis-mirror.ts); set once open. */
+  private mirror!: RedisTaskMirror<JobData>;
+  /** Where polls were answered from: finished tasks kept here, the mirror, Redis. */
+  readonly polls = { done: 0, mirror: 0, redis: 0 };
 
   private constructor(
     private readonly redis: Redis,
     private readonly queue: Queue<JobData, Outcome>,
     private readonly worker: Worker<JobData, Outcome>,
-    private readonly events: QueueEvents,
     private readonly ownerSecret: Buffer,
     private readonly opts: RedisBackendOptions,
   ) {
@@ -149,6 +170,7 @@ export class RedisTaskBackend implements TaskBackend {
   /** Connects (failing plainly when Redis does not answer), loads the shared owner secret and starts the stalled-job check. */
   static async open(opts: RedisBackendOptions): Promise<RedisTaskBackend> {
     const redis = connect(opts.url);
+    let events: Redis | undefined;
     // ioredis reconnects on its own; its errors are logged once per kind instead of thrown unhandled.
     let lastError = '';
     redis.on('error', (err: Error) => {
@@ -161,7 +183,7 @@ export class RedisTaskBackend implements TaskBackend {
       // Made once by whichever engine comes first; every engine then hashes keys with the same secret.
       await redis.set(OWNER_SECRET_KEY, randomBytes(32).toString('base64'), 'NX');
       const secret = Buffer.from((await redis.get(OWNER_SECRET_KEY))!, 'base64');
-      redis.defineCommand('atelierFindTask', { numberOfKeys: 9, lua: FIND_TASK });
+      redis.defineCommand('atelierFindTask', { numberOfKeys: 10, lua: FIND_TASK });
       const queue = new Queue<JobData, Outcome>(QUEUE_NAME, { connection: redis, prefix: PREFIX });
       const worker = new Worker<JobData, Outcome>(QUEUE_NAME, null, {
         connection: connect(opts.url), prefix: PREFIX, autorun: false,
@@ -169,21 +191,27 @@ export class RedisTaskBackend implements TaskBackend {
         // A lock runs out at most one interval before a check sees it: takeover within a lease and two intervals.
         stalledInterval: Math.max(1000, Math.round(opts.leaseMs / 2)),
       });
-      const events = new QueueEvents(QUEUE_NAME, { connection: connect(opts.url), prefix: PREFIX });
-      const backend = new RedisTaskBackend(redis, queue, worker, events, secret, opts);
+      const backend = new RedisTaskBackend(redis, queue, worker, secret, opts);
+      events = connect(opts.url, 'atelier-events');
+      let lastEventsError = '';
+      events.on('error', (err: Error) => {
+        if (err.message !== lastEventsError) console.error('[tasks] Redis events:', err.message);
+        lastEventsError = err.message;
+      });
+      backend.mirror = new RedisTaskMirror<JobData>(events, queue.toKey('events'), {
+        entries: opts.mirrorEntries ?? MIRROR_ENTRIES, maxAgeMs: MIRROR_MAX_AGE_MS, blockMs: EVENTS_BLOCK_MS, now: () => backend.clock(),
+      }, (event, before) => backend.onEvent(event, before));
+      await backend.mirror.start();
       await warmScripts(redis);
       await backend.find(newTaskId()); // loads FIND_TASK, which the first poll would otherwise pay for
       void worker.startStalledCheckTimer();
-      for (const e of ['waiting', 'stalled'] as const) events.on(e, () => backend.wake());
-      // A job failed by the stalled check (interrupted three times) leaves its inputs: they go now.
-      events.on('failed', ({ jobId }) => void backend.deleteInputsOf(jobId).catch(() => {}));
       const logError = (err: Error) => console.error('[tasks] Redis:', err.message);
       worker.on('error', logError);
-      events.on('error', logError);
       queue.on('error', logError);
       return backend;
     } catch (err) {
       redis.disconnect();
+      events?.disconnect();
       throw err;
     }
   }
@@ -198,6 +226,20 @@ export class RedisTaskBackend implements TaskBackend {
   }
 
   private wake() { for (const l of this.listeners) l(); }
+
+  /** Each event of the queue's stream, after the mirror applied it (`before`: its entry then, if it had one). */
+  private onEvent(event: Record<string, string>, before: MirrorEntry<JobData> | undefined) {
+    switch (event.event) {
+      case 'waiting': case 'stalled': this.wake(); break;
+      // A job failed by the stalled check (interrupted three times) leaves its inputs: they go now.
+      case 'failed': void this.deleteInputsOf(event.jobId).catch(() => {}); break;
+      // The outcome is in the event (the same string as the job's returnvalue): the row as a poll would read it.
+      case 'completed':
+        if (before && event.returnvalue !== undefined) this.remember(rowOf({ ...fieldsOf(before), returnvalue: parseReturnValue(event.returnvalue) }, 2));
+        break;
+      case 'removed': this.done.delete(event.jobId); break;
+    }
+  }
 
   ownerOf(key: string): string {
     return createHmac('sha256', this.ownerSecret).update(key).digest('base64url');
@@ -238,19 +280,29 @@ export class RedisTaskBackend implements TaskBackend {
 
   async find(id: string): Promise<TaskRow | undefined> {
     const known = this.done.get(id);
-    if (known && this.clock() < known.until) return { ...known.row };
+    if (known && this.clock() < known.until) {
+      this.polls.done++;
+      return { ...known.row };
+    }
     this.done.delete(id);
+    // One turn of the event loop first: every socket that was readable with this request's has then been
+    // read, the event reader's among them (redis-mirror.ts says why that is enough).
+    const mirrored = this.mirror?.has(id) ? (await immediate(), this.mirror.get(id)) : undefined;
+    if (mirrored) {
+      this.polls.mirror++;
+      return rowOf(fieldsOf(mirrored), mirrored.status);
+    }
+    this.polls.redis++;
     // One round trip: the job's fields and its state, read together by a script (no move between them).
     const got = await this.redis.atelierFindTask(...this.findKeys(id), id);
     if (!got) return undefined;
-    const [state, data, timestamp, ats, returnvalue] = got;
+    const [state, data, timestamp, ats, returnvalue, version] = got;
     if (state === 'unknown' || data === null) return undefined;
     const status: TaskStatus = state === 'finished' || state === 'completed' || state === 'failed' ? 2 : state === 'active' ? 1 : 0;
-    const row = rowOf({
-      id, data: JSON.parse(data) as JobData, timestamp: Number(timestamp), attemptsStarted: Number(ats ?? 0),
-      returnvalue: returnvalue === null ? null : parseReturnValue(returnvalue),
-    }, status);
+    const fields = { id, data: JSON.parse(data) as JobData, timestamp: Number(timestamp), attemptsStarted: Number(ats ?? 0) };
+    const row = rowOf({ ...fields, returnvalue: returnvalue === null ? null : parseReturnValue(returnvalue) }, status);
     if (status === 2) this.remember(row);
+    else this.mirror?.put({ id, status, data: fields.data, timestamp: fields.timestamp, ats: fields.attemptsStarted }, version);
     return row;
   }
 
@@ -269,7 +321,7 @@ export class RedisTaskBackend implements TaskBackend {
 
   /** The keys FIND_TASK reads for job `id`, in its order. */
   private findKeys(id: string): string[] {
-    return [id, 'completed', 'failed', 'delayed', 'active', 'wait', 'paused', 'waiting-children', 'prioritized'].map((k) => this.queue.toKey(k));
+    return [id, 'completed', 'failed', 'delayed', 'active', 'wait', 'paused', 'waiting-children', 'prioritized', 'events'].map((k) => this.queue.toKey(k));
   }
 
   async claim(holder: string, leaseMs: number): Promise<ClaimedTask | undefined> {
@@ -365,7 +417,7 @@ export class RedisTaskBackend implements TaskBackend {
     clearInterval(this.poll);
     this.ingress?.close();
     this.listeners = [];
-    await Promise.allSettled([this.worker.close(true), this.events.close()]);
+    await Promise.allSettled([this.worker.close(true), this.mirror.close()]);
     await this.queue.close();
     this.redis.disconnect();
     this.opts.afterClose?.();
@@ -407,6 +459,11 @@ function newTaskId(): string {
 
 /** What a task's row is made of: a job, or the fields FIND_TASK read. */
 type JobFields = Pick<TaskJob, 'data' | 'timestamp' | 'attemptsStarted'> & { id?: string; returnvalue: Outcome | null | undefined };
+
+/** A mirrored task's fields as rowOf takes them. */
+function fieldsOf(e: MirrorEntry<JobData>): JobFields {
+  return { id: e.id, data: e.data, timestamp: e.timestamp, attemptsStarted: e.ats, returnvalue: null };
+}
 
 /** The task a job is, in the given state; a finished job's outcome as the task answers it. */
 function rowOf(job: JobFields, status: TaskStatus): TaskRow {

@@ -105,7 +105,7 @@ async function timedLoad(engines: Engine[], timings: Timings) {
       const r = await timings.time('POST async', () => post(en.e, ASYNC, form({ image: small })));
       expect(r.status).toBe(200);
       const done = await pollDone(() => engines, r.body.task_id, timings);
-      expect(done.body.task_status).toBe(2);
+      expect(done.body.task_status, `task ${r.body.task_id}: ${done.status} ${JSON.stringify(done.body)}`).toBe(2);
       const url = done.body.data.result_urls[0] as string;
       await timings.time('GET result', () => resultBytes(en, url));
     })());
