@@ -55,8 +55,7 @@ describe('preloaded networks', () => {
     try {
       await waitReady(p);
       let states: unknown[] = [];
-      // Loading until each has opened and made its warm-up run (ISNet's: a few seconds on a quiet machine).
-      for (const until = Date.now() + 150_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
         const models = (await get(p, '/healthz', {})).body.models;
         states = [models['isnet-medium'], models['bisenet-face-parsing@384']];
         if (states.every((s) => s && (s as { state: string }).state !== 'loading')) break;
@@ -70,7 +69,7 @@ describe('preloaded networks', () => {
     } finally {
       await p.close();
     }
-  }, 240_000);
+  });
 });
 
 describe('optimised networks kept in the data folder', () => {

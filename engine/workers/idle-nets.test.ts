@@ -57,16 +57,4 @@ describe('IdleNets', () => {
     expect(await nets.closeIdle()).toEqual([]);
     expect(nets.openIds).toEqual(['a']);
   });
-
-  it('reopens a network: the open session released, a new one opened under the same id', async () => {
-    const f = fakeNets();
-    const nets = new IdleNets(f.open, 0);
-    const first = await nets.open('a');
-    const second = await nets.reopen('a');
-    expect(f.released).toEqual(['a']);
-    expect(f.opened).toEqual(['a', 'a']);
-    expect(second).not.toBe(first);
-    expect(await nets.open('a')).toBe(second);
-    expect(nets.openIds).toEqual(['a']);
-  });
 });

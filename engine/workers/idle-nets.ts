@@ -36,18 +36,6 @@ export class IdleNets<N extends Closable> {
     }
   }
 
-  /**
-   * Closes the network and opens it again (its arena given back; see model-host.ts's warm-up). The caller
-   * makes sure nothing runs it meanwhile.
-   */
-  async reopen(id: string): Promise<N> {
-    const entry = this.nets.get(id);
-    if (!entry) return this.open(id);
-    await entry.net.then((n) => n.release(), () => {});
-    this.nets.delete(id);
-    return this.open(id);
-  }
-
   /** Closes the networks idle for `idleMs` or more; returns their ids. */
   async closeIdle(): Promise<string[]> {
     if (this.idleMs <= 0) return [];

@@ -41,25 +41,10 @@ if (init.idleMs > 0) {
 for (const id of init.preload) {
   const report = (m: HostModelEvent) => parentPort!.postMessage(m);
   report({ type: 'model', id, state: 'loading' });
-  nets.open(id).then(() => warmUp(id)).then(
+  nets.open(id).then(
     () => report({ type: 'model', id, state: 'loaded' }),
     (err: unknown) => report({ type: 'model', id, state: 'failed', message: err instanceof Error ? err.message : String(err) }),
   );
-}
-
-/**
- * A preloaded network's first run, on a blank input, made now rather than in the first request, then the
- * session closed and opened again so that the memory the run took goes back (the RSS after start stays
- * that of the open networks). ISNet's first run cost about twice the next one, mostly in the kernel: the
- * first touch of its 1.1 GB of working memory (docs/experiments/apparel-background-removal.md#issue-32-apparel3-isnet-warmed-at-start-the-superpixels-made-while-the-networks-run).
- * The warm-up and the reopen queue as runs do, so no run meets the network closed.
- */
-async function warmUp(id: string) {
-  const [base, variant] = id.split('@');
-  const input = catalog[base]?.onnxWarmUp?.(variant);
-  if (!input) return;
-  await serial(() => nets.use(id, (net) => net.run(input.feeds, input.outputs)));
-  await serial(() => nets.reopen(id));
 }
 
 /** Runs queue behind each other: concurrent runs would each grow the arena and share the same cores. */

@@ -5,7 +5,6 @@
  * loading either.
  */
 import type { ModelOptions } from './options.ts';
-import type { OnnxTensor } from './onnx.ts';
 
 export interface CatalogEntry {
   id: string;
@@ -24,11 +23,6 @@ export interface CatalogEntry {
   onnxVariant?: (variant: string) => Promise<Uint8Array>;
   /** As onnxIdentity, for one variant. */
   onnxVariantIdentity?: (variant: string) => Promise<string>;
-  /**
-   * For ONNX networks with a fixed input: a run on a blank input the model host makes when it preloads the
-   * network (`variant` for `id@variant`), so that the first request's run does not pay for the first run.
-   */
-  onnxWarmUp?: (variant?: string) => { feeds: Record<string, OnnxTensor>; outputs: string[] };
 }
 
 /** The identity of a network converted from a tfjs graph (converted-identity.ts). */
@@ -50,11 +44,6 @@ const isnet = (variant: 'small' | 'medium', description: string): CatalogEntry =
   onnxVariantIdentity: async (side) => {
     const [{ convertersIdentity }, { isnetIdentity }] = await Promise.all([import('./converted-identity.ts'), import('./isnet-weights.ts')]);
     return `${isnetIdentity(variant)} side ${side} converters ${await convertersIdentity()}`;
-  },
-  // isnet.ts's input: one image, NCHW, at the network's side (isnet.ts SIZE, or the variant's).
-  onnxWarmUp: (side) => {
-    const n = side === undefined ? 1024 : Number(side);
-    return { feeds: { input: { data: new Float32Array(3 * n * n), dims: [1, 3, n, n] } }, outputs: ['output'] };
   },
 });
 
