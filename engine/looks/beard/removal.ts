@@ -130,7 +130,9 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     // Its sides meet at the face's outline in a step: softened to the photo's own edge width (a jaw, not a cut).
     for (let c = 0; c < 3; c++) low[c] = blurPlane(expand(membrane[c], gw, gh, win.w, win.h, s), win.w, win.h, Math.max(1, T.jawEdge * m.faceWidth));
   }
-  const seen = T.skinLow > 0 && !m.dense ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, skinColour(small, source)) : new Float32Array(n);
+  // The hue of the skin around (beside the hairs, and the quilt's sources below).
+  const hue = skinColour(small, source);
+  const seen = T.skinLow > 0 && !m.dense ? skinBetweenHairs(planes, low, win.w, win.h, m.faceWidth, hue) : new Float32Array(n);
   const band = planes.map((p) => { const b = blurPlane(p, win.w, win.h, texSigma); const h = new Float32Array(n); for (let i = 0; i < n; i++) h[i] = p[i] - b[i]; return h; });
   // Texture, not edges: a source pixel beside a skin's edge (the jaw, a hair line, a nostril) carries that
   // edge in its band, which copied into the fill draws a line. The band is clipped to textureClip robust
@@ -152,7 +154,6 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // Its sources: the face's bare surface clear of the beard (the cheeks inside the beard's zone too: the
   // fill's own sources, kept clear of the zone, can be a nose and a strip of cheek), of the skin's
   // lightness and hue (a knitted scarf or a collar the parser let into the skin is no skin's grain).
-  const hue = skinColour(small, source);
   const plain = new Uint8Array(n), clear = m.bare ?? m.skin;
   for (let i = 0; i < n; i++) {
     if (inHole[i] || grownBeard[i] > T.quiltClear || clear[i] < T.sourceSkin) continue;
