@@ -23,20 +23,37 @@ export function requirePrograms() {
   }
 }
 
+/**
+ * A free loopback port below the kernel's range for outgoing connections: a daemon binds it seconds (under load,
+ * minutes) after this check, and a port from that range could meanwhile be taken as the local end of any
+ * connection the tests beside it open.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const top = Number.isFinite(low) && low > 12_000 ? low : 32_768;
+  for (let i = 0; i < 100; i++) {
+    const port = top - 10_000 + Math.floor(Math.random() * 10_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free loopback port found between ${top - 10_000} and ${top}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 
 interface Daemon { name: string; child: ChildProcess; exited: Promise<void> }
 
-function daemon(name: string, cmd: string, args: string[], logDir: string): Daemon {
+function push(daemons: Daemon[], d: Daemon): Daemon {
+  daemons.push(d);
+  return d;
+}
+
+export function daemon(name: string, cmd: string, args: string[], logDir: string): Daemon {
   const log = fs.openSync(path.join(logDir, `${name}.out`), 'a');
   const child = spawn(cmd, args, { detached: true, stdio: ['ignore', log, log] });
   fs.closeSync(log);
@@ -44,7 +61,7 @@ function daemon(name: string, cmd: string, args: string[], logDir: string): Daem
   return { name, child, exited };
 }
 
-async function stopDaemon(d: Daemon) {
+export async function stopDaemon(d: Daemon) {
   if (d.child.exitCode !== null || d.child.signalCode !== null) return;
   d.child.kill('SIGTERM');
   const timer = setTimeout(() => d.child.kill('SIGKILL'), 10_000);
@@ -58,7 +75,7 @@ function run(cmd: string, args: string[], timeoutMs = 60_000): string {
   return r.stdout;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number, logs: string[] = []): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < end) {
@@ -68,7 +85,14 @@ async function until<T>(what: string, fn: () => Promise<T | undefined> | T | und
     } catch (err) { last = err; }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${what} did not happen within ${timeoutMs / 1000} s${last ? `: ${last instanceof Error ? last.message : last}` : ''}`);
+  throw new Error(`${what} did not happen within ${timeoutMs / 1000} s${last ? `: ${last instanceof Error ? last.message : last}` : ''}${logs.map((f) => logTail(f)).join('')}`);
+}
+
+/** The last lines of a daemon's log, for an error that says why it did not come up. */
+function logTail(file: string, lines = 25): string {
+  let text: string;
+  try { text = fs.readFileSync(file, 'utf8'); } catch { return `\n--- ${file}: none`; }
+  return `\n--- ${file} (last ${lines} lines)\n${text.trimEnd().split('\n').slice(-lines).join('\n')}`;
 }
 
 export interface SharedServices {
@@ -109,7 +133,7 @@ export async function startSharedServices(dir: string): Promise<SharedServices> 
 
 async function startCeph(dir: string, daemons: Daemon[]): Promise<{ conf: string; endpoint: string }> {
   for (const d of ['mon', 'osd', 'run', 'log', 'rgw']) fs.mkdirSync(path.join(dir, d), { recursive: true });
-  const [monPort, rgwPort] = [await freePort(), await freePort()];
+  const monPort = await freePort();
   const fsid = randomUUID();
   const conf = path.join(dir, 'ceph.conf');
   fs.writeFileSync(conf, `[global]
@@ -140,22 +164,41 @@ bluestore block create = true
 bluestore block size = 4294967296
 osd memory target = 536870912
 [client.rgw]
-rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
 rgw data = ${dir}/rgw
 `);
   run('monmaptool', ['--create', '--addv', 'a', `[v1:127.0.0.1:${monPort}]`, '--fsid', fsid, path.join(dir, 'monmap')]);
   run('ceph-mon', ['-c', conf, '-i', 'a', '--mkfs', '--monmap', path.join(dir, 'monmap')]);
   daemons.push(daemon('ceph-mon', 'ceph-mon', ['-c', conf, '-i', 'a', '-f'], dir));
   const uuid = randomUUID();
-  const id = await until('the Ceph monitor to answer', () => run('ceph', ['-c', conf, '--connect-timeout', '5', 'osd', 'new', uuid]).trim(), 60_000);
+  const id = await until('the Ceph monitor to answer', () => run('ceph', ['-c', conf, '--connect-timeout', '5', 'osd', 'new', uuid]).trim(), 60_000,
+    [path.join(dir, 'ceph-mon.out'), path.join(dir, 'log/mon.a.log')]);
   // Making the OSD's 4 GB BlueStore took over 60 s on the 2-core machine under load 20 (niced).
   run('ceph-osd', ['-c', conf, '-i', id, '--mkfs', '--osd-uuid', uuid], 240_000);
-  daemons.push(daemon('ceph-osd', 'ceph-osd', ['-c', conf, '-i', id, '-f'], dir));
-  await until('the Ceph OSD to come up', () => (/"num_up_osds":1/.test(run('ceph', ['-c', conf, 'osd', 'stat', '-f', 'json']).replace(/\s/g, '')) ? true : undefined), 150_000);
-  daemons.push(daemon('radosgw', 'radosgw', ['-c', conf, '-n', 'client.rgw', '-f'], dir));
-  const endpoint = `http://127.0.0.1:${rgwPort}`;
-  await until('the RADOS Gateway to answer', async () => ((await fetch(endpoint)).ok ? true : undefined), 150_000);
+  const osdLogs = [path.join(dir, 'ceph-osd.out'), path.join(dir, `log/osd.${id}.log`)];
+  await startReady('the Ceph OSD to come up', () => push(daemons, daemon('ceph-osd', 'ceph-osd', ['-c', conf, '-i', id, '-f'], dir)),
+    () => (/"num_up_osds":1/.test(run('ceph', ['-c', conf, 'osd', 'stat', '-f', 'json']).replace(/\s/g, '')) ? true : undefined), 150_000, osdLogs);
+  let endpoint = '';
+  await startReady('the RADOS Gateway to answer', async () => {
+    const port = await freePort();
+    endpoint = `http://127.0.0.1:${port}`;
+    return push(daemons, daemon('radosgw', 'radosgw', ['-c', conf, '-n', 'client.rgw', '-f', '--rgw-frontends', `beast endpoint=127.0.0.1:${port}`], dir));
+  }, async () => ((await fetch(endpoint)).ok ? true : undefined), 150_000, [path.join(dir, 'radosgw.out'), path.join(dir, 'log/client.rgw.log')]);
   return { conf, endpoint };
+}
+
+/**
+ * Starts a daemon and waits until `ready` answers. One that exits before that is started again, twice at most:
+ * on the 2-core machine a fresh OSD has once exited at start on a command the monitor refused ('wrong fsid'),
+ * and a gateway whose port is taken exits too.
+ */
+export async function startReady<T>(what: string, start: () => Promise<Daemon> | Daemon, ready: () => Promise<T | undefined> | T | undefined, timeoutMs: number, logs: string[]): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const d = await start();
+    const exited = Symbol('exited');
+    const state = await until(what, async () => (d.child.exitCode !== null || d.child.signalCode !== null ? exited : await ready()), timeoutMs, logs);
+    if (state !== exited) return state as T;
+    if (attempt === 3) throw new Error(`${what} did not happen: it exited ${attempt} times${logs.map((f) => logTail(f)).join('')}`);
+  }
 }
 
 async function pingRedis(port: number): Promise<true | undefined> {
