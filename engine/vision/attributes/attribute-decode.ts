@@ -26,7 +26,6 @@ export function averageViews(a: RawAttributes, b: RawAttributes): RawAttributes 
   if (a.age !== undefined) r.age = mean(a.age, b.age);
   if (a.male !== undefined) r.male = mean(a.male, b.male);
   if (a.emotion) r.emotion = meanArr(a.emotion, b.emotion);
-  if (a.embedding) r.embedding = meanArr(a.embedding, b.embedding);
   return r;
 }
 

@@ -151,8 +151,8 @@ async function runFaceApi(spec: AttributeModelSpec, image: RasterImage, rois: Ro
     if (flip) data = withMirrors(data, dims);
     const n = flip ? 2 * batch.length : batch.length;
     const raw: RawAttributes[] = spec.faceApi === 'ageGender'
-      ? (await fa.ageGender(data, n)).map(({ age, male, features }) => ({ age, male, embedding: features }))
-      : (await fa.expression(data, n)).map(({ probs, features }) => ({ emotion: fromFaceApiExpression(probs), embedding: features }));
+      ? (await fa.ageGender(data, n)).map(({ age, male }) => ({ age, male }))
+      : (await fa.expression(data, n)).map((p) => ({ emotion: fromFaceApiExpression(p) }));
     plain.push(...raw.slice(0, batch.length));
     if (flip) mirrored.push(...raw.slice(batch.length));
   }

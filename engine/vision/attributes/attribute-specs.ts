@@ -24,8 +24,6 @@ export interface RawAttributes {
   male?: number;
   /** Emotion probabilities in the API's order (EMOTIONS). */
   emotion?: number[];
-  /** The features the model's heads read (FaceRes: its 1024 pooled features), for a classifier of our own. */
-  embedding?: number[];
 }
 
 export interface AttributeModelSpec {
@@ -68,9 +66,7 @@ const fromOarriaga = (p: number[]): RawAttributes => {
 const readFaceres = async (outputs: TensorLike[], n: number): Promise<RawAttributes[]> => {
   const male = await byWidth(outputs, 1)!.data();
   const ages = rows(await byWidth(outputs, 100)!.data(), n);
-  const pooled = byWidth(outputs, 1024);
-  const embedding = pooled ? rows(await pooled.data(), n) : undefined;
-  return ages.map((ageDist, i) => ({ ageDist, male: male[i], ...(embedding && { embedding: embedding[i] }) }));
+  return ages.map((ageDist, i) => ({ ageDist, male: male[i] }));
 };
 
 const readGear = async (outputs: TensorLike[], n: number): Promise<RawAttributes[]> => {

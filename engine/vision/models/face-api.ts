@@ -31,18 +31,10 @@ export const faceApiFiles = (): string[] => [
 ];
 
 interface Tensor { shape: number[]; data(): Promise<ArrayLike<number>>; dispose(): void }
-interface FaceApiNet {
-  loadFromWeightMap(map: unknown): void; forwardInput(input: unknown): unknown;
-  /** The heads on the feature extractor's output (given as a tensor, runNet skips the extractor). */
-  runNet(input: unknown): unknown;
-  faceFeatureExtractor: { forwardInput(input: unknown): Tensor };
-}
+interface FaceApiNet { loadFromWeightMap(map: unknown): void; forwardInput(input: unknown): unknown }
 interface SsdNet extends FaceApiNet { locateFaces(input: unknown, opts: { minConfidence: number; maxResults: number }): Promise<{ score: number; relativeBox: { x: number; y: number; width: number; height: number } }[]> }
 interface FaceApiModule {
-  tf: {
-    tensor3d(v: Float32Array, shape: number[], dtype: string): Tensor; io: { decodeWeights(b: ArrayBuffer, specs: unknown): unknown }; getBackend(): string; dispose(t: unknown): void;
-    avgPool(x: Tensor, size: number[], strides: number[], pad: string): Tensor; softmax(x: Tensor): Tensor;
-  };
+  tf: { tensor3d(v: Float32Array, shape: number[], dtype: string): Tensor; io: { decodeWeights(b: ArrayBuffer, specs: unknown): unknown }; getBackend(): string; dispose(t: unknown): void };
   AgeGenderNet: new () => FaceApiNet;
   FaceExpressionNet: new () => FaceApiNet;
   SsdMobilenetv1: new () => SsdNet;
@@ -50,13 +42,10 @@ interface FaceApiModule {
 }
 
 export interface FaceApiNets {
-  /**
-   * Per square (n squares of FACE_API_SIDE² RGB, 0..255, one after another): age in years, P(male) and the 512
-   * pooled features both heads read (the face's embedding).
-   */
-  ageGender(squares: Float32Array, n: number): Promise<{ age: number; male: number; features: number[] }[]>;
-  /** Per square: the seven expression probabilities in FACE_API_EXPRESSIONS order, and the features the dense layer reads. */
-  expression(squares: Float32Array, n: number): Promise<{ probs: number[]; features: number[] }[]>;
+  /** Per square (n squares of FACE_API_SIDE² RGB, 0..255, one after another): age in years and P(male). */
+  ageGender(squares: Float32Array, n: number): Promise<{ age: number; male: number }[]>;
+  /** Per square: the seven expression probabilities in FACE_API_EXPRESSIONS order. */
+  expression(squares: Float32Array, n: number): Promise<number[][]>;
   /**
    * Faces in one SSD_SIDE² RGB square (0..255) by the SSD MobileNet v1 detector (WIDER FACE): boxes as fractions
    * of the square's side, scores at least minScore.
@@ -86,25 +75,24 @@ export async function loadFaceApi(): Promise<FaceApiNets> {
     const per = FACE_API_SIDE * FACE_API_SIDE * 3;
     return Array.from({ length: n }, (_, i) => fa.tf.tensor3d(squares.subarray(i * per, (i + 1) * per), [FACE_API_SIDE, FACE_API_SIDE, 3], 'float32'));
   };
+  const run = async <T>(name: NetName, squares: Float32Array, n: number, read: (out: unknown) => Promise<T>): Promise<T> => {
+    const t = inputs(squares, n);
+    let out: unknown;
+    try {
+      out = net(name).forwardInput(await fa.toNetInput(t));
+      return await read(out);
+    } finally {
+      fa.tf.dispose(t);
+      if (out) fa.tf.dispose(out);
+    }
+  };
   return {
-    ageGender: async (squares, n) => {
-      // What forwardInput does (the extractor, then runNet's pooling and heads, softmax over gender), with the
-      // pooled features kept: the same pooling as runNet's, on the same extractor output.
-      const t = inputs(squares, n), made: unknown[] = [];
-      try {
-        const features = net('ageGender').faceFeatureExtractor.forwardInput(await fa.toNetInput(t));
-        made.push(features);
-        const { age, gender } = net('ageGender').runNet(features) as { age: Tensor; gender: Tensor };
-        const pooled = fa.tf.avgPool(features, [7, 7], [2, 2], 'valid'), male = fa.tf.softmax(gender);
-        made.push(age, gender, pooled, male);
-        const [a, g, f] = await Promise.all([age.data(), male.data(), pooled.data()]);
-        const w = f.length / n;
-        return Array.from({ length: n }, (_, i) => ({ age: a[i], male: g[2 * i], features: Array.from({ length: w }, (_, k) => f[i * w + k]) }));
-      } finally {
-        fa.tf.dispose(t);
-        fa.tf.dispose(made);
-      }
-    },
+    ageGender: (squares, n) => run('ageGender', squares, n, async (out) => {
+      const { age, gender } = out as { age: Tensor; gender: Tensor };
+      const [a, g] = await Promise.all([age.data(), gender.data()]);
+      fa.tf.dispose([age, gender]);
+      return Array.from({ length: n }, (_, i) => ({ age: a[i], male: g[2 * i] }));
+    }),
     ssdFaces: async (square, minScore) => {
       const t = fa.tf.tensor3d(Float32Array.from(square), [SSD_SIDE, SSD_SIDE, 3], 'float32');
       try {
@@ -114,21 +102,9 @@ export async function loadFaceApi(): Promise<FaceApiNets> {
         fa.tf.dispose(t);
       }
     },
-    expression: async (squares, n) => {
-      // forwardInput (the extractor, runNet's dense layer, softmax) with the extractor's output kept.
-      const t = inputs(squares, n), made: unknown[] = [];
-      try {
-        const features = net('expression').faceFeatureExtractor.forwardInput(await fa.toNetInput(t));
-        made.push(features);
-        const logits = net('expression').runNet(features) as Tensor, probs = fa.tf.softmax(logits);
-        made.push(logits, probs);
-        const [p, f] = await Promise.all([probs.data(), features.data()]);
-        const w = f.length / n;
-        return Array.from({ length: n }, (_, i) => ({ probs: Array.from({ length: 7 }, (_, k) => p[7 * i + k]), features: Array.from({ length: w }, (_, k) => f[i * w + k]) }));
-      } finally {
-        fa.tf.dispose(t);
-        fa.tf.dispose(made);
-      }
-    },
+    expression: (squares, n) => run('expression', squares, n, async (out) => {
+      const p = await (out as Tensor).data();
+      return Array.from({ length: n }, (_, i) => Array.from({ length: 7 }, (_, k) => p[7 * i + k]));
+    }),
   };
 }

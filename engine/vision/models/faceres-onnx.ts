@@ -5,8 +5,7 @@
  * written anywhere: the network lives in the session that opens it.
  *
  * Input [N, 224, 224, 3] NHWC, already normalised by the caller (attribute-crops.ts's normalise, as for
- * tfjs), any batch N; outputs the graph's own: P(male) [N, 1], the age distribution [N, 100] and the pooled
- * features both heads read [N, 1024] (the face's embedding; gender's logistic reads it, pipeline.ts).
+ * tfjs), any batch N; outputs the graph's own: P(male) [N, 1] and the age distribution [N, 100].
  */
 import path from 'node:path';
 import { encodeOnnxModel } from './onnx-proto.ts';
@@ -16,7 +15,7 @@ import { AXIS, bare, broadcast, readTfGraph, strs, toNchw, type TfGraph } from '
 
 export const FACERES_INPUT = 'input';
 /** The graph's output nodes, which are also the ONNX outputs' names. */
-export const FACERES_OUTPUTS = { male: 'gender_pred/Sigmoid', age: 'age_pred/Softmax', embedding: 'global_pooling/Mean' } as const;
+export const FACERES_OUTPUTS = { male: 'gender_pred/Sigmoid', age: 'age_pred/Softmax' } as const;
 /** The catalog id of the converted network (the model host opens it by this id). */
 export const FACERES_ONNX_ID = 'faceres-deep-onnx';
 export const FACERES_FILE = 'faceres-deep.json';
