@@ -42,7 +42,7 @@ export { readTfGraph } from './vision/models/tf-graph.ts';
 // What vision finds: faces (detection, mesh, crops), body keypoints, face parsing, person and hair mattes, region
 // masks, debug drawings.
 export { renderDebug } from './vision/debug/render.ts';
-export { cropRoi, roiPoint } from './vision/faces/crop.ts';
+export { cropRoi, cropRoiPixels, roiPoint } from './vision/faces/crop.ts';
 export { detectFaces, type Face, faceApiDetector } from './vision/faces/detect.ts';
 export {
   FACE_OVAL, LEFT_BROW, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_BROW, RIGHT_EYE

@@ -2,7 +2,7 @@
  * The shared test faces for the part attributes (scripts/quality/face-parts.ts): each meshed face of the
  * portraits and the UTKFace chips, with its parsing and the photo's hair mask, on the working copy the face
  * analyzer measures (part-inputs.ts; ATELIER_PARTS_FULL_RES=1: at full resolution, each face parsed alone;
- * ATELIER_PARSE_INPUT: another parser input side; ATELIER_RVM_SIDE: another RVM side for the hair mask; ATELIER_HAIR_MATTE: another person matte model for it). Detection, parsing and the
+ * ATELIER_PARSE_INPUT: another parser input side; ATELIER_PARSE_INT8=1: the parser's int8 network; ATELIER_RVM_SIDE: another RVM side for the hair mask; ATELIER_HAIR_MATTE: another person matte model for it). Detection, parsing and the
  * person matte are the slow part (about 2 s a photo on 2 shared cores), so they are kept in a cache under
  * /tmp/face-parts/cache (v8-serialised; --fresh in the quality script ignores it).
  *
@@ -26,9 +26,11 @@ export interface PhotoData { rel: string; image: RasterImage; faces: Face[]; par
 
 /** The face analyzer's parse options (ANALYZER_PARSING) or, with ATELIER_PARSE_INPUT, that input side for a comparison (its own cache). */
 const parseInput = process.env.ATELIER_PARSE_INPUT ? Number(process.env.ATELIER_PARSE_INPUT) : undefined;
-const PARSE: ParseOptions = parseInput ? { ...ANALYZER_PARSING, input: parseInput } : ANALYZER_PARSING;
+/** ATELIER_PARSE_INT8=1: the parser's int8 network (ParseOptions.int8) for a comparison (its own cache). */
+const int8 = process.env.ATELIER_PARSE_INT8 === '1';
+const PARSE: ParseOptions = { ...ANALYZER_PARSING, ...(parseInput ? { input: parseInput } : {}), ...(int8 ? { int8 } : {}) };
 /** ATELIER_PARTS_CACHE: another cache folder (to compare two versions of the pipeline without overwriting the shared one). */
-export const CACHE = process.env.ATELIER_PARTS_CACHE ?? `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.classes ? '-cls' : ''}`;
+export const CACHE = process.env.ATELIER_PARTS_CACHE ?? `/tmp/face-parts/cache-${process.env.ATELIER_PARTS_FULL_RES ? 'full' : 'work'}-${PARSE.input ?? 512}${PARSE.int8 ? 'q' : ''}${PARSE.classes ? '-cls' : ''}`;
 
 /** The photos: every portrait and every UTKFace chip (FER crops are 48 px grey: no colour to read). */
 export function photoList(testdata: string): string[] {

@@ -15,6 +15,8 @@ import type { ParseOptions } from '../../vision/parsing/face-parsing.ts';
  */
 export const ANALYZER_PARSING: ParseOptions = {
   classes: ['skin', 'glasses', 'leftEye', 'rightEye', 'hat', 'nose', 'upperLip', 'lowerLip', 'mouth', 'hair'],
+  // Not the int8 network (`int8: true`, half the parse's CPU): it moved two check-half faces the wrong way (a
+  // moustache, a skin colour) for one right on the fit half (docs/experiments/face-analyzer.md#fewer-and-cheaper-network-runs-2026-12-08-branch-h-faspeed4).
 };
 
 /**

@@ -4,11 +4,13 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RasterImage } from '../../image/raster.ts';
-import type { HumanLike } from '../models/human.ts';
+import { humanModel, type HumanLike } from '../models/human.ts';
 import { ModelRegistry } from '../models/registry.ts';
 import { WorkerPool } from '../../workers/pool.ts';
 import { detectFaces, type Face } from '../faces/detect.ts';
 import { faceAttributes, type FaceAttributes } from './attributes.ts';
+import { ATTRIBUTE_MODELS } from './attribute-specs.ts';
+import { PIPELINE } from './pipeline.ts';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 const load = async (name: string): Promise<RasterImage> => {
@@ -88,6 +90,23 @@ describe('faceAttributes', () => {
     expect(Object.keys(ae).sort()).toEqual(['age', 'emotion']);
     expect(ae.age).toEqual(astronautAttr.age);
     expect(ae.emotion).toEqual(astronautAttr.emotion);
+  });
+
+  it('runs SSR-Net (gender\'s child term alone reads it) only on faces read as children: never on these adults', async () => {
+    const ssr = await humanModel(human, ATTRIBUTE_MODELS['ssrnet-gender'].file);
+    const execute = ssr.execute.bind(ssr);
+    let calls = 0;
+    ssr.execute = (...a: Parameters<typeof execute>) => { calls++; return execute(...a); };
+    try {
+      const [a] = await faceAttributes(human, obama, obamaFaces);
+      const [b] = await faceAttributes(human, astronaut, astronautFaces, undefined, new Set(['gender']));
+      expect(calls).toBe(0);
+      expect(a.gender).toEqual(obamaAttr.gender);
+      expect(b.gender).toEqual(astronautAttr.gender);
+      expect(obamaAttr.age.years).toBeGreaterThan(PIPELINE.gender.logistic!.child.below);
+    } finally {
+      ssr.execute = execute;
+    }
   });
 
   it('works from the box and roll alone when a face has no mesh', async () => {

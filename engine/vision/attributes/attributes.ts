@@ -70,33 +70,42 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
   const runs = new Map<string, RawAttributes[]>();
   // Models that read the same squares (age and gender: FaceRes-deep at 1.6 under two conventions) cut them once.
   const crops: CropCache = new Map();
-  const run = async (s: AttributeStep): Promise<RawAttributes[]> => {
+  // `only`: the faces (indices) that need this step; the others get an empty answer (the step is not run for them).
+  const run = async (s: AttributeStep, only?: number[]): Promise<RawAttributes[]> => {
     const perModel: RawAttributes[][] = [];
+    const faces = only ?? Array.from({ length: n }, (_, i) => i);
+    if (faces.length === 0) return Array.from({ length: n }, () => ({}));
     // One model at a time: the wasm backend gains nothing from interleaving them.
     for (const m of s.models) {
-      const key = `${m}|${s.scale}|${s.flip}|${s.border}`;
+      const key = `${m}|${s.scale}|${s.flip}|${s.border}|${only ? faces.join(',') : 'all'}`;
       let r = runs.get(key);
       if (!r) {
-        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, roisAt(s.scale), s.flip, nets, s.border, crops);
+        const rois = roisAt(s.scale);
+        r = await runAttributeModel(h, ATTRIBUTE_MODELS[m], image, faces.map((i) => rois[i]), s.flip, nets, s.border, crops);
         runs.set(key, r);
       }
       perModel.push(r);
     }
-    return Array.from({ length: n }, (_, i) => meanAttributes(perModel.map((r) => r[i])));
+    const at = new Map(faces.map((f, j) => [f, j]));
+    return Array.from({ length: n }, (_, i) => { const j = at.get(i); return j === undefined ? {} : meanAttributes(perModel.map((r) => r[j])); });
   };
-  const runParts = async (parts: AttributePart[]) => {
+  const runParts = async (parts: AttributePart[], only?: (k: number) => number[] | undefined) => {
     const out: { raw: RawAttributes[]; weight: number }[] = [];
-    for (const p of parts) out.push({ raw: await run(p), weight: p.weight });
+    for (const [k, p] of parts.entries()) out.push({ raw: await run(p, only?.(k)), weight: p.weight });
     return out;
   };
   // A child-aware gender reads the age estimate, so asking for gender runs age's models too.
   const genderNeedsAge = families.has('gender') && !!PIPELINE.gender.logistic;
   const ageRuns = families.has('age') || genderNeedsAge ? await runParts(PIPELINE.age.parts) : undefined;
-  const genderRuns = families.has('gender') ? await runParts(PIPELINE.gender.parts) : undefined;
+  const ageYears = (i: number) => (ageRuns ? Math.max(0, weighted(ageRuns, (r) => decodeAge(r.raw[i], PIPELINE.age.decode) ?? 0)) : 0);
+  // A gender part with no weight for adults (SSR-Net's) runs on the faces under the child terms' age only.
+  const lg = PIPELINE.gender.logistic;
+  const childOnly = (k: number) => (lg && lg.weights[k] === 0 ? Array.from({ length: n }, (_, i) => i).filter((i) => ageYears(i) < lg.child.below) : undefined);
+  const genderRuns = families.has('gender') ? await runParts(PIPELINE.gender.parts, childOnly) : undefined;
   const emotionRuns = families.has('emotion') ? await runParts(PIPELINE.emotion.parts) : undefined;
   return Array.from({ length: n }, (_, i) => {
     const out: Partial<FaceAttributes> = {};
-    const years = ageRuns ? Math.max(0, weighted(ageRuns, (r) => decodeAge(r.raw[i], PIPELINE.age.decode) ?? 0)) : 0;
+    const years = ageYears(i);
     if (ageRuns && families.has('age')) {
       const age = Math.min(AGE_CAP, Math.round(years));
       const dist = ageRuns.find((r) => r.raw[i].ageDist)?.raw[i];
@@ -104,7 +113,6 @@ async function attributesOf(h: HumanLike, image: RasterImage, n: number, roisAt:
       out.age = { value: age, probability: prob(p ?? 0), years };
     }
     if (genderRuns) {
-      const lg = PIPELINE.gender.logistic;
       const pMale = lg ? logisticMale(lg, genderRuns.map((r) => r.raw[i].male ?? 0.5), years) : weighted(genderRuns, (r) => r.raw[i].male ?? 0.5);
       const male = shiftMale(pMale, PIPELINE.gender.maleAt);
       const gender: 0 | 1 = male >= 0.5 ? 0 : 1;

@@ -55,14 +55,15 @@ export const PIPELINE: {
   // with terms of its own for a face estimated under 13, chosen among 89 combinations by 10-fold cross-validation
   // on 490 fit faces (the shared chips' fit half, the fit half's portraits and 450 more UTKFace chips): 449
   // right against 440 for face-api alone at 1.0x (shipped before); check half 26 of 30 against 24
-  // (docs/experiments/face-analyzer.md#more-fit-data). SSR-Net's weight came out near zero; the parts' `weight`
-  // is not read when `logistic` is set.
+  // (docs/experiments/face-analyzer.md#more-fit-data). SSR-Net's adult weight came out near zero (-0.000294: at
+  // most 0.004 of the logit) and is set to 0, so SSR-Net runs only on faces read as under 13 (attributes.ts).
+  // The parts' `weight` is not read when `logistic` is set.
   gender: {
     parts: [
       { models: ['faceapi-age-gender'], scale: 1.2, flip: true, border: 'edge', weight: 1 },
       { models: ['ssrnet-gender'], scale: 1.4, flip: true, border: 'black', weight: 1 },
     ],
-    logistic: { intercept: -0.853430, weights: [1.18251, -0.000294309], child: { below: 13, intercept: 0.00688413, weights: [0.102349, 0.0720136] } },
+    logistic: { intercept: -0.853430, weights: [1.18251, 0], child: { below: 13, intercept: 0.00688413, weights: [0.102349, 0.0720136] } },
     maleAt: 0.5, temperature: 1,
   },
   emotion: {

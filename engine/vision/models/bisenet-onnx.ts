@@ -10,6 +10,7 @@
  */
 import { nodesFor, OnnxBuilder } from './onnx-builder.ts';
 import { encodeOnnxModel } from './onnx-proto.ts';
+import { qdqTensors, quantizeConvs, type Ranges } from './onnx-qdq.ts';
 import { AXIS, bare, broadcast, ints, readTfGraph, spatial, str, strs, toNchw, type TfGraph } from './tf-graph.ts';
 
 export type { TfGraph };
@@ -24,7 +25,7 @@ export const ONNX_LOGITS = 'logits';
  * The ONNX model (serialised ModelProto) for input side n: throws on anything in the graph it does not
  * know how to convert, so a changed model fails loudly instead of parsing wrongly.
  */
-export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8Array {
+export function bisenetToOnnx(graph: TfGraph, n: number, output: string, opts: { int8?: Ranges; probe?: boolean } = {}): Uint8Array {
   if (!Number.isInteger(n) || n <= 0) throw new Error(`bisenet-onnx: input side ${n} is not a positive integer`);
   const order = nodesFor(graph, [output], 'bisenet-onnx');
   const b = new OnnxBuilder('bisenet-onnx', graph.weights);
@@ -146,5 +147,8 @@ export function bisenetToOnnx(graph: TfGraph, n: number, output: string): Uint8A
   const last = tensor(output);
   node('Transpose', [last.name], ONNX_LOGITS, { perm: [0, 2, 3, 1] });
   g.outputs.push({ name: ONNX_LOGITS, dims: last.shape });
+  // probe: every tensor the int8 graph quantises as an output too, for calibrating their ranges (scripts/train/bisenet-ranges.ts).
+  if (opts.probe) for (const t of qdqTensors(g)) g.outputs.push({ name: t, dims: [`${t}:0`, `${t}:1`, `${t}:2`, `${t}:3`] });
+  if (opts.int8) quantizeConvs(g, opts.int8);
   return encodeOnnxModel(g, 'bisenetv2-celebamask');
 }

@@ -55,7 +55,7 @@ export interface FaceParser {
    * The ONNX network for an input side, opened on first use (in the model host when the worker has one);
    * undefined when it could not be converted or opened, and then tfjs runs the graph. Absent: tfjs only.
    */
-  onnx?: (side: number) => Promise<OnnxNet | undefined>;
+  onnx?: (side: number, int8?: boolean) => Promise<OnnxNet | undefined>;
 }
 
 /** The catalog id the model host knows the ONNX networks by: `${ONNX_ID}@${side}`. */
@@ -63,28 +63,40 @@ export const ONNX_ID = 'bisenet-face-parsing';
 
 let graph: Promise<TfGraph> | undefined;
 
-/** The converted network for one input side, serialised (kept in memory only: see bisenet-onnx.ts). */
-export async function bisenetOnnxBytes(side: number): Promise<Uint8Array> {
+/**
+ * The converted network for one input side, serialised (kept in memory only: see bisenet-onnx.ts). `int8`: its
+ * convolutions quantised to int8 with the activation ranges calibrated on fit-half faces (bisenet-int8-ranges.ts,
+ * written by scripts/train/bisenet-ranges.ts; onnx-qdq.ts).
+ * `probe`: the float network with every tensor the int8 one quantises as an output too (for that calibration).
+ */
+export async function bisenetOnnxBytes(side: number, opts: { int8?: boolean; probe?: boolean } = {}): Promise<Uint8Array> {
   if (!Number.isInteger(side) || side <= 0 || side % STRIDE !== 0) throw new Error(`bisenet: input ${side} is not a multiple of ${STRIDE}`);
   if (!graph) {
     graph = readBisenetGraph(BISENET_MODEL_JSON);
     // A failed read is forgotten, so the next side tries again.
     graph.catch(() => { graph = undefined; });
   }
-  return bisenetToOnnx(await graph, side, LOGITS_NODE);
+  const int8 = opts.int8 ? (await import('./bisenet-int8-ranges.ts')).INT8_RANGES : undefined;
+  return bisenetToOnnx(await graph, side, LOGITS_NODE, { int8, probe: opts.probe });
 }
 
-/** One session per input side, each opened once; a side that fails stays on tfjs, with a warning. */
-function onnxOpener(options: ModelOptions): (side: number) => Promise<OnnxNet | undefined> {
-  const nets = new Map<number, Promise<OnnxNet | undefined>>();
-  return (side) => {
-    let p = nets.get(side);
+/**
+ * A catalog variant: the input side, with a `q` after it for the int8 network (`bisenet-face-parsing@512q`).
+ */
+export const parseVariant = (v: string): { side: number; int8: boolean } => ({ side: Number(v.replace(/q$/, '')), int8: v.endsWith('q') });
+
+/** One session per input side (and int8 or not), each opened once; one that fails stays on tfjs, with a warning. */
+function onnxOpener(options: ModelOptions): (side: number, int8?: boolean) => Promise<OnnxNet | undefined> {
+  const nets = new Map<string, Promise<OnnxNet | undefined>>();
+  return (side, int8 = false) => {
+    const variant = `${side}${int8 ? 'q' : ''}`;
+    let p = nets.get(variant);
     if (!p) {
-      p = openOnnx(`${ONNX_ID}@${side}`, () => bisenetOnnxBytes(side), options).catch((err: unknown) => {
-        process.emitWarning(`face parser: no ONNX network at input ${side}, running tfjs: ${err instanceof Error ? err.message : String(err)}`);
+      p = openOnnx(`${ONNX_ID}@${variant}`, () => bisenetOnnxBytes(side, { int8 }), options).catch((err: unknown) => {
+        process.emitWarning(`face parser: no ONNX network at input ${variant}, running tfjs: ${err instanceof Error ? err.message : String(err)}`);
         return undefined;
       });
-      nets.set(side, p);
+      nets.set(variant, p);
     }
     return p;
   };

@@ -118,8 +118,9 @@ export const catalog: Record<string, CatalogEntry> = {
     check: modelFileCheck(async () => (await import('./bisenet.ts')).BISENET_MODEL_JSON),
     load: async (o) => (await import('./bisenet.ts')).loadFaceParser(o),
     // The variant is the input side: the graph converted to ONNX for it, in memory (see bisenet-onnx.ts).
-    onnxVariant: async (side) => (await import('./bisenet.ts')).bisenetOnnxBytes(Number(side)),
-    onnxVariantIdentity: async (side) => converted(`bisenet@${side}`, (await import('./bisenet.ts')).BISENET_MODEL_JSON),
+    onnxVariant: async (v) => { const b = await import('./bisenet.ts'), { side, int8 } = b.parseVariant(v); return b.bisenetOnnxBytes(side, { int8 }); },
+    // The int8 variant's ranges are a module of this folder (bisenet-int8-ranges.ts): the converters' hash holds them.
+    onnxVariantIdentity: async (v) => converted(`bisenet@${v}`, (await import('./bisenet.ts')).BISENET_MODEL_JSON),
   },
 };
 

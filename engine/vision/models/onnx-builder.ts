@@ -4,7 +4,7 @@
  * a tensor of the ONNX graph (with its NHWC shape) or as a constant known here, plus the convolution
  * lowering both networks need. Each converter keeps only its own ops and conventions.
  */
-import type { OnnxAttr, OnnxGraph } from './onnx-proto.ts';
+import type { OnnxAttr, OnnxGraph, OnnxInitializer } from './onnx-proto.ts';
 import { bare, convWeights, ints, spatial, str, type TfAttr, type TfGraph, type TfNode } from './tf-graph.ts';
 
 /** A value during conversion: a float tensor in the ONNX graph (its NHWC shape) or a constant known here. */
@@ -47,7 +47,7 @@ export class OnnxBuilder {
   }
 
   /** An initializer under a fresh name (TF names repeat across the rewritten nodes). */
-  init(base: string, dims: number[], data: Float32Array | BigInt64Array): string {
+  init(base: string, dims: number[], data: OnnxInitializer['data']): string {
     const name = `${base}#${this.uid++}`;
     this.graph.initializers.push({ name, dims, data });
     return name;

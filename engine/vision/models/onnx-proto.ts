@@ -9,12 +9,12 @@
 export type OnnxAttr = number | { f: number } | string | number[];
 
 export interface OnnxNode { op: string; inputs: string[]; outputs: string[]; name?: string; attrs?: Record<string, OnnxAttr> }
-export interface OnnxInitializer { name: string; dims: number[]; data: Float32Array | BigInt64Array }
+export interface OnnxInitializer { name: string; dims: number[]; data: Float32Array | BigInt64Array | Int32Array | Int8Array | Uint8Array }
 /** A dim is a size, a name (a symbolic size: dims of one name are equal), or negative (a batch of any size, 'N'). */
 export interface OnnxValue { name: string; dims: (number | string)[] }
 export interface OnnxGraph { nodes: OnnxNode[]; initializers: OnnxInitializer[]; inputs: OnnxValue[]; outputs: OnnxValue[]; opset: number }
 
-const FLOAT = 1, INT64 = 7;
+const FLOAT = 1, UINT8 = 2, INT8 = 3, INT32 = 6, INT64 = 7;
 const ATTR = { FLOAT: 1, INT: 2, STRING: 3, INTS: 7 };
 
 /** Appends protobuf fields to a growing list of byte chunks. */
@@ -68,7 +68,8 @@ function attribute(name: string, v: OnnxAttr): Writer {
 function tensor(t: OnnxInitializer): Writer {
   const w = new Writer();
   for (const d of t.dims) w.int(1, d);
-  w.int(2, t.data instanceof Float32Array ? FLOAT : INT64);
+  const d = t.data;
+  w.int(2, d instanceof Float32Array ? FLOAT : d instanceof Int32Array ? INT32 : d instanceof Int8Array ? INT8 : d instanceof Uint8Array ? UINT8 : INT64);
   w.string(8, t.name);
   return w.bytes(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 }
