@@ -37,6 +37,8 @@ export interface ScalpMeasures {
   scalpMid: number; foreheadMid: number; midRatio: number;
   /** ΔE (CIE76) between the bare scalp's mean Lab and the forehead's, and its a*b* part alone; NaN without both. */
   colourDE: number; chromaDE: number;
+  /** The two means (L, a*, b*). */
+  scalpLab: number[]; foreheadLab: number[];
   /** Pixels each was read on. */
   scalpPixels: number; foreheadPixels: number;
   /** Median 20-80 % width of the change's density across its edge above the forehead, share of the face width; NaN without one. */
@@ -147,7 +149,7 @@ export function scalpMeasures(before: RasterImage, after: RasterImage, f: HeadFr
   if (full > 0) for (let i = 0; i < sb.length; i++) sb[i] = Math.min(1, sb[i] / full);
   return {
     shadeScalp: fall(0), shadeForehead: fall(4),
-    colourDE: Math.hypot(ms[0] - mf[0], ms[1] - mf[1], ms[2] - mf[2]), chromaDE: Math.hypot(ms[1] - mf[1], ms[2] - mf[2]),
+    colourDE: Math.hypot(ms[0] - mf[0], ms[1] - mf[1], ms[2] - mf[2]), chromaDE: Math.hypot(ms[1] - mf[1], ms[2] - mf[2]), scalpLab: ms, foreheadLab: mf,
     scalpHf: a.rms, foreheadHf: b.rms, ratio: a.rms / b.rms, scalpMid: a.mid, foreheadMid: b.mid, midRatio: a.mid / b.mid, scalpPixels: a.k, foreheadPixels: b.k,
     edgeWidth: edgeOf(d), edgeSoft: full > 0 ? edgeOf(sb) : NaN, changed: count, topShift: top ? shift / top : 0,
   };

@@ -4,7 +4,7 @@
  * backdrop, mirrored in from beyond the person's outline or pushed in smooth with its own grain.
  */
 import { labToLinear, linearToLab } from '../../image/colour.ts';
-import { maskedBlur } from '../../image/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -15,7 +15,7 @@ import { backgroundGrain, scalpTexture } from './grain.ts';
 import { domeDiffuse, domeLight, domeNormal, domeShade, domeSheen, fitDomeShade, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
 import {
   ANY_SKIN_SAMPLE, BACKDROP_LEAST, BACKGROUND_SURE, BANGS_MEMBRANE, CAP_KNEE, COLOUR_SLOPE, FOREHEAD_SAMPLE, FRINGE_REACH, HAIR_FIRM, HAIR_LIKE, HAIR_SOME, HIGHLIGHT, MEMBRANE_SWEEPS,
-  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
+  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, RIM, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
 } from './tuning.ts';
 
 /**
@@ -26,6 +26,24 @@ import {
 export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false, series: 'man' | 'woman' = 'man'): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
+  // The terminator: the dome darkens toward the head's own outline (its radius against the outline, not the
+  // widened ellipsoid the forehead's fit is read on), as a bald head turning from the camera does; without
+  // it the dome was lit evenly to its silhouette and read as a flat sticker.
+  // How deep: as much darker as this face's own skin is near its outline (cheeks and temples) than on its
+  // forehead, the same light turning the same way, within RIM's bounds.
+  const band = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    if (maps.skin[i] < SKIN || maps.hair[i] >= SAMPLE_HAIR) continue;
+    const du = Math.abs(U[i] - f.mid), y = ((L[i] + 16) / 116) ** 3;
+    if (du >= RIM.edge[0] && du <= RIM.edge[1] && V[i] >= RIM.edgeV[0] && V[i] <= RIM.edgeV[1]) { band[0] += y; band[1]++; }
+    else if (du <= FOREHEAD_SAMPLE.u && V[i] >= FOREHEAD_SAMPLE.v0 && V[i] <= FOREHEAD_SAMPLE.v1) { band[2] += y; band[3]++; }
+  }
+  const depth = band[1] >= RIM.least && band[3] >= RIM.least ? Math.max(RIM.depth[0], Math.min(RIM.depth[1], 1 - (band[0] / band[1]) / (band[2] / band[3]))) : RIM.depth[0];
+  const rimAt = (i: number) => {
+    const nn = domeNormal(U[i], V[i], top, headReach(shape, U[i], V[i])[0], shape.skull), r = Math.hypot(nn[0], nn[1]);
+    const t = Math.max(0, Math.min(1, (r - RIM.from) / (1 - RIM.from)));
+    return 1 - depth * t * t * (3 - 2 * t);
+  };
   // Forehead skin, else any skin of this face.
   const pick = (vMin: number, vMax: number, uMax: number) => {
     const m = new Float32Array(n);
@@ -140,12 +158,19 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, MEMBRANE_SWEEPS, bangs ? BANGS_MEMBRANE * fw : Infinity);
+  // The terminator goes on after the seam's membrane (which would carry the temples' skin over it and undo
+  // it), faded in away from the skin the scalp meets, as a scale of the light (Lab's L + 16 by its cube
+  // root, as for a scaled colour).
+  const nearSkin = blurPlane(skinWeight, win.w, win.h, Math.max(2, RIM.seam * fw));
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
+    const rim = series === 'woman' && maps.hair[i] >= HAIR_SOME ? 1 : 1 - (1 - rimAt(i)) * Math.max(0, 1 - RIM.seamFull * nearSkin[i]);
+    const c = Math.cbrt(rim);
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
     // leave the gamut and come back white. Rolled off into them, so the dome's shading stays.
-    outL[i] = softCap(outL[i] + fL[i], cap, CAP_KNEE) + texture[i];
-    outA[i] += fA[i]; outB[i] += fB[i];
+    outL[i] = (softCap(outL[i] + fL[i], cap, CAP_KNEE) + 16) * c - 16 + texture[i];
+    // (Chroma falls a little faster than L into the rim: kept, the darkened rim read as an orange band.)
+    outA[i] = (outA[i] + fA[i]) * c * c; outB[i] = (outB[i] + fB[i]) * c * c;
   }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
   // the hair's fringe (whose wisps would come back as a halo), with the background's own grain.
