@@ -15,7 +15,7 @@ import { backgroundGrain, scalpTexture } from './grain.ts';
 import { domeDiffuse, domeLight, domeNormal, domeShade, domeSheen, fitDomeShade, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
 import {
   ANY_SKIN_SAMPLE, BACKDROP_LEAST, BACKGROUND_SURE, BANGS_MEMBRANE, CAP_KNEE, COLOUR_SLOPE, FOREHEAD_SAMPLE, FRINGE_REACH, HAIR_FIRM, HAIR_LIKE, HAIR_SOME, HIGHLIGHT, MEMBRANE_SWEEPS,
-  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, RIM, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
+  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, RIM, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE, UPPER_FOREHEAD,
 } from './tuning.ts';
 
 /**
@@ -61,7 +61,8 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // The forehead in linear light: its mean colour, and its luminance against the dome's normals, whose
   // plane gives the light's direction across the face.
   const nx: number[] = [], ny: number[] = [], lum: number[] = [], raw: number[] = [];
-  const rgb: [number, number, number] = [0, 0, 0], mean = [0, 0, 0], chan: number[][] = [[], [], []];
+  const rgb: [number, number, number] = [0, 0, 0], mean = [0, 0, 0], chan: number[][] = [[], [], []], upper = [0, 0, 0];
+  let upperCount = 0;
   for (let i = 0; i < n; i++) {
     if (!sample.m[i]) continue;
     labToLinear(L[i], A[i], B[i], rgb);
@@ -70,8 +71,17 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     lum.push(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
     for (let c = 0; c < 3; c++) { mean[c] += rgb[c]; chan[c].push(rgb[c]); }
     raw.push(L[i]);
+    if (V[i] >= UPPER_FOREHEAD.v) { for (let c = 0; c < 3; c++) upper[c] += rgb[c]; upperCount++; }
   }
   for (let c = 0; c < 3; c++) mean[c] /= nx.length;
+  // The dome's hue is the upper forehead's, the skin nearest the scalp (the lower forehead, between the
+  // brows and round the glasses, is redder), at the whole forehead's level: the dome's chromaticity is that,
+  // its light the forehead's, each channel in proportion (COLOUR_SLOPE 1: the regression of the channels
+  // on the light carried the shade's redness over a dome darker than the forehead, an orange cast).
+  if (upperCount >= UPPER_FOREHEAD.least) {
+    const y0 = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2], y1 = 0.2126 * upper[0] + 0.7152 * upper[1] + 0.0722 * upper[2];
+    if (y1 > 0) for (let c = 0; c < 3; c++) mean[c] = (upper[c] * y0) / y1;
+  }
   const meanY = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2];
   let plane = fitPlane(nx, ny, lum)!;
   if (plane[1] === 0 && plane[2] === 0) {
@@ -159,8 +169,8 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, MEMBRANE_SWEEPS, bangs ? BANGS_MEMBRANE * fw : Infinity);
   // The terminator goes on after the seam's membrane (which would carry the temples' skin over it and undo
-  // it), faded in away from the skin the scalp meets, as a scale of the light (Lab's L + 16 by its cube
-  // root, as for a scaled colour).
+  // it), faded in away from the skin the scalp meets, as a scale of the light (Lab's L + 16, a* and b* by
+  // its cube root: the dome's chromaticity kept).
   const nearSkin = blurPlane(skinWeight, win.w, win.h, Math.max(2, RIM.seam * fw));
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
@@ -169,8 +179,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
     // leave the gamut and come back white. Rolled off into them, so the dome's shading stays.
     outL[i] = (softCap(outL[i] + fL[i], cap, CAP_KNEE) + 16) * c - 16 + texture[i];
-    // (Chroma falls a little faster than L into the rim: kept, the darkened rim read as an orange band.)
-    outA[i] = (outA[i] + fA[i]) * c * c; outB[i] = (outB[i] + fB[i]) * c * c;
+    outA[i] = (outA[i] + fA[i]) * c; outB[i] = (outB[i] + fB[i]) * c;
   }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
   // the hair's fringe (whose wisps would come back as a halo), with the background's own grain.

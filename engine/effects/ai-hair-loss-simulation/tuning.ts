@@ -220,7 +220,9 @@ export const AMBIENT = 0.45;
  * Each channel's slope against the dome's light is the forehead's least-squares one, kept between `least`
  * and `most` times the proportional one (a few noisy samples cannot turn the dome's shading over).
  */
-export const COLOUR_SLOPE = { least: 0.5, most: 2 };
+export const COLOUR_SLOPE = { least: 1, most: 1 };
+/** The dome's hue is read on the forehead from v (the upper forehead), when it holds `least` pixels. */
+export const UPPER_FOREHEAD = { v: 0.45, least: 60 };
 /** The forehead's highlights: this quantile of its lightness (the cap) and of its luminance (the sheen). */
 export const HIGHLIGHT = 0.97;
 /** The sheen's height over the forehead's mean luminance is kept within this range (linear luminance). */
