@@ -34,12 +34,12 @@ for (const rel of photos) {
   const tiles = [await tile(before)];
   for (const level of levelArg.split(',')) {
     const c: Ctx<P, object> = { image: before, images: {}, params: { level }, state: {}, facts, output: { images: {} } };
-    const t0 = Date.now();
+    const t0 = Date.now(), c0 = process.cpuUsage();
     for (const step of effect.steps) await runStep(step, c, kit);
-    const ms = Date.now() - t0;
+    const ms = Date.now() - t0, cpu = process.cpuUsage(c0), cpuMs = Math.round((cpu.user + cpu.system) / 1000);
     const after = await raw(c.output.images.result.data as Buffer);
     const m = scalpMeasures(before, after, f);
-    console.log(`${rel} ${level}: ${ms} ms, dome ΔE ${m.colourDE.toFixed(1)} (a*b* ${m.chromaDE.toFixed(1)}; Lab ${m.scalpLab.map((v) => v.toFixed(1))} vs ${m.foreheadLab.map((v) => v.toFixed(1))}), fine ${m.ratio.toFixed(2)}, side fall-off ${m.shadeScalp.toFixed(3)} vs ${m.shadeForehead.toFixed(3)}, top |ΔL| ${m.topShift.toFixed(1)}`);
+    console.log(`${rel} ${level}: ${ms} ms (CPU ${cpuMs} ms), dome ΔE ${m.colourDE.toFixed(1)} (a*b* ${m.chromaDE.toFixed(1)}; Lab ${m.scalpLab.map((v) => v.toFixed(1))} vs ${m.foreheadLab.map((v) => v.toFixed(1))}), fine ${m.ratio.toFixed(2)}, side fall-off ${m.shadeScalp.toFixed(3)} vs ${m.shadeForehead.toFixed(3)}, top |ΔL| ${m.topShift.toFixed(1)}`);
     tiles.push(await tile(after));
   }
   const comp: OverlayOptions[] = tiles.map((t, i) => ({ input: t, left: i * side, top: 0 }));
