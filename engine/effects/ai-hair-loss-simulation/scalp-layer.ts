@@ -125,9 +125,21 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   raw.sort((p, q) => p - q);
   const cap = raw[Math.floor(HIGHLIGHT * raw.length)];
   // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
-  // light's colour (whiter than the skin).
-  lum.sort((p, q) => p - q);
-  const sheen = Math.max(SHEEN_RANGE.least, Math.min(SHEEN_RANGE.most, lum[Math.floor(HIGHLIGHT * lum.length)] - meanY)) * SHEEN_GAIN;
+  // colour the forehead's own highlights have over its mean (the light's colour as the photo shows it: a
+  // white sheen over skin under warm light took its yellow away and read pink).
+  const sorted = [...lum].sort((p, q) => p - q), hiY = sorted[Math.floor(HIGHLIGHT * sorted.length)];
+  const sheen = Math.max(SHEEN_RANGE.least, Math.min(SHEEN_RANGE.most, hiY - meanY)) * SHEEN_GAIN;
+  const hi = [0, 0, 0];
+  let hiCount = 0;
+  for (let k = 0; k < lum.length; k++) if (lum[k] >= hiY) { for (let c = 0; c < 3; c++) hi[c] += chan[c][k]; hiCount++; }
+  const hiSum = 0.2126 * hi[0] + 0.7152 * hi[1] + 0.0722 * hi[2];
+  // Its tint: the highlights' colour less the mean's share of it (what the gloss adds), unit luminance;
+  // white where that is not measurable.
+  const tint = [1, 1, 1];
+  if (hiCount && hiSum > 0) {
+    const excess = hi.map((h, c) => Math.max(0, h / hiCount - mean[c])), ey = 0.2126 * excess[0] + 0.7152 * excess[1] + 0.0722 * excess[2];
+    if (ey > 1e-4) for (let c = 0; c < 3; c++) tint[c] = (1 - SHEEN_SKIN) * (excess[c] / ey) + SHEEN_SKIN * (mean[c] / meanY);
+  }
   const texture = scalpTexture(L, sample.m, forehead, win, fw, seed);
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
@@ -136,8 +148,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // with below, sheen included (else the sheen steps up where the scalp begins).
   const model = (nn: [number, number, number], k: number, out: typeof lab) => {
     const d = diffuse(nn), sp = sheen * domeSheen(nn, light);
-    const white = 1 - SHEEN_SKIN;
-    linearToLab(shaded(d, 0) * k + sp * (white + SHEEN_SKIN * mean[0] / meanY), shaded(d, 1) * k + sp * (white + SHEEN_SKIN * mean[1] / meanY), shaded(d, 2) * k + sp * (white + SHEEN_SKIN * mean[2] / meanY), out);
+    linearToLab(shaded(d, 0) * k + sp * tint[0], shaded(d, 1) * k + sp * tint[1], shaded(d, 2) * k + sp * tint[2], out);
   };
   // A woman's scalp shows between strands on top of the head, which faces the light: lit as the forehead
   // is (its mean normal), not as the bald dome's side turned from the camera, whose shade on blonde hair is
