@@ -39,7 +39,7 @@ for (const rel of photos) {
     const ms = Date.now() - t0, cpu = process.cpuUsage(c0), cpuMs = Math.round((cpu.user + cpu.system) / 1000);
     const after = await raw(c.output.images.result.data as Buffer);
     const m = scalpMeasures(before, after, f);
-    console.log(`${rel} ${level}: ${ms} ms (CPU ${cpuMs} ms), dome ΔE ${m.colourDE.toFixed(1)} (a*b* ${m.chromaDE.toFixed(1)}; Lab ${m.scalpLab.map((v) => v.toFixed(1))} vs ${m.foreheadLab.map((v) => v.toFixed(1))}), fine ${m.ratio.toFixed(2)}, side fall-off ${m.shadeScalp.toFixed(3)} vs ${m.shadeForehead.toFixed(3)}, top |ΔL| ${m.topShift.toFixed(1)}`);
+    console.log(`${rel} ${level}: ${ms} ms (CPU ${cpuMs} ms), dome ΔE ${m.colourDE.toFixed(1)} (a*b* ${m.chromaDE.toFixed(1)}, hue ${m.hueDiff.toFixed(1)}°; Lab ${m.scalpLab.map((v) => v.toFixed(1))} vs ${m.foreheadLab.map((v) => v.toFixed(1))}), fine ${m.ratio.toFixed(2)}, side fall-off ${m.shadeScalp.toFixed(3)} vs ${m.shadeForehead.toFixed(3)}, top |ΔL| ${m.topShift.toFixed(1)}`);
     tiles.push(await tile(after));
   }
   const comp: OverlayOptions[] = tiles.map((t, i) => ({ input: t, left: i * side, top: 0 }));

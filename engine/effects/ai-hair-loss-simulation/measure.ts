@@ -10,7 +10,9 @@
  *            midline over mean L within 0.2 of it, on the new scalp (v 1.15 to 1.6) and on the forehead
  *            (v 0.3 to 0.6); a dome lit evenly to its outline reads near 1 where the forehead falls off;
  *   colour   the bare scalp's mean Lab against the untouched forehead's (the same pixels as texture): ΔE of
- *            the means, and the chroma part alone (a*, b*); an orange or pink cast reads in the second;
+ *            the means, and the chroma part alone (a*, b*), which a dome in shade (its chroma falling with
+ *            its light) also moves; the hue angle between them, which shading does not: an orange or pink
+ *            cast reads there;
  *   edge     how wide the hairline's transition is: the density of changed pixels (blurred over a strand's
  *            spacing) rising from kept hair to bare scalp, its 20-80 % width where it crosses the middle, as
  *            a share of the face width (a face is about 14 cm wide: 1 % is about 1.4 mm).
@@ -37,6 +39,8 @@ export interface ScalpMeasures {
   scalpMid: number; foreheadMid: number; midRatio: number;
   /** ΔE (CIE76) between the bare scalp's mean Lab and the forehead's, and its a*b* part alone; NaN without both. */
   colourDE: number; chromaDE: number;
+  /** The hue angle of the scalp's mean a*b* less the forehead's, degrees (positive: yellower, negative: redder). */
+  hueDiff: number;
   /** The two means (L, a*, b*). */
   scalpLab: number[]; foreheadLab: number[];
   /** Pixels each was read on. */
@@ -150,6 +154,7 @@ export function scalpMeasures(before: RasterImage, after: RasterImage, f: HeadFr
   return {
     shadeScalp: fall(0), shadeForehead: fall(4),
     colourDE: Math.hypot(ms[0] - mf[0], ms[1] - mf[1], ms[2] - mf[2]), chromaDE: Math.hypot(ms[1] - mf[1], ms[2] - mf[2]), scalpLab: ms, foreheadLab: mf,
+    hueDiff: ((Math.atan2(ms[2], ms[1]) - Math.atan2(mf[2], mf[1])) * 180) / Math.PI,
     scalpHf: a.rms, foreheadHf: b.rms, ratio: a.rms / b.rms, scalpMid: a.mid, foreheadMid: b.mid, midRatio: a.mid / b.mid, scalpPixels: a.k, foreheadPixels: b.k,
     edgeWidth: edgeOf(d), edgeSoft: full > 0 ? edgeOf(sb) : NaN, changed: count, topShift: top ? shift / top : 0,
   };
