@@ -62,7 +62,7 @@ const sheetDir = opt('--sheet'), only = opt('--only'), sheet100 = opt('--sheet10
 const TEXTURE_TARGET = { least: 0.5, most: 2 };
 const SHEET100_LEVELS = { man: ['man_2', 'man_4', 'man_6', 'man_7'], woman: ['woman_1', 'woman_3', 'woman_5', 'woman_7'] };
 /** Per half: the texture ratios and edge widths at man_6 and man_7, and woman levels' top shifts, with their photos. */
-const texture: Record<string, { ratio: [number, string][]; edge: [number, string][]; womanShift: number[][]; shade: number[]; receding: [number, number, string][] }> = {};
+const texture: Record<string, { ratio: [number, string][]; edge: [number, string][]; womanShift: number[][]; shade: number[]; receding: [number, number, string][]; colour: [number, number, string][]; hue: number[] }> = {};
 const SHEET_PHOTOS = opt('--sheet-photos')?.split(',') ?? SHEET_DEFAULT;
 const withIdentity = !args.includes('--no-identity');
 const everyLevel = withIdentity && args.includes('--every-level');
@@ -214,21 +214,21 @@ for (const rel of photos) {
     idText = [...idColumns(both(ids)), ...idColumns(both(hids))];
   }
   if (!noHair) {
-    const t = (texture[h] ??= { ratio: [], edge: [], womanShift: [], shade: [], receding: [] });
+    const t = (texture[h] ??= { ratio: [], edge: [], womanShift: [], shade: [], receding: [], colour: [], hue: [] });
     // man_3: the receding hairline lies inside the hair, where it thins out (at man_6 and man_7 the edge read
     // is mostly the photo's own, where the old hair met the forehead).
     const m3 = measures.man_3;
     if (m3 && Number.isFinite(m3.edgeWidth)) t.receding.push([m3.edgeWidth, m3.edgeSoft, rel]);
     for (const level of ['man_6', 'man_7']) {
       const m = measures[level];
-      if (m.scalpPixels >= 200 && m.foreheadPixels >= 200) t.ratio.push([m.ratio, `${rel} ${level}`]);
+      if (m.scalpPixels >= 200 && m.foreheadPixels >= 200) { t.ratio.push([m.ratio, `${rel} ${level}`]); t.colour.push([m.colourDE, m.chromaDE, `${rel} ${level}`]); t.hue.push(m.hueDiff); }
       if (Number.isFinite(m.edgeWidth)) t.edge.push([m.edgeWidth, `${rel} ${level}`]);
       // How far the dome's fall-off toward its sides is from the forehead's (0: the same).
       if (Number.isFinite(m.shadeScalp) && Number.isFinite(m.shadeForehead)) t.shade.push(Math.abs(m.shadeScalp - m.shadeForehead));
     }
     t.womanShift.push(series.woman.map((l) => measures[l].topShift));
   }
-  const tx = (l: string) => `fine ${fmt(measures[l].ratio)} mid ${fmt(measures[l].midRatio)} (${measures[l].scalpPixels} px) side fall-off ${fmt(measures[l].shadeScalp, 3)} vs forehead ${fmt(measures[l].shadeForehead, 3)} edge ${fmt(100 * measures[l].edgeWidth, 1)} %`;
+  const tx = (l: string) => `fine ${fmt(measures[l].ratio)} mid ${fmt(measures[l].midRatio)} (${measures[l].scalpPixels} px) side fall-off ${fmt(measures[l].shadeScalp, 3)} vs forehead ${fmt(measures[l].shadeForehead, 3)} ΔE to forehead ${fmt(measures[l].colourDE, 1)} (a*b* ${fmt(measures[l].chromaDE, 1)}, hue ${fmt(measures[l].hueDiff, 1)}°) edge ${fmt(100 * measures[l].edgeWidth, 1)} %`;
   console.log(`  texture ${rel}: man_3 hairline 20-80 % width ${fmt(100 * measures.man_3.edgeWidth, 1)} % (changed pixels), ${fmt(100 * measures.man_3.edgeSoft, 1)} % (|ΔL|); man_6 ${tx('man_6')}, man_7 ${tx('man_7')}; woman top |ΔL| ${series.woman.map((l) => fmt(measures[l].topShift, 1)).join(',')}`);
   if (sheet100Crop) {
     const c = sheet100Crop, comp: OverlayOptions[] = [];
@@ -261,11 +261,13 @@ for (const [h, t] of Object.entries(texture).sort()) {
   const inside = t.ratio.filter(([v]) => v >= TEXTURE_TARGET.least && v <= TEXTURE_TARGET.most).length;
   const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
   const wr = worstOf(t.ratio, off), we = worstOf(t.edge, (v) => -v);
+  const wc = t.colour.reduce<[number, number, string] | null>((a, b) => (!a || b[1] > a[1] ? b : a), null);
   const orderedShift = t.womanShift.filter((s) => s.every((v, i) => i === 0 || v > s[i - 1])).length;
   console.log(`hair loss texture ${h}: scalp/forehead fine-band energy at man_6 and man_7 in ${TEXTURE_TARGET.least}-${TEXTURE_TARGET.most}: ${inside} of ${t.ratio.length}, ` +
     `median ${fmt(med(t.ratio.map(([v]) => v)))}, worst ${wr ? `${fmt(wr[0])} (${wr[1]})` : '-'}; hairline 20-80 % width median ${fmt(100 * med(t.edge.map(([v]) => v)), 1)} % of the face width, ` +
     `narrowest ${we ? `${fmt(100 * we[0], 1)} % (${we[1]})` : '-'}; woman top |ΔL| by level (median over photos) ${t.womanShift[0]?.map((_, k) => fmt(med(t.womanShift.map((s) => s[k])), 1)).join(',') ?? '-'}, strictly rising on ${orderedShift} of ${t.womanShift.length}; ` +
     `|dome's side fall-off - forehead's| median ${fmt(med(t.shade), 3)}, worst ${fmt(Math.max(...t.shade), 3)}; ` +
+    `dome vs forehead mean colour at man_6 and man_7: ΔE median ${fmt(med(t.colour.map(([v]) => v)), 1)}, a*b* ΔE median ${fmt(med(t.colour.map(([, v]) => v)), 1)}, worst ${wc ? `${fmt(wc[1], 1)} (${wc[2]})` : '-'}, |hue difference| median ${fmt(med(t.hue.map(Math.abs)), 1)}°, worst ${fmt(Math.max(...t.hue.map(Math.abs)), 1)}°; ` +
     `man_3 hairline 20-80 % width median ${fmt(100 * med(t.receding.map(([v]) => v)), 1)} % (changed pixels), ${fmt(100 * med(t.receding.map(([, v]) => v)), 1)} % (|ΔL|)`);
 }
 

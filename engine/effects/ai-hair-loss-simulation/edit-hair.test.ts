@@ -197,4 +197,28 @@ describe('the edit on a synthetic head', () => {
       bangs = false;
     }
   });
+
+  it('man_7: the bare dome is as light as the forehead at its front and darkens toward the head\'s outline, its hue kept', () => {
+    const img = base();
+    editHair(img, { x0: 0, y0: 0, w: W, h: H }, f, { series: 'man', stage: 7 }, maps(true), 7);
+    // Mean linear luminance and a red-over-blue ratio over a few pixels round a frame point.
+    const at = (u: number, v: number) => {
+      const [cx, cy] = fromHead(f, u, v).map(Math.floor);
+      let y = 0, rb = 0, k = 0;
+      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
+        const j = ((cy + dy) * W + cx + dx) * 3, lin = (c: number) => ((img.data[j + c] / 255 + 0.055) / 1.055) ** 2.4;
+        y += 0.2126 * lin(0) + 0.7152 * lin(1) + 0.0722 * lin(2); rb += img.data[j] / Math.max(1, img.data[j + 2]); k++;
+      }
+      return { y: y / k, rb: rb / k };
+    };
+    const forehead = at(0, 0.6), front = at(0, 1.1);
+    // Near the outline (0.93 of the skull's radius), up and to both sides.
+    const rim = [45, 90, 135].map((deg) => at(0.93 * 1.05 * Math.cos((deg * Math.PI) / 180), 0.45 + 0.93 * 1.2 * Math.sin((deg * Math.PI) / 180)));
+    expect(front.y).toBeGreaterThan(0.8 * forehead.y);
+    for (const r of rim) {
+      expect(r.y).toBeLessThan(0.8 * front.y);
+      // Still skin's hue, not an orange or grey band: red over blue within a fifth of the front's.
+      expect(Math.abs(r.rb / front.rb - 1)).toBeLessThan(0.2);
+    }
+  });
 });

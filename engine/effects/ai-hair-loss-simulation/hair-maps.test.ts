@@ -1,7 +1,7 @@
 /** What the parsing's hair says in the head frame: the scalp's hair cover and long hair beside the head. */
 import { describe, expect, it } from 'vitest';
-import { FRONTAL, toHead, type HeadFrame } from './hairline.ts';
-import { hairCover, hangsBeside, type HairMaps } from './hair-maps.ts';
+import { fromHead, FRONTAL, toHead, type HeadFrame } from './hairline.ts';
+import { hairCover, hangsBeside, otherHeads, type HairMaps } from './hair-maps.ts';
 import { MIN_HAIR_COVER } from './tuning.ts';
 
 describe('hair cover', () => {
@@ -35,5 +35,19 @@ describe('hair beside the head', () => {
     expect(hangsBeside(f, FRONTAL, maps((u, v) => v > 0.1 && Math.hypot(u / 1.3, (v - 0.45) / 1.5) < 1), win)).toEqual([false, false]);
     // Long hair falling past the jaw on the subject's right (u < 0) only.
     expect(hangsBeside(f, FRONTAL, maps((u, v) => (v > 0.1 && Math.hypot(u / 1.3, (v - 0.45) / 1.5) < 1) || (u < -1 && u > -1.5 && v > -1.2)), win)).toEqual([true, false]);
+  });
+});
+
+describe('heads of a group photo', () => {
+  it('gives each face its own head: a neighbour\'s skull and hair beside this head are theirs, this head\'s own sides are not', () => {
+    // Two heads side by side, 1.9 half face widths apart (their skulls' sides nearly touch), the neighbour smaller.
+    const a: HeadFrame = { ox: 150, oy: 250, ax: [1, 0], up: [0, -1], halfWidth: 80, forehead: 80, mid: 0 };
+    const b: HeadFrame = { ox: 302, oy: 260, ax: [1, 0], up: [0, -1], halfWidth: 60, forehead: 60, mid: 0 };
+    const win = { x0: 0, y0: 0, w: 420, h: 360 };
+    const theirs = otherHeads(a, [b], win);
+    const at = (f: HeadFrame, u: number, v: number) => { const [x, y] = fromHead(f, u, v).map(Math.floor); return theirs[y * win.w + x]; };
+    for (const [u, v] of [[0, 1.3], [0.9, 0.9], [-1, 0.8], [0.7, 1.5]]) expect(at(a, u, v)).toBe(0);
+    for (const [u, v] of [[0, 1.2], [-0.9, 0.9], [0, 0.3]]) expect(at(b, u, v)).toBe(1);
+    expect(otherHeads(a, [], win).every((k) => k === 0)).toBe(true);
   });
 });

@@ -4,8 +4,8 @@
  * bangs cover the forehead, and where the person's own hairline lies.
  */
 import type { Rect } from '../../image/rect.ts';
-import { fromHead, type HeadFrame, type SkullSpan } from './hairline.ts';
-import { BESIDE_PATCH, EDGE_SHARE, FOREHEAD_PATCH, HAIRLINE_SCAN, PROBES, PROBES_HIT, SCALP_PATCH, SCAN_STEP } from './tuning.ts';
+import { fromHead, SKULL, skullSpan, toHead, type HeadFrame, type SkullSpan } from './hairline.ts';
+import { HEAD_BELOW, BESIDE_PATCH, EDGE_SHARE, FOREHEAD_PATCH, HAIRLINE_SCAN, PROBES, PROBES_HIT, SCALP_PATCH, SCAN_STEP } from './tuning.ts';
 
 export interface HairMaps {
   /** Probabilities 0..1 over the window. */
@@ -102,4 +102,24 @@ export function ownHairline(f: HeadFrame, maps: HairMaps, win: Rect): number | n
     if (hits >= PROBES_HIT) return v;
   }
   return null;
+}
+
+/**
+ * The pixels of `win` that belong to another face's head: nearer that face's skull (its ellipse in its own
+ * head frame, reaching HEAD_BELOW under its centre) than this face's. A group photo's neighbour's hair
+ * beside this head is theirs, not this head's to thin or fill.
+ */
+export function otherHeads(f: HeadFrame, others: HeadFrame[], win: Rect): Uint8Array {
+  const out = new Uint8Array(win.w * win.h);
+  if (!others.length) return out;
+  const distance = (fr: HeadFrame, sk: SkullSpan, x: number, y: number) => {
+    const [u, v] = toHead(fr, x, y);
+    return Math.hypot((u - sk.u0) / sk.a, (v - SKULL.v0) / (v >= SKULL.v0 ? sk.top - SKULL.v0 : HEAD_BELOW));
+  };
+  const own = skullSpan(f.mid, f.down), theirs = others.map((fr) => ({ fr, sk: skullSpan(fr.mid, fr.down) }));
+  for (let y = 0, i = 0; y < win.h; y++) for (let x = 0; x < win.w; x++, i++) {
+    const px = win.x0 + x + 0.5, py = win.y0 + y + 0.5, mine = distance(f, own, px, py);
+    if (theirs.some((o) => distance(o.fr, o.sk, px, py) < mine)) out[i] = 1;
+  }
+  return out;
 }

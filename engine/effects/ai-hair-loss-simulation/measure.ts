@@ -9,6 +9,10 @@
  *   shade    the fall-off of light toward the head's sides: mean L at 0.55 to 0.8 half face widths from the
  *            midline over mean L within 0.2 of it, on the new scalp (v 1.15 to 1.6) and on the forehead
  *            (v 0.3 to 0.6); a dome lit evenly to its outline reads near 1 where the forehead falls off;
+ *   colour   the bare scalp's mean Lab against the untouched forehead's (the same pixels as texture): ΔE of
+ *            the means, and the chroma part alone (a*, b*), which a dome in shade (its chroma falling with
+ *            its light) also moves; the hue angle between them, which shading does not: an orange or pink
+ *            cast reads there;
  *   edge     how wide the hairline's transition is: the density of changed pixels (blurred over a strand's
  *            spacing) rising from kept hair to bare scalp, its 20-80 % width where it crosses the middle, as
  *            a share of the face width (a face is about 14 cm wide: 1 % is about 1.4 mm).
@@ -33,6 +37,12 @@ export interface ScalpMeasures {
   shadeScalp: number; shadeForehead: number;
   /** The same for the mid band. */
   scalpMid: number; foreheadMid: number; midRatio: number;
+  /** ΔE (CIE76) between the bare scalp's mean Lab and the forehead's, and its a*b* part alone; NaN without both. */
+  colourDE: number; chromaDE: number;
+  /** The hue angle of the scalp's mean a*b* less the forehead's, degrees (positive: yellower, negative: redder). */
+  hueDiff: number;
+  /** The two means (L, a*, b*). */
+  scalpLab: number[]; foreheadLab: number[];
   /** Pixels each was read on. */
   scalpPixels: number; foreheadPixels: number;
   /** Median 20-80 % width of the change's density across its edge above the forehead, share of the face width; NaN without one. */
@@ -101,7 +111,13 @@ export function scalpMeasures(before: RasterImage, after: RasterImage, f: HeadFr
   };
   const sIn = erode(scalp, w, h, r), fIn = erode(fore, w, h, r);
   const a = hf(after, sIn), b = hf(before, fIn);
-  const La = toLab(after, win).L, Lb = toLab(before, win).L;
+  const labA = toLab(after, win), labB = toLab(before, win), La = labA.L, Lb = labB.L;
+  const mean = (lab: typeof labA, m: Uint8Array) => {
+    let l = 0, aa = 0, bb = 0, k = 0;
+    for (let i = 0; i < m.length; i++) if (m[i]) { l += lab.L[i]; aa += lab.a[i]; bb += lab.b[i]; k++; }
+    return k ? [l / k, aa / k, bb / k] : [NaN, NaN, NaN];
+  };
+  const ms = mean(labA, sIn), mf = mean(labB, fIn);
   const sums = new Float64Array(8);
   for (let i = 0; i < La.length; i++) {
     const x = Math.abs(U[i]), band = x < 0.2 ? 0 : x >= 0.55 && x <= 0.8 ? 1 : -1;
@@ -137,6 +153,8 @@ export function scalpMeasures(before: RasterImage, after: RasterImage, f: HeadFr
   if (full > 0) for (let i = 0; i < sb.length; i++) sb[i] = Math.min(1, sb[i] / full);
   return {
     shadeScalp: fall(0), shadeForehead: fall(4),
+    colourDE: Math.hypot(ms[0] - mf[0], ms[1] - mf[1], ms[2] - mf[2]), chromaDE: Math.hypot(ms[1] - mf[1], ms[2] - mf[2]), scalpLab: ms, foreheadLab: mf,
+    hueDiff: ((Math.atan2(ms[2], ms[1]) - Math.atan2(mf[2], mf[1])) * 180) / Math.PI,
     scalpHf: a.rms, foreheadHf: b.rms, ratio: a.rms / b.rms, scalpMid: a.mid, foreheadMid: b.mid, midRatio: a.mid / b.mid, scalpPixels: a.k, foreheadPixels: b.k,
     edgeWidth: edgeOf(d), edgeSoft: full > 0 ? edgeOf(sb) : NaN, changed: count, topShift: top ? shift / top : 0,
   };

@@ -4,7 +4,7 @@
  * backdrop, mirrored in from beyond the person's outline or pushed in smooth with its own grain.
  */
 import { labToLinear, linearToLab } from '../../image/colour.ts';
-import { maskedBlur } from '../../image/frequency.ts';
+import { blurPlane, maskedBlur } from '../../image/frequency.ts';
 import { dilatePlane } from '../../image/morphology.ts';
 import { fitPlane } from '../../image/plane-fit.ts';
 import type { Rect } from '../../image/rect.ts';
@@ -15,7 +15,7 @@ import { backgroundGrain, scalpTexture } from './grain.ts';
 import { domeDiffuse, domeLight, domeNormal, domeShade, domeSheen, fitDomeShade, harmonicFill, mirrorFill, pushPull } from './scalp.ts';
 import {
   ANY_SKIN_SAMPLE, BACKDROP_LEAST, BACKGROUND_SURE, BANGS_MEMBRANE, CAP_KNEE, COLOUR_SLOPE, FOREHEAD_SAMPLE, FRINGE_REACH, HAIR_FIRM, HAIR_LIKE, HAIR_SOME, HIGHLIGHT, MEMBRANE_SWEEPS,
-  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE,
+  MIRROR_MATCH, MIRROR_REACH, NO_HAIR, PERSON_MARGIN, RIM, SAMPLE_HAIR, SEAM_FROM, SEAM_SIGMA, SEAM_UNTOUCHED, SHADE_WIDEN, SHEEN_GAIN, SHEEN_RANGE, SHEEN_SKIN, SKIN, UNDER_HAIR_SHADE, UPPER_FOREHEAD,
 } from './tuning.ts';
 
 /**
@@ -26,6 +26,24 @@ import {
 export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U: Float32Array, V: Float32Array, win: Rect, f: HeadFrame, shape: HeadShape, head: Float32Array, maps: HairMaps, lost: Float32Array, shadowed: Float32Array, gone: Float32Array, seed: number, bangs = false, series: 'man' | 'woman' = 'man'): Float32Array[] | null {
   const n = win.w * win.h, fw = 2 * f.halfWidth, top = shape.top;
   const normalAt = (i: number) => domeNormal(U[i], V[i], top, SHADE_WIDEN * headReach(shape, U[i], V[i])[0], shape.skull);
+  // The terminator: the dome darkens toward the head's own outline (its radius against the outline, not the
+  // widened ellipsoid the forehead's fit is read on), as a bald head turning from the camera does; without
+  // it the dome was lit evenly to its silhouette and read as a flat sticker.
+  // How deep: as much darker as this face's own skin is near its outline (cheeks and temples) than on its
+  // forehead, the same light turning the same way, within RIM's bounds.
+  const band = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    if (maps.skin[i] < SKIN || maps.hair[i] >= SAMPLE_HAIR) continue;
+    const du = Math.abs(U[i] - f.mid), y = ((L[i] + 16) / 116) ** 3;
+    if (du >= RIM.edge[0] && du <= RIM.edge[1] && V[i] >= RIM.edgeV[0] && V[i] <= RIM.edgeV[1]) { band[0] += y; band[1]++; }
+    else if (du <= FOREHEAD_SAMPLE.u && V[i] >= FOREHEAD_SAMPLE.v0 && V[i] <= FOREHEAD_SAMPLE.v1) { band[2] += y; band[3]++; }
+  }
+  const depth = band[1] >= RIM.least && band[3] >= RIM.least ? Math.max(RIM.depth[0], Math.min(RIM.depth[1], 1 - (band[0] / band[1]) / (band[2] / band[3]))) : RIM.depth[0];
+  const rimAt = (i: number) => {
+    const nn = domeNormal(U[i], V[i], top, headReach(shape, U[i], V[i])[0], shape.skull), r = Math.hypot(nn[0], nn[1]);
+    const t = Math.max(0, Math.min(1, (r - RIM.from) / (1 - RIM.from)));
+    return 1 - depth * t * t * (3 - 2 * t);
+  };
   // Forehead skin, else any skin of this face.
   const pick = (vMin: number, vMax: number, uMax: number) => {
     const m = new Float32Array(n);
@@ -43,7 +61,8 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // The forehead in linear light: its mean colour, and its luminance against the dome's normals, whose
   // plane gives the light's direction across the face.
   const nx: number[] = [], ny: number[] = [], lum: number[] = [], raw: number[] = [];
-  const rgb: [number, number, number] = [0, 0, 0], mean = [0, 0, 0], chan: number[][] = [[], [], []];
+  const rgb: [number, number, number] = [0, 0, 0], mean = [0, 0, 0], chan: number[][] = [[], [], []], upper = [0, 0, 0];
+  let upperCount = 0;
   for (let i = 0; i < n; i++) {
     if (!sample.m[i]) continue;
     labToLinear(L[i], A[i], B[i], rgb);
@@ -52,8 +71,17 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     lum.push(0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]);
     for (let c = 0; c < 3; c++) { mean[c] += rgb[c]; chan[c].push(rgb[c]); }
     raw.push(L[i]);
+    if (V[i] >= UPPER_FOREHEAD.v) { for (let c = 0; c < 3; c++) upper[c] += rgb[c]; upperCount++; }
   }
   for (let c = 0; c < 3; c++) mean[c] /= nx.length;
+  // The dome's hue is the upper forehead's, the skin nearest the scalp (the lower forehead, between the
+  // brows and round the glasses, is redder), at the whole forehead's level: the dome's chromaticity is that,
+  // its light the forehead's, each channel in proportion (COLOUR_SLOPE 1: the regression of the channels
+  // on the light carried the shade's redness over a dome darker than the forehead, an orange cast).
+  if (upperCount >= UPPER_FOREHEAD.least) {
+    const y0 = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2], y1 = 0.2126 * upper[0] + 0.7152 * upper[1] + 0.0722 * upper[2];
+    if (y1 > 0) for (let c = 0; c < 3; c++) mean[c] = (upper[c] * y0) / y1;
+  }
   const meanY = 0.2126 * mean[0] + 0.7152 * mean[1] + 0.0722 * mean[2];
   let plane = fitPlane(nx, ny, lum)!;
   if (plane[1] === 0 && plane[2] === 0) {
@@ -97,9 +125,21 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   raw.sort((p, q) => p - q);
   const cap = raw[Math.floor(HIGHLIGHT * raw.length)];
   // The sheen: as bright over the diffuse light as the forehead's highlights are over its mean, in the
-  // light's colour (whiter than the skin).
-  lum.sort((p, q) => p - q);
-  const sheen = Math.max(SHEEN_RANGE.least, Math.min(SHEEN_RANGE.most, lum[Math.floor(HIGHLIGHT * lum.length)] - meanY)) * SHEEN_GAIN;
+  // colour the forehead's own highlights have over its mean (the light's colour as the photo shows it: a
+  // white sheen over skin under warm light took its yellow away and read pink).
+  const sorted = [...lum].sort((p, q) => p - q), hiY = sorted[Math.floor(HIGHLIGHT * sorted.length)];
+  const sheen = Math.max(SHEEN_RANGE.least, Math.min(SHEEN_RANGE.most, hiY - meanY)) * SHEEN_GAIN;
+  const hi = [0, 0, 0];
+  let hiCount = 0;
+  for (let k = 0; k < lum.length; k++) if (lum[k] >= hiY) { for (let c = 0; c < 3; c++) hi[c] += chan[c][k]; hiCount++; }
+  const hiSum = 0.2126 * hi[0] + 0.7152 * hi[1] + 0.0722 * hi[2];
+  // Its tint: the highlights' colour less the mean's share of it (what the gloss adds), unit luminance;
+  // white where that is not measurable.
+  const tint = [1, 1, 1];
+  if (hiCount && hiSum > 0) {
+    const excess = hi.map((h, c) => Math.max(0, h / hiCount - mean[c])), ey = 0.2126 * excess[0] + 0.7152 * excess[1] + 0.0722 * excess[2];
+    if (ey > 1e-4) for (let c = 0; c < 3; c++) tint[c] = (1 - SHEEN_SKIN) * (excess[c] / ey) + SHEEN_SKIN * (mean[c] / meanY);
+  }
   const texture = scalpTexture(L, sample.m, forehead, win, fw, seed);
 
   const outL = new Float32Array(n), outA = new Float32Array(n), outB = new Float32Array(n);
@@ -108,8 +148,7 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
   // with below, sheen included (else the sheen steps up where the scalp begins).
   const model = (nn: [number, number, number], k: number, out: typeof lab) => {
     const d = diffuse(nn), sp = sheen * domeSheen(nn, light);
-    const white = 1 - SHEEN_SKIN;
-    linearToLab(shaded(d, 0) * k + sp * (white + SHEEN_SKIN * mean[0] / meanY), shaded(d, 1) * k + sp * (white + SHEEN_SKIN * mean[1] / meanY), shaded(d, 2) * k + sp * (white + SHEEN_SKIN * mean[2] / meanY), out);
+    linearToLab(shaded(d, 0) * k + sp * tint[0], shaded(d, 1) * k + sp * tint[1], shaded(d, 2) * k + sp * tint[2], out);
   };
   // A woman's scalp shows between strands on top of the head, which faces the light: lit as the forehead
   // is (its mean normal), not as the bald dome's side turned from the camera, whose shade on blonde hair is
@@ -140,12 +179,18 @@ export function scalpLayer(L: Float32Array, A: Float32Array, B: Float32Array, U:
     dL[i] = skinL[i] - lab.l; dA[i] = skinA[i] - lab.a; dB[i] = skinB[i] - lab.b;
   }
   const [fL, fA, fB] = harmonicFill([dL, dA, dB], skinWeight, win.w, win.h, MEMBRANE_SWEEPS, bangs ? BANGS_MEMBRANE * fw : Infinity);
+  // The terminator goes on after the seam's membrane (which would carry the temples' skin over it and undo
+  // it), faded in away from the skin the scalp meets, as a scale of the light (Lab's L + 16, a* and b* by
+  // its cube root: the dome's chromaticity kept).
+  const nearSkin = blurPlane(skinWeight, win.w, win.h, Math.max(2, RIM.seam * fw));
   for (let i = 0; i < n; i++) {
     if (lost[i] <= 0 && shadowed[i] <= 0) continue;
+    const rim = series === 'woman' && maps.hair[i] >= HAIR_SOME ? 1 : 1 - (1 - rimAt(i)) * Math.max(0, 1 - RIM.seamFull * nearSkin[i]);
+    const c = Math.cbrt(rim);
     // Never lighter than the forehead's own highlights: past them an overexposed forehead's scalp would
     // leave the gamut and come back white. Rolled off into them, so the dome's shading stays.
-    outL[i] = softCap(outL[i] + fL[i], cap, CAP_KNEE) + texture[i];
-    outA[i] += fA[i]; outB[i] += fB[i];
+    outL[i] = (softCap(outL[i] + fL[i], cap, CAP_KNEE) + 16) * c - 16 + texture[i];
+    outA[i] = (outA[i] + fA[i]) * c; outB[i] = (outB[i] + fB[i]) * c;
   }
   // Outside the skull: the background, pushed in from the pixels the parsing calls background, away from
   // the hair's fringe (whose wisps would come back as a halo), with the background's own grain.

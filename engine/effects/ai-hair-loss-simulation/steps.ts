@@ -22,7 +22,7 @@ import { parsingPlane } from '../../vision/regions/skin-mask.ts';
 import type { Rect } from '../../image/rect.ts';
 import { fromHead, headFrame, parseLevel, skullSpan, type HeadFrame, type Level } from './hairline.ts';
 import { editHair } from './edit-hair.ts';
-import { hairAtEdge, hairCover } from './hair-maps.ts';
+import { hairAtEdge, hairCover, otherHeads } from './hair-maps.ts';
 import { HEAD_WINDOW, MATTE_CLEAR, MATTE_SURE, MIN_HAIR_COVER, PARSE_INPUT, SEED } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
@@ -82,8 +82,14 @@ export const simulate: Step<P, PortraitState & Levelled> = (c, kit) => eachFace(
       if (hairAll && matte.data[j] < MATTE_CLEAR) background[i] = 1;
     }
   }
+  // Another person's head is theirs: pixels nearer another face's skull (its ellipse in that face's own head
+  // frame) than this one's are neither hair, skin nor backdrop to this face's edit, so it never writes there
+  // nor learns from there (a neighbour's hair beside this head was thinned and filled as this head's own).
+  const skin = parsingPlane(parsing, ['skin'], win);
+  const theirs = otherHeads(frame, s.faces.filter((o) => o !== face && o.mesh).map((o) => headFrame(o.mesh!)), win);
+  for (let i = 0; i < theirs.length; i++) if (theirs[i]) { hair[i] = 0; background[i] = 0; skin[i] = 0; }
   const pixels: RasterImage = { data: s.pixels, width: c.image.width, height: c.image.height, channels: c.image.channels };
-  editHair(pixels, win, frame, s.level, { hair, skin: parsingPlane(parsing, ['skin'], win), background, person }, SEED + index);
+  editHair(pixels, win, frame, s.level, { hair, skin, background, person }, SEED + index);
 });
 
 /** The largest face's hair cover as the effect sees it (hairCover), for the quality script's report. */

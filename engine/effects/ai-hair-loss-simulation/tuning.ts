@@ -200,13 +200,29 @@ export const SHADE_WIDEN = 1.06;
  * where the hair's shade at its top does not hide it.
  */
 export const LIGHT_UP = 0.35;
+/**
+ * Pixels are shared out between the faces of a photo by their distance to each face's skull ellipse
+ * (hair-maps.ts otherHeads), which below its centre reaches this far down in v (to about the chin).
+ */
+export const HEAD_BELOW = 1.6;
+/**
+ * The terminator (scalp-layer.ts): the dome's light falls toward the head's own outline, from `from` of its
+ * radius (smoothstep), by as much as the face's skin near its outline (`edge` half face widths off the
+ * midline, `edgeV` in v) is darker than its forehead, kept within `depth` (the lower bound with fewer than
+ * `least` pixels of either), on top of the forehead's fitted fall-off (whose floor kept the dome
+ * lit evenly to its silhouette). It fades out toward the skin the scalp meets: where that skin, blurred over
+ * `seam` face widths, reaches 1 / `seamFull`.
+ */
+export const RIM = { from: 0.5, depth: [0.35, 0.55], edge: [0.75, 1.0], edgeV: [-0.6, 0.6], least: 100, seam: 0.04, seamFull: 2 };
 /** The light's share that reaches a surface turned away from it (the room's fill). */
 export const AMBIENT = 0.45;
 /**
  * Each channel's slope against the dome's light is the forehead's least-squares one, kept between `least`
  * and `most` times the proportional one (a few noisy samples cannot turn the dome's shading over).
  */
-export const COLOUR_SLOPE = { least: 0.5, most: 2 };
+export const COLOUR_SLOPE = { least: 1, most: 1 };
+/** The dome's hue is read on the forehead from v (the upper forehead), when it holds `least` pixels. */
+export const UPPER_FOREHEAD = { v: 0.45, least: 60 };
 /** The forehead's highlights: this quantile of its lightness (the cap) and of its luminance (the sheen). */
 export const HIGHLIGHT = 0.97;
 /** The sheen's height over the forehead's mean luminance is kept within this range (linear luminance). */
@@ -229,7 +245,7 @@ export const CAP_KNEE = 10;
  * `ridge` per sample: about a normal spread's variance (0.02 is a band of normals 0.5 wide), so a frontal
  * forehead speaks for itself and a turned head's narrow side does not.
  */
-export const SHADE_CURVE = { least: -0.12, most: -0.6, reach: 0.15, prior: -0.3, ridge: 0.02 };
+export const SHADE_CURVE = { least: -0.12, most: -0.25, reach: 0.1, prior: -0.15, ridge: 0.02 };
 /**
  * How much darker scalp is under the hair still standing (at no loss), than bare: a man's, under the dense
  * hair behind a receding hairline, and a woman's, seen through her thinning top, which faces the light (at
