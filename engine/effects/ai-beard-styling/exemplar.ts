@@ -164,15 +164,19 @@ export function fillTexture(b: CanonicalBeard): CanonicalBeard {
 export interface Exemplar extends CanonicalBeard {
   info: ExemplarInfo;
   /**
-   * Lab detail of the filled texture finer than DETAIL_SCALE, each channel divided by the L detail's local
-   * strength (over DETAIL_NORM): a stationary texture whose L has unit spread everywhere.
+   * Lab detail of the filled texture finer than BEARD_SCALE, each channel divided by the L detail's local
+   * strength (over DETAIL_NORM), holes synthesised, then streaked along the hair's flow (streak): strands
+   * whose L has unit spread everywhere.
    */
   detail: Float32Array;
   /** The same for stubble: finer detail (STUBBLE_SCALE) streaked over a short hair's length. */
   stubble: Float32Array;
 }
 
-/** Structure coarser than this (canonical units, a Gaussian's sigma) is the exemplar's patches and light, not its hair. */
+/**
+ * Structure coarser than this (canonical units, a Gaussian's sigma) is the exemplar's patches and light, not
+ * its hair: where the detail this fine is as strong as a beard's is hair (the synthesis' sources).
+ */
 export const DETAIL_SCALE = 0.012;
 /** The detail's local strength is measured over this (canonical units), so sparse and dense parts read alike. */
 export const DETAIL_NORM = 0.04;
@@ -181,7 +185,7 @@ const NORM_FLOOR = 0.5;
 /** Normalised detail clipped to this many spreads (a specular glint or a hole edge). */
 const DETAIL_CLIP = 3;
 
-/** The normalised Lab detail of a filled texture (its own beard, alpha ≥ CORE, sets the strength floor). */
+/** The normalised, streaked Lab detail of a filled texture for beards and for stubble (its own beard, alpha ≥ CORE, sets the strength floor). */
 export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar {
   const n = b.w * b.h, planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   for (let i = 0; i < n; i++) {

@@ -1,7 +1,7 @@
 /**
  * A real beard from the canonical frame (exemplar.ts) onto a face: each window pixel's canonical (u, v)
  * (the face mesh's piecewise-affine field, shape.ts) reads the exemplar's hair detail (its fine Lab detail,
- * normalised, exemplar.ts prepareExemplar); the beard's tone is the target's hair colour in Lab with that
+ * normalised and streaked along the hair's flow, or stubble's finer texture: exemplar.ts prepareExemplar); the beard's tone is the target's hair colour in Lab with that
  * detail around it (an L spread that grows with the colour's lightness, so a grey beard has a grey beard's
  * contrast), its light is the target's (lightPlane), and it is laid over the photo with an edge that thins
  * out hair by hair: at the soft border the texture's dark strands keep more of the coverage than the light

@@ -124,7 +124,7 @@ export const TEMPLATE_MIN_AREA = 0.12;
 // A real beard (exemplar.ts, render.ts).
 
 /** How far a soft border's coverage follows the texture (dark strands keep it, light gaps lose it), per unit of spread. */
-export const EDGE_HAIR = 1.5;
+export const EDGE_HAIR = 0.8;
 /**
  * The beard's lightness spread (Lab L units) over its strands and gaps: this share of its colour's L, at
  * least the first (black hair's sheen) and at most the second.
