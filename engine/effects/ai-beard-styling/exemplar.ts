@@ -164,13 +164,19 @@ export function fillTexture(b: CanonicalBeard): CanonicalBeard {
 export interface Exemplar extends CanonicalBeard {
   info: ExemplarInfo;
   /**
-   * Lab detail of the filled texture finer than DETAIL_SCALE, each channel divided by the L detail's local
-   * strength (over DETAIL_NORM): a stationary texture whose L has unit spread everywhere.
+   * Lab detail of the filled texture finer than BEARD_SCALE, each channel divided by the L detail's local
+   * strength (over DETAIL_NORM), holes synthesised, then streaked along the hair's flow (streak): strands
+   * whose L has unit spread everywhere.
    */
   detail: Float32Array;
+  /** The same for stubble: finer detail (STUBBLE_SCALE) streaked over a short hair's length. */
+  stubble: Float32Array;
 }
 
-/** Structure coarser than this (canonical units, a Gaussian's sigma) is the exemplar's patches and light, not its hair. */
+/**
+ * Structure coarser than this (canonical units, a Gaussian's sigma) is the exemplar's patches and light, not
+ * its hair: where the detail this fine is as strong as a beard's is hair (the synthesis' sources).
+ */
 export const DETAIL_SCALE = 0.012;
 /** The detail's local strength is measured over this (canonical units), so sparse and dense parts read alike. */
 export const DETAIL_NORM = 0.04;
@@ -179,31 +185,112 @@ const NORM_FLOOR = 0.5;
 /** Normalised detail clipped to this many spreads (a specular glint or a hole edge). */
 const DETAIL_CLIP = 3;
 
-/** The normalised Lab detail of a filled texture (its own beard, alpha ≥ CORE, sets the strength floor). */
+/** The normalised, streaked Lab detail of a filled texture for beards and for stubble (its own beard, alpha ≥ CORE, sets the strength floor). */
 export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar {
   const n = b.w * b.h, planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   for (let i = 0; i < n; i++) {
     const c = linearToLab(srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 1]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 2]))));
     planes[0][i] = c.l; planes[1][i] = c.a; planes[2][i] = c.b;
   }
-  const fine = planes.map((p) => { const low = gauss(p, b.w, b.h, DETAIL_SCALE * b.res); return p.map((v, i) => v - low[i]); });
-  const sq = fine[0].map((d) => d * d);
-  const strength = gauss(sq, b.w, b.h, DETAIL_NORM * b.res).map(Math.sqrt);
+  const { strength, med } = normalised(planes, b, DETAIL_SCALE);
+  const detail = normalised(planes, b, BEARD_SCALE).detail;
+  // Real hair detail: the cut's hair core where its detail is as strong as a beard's (not skin under the
+  // lip, not the fill's mirrored streaks); the rest is taken from the nearest such hair.
+  const core = hairCore(b);
+  const hair = new Uint8Array(n);
+  for (let i = 0; i < n; i++) hair[i] = core[i] && strength[i] >= HAIR_STRENGTH * med ? 1 : 0;
+  const cell = Math.max(4, Math.round(CELL * b.res));
+  // Stubble's short hairs: the exemplar's finest detail, streaked over a short hair's length (no tiling of
+  // the beard's texture at a finer scale: its reflections read as a symmetric, regular pattern).
+  const short = normalised(planes, b, STUBBLE_SCALE).detail;
+  return {
+    ...b, info,
+    detail: streak(synthesise(detail, hair, b.w, b.h, cell), hair, b.w, b.h, b.res, STRAND),
+    stubble: streak(synthesise(short, hair, b.w, b.h, cell), hair, b.w, b.h, b.res, STUBBLE_STRAND),
+  };
+}
+
+/** The Lab detail of `planes` finer than `scale`, each channel divided by the L detail's local strength (over DETAIL_NORM, floored). */
+function normalised(planes: Float32Array[], b: CanonicalBeard, scale: number) {
+  const n = b.w * b.h;
+  const fine = planes.map((p) => { const low = gauss(p, b.w, b.h, scale * b.res); return p.map((v, i) => v - low[i]); });
+  const strength = gauss(fine[0].map((d) => d * d), b.w, b.h, DETAIL_NORM * b.res).map(Math.sqrt);
   const own: number[] = [];
   for (let i = 0; i < n; i++) if (b.alpha[i] >= CORE) own.push(strength[i]);
   own.sort((x, y) => x - y);
-  const floor = Math.max(1e-3, NORM_FLOOR * (own[own.length >> 1] ?? 1));
+  const med = own[own.length >> 1] ?? 0;
+  const floor = Math.max(1e-3, NORM_FLOOR * (med || 1));
   const detail = new Float32Array(n * 3);
   for (let i = 0; i < n; i++) {
     const k = 1 / Math.max(floor, strength[i]);
     for (let c = 0; c < 3; c++) detail[i * 3 + c] = Math.max(-DETAIL_CLIP, Math.min(DETAIL_CLIP, fine[c][i] * k));
   }
-  // Real hair detail: the cut's hair core where its detail is as strong as a beard's (not skin under the
-  // lip, not the fill's mirrored streaks); the rest is taken from the nearest such hair.
-  const core = hairCore(b), med = own[own.length >> 1] ?? 0;
-  const hair = new Uint8Array(n);
-  for (let i = 0; i < n; i++) hair[i] = core[i] && strength[i] >= HAIR_STRENGTH * med ? 1 : 0;
-  return { ...b, info, detail: synthesise(detail, hair, b.w, b.h, Math.max(4, Math.round(CELL * b.res))) };
+  return { detail, strength, med };
+}
+
+/** Stubble's texture: detail finer than this (canonical units, a Gaussian's sigma; about one exemplar pixel). */
+export const STUBBLE_SCALE = 0.004;
+/** A stubble hair's length along the flow (canonical units, a Gaussian's sigma). */
+export const STUBBLE_STRAND = 0.004;
+
+/** A strand's length (canonical units, the Gaussian sigma along the flow): about a short beard's hairs as seen. */
+export const STRAND = 0.015;
+/** A beard's texture: detail finer than this (canonical units, a Gaussian's sigma), about a strand's width. */
+export const BEARD_SCALE = 0.008;
+/** The share of the isotropic detail kept beside the streaked (a strand's own broken texture). */
+const STREAK_KEEP = 0.3;
+
+/**
+ * The direction hair grows in the canonical frame (unit vector, frame pixels): down on the chin, cheeks and
+ * neck; out and down from the philtrum over the upper lip (a moustache's hairs fan toward the mouth's corners).
+ */
+export function flowAt(u: number, v: number): [number, number] {
+  // Moustache zone: above the mouth (v under 0.7) and within the mouth corners and a little past them.
+  const tash = Math.min(1, Math.max(0, (0.72 - v) / 0.03)) * Math.min(1, Math.max(0, (0.26 - Math.abs(u - 0.5)) / 0.06));
+  const dx = tash * 4 * (u - 0.5), dy = 1;
+  const len = Math.hypot(dx, dy);
+  return [dx / len, dy / len];
+}
+
+/**
+ * The detail smeared along the hair's flow (a line integral of the texture, after Cabral and Leedom 1993):
+ * the exemplar's isotropic fine detail reads as a stipple of dots and flecks at a beard's scale; averaged
+ * along the direction hair grows, its dark and light runs become strands and the gaps between them. Then
+ * back to a unit spread over the hair (its robust spread), STREAK_KEEP of the unsmeared detail kept.
+ */
+export function streak(detail: Float32Array, hair: Uint8Array, w: number, h: number, res: number, strand: number): Float32Array {
+  const sigma = strand * res, reach = Math.ceil(2 * sigma);
+  const taps: number[] = [];
+  for (let t = -reach; t <= reach; t++) taps.push(Math.exp(-(t * t) / (2 * sigma * sigma)));
+  const out = new Float32Array(w * h * 3);
+  const acc = [0, 0, 0];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const [dx, dy] = flowAt(FRAME.u0 + (x + 0.5) / res, FRAME.v0 + (y + 0.5) / res);
+      acc[0] = acc[1] = acc[2] = 0;
+      let wsum = 0;
+      for (let t = -reach; t <= reach; t++) {
+        const sx = x + t * dx, sy = y + t * dy;
+        if (sx < 0 || sy < 0 || sx > w - 1.001 || sy > h - 1.001) continue;
+        const x0 = Math.floor(sx), y0 = Math.floor(sy), ax = sx - x0, ay = sy - y0, wt = taps[t + reach];
+        const o = (y0 * w + x0) * 3, r = w * 3;
+        for (let c = 0; c < 3; c++) acc[c] += wt * ((detail[o + c] * (1 - ax) + detail[o + 3 + c] * ax) * (1 - ay) + (detail[o + r + c] * (1 - ax) + detail[o + r + 3 + c] * ax) * ay);
+        wsum += wt;
+      }
+      const o = (y * w + x) * 3;
+      for (let c = 0; c < 3; c++) out[o + c] = wsum > 0 ? acc[c] / wsum : 0;
+    }
+  }
+  const spread = (p: Float32Array) => {
+    const d: number[] = [];
+    for (let i = 0; i < w * h; i++) if (hair[i]) d.push(Math.abs(p[i * 3]));
+    d.sort((a, b) => a - b);
+    return Math.max(1e-3, 1.4826 * (d[d.length >> 1] ?? 1));
+  };
+  const ks = (1 - STREAK_KEEP) / spread(out), kd = STREAK_KEEP / spread(detail);
+  const mixed = out.map((v, i) => v * ks + detail[i] * kd);
+  const km = 1 / spread(mixed);
+  return mixed.map((v) => Math.max(-DETAIL_CLIP, Math.min(DETAIL_CLIP, v * km)));
 }
 
 /** A beard's detail counts as hair from this share of its median strength over the cut. */

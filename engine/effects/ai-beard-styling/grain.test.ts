@@ -44,23 +44,39 @@ describe('fineGrain', () => {
 describe('soften and addGrain', () => {
   /** A one-pixel dark line drawn over a flat grey: `under` and `out` as RGB floats. */
   function line() {
-    const under = new Float32Array(W * H * 3).fill(150), out = under.slice();
-    for (let y = 20; y < 70; y++) for (let c = 0; c < 3; c++) out[(y * W + 48) * 3 + c] = 40;
-    return { under, out };
+    const under = new Float32Array(W * H * 3).fill(150), out = under.slice(), alpha = new Float32Array(W * H);
+    for (let y = 20; y < 70; y++) { alpha[y * W + 48] = 1; for (let c = 0; c < 3; c++) out[(y * W + 48) * 3 + c] = 40; }
+    return { under, out, alpha };
   }
   it('spreads the drawn change by the photo blur, keeping its sum, and leaves a sharp photo alone', () => {
-    const { under, out } = line();
+    const { under, out, alpha } = line();
     const sharp = out.slice();
-    soften(sharp, under, W, H, 0.4);
+    soften(sharp, under, alpha, W, H, 0.4);
     expect(sharp).toEqual(out);
     const soft = out.slice();
-    soften(soft, under, W, H, 2);
+    soften(soft, under, alpha, W, H, 2);
     const at = (p: Float32Array, x: number) => p[(40 * W + x) * 3];
     expect(at(soft, 48)).toBeGreaterThan(100);
     expect(at(soft, 50)).toBeLessThan(150);
     let before = 0, after = 0;
     for (let i = 0; i < out.length; i++) { before += out[i] - under[i]; after += soft[i] - under[i]; }
     expect(after).toBeCloseTo(before, -1);
+  });
+  it('hides the photo\'s detail under dense hair (a collar\'s edge does not show through a beard)', () => {
+    // The photo: a sharp step (a collar's edge) at x = 48; the hair laid fully over the window's middle.
+    const under = new Float32Array(W * H * 3), out = new Float32Array(W * H * 3), alpha = new Float32Array(W * H);
+    for (let i = 0; i < W * H; i++) {
+      const x = i % W;
+      alpha[i] = x >= 20 && x < 80 ? 1 : 0;
+      for (let c = 0; c < 3; c++) { under[i * 3 + c] = x < 48 ? 220 : 40; out[i * 3 + c] = alpha[i] ? 60 : under[i * 3 + c]; }
+    }
+    soften(out, under, alpha, W, H, 2);
+    // Inside the hair, away from its border, the step is gone: flat hair colour on both sides of x = 48.
+    const at = (x: number) => out[(40 * W + x) * 3];
+    for (const x of [40, 46, 47, 48, 49, 50, 56]) expect(Math.abs(at(x) - 60)).toBeLessThan(0.5);
+    // Outside the hair the photo is as it was.
+    expect(at(5)).toBeCloseTo(220, 3);
+    expect(at(95)).toBeCloseTo(40, 3);
   });
   it('adds grain only where hair replaced the photo, up to the photo grain, and seeded', () => {
     const flat = new Float32Array(W * H * 3).fill(120);

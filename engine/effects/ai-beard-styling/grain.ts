@@ -61,18 +61,21 @@ export function fineGrain(luma: Float32Array, w: number, h: number, weight: Floa
 }
 
 /**
- * The drawn change softened to the photo's blur: `out` (RGB floats) over `under` (the same before drawing)
- * becomes under + blur(out - under), blurred by what the photo's blur `blur` adds to the strands' own.
- * The photo's detail under the hair is kept as it was (only the drawn difference spreads).
+ * The drawn hair softened to the photo's blur: `out` (RGB floats) is `under` (the same before drawing) with
+ * hair laid at coverage `alpha`; the hair (premultiplied by its coverage) and its coverage are blurred by
+ * what the photo's blur `blur` adds to the strands' own, and laid again over `under`. The photo's detail is
+ * kept as it was where no hair lies, and hidden where hair covers it: blurring the drawn difference alone
+ * (out - under) gave back under's sharp detail through a dense beard (a shirt collar's edges as thin lines).
  */
-export function soften(out: Float32Array, under: Float32Array, w: number, h: number, blur: number): void {
+export function soften(out: Float32Array, under: Float32Array, alpha: Float32Array, w: number, h: number, blur: number): void {
   const s = Math.sqrt(Math.max(0, blur * blur - DRAWN_BLUR * DRAWN_BLUR));
   if (s < 0.3) return;
+  const a = gauss(alpha, w, h, s);
   const d = new Float32Array(w * h);
   for (let c = 0; c < 3; c++) {
-    for (let i = 0; i < d.length; i++) d[i] = out[i * 3 + c] - under[i * 3 + c];
+    for (let i = 0; i < d.length; i++) d[i] = out[i * 3 + c] - under[i * 3 + c] * (1 - alpha[i]);
     const b = gauss(d, w, h, s);
-    for (let i = 0; i < d.length; i++) out[i * 3 + c] = under[i * 3 + c] + b[i];
+    for (let i = 0; i < d.length; i++) out[i * 3 + c] = under[i * 3 + c] * (1 - a[i]) + b[i];
   }
 }
 

@@ -35,7 +35,7 @@ import { exemplarOf, loadLibrary } from './exemplar.ts';
 import { renderExemplar } from './render.ts';
 import { addGrain, photoLook, soften } from './grain.ts';
 import { templateBeard, transferBeard, type TemplateBeard } from './template.ts';
-import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, EDGE_FULL, EDGE_THIN, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_FINE, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
+import { BACK_FROM, BACK_TO, CHIN_MIDDLE, DENSE_BODY, DRAWN_BLUR, EDGE_FULL, EDGE_THIN, FAR_SIDE, FAR_U, FAR_V, LIGHT_SIGMA, LIP_GAIN, MOUSTACHE_GAIN, OCCLUDE_FROM, OCCLUDE_TO, SNAP_EPS, SNAP_RADIUS, STUBBLE_COVER, STUBBLE_LENGTH, TEMPLATE_PARSE_INPUT } from './tuning.ts';
 
 export type P = Params<typeof endpoint>;
 
@@ -173,11 +173,11 @@ export function drawPreset(image: RasterImage, result: RasterImage, face: Face, 
     }
   });
   const ex = exemplarOf();
-  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light, fine: isStubble(preset) ? STUBBLE_FINE : 1 });
+  const laid = renderExemplar(out, shape.field, ex, cover, { hair: tone.hair, grey: tone.grey, light, stubble: isStubble(preset) });
   // The texture as soft and as grainy as the photo at this face: resampled from an exemplar of `res` pixels
   // per face width, it carries a blur of its own of about half a pixel per magnification.
   const magnified = shape.faceWidth / ex.res;
-  soften(out, bare, w, h, Math.sqrt(Math.max(0, look.blur ** 2 - (0.5 * magnified) ** 2 + DRAWN_BLUR ** 2)));
+  soften(out, bare, laid, w, h, Math.sqrt(Math.max(0, look.blur ** 2 - (0.5 * magnified) ** 2 + DRAWN_BLUR ** 2)));
   addGrain(out, laid, w, h, look.grain, seededRandom(hashSeed(`${name}:${index}:grain`)));
   // The lips and the open mouth stay the person's own: a smiling face's upper lip sits inside the
   // moustache's mesh outline, and hair over it costs the likeness most (docs/experiments/ai-beard-styling.md).

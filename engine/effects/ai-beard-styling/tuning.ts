@@ -124,7 +124,7 @@ export const TEMPLATE_MIN_AREA = 0.12;
 // A real beard (exemplar.ts, render.ts).
 
 /** How far a soft border's coverage follows the texture (dark strands keep it, light gaps lose it), per unit of spread. */
-export const EDGE_HAIR = 2.5;
+export const EDGE_HAIR = 0.8;
 /**
  * The beard's lightness spread (Lab L units) over its strands and gaps: this share of its colour's L, at
  * least the first (black hair's sheen) and at most the second.
@@ -132,7 +132,9 @@ export const EDGE_HAIR = 2.5;
 export const HAIR_CONTRAST = 0.22;
 export const HAIR_SPREAD = [5, 20] as const;
 /** A grey target's spread a share larger again (white hairs over dark gaps). */
-export const GREY_CONTRAST = 0.3;
+export const GREY_CONTRAST = 0;
+/** The texture's dark side compressed toward this many spreads: on a dark beard, and on a fully grey one (render.ts). */
+export const GAP_KNEE = [3, 1] as const;
 /** The exemplar's chroma spread kept (the rest of its reddish or bluish variation is the light's, not the hair's). */
 export const TONE_CHROMA = 0.6;
 /**
@@ -141,8 +143,8 @@ export const TONE_CHROMA = 0.6;
  */
 export const EDGE_THIN = 0.04;
 export const EDGE_FULL = 0.9;
-/** Stubble's hairs are this many times finer than the exemplar's (render.ts Look.fine). */
-export const STUBBLE_FINE = 2;
+/** EDGE_HAIR for stubble: how far its coverage follows its texture (its hairs a grain over the skin, not strands on bare skin). */
+export const STUBBLE_HAIR = 1;
 /** The share of the photo a stubble preset's texture replaces (short hair over skin). */
 export const STUBBLE_COVER = 0.45;
 /** A moustache part's coverage times this (capped at 1): at 1, Obama's handlebar moved fewer pixels than half his lips'. */
