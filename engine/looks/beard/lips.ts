@@ -125,36 +125,23 @@ function fillFromLip(planes: Float32Array[], out: Float32Array[], alpha: Float32
     if (by && lip[i] > 0 && !filled[i]) grown[j] = 1;
     else if (lip[i] > 0.5 && !filled[i] && cover[i] === 0) source[j] = 1;
   }
-  // A lip that shows only a strip thinner than the patch: smaller patches; none fits at 3 px either: the
-  // hair pixels take their own vote of nothing but the lip's tone beside them (below).
+  // A lip that shows only a strip thinner than the patch: 3 px patches; none fits either: the hair stays.
   let result: { data: Float32Array; from: Int32Array } | null = null;
   for (const p of patch > 3 ? [patch, 3] : [3]) {
     try { result = inpaint(data, cw, ch, 3, grown, source, { patch: p }); break; } catch { /* next size */ }
   }
-  const toneOnly = !result;
-  if (!result) {
-    if (!(T.lipToneNear > 0)) return;
-    result = { data: Float32Array.from(data), from: new Int32Array(cn).fill(-1) };
-  }
+  if (!result) return;
   const filledIn = result;
   // The vote's broad tone with the fine band of each pixel's own best source laid over it (the vote
   // averages the lip's lines away).
   const sg = Math.max(1, T.lipGrain * faceWidth);
-  let voted = [0, 1, 2].map((c) => blurPlane(Float32Array.from({ length: cn }, (_, j) => filledIn.data[j * 3 + c]), cw, ch, sg));
-  if (T.lipToneNear > 0) {
-    // The restored part's broad tone from the lip beside it (a masked blur of its own pixels left as they are):
-    // the part a moustache hid faces down like the rest of the upper lip, not like its lit sources.
-    const keep = Float32Array.from({ length: cn }, (_, j) => { const i = (y0 + ((j / cw) | 0)) * w + x0 + (j % cw); return lip[i] > 0.5 && !filled[i] && !grown[j] ? 1 : 0; });
-    const st = Math.max(1, T.lipToneNear * faceWidth), den = blurPlane(keep, cw, ch, st);
-    const near = [0, 1, 2].map((c) => blurPlane(Float32Array.from(keep, (k, j) => k * data[j * 3 + c]), cw, ch, st));
-    voted = voted.map((v, c) => Float32Array.from(v, (x, j) => (den[j] > 0.02 ? near[c][j] / den[j] : x)));
-  }
+  const voted = [0, 1, 2].map((c) => blurPlane(Float32Array.from({ length: cn }, (_, j) => filledIn.data[j * 3 + c]), cw, ch, sg));
   const base = [0, 1, 2].map((c) => blurPlane(Float32Array.from({ length: cn }, (_, j) => data[j * 3 + c]), cw, ch, sg));
   for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
     const j = y * cw + x;
     if (!grown[j]) continue;
     const i = (y0 + y) * w + x0 + x, o = filledIn.from[j];
-    for (let c = 0; c < 3; c++) out[c][i] = voted[c][j] + (o >= 0 ? data[o * 3 + c] - base[c][o] : toneOnly ? 0 : filledIn.data[j * 3 + c] - voted[c][j]);
+    for (let c = 0; c < 3; c++) out[c][i] = voted[c][j] + (o >= 0 ? data[o * 3 + c] - base[c][o] : filledIn.data[j * 3 + c] - voted[c][j]);
     alpha[i] = Math.max(alpha[i], Math.min(1, 2 * cover[i]), hole[j] ? 0 : 0.5);
   }
 }

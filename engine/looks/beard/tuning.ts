@@ -246,7 +246,6 @@ export const removalTuning = {
   lipPatch: 0.02,
   /** ... their fine band (finer than this many face widths) each copied from its own best source pixel, over the patches' vote. */
   lipGrain: 0.006,
-  lipToneNear: 0.02,
   /** Reach of the fill's nearness (a Gaussian's sigma in face widths, 1 px at least). */
   lipEdge: 0.01,
   /** The skin fill is carried this many face widths past the lips' outline (the wall and the fill's stepped edge) ... */
