@@ -25,9 +25,10 @@ import type { RasterImage } from '../../image/raster.ts';
 import { toLab } from '../../image/colour.ts';
 import type { Rect } from '../../image/rect.ts';
 import type { Face } from '../../vision/faces/detect.ts';
-import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_INNER, LIPS_LOWER_OUTER, LIPS_UPPER_INNER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
+import { FACE_OVAL, LEFT_EYE, LIPS_LOWER_OUTER, LIPS_UPPER_OUTER, RIGHT_EYE } from '../../vision/faces/landmarks.ts';
 import type { FaceParsing, ParseOptions, ParsingClass } from '../../vision/parsing/face-parsing.ts';
 import { type GrainSource, removeBeard, type RemovalStats } from './removal.ts';
+import { lipPlanes, type LipPlanes } from './lips.ts';
 import { skinSeen } from './skin-seen.ts';
 import { beardTuning, removalTuning } from './tuning.ts';
 import { floodFrom, largestPatch } from './connected.ts';
@@ -64,8 +65,8 @@ export interface BeardMask {
   inside: Float32Array;
   /** 0..1: the face's own surface, lips, nostrils, eyes, hair and anything not face out. */
   bare: Float32Array;
-  /** 0..1: the lips' vermilion (the mesh's outer lip outline as the mask's wall leaves it, less the mouth's opening). */
-  vermilion: Float32Array;
+  /** 0..1: each lip and the mouth's opening, from the mesh's contours (what the removal's lips.ts works on). */
+  lips: LipPlanes;
   /** The evidence planes, for debugging renders and tuning. */
   evidence: { texture: Float32Array; dark: Float32Array; grey: Float32Array; hair: Float32Array; pixel: Float32Array; pooled: Float32Array; seed: Float32Array; hairColour: Float32Array; darkness: Float32Array; satDrop: Float32Array; texRatio: Float32Array };
 }
@@ -135,8 +136,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   // The mesh's lips, not the parser's: a moustache over the lip line reads as lip to the parser.
   const lipWall = grow(lips, win, T.lipWall * fw);
   const features = union(lipWall, grow(nostrils, win, T.nostrilWall * fw));
-  const opening = fillPolygon(pts([...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()]), win);
-  const vermilion = Float32Array.from(lipWall, (v, i) => v * (1 - opening[i]));
+  const lipParts = lipPlanes(mesh, win);
 
   const oval = fillPolygon(pts(FACE_OVAL), win);
   // A beard grows under the jaw, past the mesh's beard zone: the band under the face's outline below the
@@ -360,7 +360,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
   const holes = union(grow(eyes, win, T.eyeHole * fw), features);
   for (let i = 0; i < n; i++) skin[i] = Math.max(skinP[i], neck[i]) * (1 - reach[i]) * (1 - holes[i]) * (1 - hair[i]) * (1 - notFace[i]);
 
-  return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), vermilion, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };
+  return { win, faceWidth: fw, beard: soft, zone: beardZone, skin, coverage, hidden, dense, inside: oval, bare: bareOf(), lips: lipParts, evidence: { texture, dark, grey, hair, pixel, pooled, seed: Float32Array.from(seed), hairColour: pooledHair ?? new Float32Array(n), darkness, satDrop, texRatio } };
 
   /**
    * The beard as the lower face's pixels (the zone reaching under the jaw) whose colour is not the person's
@@ -422,7 +422,7 @@ export function beardMask(image: RasterImage, face: Face, parsing: FaceParsing, 
 
   function empty(): BeardMask {
     const z = new Float32Array(n);
-    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), vermilion, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z, seed: z, hairColour: z, darkness: z, satDrop: z, texRatio: z } };
+    return { win: win!, faceWidth: fw, beard: z, zone, skin: z, coverage: 0, hidden: 0, dense: false, inside: oval, bare: bareOf(), lips: lipParts, evidence: { texture: z, dark: z, grey: z, hair, pixel: z, pooled: z, seed: z, hairColour: z, darkness: z, satDrop: z, texRatio: z } };
   }
 }
 

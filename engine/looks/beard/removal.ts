@@ -28,7 +28,7 @@ import { membraneFill } from './membrane.ts';
 import { broadLightness, quiltBand } from './quilt.ts';
 import { evalShading, fitShading, meshNormals, type NormalField } from './shading.ts';
 import type { P3 } from '../../vision/regions/uv-map.ts';
-import { restoreLips } from './lips.ts';
+import { type LipPlanes, restoreLips } from './lips.ts';
 import { skinBetweenHairs, skinColour } from './skin-seen.ts';
 import { removalTuning } from './tuning.ts';
 
@@ -53,10 +53,10 @@ export interface BeardPlanes {
   /** 0..1 the face's own surface (not lips, nostrils, background, clothes): what a dense fill's membrane meets around the hole. */
   bare?: Float32Array;
   /**
-   * 0..1 the lips' vermilion (the mesh's lip outline, the mouth's opening out): a wall for the fill; where a
-   * dense moustache hides it, its colour is restored from the lip that shows.
+   * 0..1 the lips (each lip's vermilion and the mouth's opening, from the mesh's contours, lips.ts): beside a
+   * dense fill the hair over the upper lip is taken off and the outline meets the shaved skin.
    */
-  vermilion?: Float32Array;
+  lips?: LipPlanes;
   /** The fill's fine texture, scaled to the spread of the person's own skin band; the source patches' band without it. */
   grain?: GrainSource;
   /** The face's mesh (image pixels): a dense fill inside the face's outline takes the face's own light by its normals (shading.ts). */
@@ -127,8 +127,17 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
     const cut = (p: Float32Array | undefined) => p && shrink(p, win.w, win.h, s, gw, gh);
     const normals = m.mesh && T.lightOrder > 0 ? meshNormals(m.mesh, win, s) : null;
     const membrane = denseLow(small, hole, shrink(m.beard, win.w, win.h, s, gw, gh), bareSmall ?? skinSmall, skinSmall, cut(m.inside), normals, gw, gh, m.faceWidth / s);
-    // Its sides meet at the face's outline in a step: softened to the photo's own edge width (a jaw, not a cut).
-    for (let c = 0; c < 3; c++) low[c] = blurPlane(expand(membrane[c], gw, gh, win.w, win.h, s), win.w, win.h, Math.max(1, T.jawEdge * m.faceWidth));
+    // Its sides meet at the face's outline in a step: softened to the photo's own edge width (a jaw, not a
+    // cut), over the hole alone (the hair left outside it, beside the lips, would darken the fill's edge).
+    const js = Math.max(1, T.jawEdge * m.faceWidth);
+    const holeFull = new Float32Array(n);
+    for (let y = 0; y < win.h; y++) for (let x = 0; x < win.w; x++) holeFull[y * win.w + x] = hole[((y / s) | 0) * gw + ((x / s) | 0)];
+    const den = blurPlane(holeFull, win.w, win.h, js);
+    for (let c = 0; c < 3; c++) {
+      const e = expand(membrane[c], gw, gh, win.w, win.h, s);
+      const num = blurPlane(Float32Array.from(e, (v, i) => v * holeFull[i]), win.w, win.h, js);
+      low[c] = Float32Array.from(e, (v, i) => (holeFull[i] && den[i] > 1e-3 ? num[i] / den[i] : v));
+    }
   }
   // The hue of the skin around (beside the hairs, and the quilt's sources below).
   const hue = skinColour(small, source);
@@ -223,7 +232,7 @@ export function removeBeard(image: RasterImage, full: BeardPlanes): RemovalStats
   // 4. Into the photo through the soft mask (the hole's own pixels fully, the rim by its weight).
   const alpha = new Float32Array(n);
   for (let i = 0; i < n; i++) alpha[i] = Math.max(filled[i] * Math.min(1, grownBeard[i] / T.holeAt), Math.min(1, rim[i] * 2) * m.zone[i]);
-  if (m.dense && m.vermilion) restoreLips(planes, out, alpha, filled, m.vermilion, win.w, win.h, m.faceWidth, skinColour(small, source).a);
+  if (m.dense && m.lips) restoreLips(planes, out, alpha, filled, m.lips, win, m.faceWidth, hue.a);
   // Only pixels the blend touches are converted back and written; the rest keep their exact bytes (a Lab
   // round trip may move a byte by one).
   const ch = image.channels, rgb: [number, number, number] = [0, 0, 0];
@@ -367,7 +376,7 @@ function aroundBeard(m: BeardPlanes, margin: number): BeardPlanes | null {
   x0 = Math.max(0, x0 - g); y0 = Math.max(0, y0 - g); x1 = Math.min(win.w - 1, x1 + g); y1 = Math.min(win.h - 1, y1 + g);
   const w = x1 - x0 + 1, h = y1 - y0 + 1;
   const cut = (p: Float32Array) => { const o = new Float32Array(w * h); for (let y = 0; y < h; y++) o.set(p.subarray((y0 + y) * win.w + x0, (y0 + y) * win.w + x0 + w), y * w); return o; };
-  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), vermilion: m.vermilion && cut(m.vermilion), grain: m.grain, mesh: m.mesh };
+  return { win: { x0: win.x0 + x0, y0: win.y0 + y0, w, h }, faceWidth: m.faceWidth, beard: cut(m.beard), skin: cut(m.skin), zone: cut(m.zone), dense: m.dense, inside: m.inside && cut(m.inside), bare: m.bare && cut(m.bare), lips: m.lips && { upper: cut(m.lips.upper), lower: cut(m.lips.lower), opening: cut(m.lips.opening) }, grain: m.grain, mesh: m.mesh };
 }
 
 /**

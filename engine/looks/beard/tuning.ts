@@ -224,19 +224,13 @@ export const removalTuning = {
   /** A dense fill's step at the face's outline (the jaw against the neck) is softened over this many face widths. */
   jawEdge: 0.006,
   /**
-   * Lips under a dense moustache: the visible lip's lightness is the `lipRef` quantile of the vermilion redder
-   * than the skin by `lipRed` + 1 a* (its colour their median); a lip pixel
-   * darker than it by `lipDark` L* and less red by `lipRed` a* starts to count as hair over the lip (fully
-   * `lipSpan` L* and a* further) ...
+   * Lips beside a dense beard (lips.ts), each read against itself: its lit lightness is the `lipRef` quantile
+   * of its pixels redder than the skin by `lipRed` + 1 a* where `lipShown` of them are (of all its pixels
+   * otherwise), its colour their median; a lip pixel darker than that by `lipDark` L* and less red by
+   * `lipRed` a* starts to count as hair (fully `lipSpan` L* and a* further) ...
    */
   lipRef: 0.65,
-  /**
-   * ... and the restored lip takes the `lipTone` quantile's lightness: below the hair test's reference, which
-   * reads the lip's lit part (as light a restored upper lip drew a pale ring round a smile's opening).
-   */
-  lipTone: 0.35,
-  /** The restored lip's outline is feathered into the skin fill over this many face widths (a Gaussian's sigma, 1 px at least). */
-  lipEdge: 0.01,
+  lipShown: 0.25,
   lipDark: 6,
   lipRed: 1,
   lipSpan: 8,
@@ -245,7 +239,17 @@ export const removalTuning = {
    * `lipSpan` further): a brown moustache is as red as a lip.
    */
   lipDeep: 10,
-  /** ... and takes the visible lip's colour, shaded by this much of the photo's broad log lightness there (over `lipSigma` face widths). */
-  lipShade: 0.5,
-  lipSigma: 0.01,
+  /** Within this many face widths of the mouth's opening nothing counts as hair (the lips' meeting line is darker). */
+  lipMeeting: 0.008,
+  /** Hair past this cover is filled from the same lip's clean pixels, by patches this many face widths wide (3-9 px). */
+  lipHole: 0.2,
+  lipPatch: 0.02,
+  /** ... their fine band (finer than this many face widths) each copied from its own best source pixel, over the patches' vote. */
+  lipGrain: 0.006,
+  /** Reach of the fill's nearness (a Gaussian's sigma in face widths, 1 px at least). */
+  lipEdge: 0.01,
+  /** The skin fill is carried this many face widths past the lips' outline (the wall and the fill's stepped edge) ... */
+  lipRing: 0.02,
+  /** ... and meets the lip over the outline blurred by this many face widths (0.7 px at least). */
+  lipSoft: 0.006,
 };
