@@ -51,20 +51,9 @@ describe('drawPreset', () => {
   }, 120_000);
 
   it('lays a full beard with no pale blocks: its body is hair throughout, not the exemplar\'s skin or mouth patches', async () => {
-    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
-    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
-    const face = (await facts.faces())[0];
-    const parsing = await facts.parsing(face, PARSE);
+    const { image, face, parsing } = await obama();
     for (const name of ['FullBeardClassic', 'Garibaldi', 'Bandholz']) {
-      const result = { ...image, data: Buffer.from(image.data) };
-      drawPreset(image, result, face, parsing, name, 0);
-      const shape = faceShape(presetByName(name)!, face.mesh!, image);
-      const { win } = shape, n = win.w * win.h;
-      const L = new Float32Array(n);
-      for (let y = 0; y < win.h; y++) {
-        for (let x = 0; x < win.w; x++) { const o = ((win.y0 + y) * image.width + win.x0 + x) * 3; L[y * win.w + x] = 0.299 * result.data[o] + 0.587 * result.data[o + 1] + 0.114 * result.data[o + 2]; }
-      }
+      const { shape, win, n, L } = drawnLuma(image, face, parsing, name);
       // The beard's full-coverage body, inside the band where its edge thins (EDGE_THIN), away from the lips
       // and mouth (kept the person's own) and the backdrop.
       const lips = gauss(parsingPlane(parsing, ['upperLip', 'lowerLip', 'mouth', 'background'], win), win.w, win.h, 0.03 * shape.faceWidth);
@@ -82,20 +71,9 @@ describe('drawPreset', () => {
   }, 120_000);
 
   it('lays a full beard as strands along the hair\'s flow, not an isotropic stipple', async () => {
-    const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
-    const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
-    const face = (await facts.faces())[0];
-    const parsing = await facts.parsing(face, PARSE);
+    const { image, face, parsing } = await obama();
     for (const name of ['FullBeardClassic', 'Garibaldi']) {
-      const result = { ...image, data: Buffer.from(image.data) };
-      drawPreset(image, result, face, parsing, name, 0);
-      const shape = faceShape(presetByName(name)!, face.mesh!, image);
-      const { win } = shape, n = win.w * win.h;
-      const L = new Float32Array(n);
-      for (let y = 0; y < win.h; y++) {
-        for (let x = 0; x < win.w; x++) { const o = ((win.y0 + y) * image.width + win.x0 + x) * 3; L[y * win.w + x] = 0.299 * result.data[o] + 0.587 * result.data[o + 1] + 0.114 * result.data[o + 2]; }
-      }
+      const { shape, win, n, L } = drawnLuma(image, face, parsing, name);
       const lips = gauss(parsingPlane(parsing, ['upperLip', 'lowerLip', 'mouth', 'background'], win), win.w, win.h, 0.03 * shape.faceWidth);
       const inside = gauss(shape.union, win.w, win.h, EDGE_THIN * shape.faceWidth);
       // Over the beard's body, the luma's gradient energy across the face's down direction (the way a beard's
@@ -212,3 +190,25 @@ describe('keepUnderStyle', () => {
     expect([...result.data].filter((_, i) => i % 3 === 0)).toEqual([100, 200, 150, 100, 100, 100]);
   });
 });
+
+/** Obama's portrait with its first face and parse, as the full-beard tests read them. */
+async function obama() {
+  const { data, info } = await sharp(fixture('obama_official_portrait.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const image: RasterImage = { data, width: info.width, height: info.height, channels: 3 };
+  const facts = jobFacts(image, new ModelRegistry({ threads: 1 }));
+  const face = (await facts.faces())[0];
+  return { image, face, parsing: await facts.parsing(face, PARSE) };
+}
+
+/** Draws a preset on a copy of `image` and gives the luma of its window with the preset's shape. */
+function drawnLuma(image: RasterImage, face: Awaited<ReturnType<typeof obama>>['face'], parsing: Awaited<ReturnType<typeof obama>>['parsing'], name: string) {
+  const result = { ...image, data: Buffer.from(image.data) };
+  drawPreset(image, result, face, parsing, name, 0);
+  const shape = faceShape(presetByName(name)!, face.mesh!, image);
+  const { win } = shape, n = win.w * win.h;
+  const L = new Float32Array(n);
+  for (let y = 0; y < win.h; y++) {
+    for (let x = 0; x < win.w; x++) { const o = ((win.y0 + y) * image.width + win.x0 + x) * 3; L[y * win.w + x] = 0.299 * result.data[o] + 0.587 * result.data[o + 1] + 0.114 * result.data[o + 2]; }
+  }
+  return { shape, win, n, L };
+}
