@@ -192,8 +192,8 @@ export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar
     const c = linearToLab(srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 1]))), srgbToLinear(Math.min(255, Math.max(0, b.rgb[i * 3 + 2]))));
     planes[0][i] = c.l; planes[1][i] = c.a; planes[2][i] = c.b;
   }
-  const { strength, med } = normalised(planes, b, DETAIL_SCALE);
-  const detail = normalised(planes, b, BEARD_SCALE).detail;
+  const { strength, med } = detailStrength(fineOf(planes[0], b, DETAIL_SCALE), b);
+  const detail = normalised(planes, b, BEARD_SCALE);
   // Real hair detail: the cut's hair core where its detail is as strong as a beard's (not skin under the
   // lip, not the fill's mirrored streaks); the rest is taken from the nearest such hair.
   const core = hairCore(b);
@@ -202,7 +202,7 @@ export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar
   const cell = Math.max(4, Math.round(CELL * b.res));
   // Stubble's short hairs: the exemplar's finest detail, streaked over a short hair's length (no tiling of
   // the beard's texture at a finer scale: its reflections read as a symmetric, regular pattern).
-  const short = normalised(planes, b, STUBBLE_SCALE).detail;
+  const short = normalised(planes, b, STUBBLE_SCALE);
   return {
     ...b, info,
     detail: streak(synthesise(detail, hair, b.w, b.h, cell), hair, b.w, b.h, b.res, STRAND),
@@ -210,22 +210,33 @@ export function prepareExemplar(b: CanonicalBeard, info: ExemplarInfo): Exemplar
   };
 }
 
-/** The Lab detail of `planes` finer than `scale`, each channel divided by the L detail's local strength (over DETAIL_NORM, floored). */
-function normalised(planes: Float32Array[], b: CanonicalBeard, scale: number) {
-  const n = b.w * b.h;
-  const fine = planes.map((p) => { const low = gauss(p, b.w, b.h, scale * b.res); return p.map((v, i) => v - low[i]); });
-  const strength = gauss(fine[0].map((d) => d * d), b.w, b.h, DETAIL_NORM * b.res).map(Math.sqrt);
+/** The L detail's local strength (over DETAIL_NORM) at `scale`, and its median over the exemplar's own beard (alpha ≥ CORE). */
+function detailStrength(fineL: Float32Array, b: CanonicalBeard) {
+  const strength = gauss(fineL.map((d) => d * d), b.w, b.h, DETAIL_NORM * b.res).map(Math.sqrt);
   const own: number[] = [];
-  for (let i = 0; i < n; i++) if (b.alpha[i] >= CORE) own.push(strength[i]);
+  for (let i = 0; i < b.w * b.h; i++) if (b.alpha[i] >= CORE) own.push(strength[i]);
   own.sort((x, y) => x - y);
-  const med = own[own.length >> 1] ?? 0;
+  return { strength, med: own[own.length >> 1] ?? 0 };
+}
+
+/** `p`'s detail finer than `scale` (canonical units, a Gaussian's sigma). */
+function fineOf(p: Float32Array, b: CanonicalBeard, scale: number): Float32Array {
+  const low = gauss(p, b.w, b.h, scale * b.res);
+  return p.map((v, i) => v - low[i]);
+}
+
+/** The Lab detail of `planes` finer than `scale`, each channel divided by the L detail's local strength (over DETAIL_NORM, floored). */
+function normalised(planes: Float32Array[], b: CanonicalBeard, scale: number): Float32Array {
+  const n = b.w * b.h;
+  const fine = planes.map((p) => fineOf(p, b, scale));
+  const { strength, med } = detailStrength(fine[0], b);
   const floor = Math.max(1e-3, NORM_FLOOR * (med || 1));
   const detail = new Float32Array(n * 3);
   for (let i = 0; i < n; i++) {
     const k = 1 / Math.max(floor, strength[i]);
     for (let c = 0; c < 3; c++) detail[i * 3 + c] = Math.max(-DETAIL_CLIP, Math.min(DETAIL_CLIP, fine[c][i] * k));
   }
-  return { detail, strength, med };
+  return detail;
 }
 
 /** Stubble's texture: detail finer than this (canonical units, a Gaussian's sigma; about one exemplar pixel). */

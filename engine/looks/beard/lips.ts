@@ -44,11 +44,11 @@ export function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: 
   // 1. Hair on the upper lip (a moustache's overhang; the lower lip's darker rim and the shadow under it
   // are the lip's own, and no beard grows over it), against that lip's own colour.
   const cover = new Float32Array(n);
-  for (const lip of [upper]) {
-    // Read on its sure pixels, tested on all it touches (the outline's soft pixels are hair or lip too).
-    const px: number[] = [], all: number[] = [];
-    for (let i = 0; i < n; i++) if (lip[i] > 0 && !filled[i]) { all.push(i); if (lip[i] > 0.5) px.push(i); }
-    if (px.length < 8) continue;
+  const lip = upper;
+  // Read on its sure pixels, tested on all it touches (the outline's soft pixels are hair or lip too).
+  const px: number[] = [], all: number[] = [];
+  for (let i = 0; i < n; i++) if (lip[i] > 0 && !filled[i]) { all.push(i); if (lip[i] > 0.5) px.push(i); }
+  if (px.length >= 8) {
     const redder = px.filter((i) => a[i] >= skinA + T.lipRed + 1);
     const shown = redder.length >= T.lipShown * px.length, ref = shown ? redder : px;
     const quantile = (p: Float32Array, q: number) => ref.map((i) => p[i]).sort((x, y) => x - y)[Math.min(ref.length - 1, Math.floor(q * ref.length))];
@@ -69,8 +69,8 @@ export function restoreLips(planes: Float32Array[], out: Float32Array[], alpha: 
   const ring = grow(outer, win, T.lipRing * faceWidth);
   const edge = blurPlane(outer, w, h, Math.max(0.7, T.lipSoft * faceWidth));
   const near = blurPlane(filled, w, h, 2 * fe), far = blurPlane(filled, w, h, 6 * fe);
-  const skinNear = out.map((p) => blurPlane(Float32Array.from(p, (v, i) => v * filled[i]), w, h, 2 * fe));
-  const skinFar = out.map((p) => blurPlane(Float32Array.from(p, (v, i) => v * filled[i]), w, h, 6 * fe));
+  const fillOnly = out.map((p) => Float32Array.from(p, (v, i) => v * filled[i]));
+  const skinNear = fillOnly.map((p) => blurPlane(p, w, h, 2 * fe)), skinFar = fillOnly.map((p) => blurPlane(p, w, h, 6 * fe));
   for (let i = 0; i < n; i++) {
     if (ring[i] <= 0 || far[i] < 1e-3) continue;
     // The fill's own pixels there are skin in full (its soft edge let hair through in steps).
