@@ -26,12 +26,18 @@ async function simulate(image: Buffer, level: string) {
   return done;
 }
 
+/** A fixture, decoded as the engine reads it, and Human with the faces it finds there. */
+async function photoFaces(name: string) {
+  const photo = fixture(name);
+  const before = await raw(photo);
+  const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
+  const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
+  return { photo, before, img, human, faces: await detectFaces(human, img) };
+}
+
 describe('ai-hair-loss-simulation', () => {
   it('bares the scalp above the brows, more at man_7 than man_2, and leaves the face below the brows alone', async () => {
-    const photo = fixture('obama_official_portrait.jpg');
-    const before = await raw(photo);
-    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
-    const [face] = await detectFaces(human, { data: before.data, width: before.info.width, height: before.info.height, channels: 3 });
+    const { photo, before, human, faces: [face] } = await photoFaces('obama_official_portrait.jpg');
     const frame = headFrame(face.mesh!);
     const counts: number[] = [];
     for (const level of ['man_2', 'man_7']) {
@@ -65,11 +71,8 @@ describe('ai-hair-loss-simulation', () => {
   it('fills the crowns of two turned, laughing heads with their forehead skin, not the dark backdrop (man_7)', async () => {
     // The frame's frontal skull (centred between the face's sides, 1.6 forehead heights tall) left a turned
     // head's crown outside the head: its hair was replaced by the backdrop, a flat dark-brown patch.
-    const photo = fixture('biden_obama_laughing_heads.jpg');
-    const before = await raw(photo);
-    const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
-    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
-    const faces = (await detectFaces(human, img)).filter((f) => f.mesh);
+    const { photo, before, img, faces: found } = await photoFaces('biden_obama_laughing_heads.jpg');
+    const faces = found.filter((f) => f.mesh);
     expect(faces.length).toBe(2);
     const done = await simulate(photo, 'man_7');
     expect(done.body.error_detail.code).toBe('');
@@ -104,11 +107,7 @@ describe('ai-hair-loss-simulation', () => {
   it('bares a scalp with the forehead\'s own grain at man_7, and shows every woman level more than the last', async () => {
     // Issue 35: the dome must carry the forehead's fine band (within half and twice its RMS), and each
     // woman level must change more, and shift the top of the head's lightness more, than the one before.
-    const photo = fixture('obama_official_portrait.jpg');
-    const before = await raw(photo);
-    const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
-    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
-    const [face] = await detectFaces(human, img);
+    const { photo, img, faces: [face] } = await photoFaces('obama_official_portrait.jpg');
     const frame = headFrame(face.mesh!);
     const result = async (level: string) => {
       const done = await simulate(photo, level);
@@ -136,11 +135,7 @@ describe('ai-hair-loss-simulation', () => {
     // forehead's frown lines are kept off the dome by their orientation (grain.ts isotropic) and the pores
     // and grain left are brought back to the forehead's spread: 0.93 of it measured, where the old tile at
     // 0.7 gain read 0.67.
-    const photo = fixture('senior_balding_thinning_white_hair_01.jpg');
-    const before = await raw(photo);
-    const img = { data: before.data, width: before.info.width, height: before.info.height, channels: 3 as const };
-    const human = await new ModelRegistry({ threads: 1 }).get<HumanLike>('human');
-    const [face] = await detectFaces(human, img);
+    const { photo, img, faces: [face] } = await photoFaces('senior_balding_thinning_white_hair_01.jpg');
     const done = await simulate(photo, 'man_7');
     expect(done.body.error_detail.code).toBe('');
     const after = await raw((await get(e, new URL(done.body.data.result_urls[0]).pathname, {})).body as Buffer);
